@@ -1,0 +1,21 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', 'coverage/', 'admin/dist/', 'openapi.json'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    // Handlers and domain code log through the structured logger, never console.
+    files: ['functions/**/*.ts', 'shared/**/*.ts', 'events/**/*.ts'],
+    rules: { 'no-console': 'error' },
+  },
+);

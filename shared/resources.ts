@@ -1,0 +1,75 @@
+/**
+ * Resource definitions: the one place that says what the table, queues and buckets look like.
+ * CDK (infra/) turns these into CloudFormation; the local runtime (scripts/local/) creates the
+ * same things in DynamoDB Local, the SQS emulator and the S3 emulator. Never keep a second copy.
+ */
+
+export type AttributeType = 'S' | 'N';
+
+export interface IndexDefinition {
+  name: string;
+  partitionKey: string;
+  sortKey: string;
+  /** KEYS_ONLY indexes are used to page through collections cheaply; items are then fetched by key. */
+  projection: 'KEYS_ONLY' | 'ALL';
+}
+
+export interface TableDefinition {
+  /** Logical id, also the suffix of the physical name. */
+  id: string;
+  partitionKey: string;
+  sortKey: string;
+  attributes: Record<string, AttributeType>;
+  indexes: IndexDefinition[];
+  ttlAttribute: string;
+  stream: 'NEW_AND_OLD_IMAGES';
+}
+
+export const table: TableDefinition = {
+  id: 'Table',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  attributes: { pk: 'S', sk: 'S', gsi1pk: 'S', gsi1sk: 'S', gsi2pk: 'S', gsi2sk: 'S' },
+  indexes: [
+    // Collections newest first (customers of a tenant, orders by status, ...).
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'KEYS_ONLY' },
+    // Secondary orderings and lookups (customers by name prefix, orders by customer, ...).
+    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'KEYS_ONLY' },
+  ],
+  ttlAttribute: 'expires_at',
+  stream: 'NEW_AND_OLD_IMAGES',
+};
+
+export interface QueueDefinition {
+  id: string;
+  /** Seconds; at least 6x the consumer's timeout. */
+  visibilityTimeoutSeconds: number;
+  retentionSeconds: number;
+  deadLetter: { id: string; maxReceiveCount: number; retentionSeconds: number };
+}
+
+export const queues: Record<'deliveries', QueueDefinition> = {
+  deliveries: {
+    id: 'Deliveries',
+    visibilityTimeoutSeconds: 90,
+    retentionSeconds: 4 * 24 * 3600,
+    deadLetter: { id: 'DeliveriesDlq', maxReceiveCount: 8, retentionSeconds: 14 * 24 * 3600 },
+  },
+};
+
+export interface BucketDefinition {
+  id: string;
+  /** Objects under these prefixes expire after the given number of days. */
+  expirations?: { prefix: string; days: number }[];
+}
+
+export const buckets: Record<'files' | 'documents', BucketDefinition> = {
+  files: { id: 'Files', expirations: [{ prefix: 'tmp/', days: 1 }] },
+  documents: { id: 'Documents' },
+};
+
+/** Physical names follow `print-shop-<stage>-<kebab id>` on AWS and locally. */
+export function physicalName(stage: string, id: string): string {
+  const kebab = id.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  return `print-shop-${stage}-${kebab}`;
+}
