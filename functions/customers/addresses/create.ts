@@ -1,0 +1,8 @@
+import { customerOperations } from '../../../shared/customers/contract';
+import { defineHandler } from '../../../shared/http/handler';
+import { created } from '../../../shared/http/envelope';
+import { createAddress } from '../../../shared/customers/service';
+
+export const handler = defineHandler(customerOperations.createAddress, async ({ tenant, params, body }) =>
+  created(await createAddress(tenant, params.id, body)),
+);

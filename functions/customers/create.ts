@@ -1,0 +1,8 @@
+import { customerOperations } from '../../shared/customers/contract';
+import { defineHandler } from '../../shared/http/handler';
+import { created } from '../../shared/http/envelope';
+import { createCustomer } from '../../shared/customers/service';
+
+export const handler = defineHandler(customerOperations.create, async ({ tenant, body }) =>
+  created(await createCustomer(tenant, body)),
+);

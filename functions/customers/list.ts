@@ -1,0 +1,10 @@
+import { customerOperations } from '../../shared/customers/contract';
+import { defineHandler } from '../../shared/http/handler';
+import { listed } from '../../shared/http/envelope';
+import { pagination } from '../../shared/http/pagination';
+import { listCustomers } from '../../shared/customers/service';
+
+export const handler = defineHandler(customerOperations.list, async ({ tenant, query }) => {
+  const { items, total } = await listCustomers(tenant, query);
+  return listed(items, pagination(query.page, query.per_page, total));
+});

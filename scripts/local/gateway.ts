@@ -1,0 +1,245 @@
+/**
+ * The local API Gateway: turns HTTP requests into API Gateway REST proxy events (v1), runs the
+ * REQUEST authorizer and the route's handler — both found through the route table, exactly the
+ * modules CDK deploys — and writes the handler's result back. 404 for unknown paths, 405 for a
+ * known path with the wrong method, 413 above API Gateway's 10 MB payload limit.
+ */
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { errorBody } from '../../shared/http/envelope';
+import type { ErrorCode } from '../../shared/http/errors';
+import { pathsOf, routes as routeTable, type RouteDefinition } from '../../shared/routes';
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const projectRoot = resolve(import.meta.dirname, '../..');
+const binaryTypes = [/^multipart\/form-data/, /^application\/pdf/, /^application\/octet-stream/, /^image\//];
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+interface Mounted {
+  route: RouteDefinition;
+  template: string;
+  pattern: RegExp;
+  params: string[];
+}
+
+function mount(routes: readonly RouteDefinition[]): Mounted[] {
+  return routes.flatMap((route) =>
+    pathsOf(route).map((template) => {
+      const params: string[] = [];
+      // Templates hold only literal segments and `{name}` parameters (no regex characters).
+      const source = template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+        params.push(name);
+        return '([^/]+)';
+      });
+      return { route, template, pattern: new RegExp(`^${source}/?$`), params };
+    }),
+  );
+}
+
+const moduleCache = new Map<string, Promise<Record<string, unknown>>>();
+const load = (file: string) => {
+  let loaded = moduleCache.get(file);
+  if (!loaded) {
+    loaded = import(pathToFileURL(resolve(projectRoot, file)).href) as Promise<Record<string, unknown>>;
+    moduleCache.set(file, loaded);
+  }
+  return loaded;
+};
+
+function lambdaContext(functionName: string, requestId: string): Context {
+  const deadline = Date.now() + 10_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, requestId: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...headers });
+  res.end(JSON.stringify(errorBody(code, message, requestId)));
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return 'too_large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function splitHeaders(req: IncomingMessage) {
+  const headers: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const value = req.rawHeaders[i + 1]!;
+    headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
+    (multi[name] ??= []).push(value);
+  }
+  return { headers, multi };
+}
+
+function splitQuery(url: URL) {
+  if ([...url.searchParams.keys()].length === 0) return { query: null, multi: null };
+  const query: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = value; // API Gateway keeps the last value in the single-value map
+    (multi[name] ??= []).push(value);
+  }
+  return { query, multi };
+}
+
+export interface GatewayOptions {
+  port: number;
+  host?: string;
+  routes?: readonly RouteDefinition[];
+  authorizerModule?: string;
+}
+
+export interface Gateway {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const mounted = mount(options.routes ?? routeTable);
+  const authorizerModule = options.authorizerModule ?? 'functions/authorizer.ts';
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error('local gateway error', error);
+      if (!res.headersSent) sendError(res, 500, 'internal_error', 'Internal server error', randomUUID());
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const matches = mounted.map((m) => ({ m, match: m.pattern.exec(url.pathname) })).filter((x) => x.match);
+    if (matches.length === 0) return sendError(res, 404, 'not_found', `No route for ${url.pathname}`, requestId);
+    const hit = matches.find((x) => x.m.route.method === method);
+    if (!hit) {
+      const allow = [...new Set(matches.map((x) => x.m.route.method))].join(', ');
+      if (method === 'OPTIONS') {
+        res.writeHead(204, { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': `${allow}, OPTIONS`, 'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, If-Match', 'X-Request-Id': requestId });
+        return res.end();
+      }
+      return sendError(res, 405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}; allowed: ${allow}`, requestId, { Allow: allow });
+    }
+    const { m, match } = hit as { m: Mounted; match: RegExpExecArray };
+    const raw = await readBody(req);
+    if (raw === 'too_large') return sendError(res, 413, 'payload_too_large', 'The request body exceeds 10 MB', requestId);
+
+    const { headers, multi } = splitHeaders(req);
+    const { query, multi: multiQuery } = splitQuery(url);
+    const pathParameters = m.params.length ? Object.fromEntries(m.params.map((name, i) => [name, decodeURIComponent(match[i + 1]!)])) : null;
+    const contentType = req.headers['content-type'] ?? '';
+    const binary = binaryTypes.some((pattern) => pattern.test(contentType));
+    const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+    const requestContext = {
+      accountId: '000000000000',
+      apiId: 'local',
+      resourceId: m.template,
+      stage: 'local',
+      requestId,
+      requestTimeEpoch: Date.now(),
+      protocol: `HTTP/${req.httpVersion}`,
+      httpMethod: method,
+      path: url.pathname,
+      resourcePath: m.template,
+      identity: { sourceIp, userAgent: req.headers['user-agent'] ?? null },
+      authorizer: null as Record<string, unknown> | null,
+    };
+
+    if (m.route.auth === 'key') {
+      const authorizer = (await load(authorizerModule)).handler as AuthorizerHandler;
+      const authEvent = {
+        type: 'REQUEST',
+        methodArn: `arn:aws:execute-api:local:000000000000:local/local/${method}${url.pathname}`,
+        resource: m.template,
+        path: url.pathname,
+        httpMethod: method,
+        headers,
+        multiValueHeaders: multi,
+        queryStringParameters: query,
+        multiValueQueryStringParameters: multiQuery,
+        pathParameters,
+        stageVariables: null,
+        requestContext,
+      } as unknown as APIGatewayRequestAuthorizerEvent;
+      let result: APIGatewayAuthorizerResult;
+      try {
+        result = await authorizer(authEvent);
+      } catch (error) {
+        if (error instanceof Error && error.message === 'Unauthorized') {
+          return sendError(res, 401, 'unauthorized', 'A valid API key is required: send Authorization: Bearer <key>', requestId);
+        }
+        throw error;
+      }
+      const allowed = result.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
+      if (!allowed) return sendError(res, 403, 'forbidden', 'This key may not call this endpoint', requestId);
+      requestContext.authorizer = { ...result.context, principalId: result.principalId };
+    }
+
+    const event = {
+      resource: m.template,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders: multi,
+      queryStringParameters: query,
+      multiValueQueryStringParameters: multiQuery,
+      pathParameters,
+      stageVariables: null,
+      requestContext,
+      body: raw.length === 0 ? null : binary ? raw.toString('base64') : raw.toString('utf8'),
+      isBase64Encoded: binary && raw.length > 0,
+    } as unknown as APIGatewayProxyEvent;
+
+    const handler = (await load(m.route.handler)).handler as ProxyHandler;
+    const result = await handler(event, lambdaContext(m.route.id, requestId));
+    const responseHeaders: Record<string, string | string[]> = { 'Access-Control-Allow-Origin': '*', ...result.headers } as Record<string, string>;
+    for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) responseHeaders[name] = values.map(String);
+    res.writeHead(result.statusCode, responseHeaders);
+    res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+  }
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolvePromise());
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : 'localhost';
+  return {
+    server,
+    url: `http://${hostForUrl === '127.0.0.1' ? 'localhost' : hostForUrl}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolvePromise) => {
+        server.close(() => resolvePromise());
+        server.closeAllConnections();
+      }),
+  };
+}

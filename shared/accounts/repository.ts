@@ -1,0 +1,197 @@
+/**
+ * Accounts and API keys (platform items, not tenant data). A key is stored twice in one
+ * transaction: a lookup item addressed by the key's SHA-256 (what the authorizer reads) and a
+ * record under its account (for listing and revocation). The key itself is never stored.
+ */
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { KeyKind, Mode } from '../auth/keys';
+import { dynamo } from '../clients/dynamodb';
+import { platformKeys } from '../db/keys';
+import { isConditionFailure, tableName, transactWrite } from '../db/table';
+import { NotFoundError } from '../http/errors';
+import type { Plan } from './plans';
+
+export interface Account {
+  id: string;
+  name: string;
+  plan: Plan;
+  /** Custom requests-per-minute figure; overrides the plan's. */
+  rate_limit_per_minute?: number;
+  currency: string;
+  /** Percent, e.g. 19 for 19 %. */
+  tax_rate: number;
+  allowed_ips: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeyRecord {
+  key_id: string;
+  account_id: string;
+  mode: Mode;
+  kind: KeyKind;
+  scopes: string[];
+  prefix: string;
+  created_at: string;
+  revoked_at?: string;
+}
+
+const accountFields = (item: Record<string, unknown>): Account => ({
+  id: String(item.id),
+  name: String(item.name),
+  plan: item.plan as Plan,
+  ...(item.rate_limit_per_minute ? { rate_limit_per_minute: Number(item.rate_limit_per_minute) } : {}),
+  currency: String(item.currency),
+  tax_rate: Number(item.tax_rate),
+  allowed_ips: (item.allowed_ips as string[] | undefined) ?? [],
+  created_at: String(item.created_at),
+  updated_at: String(item.updated_at),
+});
+
+const keyFields = (item: Record<string, unknown>): ApiKeyRecord => ({
+  key_id: String(item.key_id),
+  account_id: String(item.account_id),
+  mode: item.mode as Mode,
+  kind: item.kind as KeyKind,
+  scopes: (item.scopes as string[]) ?? [],
+  prefix: String(item.prefix),
+  created_at: String(item.created_at),
+  ...(item.revoked_at ? { revoked_at: String(item.revoked_at) } : {}),
+});
+
+export async function putAccount(account: Account): Promise<void> {
+  await transactWrite([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...platformKeys.account(account.id),
+          entity: 'ACCOUNT',
+          ...account,
+          gsi1pk: platformKeys.accountsCollection,
+          gsi1sk: `${account.created_at}#${account.id}`,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+}
+
+export async function getAccount(accountId: string): Promise<Account | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.account(accountId) }));
+  return result.Item ? accountFields(result.Item) : undefined;
+}
+
+export async function listAccounts(): Promise<Account[]> {
+  const accounts: Account[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': platformKeys.accountsCollection },
+        ScanIndexForward: false,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const keys = (page.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk }));
+    if (keys.length) {
+      const got = await dynamo().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys } } }));
+      accounts.push(...(got.Responses?.[tableName()] ?? []).map(accountFields));
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return accounts.sort((a, b) => b.created_at.localeCompare(a.created_at));
+}
+
+export async function updateAccount(accountId: string, changes: Partial<Pick<Account, 'plan' | 'rate_limit_per_minute' | 'allowed_ips' | 'name'>>): Promise<Account> {
+  const names: Record<string, string> = { '#updated_at': 'updated_at' };
+  const values: Record<string, unknown> = { ':now': new Date().toISOString() };
+  const sets = ['#updated_at = :now'];
+  const removes: string[] = [];
+  for (const [field, value] of Object.entries(changes)) {
+    names[`#${field}`] = field;
+    if (value === undefined || value === null) removes.push(`#${field}`);
+    else {
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    }
+  }
+  try {
+    const result = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: platformKeys.account(accountId),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return accountFields(result.Attributes!);
+  } catch (error) {
+    if (isConditionFailure(error)) throw new NotFoundError('account', accountId);
+    throw error;
+  }
+}
+
+export async function putApiKey(record: ApiKeyRecord, hash: string): Promise<void> {
+  await transactWrite([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...platformKeys.apiKeyByHash(hash), entity: 'APIKEY', ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...platformKeys.accountApiKey(record.account_id, record.key_id), entity: 'APIKEY_REF', ...record, hash },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+}
+
+/** The authorizer's read: the key record, then its account (plan, allowed IPs may change at any time). */
+export async function findKeyWithAccount(hash: string): Promise<{ key: ApiKeyRecord; account: Account } | undefined> {
+  const lookup = await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.apiKeyByHash(hash) }));
+  if (!lookup.Item) return undefined;
+  const key = keyFields(lookup.Item);
+  const account = await getAccount(key.account_id);
+  return account ? { key, account } : undefined;
+}
+
+export async function listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+  const result = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': platformKeys.account(accountId).pk, ':prefix': platformKeys.accountApiKeyPrefix },
+    }),
+  );
+  return (result.Items ?? []).map(keyFields);
+}
+
+/** Marks both items revoked in one transaction; the authorizer refuses the key from then on. */
+export async function revokeApiKey(accountId: string, keyId: string): Promise<ApiKeyRecord> {
+  const ref = await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.accountApiKey(accountId, keyId) }));
+  if (!ref.Item) throw new NotFoundError('API key', keyId);
+  const now = new Date().toISOString();
+  const update = (key: { pk: string; sk: string }) => ({
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':now': now },
+    },
+  });
+  await transactWrite([update(platformKeys.accountApiKey(accountId, keyId)), update(platformKeys.apiKeyByHash(String(ref.Item.hash)))]);
+  return { ...keyFields(ref.Item), revoked_at: String(ref.Item.revoked_at ?? now) };
+}
+

@@ -1,0 +1,113 @@
+/**
+ * Accounts and API keys: creation, listing, revocation, plans, and the key resolution the
+ * authorizer uses. Used by the accounts CLI, the local runner's demo account and the authorizer.
+ */
+import { generateApiKey, hashApiKey, keyPrefix, parseApiKey, type KeyKind, type Mode } from '../auth/keys';
+import type { Principal } from '../auth/principal';
+import { isScope, publishableScopes } from '../auth/scopes';
+import { ValidationError } from '../http/errors';
+import { prefixedId, randomToken } from '../ids';
+import { isPlan, plans, type Plan } from './plans';
+import * as repo from './repository';
+import type { Account, ApiKeyRecord } from './repository';
+
+export type { Account, ApiKeyRecord };
+
+export interface IssuedKey extends ApiKeyRecord {
+  /** The full key, returned only here. */
+  key: string;
+}
+
+export interface NewAccount {
+  account: Account;
+  keys: { secret_test: IssuedKey; secret_live: IssuedKey; publishable_test: IssuedKey; publishable_live: IssuedKey };
+}
+
+function assertPlan(plan: string): asserts plan is Plan {
+  if (!isPlan(plan)) {
+    throw new ValidationError('Unknown plan', [{ field: 'plan', message: `must be one of ${Object.keys(plans).join(', ')}` }]);
+  }
+}
+
+export async function createAccount(input: { name: string; plan: string; currency?: string; taxRate?: number }): Promise<NewAccount> {
+  assertPlan(input.plan);
+  if (!input.name.trim()) throw new ValidationError('An account needs a name', [{ field: 'name', message: 'Required' }]);
+  const now = new Date().toISOString();
+  const account: Account = {
+    id: `acct_${randomToken(16)}`,
+    name: input.name.trim(),
+    plan: input.plan,
+    currency: input.currency ?? 'EUR',
+    tax_rate: input.taxRate ?? 19,
+    allowed_ips: [],
+    created_at: now,
+    updated_at: now,
+  };
+  await repo.putAccount(account);
+  const [secret_test, secret_live, publishable_test, publishable_live] = await Promise.all([
+    createApiKey({ accountId: account.id, mode: 'test', kind: 'secret', scopes: ['*'] }),
+    createApiKey({ accountId: account.id, mode: 'live', kind: 'secret', scopes: ['*'] }),
+    createApiKey({ accountId: account.id, mode: 'test', kind: 'publishable' }),
+    createApiKey({ accountId: account.id, mode: 'live', kind: 'publishable' }),
+  ]);
+  return { account, keys: { secret_test, secret_live, publishable_test, publishable_live } };
+}
+
+export async function createApiKey(input: { accountId: string; mode: Mode; kind: KeyKind; scopes?: string[] }): Promise<IssuedKey> {
+  if (!(await repo.getAccount(input.accountId))) {
+    throw new ValidationError('Unknown account', [{ field: 'account', message: `no account ${input.accountId}` }]);
+  }
+  // Publishable keys are for storefronts: their scopes are fixed, whatever is asked for.
+  const scopes = input.kind === 'publishable' ? [...publishableScopes] : (input.scopes ?? ['*']);
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length || scopes.length === 0) {
+    throw new ValidationError('Unknown scope', [{ field: 'scopes', message: `unknown: ${unknown.join(', ') || '(none given)'}` }]);
+  }
+  const key = generateApiKey(input.kind, input.mode);
+  const record: ApiKeyRecord = {
+    key_id: prefixedId('key', 8),
+    account_id: input.accountId,
+    mode: input.mode,
+    kind: input.kind,
+    scopes,
+    prefix: keyPrefix(key),
+    created_at: new Date().toISOString(),
+  };
+  await repo.putApiKey(record, hashApiKey(key));
+  return { ...record, key };
+}
+
+export const listAccounts = repo.listAccounts;
+export const listApiKeys = repo.listApiKeys;
+export const getAccount = repo.getAccount;
+export const revokeApiKey = repo.revokeApiKey;
+
+export async function setPlan(accountId: string, plan: string, ratePerMinute?: number): Promise<Account> {
+  assertPlan(plan);
+  if (ratePerMinute !== undefined && (!Number.isInteger(ratePerMinute) || ratePerMinute < 1)) {
+    throw new ValidationError('Invalid rate', [{ field: 'rpm', message: 'must be a positive integer' }]);
+  }
+  return repo.updateAccount(accountId, { plan, rate_limit_per_minute: ratePerMinute });
+}
+
+/**
+ * Resolves a presented key to the caller. Undefined for anything that is not a live, known,
+ * unrevoked key of an existing account (the authorizer answers 401 then).
+ */
+export async function resolveApiKey(key: string): Promise<Principal | undefined> {
+  const parsed = parseApiKey(key);
+  if (!parsed) return undefined;
+  const found = await repo.findKeyWithAccount(hashApiKey(key));
+  if (!found || found.key.revoked_at) return undefined;
+  // The key's own fields must agree with its shape (defence against a tampered item).
+  if (found.key.mode !== parsed.mode || found.key.kind !== parsed.kind) return undefined;
+  return {
+    accountId: found.account.id,
+    mode: found.key.mode,
+    keyId: found.key.key_id,
+    keyPrefix: found.key.prefix,
+    kind: found.key.kind,
+    scopes: found.key.scopes,
+    plan: found.account.plan,
+  };
+}

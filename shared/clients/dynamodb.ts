@@ -1,0 +1,20 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+let client: DynamoDBDocumentClient | undefined;
+
+/**
+ * One document client per process, created on first use so that the local runner and tests can
+ * set endpoints first. Endpoints come from the SDK's own `AWS_ENDPOINT_URL_DYNAMODB` variable.
+ */
+export function dynamo(): DynamoDBDocumentClient {
+  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: 3 }), {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+  return client;
+}
+
+/** For fault-injection tests and benchmarks: swap the client. */
+export function setDynamo(next: DynamoDBDocumentClient | undefined): void {
+  client = next;
+}

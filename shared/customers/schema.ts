@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { optionalText, requiredText, timestamp } from '../schemas/common';
+import { countryCodes } from '../schemas/countries';
+import { paginationQuery } from '../http/pagination';
+
+const email = z
+  .string()
+  .trim()
+  .max(254, 'must be at most 254 characters')
+  .pipe(z.email('must be a valid email address'))
+  .meta({ example: 'anna@example.com' });
+
+const customerFields = {
+  name: requiredText(200).meta({ example: 'Anna Schmidt' }),
+  email,
+  phone: optionalText(40),
+  company: optionalText(200),
+  vat_id: optionalText(40),
+  notes: optionalText(5000),
+};
+
+export const CustomerCreateSchema = z.strictObject(customerFields).meta({ id: 'CustomerCreate' });
+
+export const CustomerUpdateSchema = z
+  .strictObject({ ...customerFields, name: customerFields.name.optional(), email: email.optional() })
+  .meta({ id: 'CustomerUpdate', description: 'Only the fields sent are changed; null clears an optional field.' });
+
+export const CustomerSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    company: z.string().nullable(),
+    vat_id: z.string().nullable(),
+    notes: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Customer' });
+
+export const CustomerListQuerySchema = z.strictObject({
+  ...paginationQuery,
+  email: z.string().trim().max(254).optional().meta({ description: 'Exact email, case-insensitive' }),
+  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Name prefix, case-insensitive' }),
+});
+
+const country = z
+  .string()
+  .trim()
+  .transform((value) => value.toUpperCase())
+  .refine((value) => countryCodes.has(value), 'must be an ISO 3166-1 alpha-2 country code such as DE')
+  .meta({ example: 'DE' });
+
+const addressFields = {
+  type: z.enum(['billing', 'shipping']),
+  is_default: z.boolean().optional(),
+  name: requiredText(200).meta({ example: 'Anna Schmidt' }),
+  company: optionalText(200),
+  line1: requiredText(200).meta({ example: 'Hauptstraße 1' }),
+  line2: optionalText(200),
+  postal_code: requiredText(20).meta({ example: '10115' }),
+  city: requiredText(100).meta({ example: 'Berlin' }),
+  region: optionalText(100),
+  country,
+};
+
+export const AddressCreateSchema = z.strictObject(addressFields).meta({
+  id: 'AddressCreate',
+  description: 'The first address of a type becomes its default unless is_default is false.',
+});
+
+export const AddressUpdateSchema = z
+  .strictObject({
+    type: addressFields.type.optional(),
+    is_default: addressFields.is_default,
+    name: addressFields.name.optional(),
+    company: addressFields.company,
+    line1: addressFields.line1.optional(),
+    line2: addressFields.line2,
+    postal_code: addressFields.postal_code.optional(),
+    city: addressFields.city.optional(),
+    region: addressFields.region,
+    country: country.optional(),
+  })
+  .meta({ id: 'AddressUpdate' });
+
+export const AddressSchema = z
+  .object({
+    id: z.number().int(),
+    customer_id: z.number().int(),
+    type: z.enum(['billing', 'shipping']),
+    is_default: z.boolean(),
+    name: z.string(),
+    company: z.string().nullable(),
+    line1: z.string(),
+    line2: z.string().nullable(),
+    postal_code: z.string(),
+    city: z.string(),
+    region: z.string().nullable(),
+    country: z.string(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Address' });
+
+export type CustomerCreate = z.output<typeof CustomerCreateSchema>;
+export type CustomerUpdate = z.output<typeof CustomerUpdateSchema>;
+export type Customer = z.output<typeof CustomerSchema>;
+export type AddressCreate = z.output<typeof AddressCreateSchema>;
+export type AddressUpdate = z.output<typeof AddressUpdateSchema>;
+export type Address = z.output<typeof AddressSchema>;
+export type AddressType = Address['type'];
+export type CustomerListQuery = z.output<typeof CustomerListQuerySchema>;

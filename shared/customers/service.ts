@@ -1,0 +1,191 @@
+/**
+ * Customer and address operations. Each write re-reads and retries when the customer changed
+ * under it (optimistic locking on `version`), and writes its `customer.*` event in the same
+ * transaction (address changes are customer updates).
+ */
+import { eventPut } from '../../events/outbox';
+import type { Tenant } from '../auth/principal';
+import { nextId } from '../db/sequences';
+import { ApiError, ConflictError } from '../http/errors';
+import type { PageRequest } from '../db/collections';
+import * as repo from './repository';
+import { VersionConflict, type AddressRecord, type CustomerRecord } from './repository';
+import type { Address, AddressCreate, AddressUpdate, Customer, CustomerCreate, CustomerListQuery, CustomerUpdate } from './schema';
+
+const MAX_ATTEMPTS = 4;
+
+async function withRetry<T>(operation: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!(error instanceof VersionConflict)) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The customer was changed by another request at the same time; try again');
+    }
+  }
+}
+
+/** The public view of a customer (internal bookkeeping stays inside). */
+export function presentCustomer(customer: CustomerRecord): Customer {
+  const { version: _version, defaults: _defaults, addressCount: _count, ...fields } = customer;
+  return fields;
+}
+
+export function presentAddress(address: AddressRecord, customer: CustomerRecord): Address {
+  return { ...address, is_default: customer.defaults[address.type] === address.id };
+}
+
+export async function createCustomer(tenant: Tenant, input: CustomerCreate): Promise<Customer> {
+  const id = await nextId(tenant, 'customer');
+  const now = new Date().toISOString();
+  const customer: CustomerRecord = {
+    id,
+    name: input.name,
+    email: input.email,
+    phone: input.phone ?? null,
+    company: input.company ?? null,
+    vat_id: input.vat_id ?? null,
+    notes: input.notes ?? null,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+    defaults: {},
+    addressCount: 0,
+  };
+  const presented = presentCustomer(customer);
+  await repo.insertCustomer(tenant, customer, eventPut(tenant, 'customer.created', presented).item);
+  return presented;
+}
+
+export async function getCustomer(tenant: Tenant, id: number): Promise<Customer> {
+  return presentCustomer(await repo.requireCustomer(tenant, id));
+}
+
+export async function updateCustomer(tenant: Tenant, id: number, changes: CustomerUpdate): Promise<Customer> {
+  return withRetry(async () => {
+    const before = await repo.requireCustomer(tenant, id);
+    const after: CustomerRecord = { ...before, updated_at: new Date().toISOString() };
+    for (const [field, value] of Object.entries(changes) as [keyof CustomerUpdate, unknown][]) {
+      if (value !== undefined) (after as unknown as Record<string, unknown>)[field] = value;
+    }
+    const presented = presentCustomer({ ...after, version: after.version + 1 });
+    await repo.saveCustomer(tenant, before, after, eventPut(tenant, 'customer.updated', presented).item);
+    return presented;
+  });
+}
+
+export async function deleteCustomer(tenant: Tenant, id: number): Promise<{ id: number; deleted: true }> {
+  return withRetry(async () => {
+    const { customer, addresses } = await repo.readCustomerWithAddresses(tenant, id);
+    try {
+      await repo.deleteCustomer(tenant, customer, addresses);
+    } catch (error) {
+      if (error instanceof VersionConflict && (await repo.hasOpenOrders(tenant, id))) {
+        throw new ConflictError('This customer has open orders; complete or cancel them first', [
+          { field: 'id', message: 'customer has open orders' },
+        ]);
+      }
+      throw error;
+    }
+    return { id, deleted: true as const };
+  });
+}
+
+export async function listCustomers(tenant: Tenant, query: CustomerListQuery): Promise<{ items: Customer[]; total: number }> {
+  const page: PageRequest = { page: query.page, perPage: query.per_page };
+  if (query.email !== undefined) {
+    // Email is unique per tenant: the marker item answers the filter in one read.
+    const id = await repo.findCustomerIdByEmail(tenant, query.email);
+    const customer = id === undefined ? undefined : await repo.readCustomer(tenant, id);
+    const matches = customer && (query.q === undefined || customer.name.toLowerCase().startsWith(query.q.toLowerCase())) ? [customer] : [];
+    return { items: query.page === 1 ? matches.map(presentCustomer) : [], total: matches.length };
+  }
+  const result = query.q !== undefined ? await repo.searchCustomersByName(tenant, query.q, page) : await repo.listCustomers(tenant, page);
+  return { items: result.items.map(presentCustomer), total: result.total };
+}
+
+// Addresses
+
+/** Applies the default flag to the customer's per-type default pointers. */
+function withDefaults(customer: CustomerRecord, address: AddressRecord, isDefault: boolean | undefined, previousType?: AddressRecord['type']): CustomerRecord {
+  const defaults = { ...customer.defaults };
+  const wasDefault = previousType !== undefined && defaults[previousType] === address.id;
+  if (previousType !== undefined && previousType !== address.type && wasDefault) delete defaults[previousType];
+  if (isDefault === true || (isDefault === undefined && wasDefault) || (isDefault === undefined && defaults[address.type] === undefined)) {
+    defaults[address.type] = address.id;
+  } else if (isDefault === false && defaults[address.type] === address.id) {
+    delete defaults[address.type];
+  }
+  return { ...customer, defaults, updated_at: address.updated_at };
+}
+
+function addressEvent(tenant: Tenant, customer: CustomerRecord, address: Address, action: 'created' | 'updated' | 'deleted') {
+  return eventPut(tenant, 'customer.updated', presentCustomer({ ...customer, version: customer.version + 1 }), {
+    address,
+    change: `address.${action}`,
+  }).item;
+}
+
+export async function listAddresses(tenant: Tenant, customerId: number): Promise<Address[]> {
+  const { customer, addresses } = await repo.readCustomerWithAddresses(tenant, customerId);
+  return addresses.map((address) => presentAddress(address, customer));
+}
+
+export async function getAddress(tenant: Tenant, customerId: number, addressId: number): Promise<Address> {
+  const { customer, address } = await repo.readCustomerAndAddress(tenant, customerId, addressId);
+  return presentAddress(address, customer);
+}
+
+export async function createAddress(tenant: Tenant, customerId: number, input: AddressCreate): Promise<Address> {
+  const before = await repo.requireCustomer(tenant, customerId);
+  if (before.addressCount >= repo.MAX_ADDRESSES_PER_CUSTOMER) {
+    throw new ApiError('conflict', `A customer can have at most ${repo.MAX_ADDRESSES_PER_CUSTOMER} addresses`);
+  }
+  const id = await nextId(tenant, 'address');
+  const now = new Date().toISOString();
+  const { is_default, ...fields } = input;
+  const address: AddressRecord = {
+    id,
+    customer_id: customerId,
+    ...fields,
+    company: fields.company ?? null,
+    line2: fields.line2 ?? null,
+    region: fields.region ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  return withRetry(async () => {
+    const current = await repo.requireCustomer(tenant, customerId);
+    const after = withDefaults(current, address, is_default);
+    const presented = presentAddress(address, after);
+    await repo.insertAddress(tenant, current, after, address, addressEvent(tenant, after, presented, 'created'));
+    return presented;
+  });
+}
+
+export async function updateAddress(tenant: Tenant, customerId: number, addressId: number, changes: AddressUpdate): Promise<Address> {
+  return withRetry(async () => {
+    const { customer, address: existing } = await repo.readCustomerAndAddress(tenant, customerId, addressId);
+    const { is_default, ...fields } = changes;
+    const address: AddressRecord = { ...existing, updated_at: new Date().toISOString() };
+    for (const [field, value] of Object.entries(fields)) {
+      if (value !== undefined) (address as unknown as Record<string, unknown>)[field] = value;
+    }
+    const after = withDefaults(customer, address, is_default, existing.type);
+    const presented = presentAddress(address, after);
+    await repo.saveAddress(tenant, customer, after, address, addressEvent(tenant, after, presented, 'updated'));
+    return presented;
+  });
+}
+
+export async function deleteAddress(tenant: Tenant, customerId: number, addressId: number): Promise<{ id: number; deleted: true }> {
+  return withRetry(async () => {
+    const { customer, address } = await repo.readCustomerAndAddress(tenant, customerId, addressId);
+    const defaults = { ...customer.defaults };
+    const wasDefault = defaults[address.type] === address.id;
+    if (wasDefault) delete defaults[address.type];
+    const after: CustomerRecord = { ...customer, defaults, updated_at: new Date().toISOString() };
+    await repo.deleteAddress(tenant, customer, after, address, addressEvent(tenant, after, { ...address, is_default: wasDefault }, 'deleted'));
+    return { id: addressId, deleted: true as const };
+  });
+}

@@ -1,0 +1,10 @@
+/** Every resource's contract; the OpenAPI document and the route coverage test read this list. */
+import { z } from 'zod';
+import { customerOperations } from '../customers/contract';
+import { defineOperations, type Operation } from '../http/operation';
+
+const meta = defineOperations({
+  openapi: { route: 'openapi.get', response: z.object({}).loose().meta({ description: 'OpenAPI 3.0.3 document' }) },
+});
+
+export const allOperations: readonly Operation[] = [...Object.values(customerOperations), ...Object.values(meta)];
