@@ -51,6 +51,8 @@ export function eventPut(
         created_at: event.createdAt,
         data: event.data,
         expires_at: Math.floor(now.getTime() / 1000) + EVENT_RETENTION_SECONDS,
+        gsi1pk: tenantKeys.eventsCollection(tenant),
+        gsi1sk: event.id,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },

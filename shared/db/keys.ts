@@ -48,6 +48,8 @@ export const tenantKeys = {
   customersByName: (tenant: Tenant): string => `${tenantPrefix(tenant)}#CUSTOMERS_BY_NAME`,
 
   event: (tenant: Tenant, eventId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#EVENT#${eventId}`, sk: 'EVENT' }),
+  /** gsi1 partition of a tenant's events, in creation order (event ids are time-ordered). */
+  eventsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#EVENTS`,
 };
 
 /** Sort key of creation-ordered collections: ISO time then padded id (newest first when reversed). */

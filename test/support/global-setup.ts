@@ -1,0 +1,40 @@
+/**
+ * Starts the local stack once for the integration project: the three engines in memory on free
+ * ports, the local gateway on a free port, and a few accounts and keys for the tests.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { resetConfig } from '../../shared/config';
+import { startEngines } from '../../scripts/local/engines';
+import { startGateway } from '../../scripts/local/gateway';
+import { createAccount, createApiKey } from '../../shared/accounts/service';
+import type { Fixtures } from './fixtures';
+
+export default async function setup(project: TestProject) {
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+  const dataDir = await mkdtemp(join(tmpdir(), 'print-shop-test-'));
+  const engines = await startEngines({ dataDir, inMemory: true, stage: 'test' });
+  Object.assign(process.env, engines.env);
+  resetConfig();
+  const gateway = await startGateway({ port: 0 });
+
+  const shop = await createAccount({ name: 'Test Shop', plan: 'professional' });
+  const other = await createAccount({ name: 'Other Shop', plan: 'starter' });
+  const readOnly = await createApiKey({ accountId: shop.account.id, mode: 'test', kind: 'secret', scopes: ['customers:read'] });
+
+  const fixtures: Fixtures = {
+    api: gateway.url.replace('localhost', '127.0.0.1'),
+    env: engines.env,
+    shop: { accountId: shop.account.id, secretTest: shop.keys.secret_test.key, secretLive: shop.keys.secret_live.key, publishableTest: shop.keys.publishable_test.key, customersReadOnly: readOnly.key },
+    other: { accountId: other.account.id, secretTest: other.keys.secret_test.key },
+  };
+  project.provide('fixtures', fixtures);
+
+  return async () => {
+    await gateway.close();
+    await engines.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,35 @@
+/** Direct reads of stored state, so tests can assert on what was (and was not) written. */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '../../shared/auth/principal';
+import { dynamo } from '../../shared/clients/dynamodb';
+import { tenantKeys } from '../../shared/db/keys';
+import { tableName } from '../../shared/db/table';
+
+export async function storedEvents(tenant: Tenant) {
+  const result = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': tenantKeys.eventsCollection(tenant) },
+    }),
+  );
+  const keys = result.Items ?? [];
+  const events = await Promise.all(keys.map((key) => dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: key.pk, sk: key.sk } }))));
+  return events.map((event) => event.Item!).filter(Boolean);
+}
+
+export async function storedTotal(tenant: Tenant, collection: string): Promise<number> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.total(tenant, collection) }));
+  return Number(result.Item?.total ?? 0);
+}
+
+export async function storedEmailOwner(tenant: Tenant, email: string): Promise<number | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.customerEmail(tenant, email) }));
+  return result.Item ? Number(result.Item.customer_id) : undefined;
+}
+
+export async function storedCustomer(tenant: Tenant, id: number) {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.customer(tenant, id) }));
+  return result.Item;
+}
