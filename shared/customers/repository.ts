@@ -259,16 +259,25 @@ function addressAttributes(address: AddressRecord): Item {
   };
 }
 
-const tooManyAddresses = () =>
+export const tooManyAddresses = () =>
   new ApiError('conflict', `A customer can have at most ${MAX_ADDRESSES_PER_CUSTOMER} addresses`, [
     { field: 'addresses', message: `limit of ${MAX_ADDRESSES_PER_CUSTOMER} reached` },
   ]);
 
-export async function insertAddress(tenant: Tenant, before: CustomerRecord, after: CustomerRecord, address: AddressRecord, event: TransactItem): Promise<void> {
-  const update = customerUpdate(tenant, before, after, 'address_count = if_not_exists(address_count, :zero) + :one');
-  const u = update.Update!;
-  u.ConditionExpression = `${u.ConditionExpression} AND (attribute_not_exists(address_count) OR address_count < :max)`;
-  u.ExpressionAttributeValues = { ...u.ExpressionAttributeValues, ':zero': 0, ':one': 1, ':max': MAX_ADDRESSES_PER_CUSTOMER };
+export type DefaultChange = 'set' | 'set-if-none' | 'keep';
+
+/**
+ * Adds an address. The customer update does not depend on the customer's version (so concurrent
+ * additions do not collide): the count is an atomic increment bounded by a condition, and the
+ * default pointer is either set outright or set only while none exists (a race there is a
+ * VersionConflict, and the service retries with a fresh read).
+ */
+export async function insertAddress(tenant: Tenant, address: AddressRecord, makeDefault: DefaultChange, event: TransactItem): Promise<void> {
+  const pointer = address.type === 'billing' ? 'default_billing_address_id' : 'default_shipping_address_id';
+  const sets = ['address_count = if_not_exists(address_count, :zero) + :one', '#version = #version + :one', 'updated_at = :now'];
+  const conditions = ['attribute_exists(pk)', '(attribute_not_exists(address_count) OR address_count < :max)'];
+  if (makeDefault !== 'keep') sets.push('#pointer = :id');
+  if (makeDefault === 'set-if-none') conditions.push('attribute_not_exists(#pointer)');
   await transactWrite(
     [
       {
@@ -285,13 +294,25 @@ export async function insertAddress(tenant: Tenant, before: CustomerRecord, afte
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      update,
+      {
+        Update: {
+          TableName: tableName(),
+          Key: tenantKeys.customer(tenant, address.customer_id),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: { '#version': 'version', ...(makeDefault !== 'keep' ? { '#pointer': pointer } : {}) },
+          ExpressionAttributeValues: {
+            ':zero': 0,
+            ':one': 1,
+            ':max': MAX_ADDRESSES_PER_CUSTOMER,
+            ':now': address.created_at,
+            ...(makeDefault !== 'keep' ? { ':id': address.id } : {}),
+          },
+        },
+      },
       event,
     ],
-    (index) => {
-      if (index !== 1) return undefined;
-      return before.addressCount >= MAX_ADDRESSES_PER_CUSTOMER ? tooManyAddresses() : new VersionConflict();
-    },
+    (index) => (index === 1 ? new VersionConflict() : undefined),
   );
 }
 

@@ -6,13 +6,13 @@
 import { eventPut } from '../../events/outbox';
 import type { Tenant } from '../auth/principal';
 import { nextId } from '../db/sequences';
-import { ApiError, ConflictError } from '../http/errors';
+import { ConflictError } from '../http/errors';
 import type { PageRequest } from '../db/collections';
 import * as repo from './repository';
 import { VersionConflict, type AddressRecord, type CustomerRecord } from './repository';
 import type { Address, AddressCreate, AddressUpdate, Customer, CustomerCreate, CustomerListQuery, CustomerUpdate } from './schema';
 
-const MAX_ATTEMPTS = 4;
+const MAX_ATTEMPTS = 6;
 
 async function withRetry<T>(operation: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -21,6 +21,8 @@ async function withRetry<T>(operation: () => Promise<T>): Promise<T> {
     } catch (error) {
       if (!(error instanceof VersionConflict)) throw error;
       if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The customer was changed by another request at the same time; try again');
+      // Jittered pause so that colliding requests do not collide again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
     }
   }
 }
@@ -31,8 +33,24 @@ export function presentCustomer(customer: CustomerRecord): Customer {
   return fields;
 }
 
+/** Fields in one fixed order, whichever way the record was built. */
 export function presentAddress(address: AddressRecord, customer: CustomerRecord): Address {
-  return { ...address, is_default: customer.defaults[address.type] === address.id };
+  return {
+    id: address.id,
+    customer_id: address.customer_id,
+    type: address.type,
+    is_default: customer.defaults[address.type] === address.id,
+    name: address.name,
+    company: address.company,
+    line1: address.line1,
+    line2: address.line2,
+    postal_code: address.postal_code,
+    city: address.city,
+    region: address.region,
+    country: address.country,
+    created_at: address.created_at,
+    updated_at: address.updated_at,
+  };
 }
 
 export async function createCustomer(tenant: Tenant, input: CustomerCreate): Promise<Customer> {
@@ -106,16 +124,16 @@ export async function listCustomers(tenant: Tenant, query: CustomerListQuery): P
 
 // Addresses
 
-/** Applies the default flag to the customer's per-type default pointers. */
-function withDefaults(customer: CustomerRecord, address: AddressRecord, isDefault: boolean | undefined, previousType?: AddressRecord['type']): CustomerRecord {
+/**
+ * Applies an update's default flag to the customer's per-type default pointers. Changing the type
+ * of a default address takes its default status away from the old type; it becomes the new type's
+ * default only when asked.
+ */
+function withDefaults(customer: CustomerRecord, address: AddressRecord, isDefault: boolean | undefined, previousType: AddressRecord['type']): CustomerRecord {
   const defaults = { ...customer.defaults };
-  const wasDefault = previousType !== undefined && defaults[previousType] === address.id;
-  if (previousType !== undefined && previousType !== address.type && wasDefault) delete defaults[previousType];
-  if (isDefault === true || (isDefault === undefined && wasDefault) || (isDefault === undefined && defaults[address.type] === undefined)) {
-    defaults[address.type] = address.id;
-  } else if (isDefault === false && defaults[address.type] === address.id) {
-    delete defaults[address.type];
-  }
+  if (previousType !== address.type && defaults[previousType] === address.id) delete defaults[previousType];
+  if (isDefault === true) defaults[address.type] = address.id;
+  else if (isDefault === false && defaults[address.type] === address.id) delete defaults[address.type];
   return { ...customer, defaults, updated_at: address.updated_at };
 }
 
@@ -137,10 +155,8 @@ export async function getAddress(tenant: Tenant, customerId: number, addressId: 
 }
 
 export async function createAddress(tenant: Tenant, customerId: number, input: AddressCreate): Promise<Address> {
-  const before = await repo.requireCustomer(tenant, customerId);
-  if (before.addressCount >= repo.MAX_ADDRESSES_PER_CUSTOMER) {
-    throw new ApiError('conflict', `A customer can have at most ${repo.MAX_ADDRESSES_PER_CUSTOMER} addresses`);
-  }
+  const customer = await repo.requireCustomer(tenant, customerId);
+  if (customer.addressCount >= repo.MAX_ADDRESSES_PER_CUSTOMER) throw repo.tooManyAddresses();
   const id = await nextId(tenant, 'address');
   const now = new Date().toISOString();
   const { is_default, ...fields } = input;
@@ -156,9 +172,13 @@ export async function createAddress(tenant: Tenant, customerId: number, input: A
   };
   return withRetry(async () => {
     const current = await repo.requireCustomer(tenant, customerId);
-    const after = withDefaults(current, address, is_default);
+    if (current.addressCount >= repo.MAX_ADDRESSES_PER_CUSTOMER) throw repo.tooManyAddresses();
+    // The first address of a type becomes its default unless the caller says otherwise.
+    const change: repo.DefaultChange =
+      is_default === true ? 'set' : is_default === undefined && current.defaults[address.type] === undefined ? 'set-if-none' : 'keep';
+    const after: CustomerRecord = { ...current, updated_at: now, defaults: change === 'keep' ? current.defaults : { ...current.defaults, [address.type]: id } };
     const presented = presentAddress(address, after);
-    await repo.insertAddress(tenant, current, after, address, addressEvent(tenant, after, presented, 'created'));
+    await repo.insertAddress(tenant, address, change, addressEvent(tenant, after, presented, 'created'));
     return presented;
   });
 }

@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { routes } from '../../shared/routes';
+import { allOperations } from '../../shared/openapi/contracts';
+import { buildOpenApiDocument } from '../../shared/openapi/document';
+
+describe('the route table', () => {
+  it('has unique ids and unique method + path pairs', () => {
+    expect(new Set(routes.map((route) => route.id)).size).toBe(routes.length);
+    const pairs = routes.flatMap((route) => [route.path, ...(route.aliases ?? [])].map((path) => `${route.method} ${path}`));
+    expect(new Set(pairs).size).toBe(pairs.length);
+  });
+
+  it('points every route at a handler module that exists', () => {
+    for (const route of routes) expect(existsSync(resolve(import.meta.dirname, '../..', route.handler)), route.handler).toBe(true);
+  });
+
+  it('gives every authenticated route at least one scope', () => {
+    for (const route of routes.filter((r) => r.auth === 'key')) expect(route.scopes.length, route.id).toBeGreaterThan(0);
+  });
+
+  it('has exactly one operation (schemas) per route', () => {
+    const operationRoutes = allOperations.map((operation) => operation.route).sort();
+    expect(operationRoutes).toEqual(routes.map((route) => route.id).sort());
+  });
+});
+
+describe('the OpenAPI document', () => {
+  const document = buildOpenApiDocument();
+
+  it('is OpenAPI 3.0.3 and documents every route and alias with its method', () => {
+    expect(document.openapi).toBe('3.0.3');
+    for (const route of routes) {
+      for (const path of [route.path, ...(route.aliases ?? [])]) {
+        expect(document.paths?.[path]?.[route.method.toLowerCase() as 'get'], `${route.method} ${path}`).toBeDefined();
+      }
+    }
+  });
+
+  it('never mentions the removed product field names', () => {
+    const text = JSON.stringify(document);
+    for (const name of ['"sku"', '"category_id"', '"min_quantity"']) expect(text).not.toContain(name);
+  });
+});
