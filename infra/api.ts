@@ -1,0 +1,162 @@
+/**
+ * The REST API, built entirely from the route table: a resource for every path and alias, one
+ * function per route, the REQUEST authorizer on `auth: 'key'` routes. Adding a route to
+ * shared/routes.ts is all it takes to deploy it.
+ */
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { physicalName } from '../shared/resources';
+import { pathsOf, type RouteDefinition } from '../shared/routes';
+import { ServiceFunction } from './function';
+import { addGatewayResponses } from './gateway-responses';
+import { addMethodNotAllowed } from './method-not-allowed';
+import { grantRoute, grantTable, type GrantTargets } from './grants';
+import type { StageConfig } from './stages';
+
+export interface ApiProps {
+  stage: StageConfig;
+  routes: readonly RouteDefinition[];
+  projectRoot: string;
+  environment: Record<string, string>;
+  targets: GrantTargets;
+}
+
+/** `customers.create` → `CustomersCreateFn`: stable construct ids, so logical ids survive reordering. */
+export function functionId(routeId: string): string {
+  const words = routeId.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return `${words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')}Fn`;
+}
+
+/**
+ * API Gateway rejects sibling path parameters with different names (`/a/{id}` next to `/a/{aId}`)
+ * only at deploy time; fail at synth instead.
+ */
+export function assertConsistentPathParameters(routes: readonly RouteDefinition[]): void {
+  const parameterAt = new Map<string, string>();
+  for (const path of routes.flatMap(pathsOf)) {
+    const segments = path.split('/').filter(Boolean);
+    segments.forEach((segment, i) => {
+      if (!segment.startsWith('{')) return;
+      const parent = `/${segments.slice(0, i).join('/')}`;
+      const known = parameterAt.get(parent) ?? segment;
+      if (known !== segment) throw new Error(`Path ${path}: ${segment} conflicts with ${known} under ${parent}`);
+      parameterAt.set(parent, segment);
+    });
+  }
+}
+
+export class Api extends Construct {
+  readonly restApi: apigw.RestApi;
+  readonly authorizerFunction: ServiceFunction;
+  /** Route id → its function. */
+  readonly functions = new Map<string, ServiceFunction>();
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const { stage, routes } = props;
+    assertConsistentPathParameters(routes);
+    const functionProps = { stage, projectRoot: props.projectRoot, environment: props.environment };
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
+    this.restApi = new apigw.RestApi(this, 'RestApi', {
+      restApiName: physicalName(stage.name, 'Api'),
+      description: `Print Shop API (${stage.name})`,
+      endpointTypes: [apigw.EndpointType.REGIONAL],
+      binaryMediaTypes: ['multipart/form-data', 'application/pdf', 'application/octet-stream'],
+      // Access logs need the account-wide API Gateway logging role; retained because every
+      // stage in the account shares it.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: stage.name,
+        accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
+        accessLogFormat: apigw.AccessLogFormat.jsonWithStandardFields(),
+        // Execution logs for errors only; data tracing would log request bodies (personal data).
+        loggingLevel: apigw.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        metricsEnabled: true,
+        throttlingRateLimit: stage.throttle.rateLimit,
+        throttlingBurstLimit: stage.throttle.burstLimit,
+      },
+      defaultCorsPreflightOptions: stage.corsOrigins.length
+        ? {
+            allowOrigins: stage.corsOrigins,
+            allowMethods: apigw.Cors.ALL_METHODS,
+            allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+            maxAge: Duration.hours(1),
+          }
+        : undefined,
+    });
+    addGatewayResponses(this.restApi, stage.corsOrigins);
+
+    this.authorizerFunction = new ServiceFunction(this, 'AuthorizerFn', {
+      ...functionProps,
+      handler: 'functions/authorizer.ts',
+      description: 'API key / customer token authorizer',
+    });
+    grantTable(this.authorizerFunction, props.targets.table, 'read');
+    const authorizer = new apigw.RequestAuthorizer(this, 'Authorizer', {
+      authorizerName: physicalName(stage.name, 'Authorizer'),
+      handler: this.authorizerFunction,
+      identitySources: [apigw.IdentitySource.header('Authorization')],
+      // Revocation must take effect within 60 s (DESIGN §4).
+      resultsCacheTtl: Duration.seconds(60),
+    });
+
+    for (const route of routes) {
+      const fn = new ServiceFunction(this, functionId(route.id), {
+        ...functionProps,
+        handler: route.handler,
+        description: `${route.id}: ${route.summary}`,
+      });
+      this.functions.set(route.id, fn);
+      grantRoute(route, fn, props.targets);
+      // One integration per function; test invocations from the console need no extra permission.
+      const integration = new apigw.LambdaIntegration(fn, { allowTestInvoke: false });
+      for (const path of pathsOf(route)) {
+        const method = this.restApi.root.resourceForPath(path).addMethod(
+          route.method,
+          integration,
+          route.auth === 'key'
+            ? { authorizer, authorizationType: apigw.AuthorizationType.CUSTOM }
+            : { authorizationType: apigw.AuthorizationType.NONE },
+        );
+        if (route.auth === 'none') {
+          Validations.of(method).acknowledge({
+            id: 'AwsSolutions-APIG4',
+            reason: `${route.id} is public by design (route table: auth none).`,
+          });
+        }
+      }
+    }
+    addMethodNotAllowed(this.restApi, routes);
+    this.suppressFindings();
+  }
+
+  private suppressFindings(): void {
+    Validations.of(this.restApi).acknowledge(
+      {
+        id: 'AwsSolutions-APIG2',
+        reason: 'Requests are validated in each handler with zod, which returns the project error envelope with field details.',
+      },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason: 'AmazonAPIGatewayPushToCloudWatchLogs is the AWS-maintained policy for the API Gateway logging role.',
+      },
+      {
+        id: 'AwsSolutions-APIG3',
+        reason: 'No WAF web ACL by default (cost per request, rules are a per-deployment decision); traffic is bounded by stage throttling, the authorizer and per-account rate limits.',
+      },
+    );
+    for (const method of this.restApi.methods) {
+      const reason =
+        method.httpMethod === 'OPTIONS'
+          ? 'CORS preflight requests carry no credentials by definition.'
+          : 'Authentication is the Lambda REQUEST authorizer (API keys and customer JWTs) or none by design, never Cognito.';
+      Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason });
+      if (method.httpMethod === 'OPTIONS') Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason });
+    }
+  }
+}

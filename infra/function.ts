@@ -1,0 +1,66 @@
+/**
+ * The one way this project builds a Lambda function: Node.js 24 on arm64, bundled by esbuild into
+ * a minified ESM file with source maps, JSON logs into a log group owned by the stack.
+ */
+import { join } from 'node:path';
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { StageConfig } from './stages';
+
+export interface ServiceFunctionProps {
+  /** Handler module relative to the project root; it exports `handler`. */
+  handler: string;
+  projectRoot: string;
+  stage: StageConfig;
+  environment: Record<string, string>;
+  description?: string;
+}
+
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    const { stage, projectRoot } = props;
+    super(scope, id, {
+      entry: join(projectRoot, props.handler),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: stage.memorySize,
+      timeout: Duration.seconds(10),
+      loggingFormat: lambda.LoggingFormat.JSON,
+      // An explicit log group, so retention and removal follow the stage instead of "forever".
+      logGroup: new logs.LogGroup(scope, `${id}Logs`, {
+        retention: stage.logRetention,
+        removalPolicy: stage.removalPolicy,
+      }),
+      environment: {
+        ...props.environment,
+        POWERTOOLS_SERVICE_NAME: 'print-shop-api',
+        POWERTOOLS_LOG_LEVEL: stage.logLevel,
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        // Stack traces need only the mappings, not a copy of every source file.
+        sourcesContent: false,
+        // Bundle the AWS SDK v3 too: tree-shaken, pinned by our lock file, faster cold starts.
+        externalModules: [],
+        // Some CommonJS dependencies call `require`, which does not exist in an ES module.
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      },
+    });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: 'AWSLambdaBasicExecutionRole grants only CloudWatch Logs writes, the AWS-maintained baseline of every function.',
+    });
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Per-stage settings. Everything that differs between dev, staging and prod lives here, so the
+ * constructs read one object and never branch on the stage name themselves.
+ */
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
+export const stageNames = ['dev', 'staging', 'prod'] as const;
+export type StageName = (typeof stageNames)[number];
+
+export interface StageConfig {
+  name: StageName;
+  /** Lambda memory in MB; on Lambda, CPU scales with it. */
+  memorySize: number;
+  logRetention: RetentionDays;
+  /** Powertools log level of the functions. */
+  logLevel: 'DEBUG' | 'INFO';
+  /** What happens to data (table, buckets, log groups) when the stack is deleted. */
+  removalPolicy: RemovalPolicy;
+  /** Object versioning of the buckets (guards invoice PDFs against overwrites and deletes). */
+  versionedBuckets: boolean;
+  /** Gateway-wide throttle per stage; per-account limits are enforced in the handlers. */
+  throttle: { rateLimit: number; burstLimit: number };
+  /** Origins the admin panel is served from; empty means no CORS preflight at all. */
+  corsOrigins: string[];
+}
+
+const stages: Record<StageName, StageConfig> = {
+  dev: {
+    name: 'dev',
+    memorySize: 512,
+    logRetention: RetentionDays.ONE_WEEK,
+    logLevel: 'DEBUG',
+    removalPolicy: RemovalPolicy.DESTROY,
+    versionedBuckets: false,
+    throttle: { rateLimit: 50, burstLimit: 100 },
+    corsOrigins: ['*'],
+  },
+  // Staging holds disposable copies of data, so it is torn down like dev.
+  staging: {
+    name: 'staging',
+    memorySize: 512,
+    logRetention: RetentionDays.ONE_MONTH,
+    logLevel: 'INFO',
+    removalPolicy: RemovalPolicy.DESTROY,
+    versionedBuckets: false,
+    throttle: { rateLimit: 200, burstLimit: 400 },
+    corsOrigins: [],
+  },
+  prod: {
+    name: 'prod',
+    memorySize: 512,
+    logRetention: RetentionDays.THREE_MONTHS,
+    logLevel: 'INFO',
+    removalPolicy: RemovalPolicy.RETAIN,
+    versionedBuckets: true,
+    throttle: { rateLimit: 1000, burstLimit: 2000 },
+    corsOrigins: [],
+  },
+};
+
+export function isStageName(value: unknown): value is StageName {
+  return typeof value === 'string' && (stageNames as readonly string[]).includes(value);
+}
+
+/**
+ * The config of a stage. `corsOrigins` may be overridden (comma-separated context value
+ * `-c corsOrigins=https://admin.example.com`) because the admin panel's domain is a deployment fact.
+ */
+export function stageConfig(name: string, overrides: { corsOrigins?: string } = {}): StageConfig {
+  if (!isStageName(name)) throw new Error(`Unknown stage "${name}"; expected one of ${stageNames.join(', ')}`);
+  const config = stages[name];
+  const origins = overrides.corsOrigins
+    ?.split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  return origins ? { ...config, corsOrigins: origins } : config;
+}

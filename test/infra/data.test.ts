@@ -1,0 +1,145 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { buckets, physicalName, queues, table } from '../../shared/resources';
+import { buildStack } from './helpers';
+
+const { stack, template } = buildStack('dev');
+const ref = (construct: { node: { defaultChild?: unknown } }) => ({
+  Ref: stack.getLogicalId(construct.node.defaultChild as never),
+});
+const arn = (construct: { node: { defaultChild?: unknown } }) => ({
+  'Fn::GetAtt': [stack.getLogicalId(construct.node.defaultChild as never), 'Arn'],
+});
+
+describe('table', () => {
+  it('is built from the shared definition with stream, TTL and point-in-time recovery', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TableName: physicalName('dev', table.id),
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: table.partitionKey, KeyType: 'HASH' },
+        { AttributeName: table.sortKey, KeyType: 'RANGE' },
+      ],
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+    });
+  });
+
+  it('has the two KEYS_ONLY GSIs of the shared definition', () => {
+    const [resource] = Object.values(template.findResources('AWS::DynamoDB::Table'));
+    const indexes = resource!.Properties.GlobalSecondaryIndexes;
+    expect(indexes).toEqual(
+      table.indexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: index.projection },
+      })),
+    );
+    expect(indexes.map((index: { IndexName: string }) => index.IndexName)).toEqual(['gsi1', 'gsi2']);
+    expect(indexes.every((index: { Projection: { ProjectionType: string } }) => index.Projection.ProjectionType === 'KEYS_ONLY')).toBe(true);
+  });
+});
+
+describe('buckets', () => {
+  const dataBuckets = [stack.data.filesBucket, stack.data.documentsBucket];
+
+  it('block all public access and are encrypted', () => {
+    for (const bucket of dataBuckets) {
+      const resource = template.toJSON().Resources[ref(bucket).Ref];
+      expect(resource.Properties).toMatchObject({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        LoggingConfiguration: { DestinationBucketName: expect.anything() },
+      });
+    }
+  });
+
+  it('deny every request that does not use TLS', () => {
+    for (const bucket of dataBuckets) {
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: ref(bucket),
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('expire objects under the prefixes of the shared definition', () => {
+    for (const { prefix, days } of buckets.files.expirations ?? []) {
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([Match.objectLike({ Prefix: prefix, ExpirationInDays: days, Status: 'Enabled' })]),
+        },
+      });
+    }
+    expect(buckets.files.expirations).toContainEqual({ prefix: 'tmp/', days: 1 });
+  });
+});
+
+describe('deliveries queue', () => {
+  const definition = queues.deliveries;
+
+  it('dead-letters a message after the configured number of receives', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: physicalName('dev', definition.id),
+      VisibilityTimeout: definition.visibilityTimeoutSeconds,
+      MessageRetentionPeriod: definition.retentionSeconds,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { deadLetterTargetArn: arn(stack.events.deliveriesDlq), maxReceiveCount: definition.deadLetter.maxReceiveCount },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: physicalName('dev', definition.deadLetter.id),
+      MessageRetentionPeriod: definition.deadLetter.retentionSeconds,
+    });
+  });
+
+  it('accepts TLS only, on the queue and on its DLQ', () => {
+    for (const queue of [stack.events.deliveriesQueue, stack.events.deliveriesDlq]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [ref(queue)],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('raises an alarm as soon as a delivery is dead-lettered', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [ref(stack.events.deliveriesDlq).Ref, 'QueueName'] } }],
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+});
+
+describe('outputs', () => {
+  it('publish the API URL and the resource names', () => {
+    const outputs = Object.keys(template.toJSON().Outputs);
+    expect(outputs).toEqual(
+      expect.arrayContaining(['ApiUrl', 'TableName', 'FilesBucketName', 'DocumentsBucketName', 'DeliveriesQueueUrl']),
+    );
+  });
+});

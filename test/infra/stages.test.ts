@@ -1,0 +1,72 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { routes, type RouteDefinition } from '../../shared/routes';
+import { stageConfig, stageNames } from '../../infra/stages';
+import { buildStack, methods } from './helpers';
+
+describe('stages', () => {
+  it.each(stageNames)('synthesizes %s clean under cdk-nag and CloudFormation validation', (stage) => {
+    // buildStack throws with the validation report on any unacknowledged finding.
+    expect(() => buildStack(stage, { cfnValidation: true })).not.toThrow();
+  });
+
+  it('retains data in prod and destroys it in dev', () => {
+    const prod = buildStack('prod').template;
+    prod.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      Properties: { DeletionProtectionEnabled: true },
+    });
+    prod.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain', Properties: { VersioningConfiguration: { Status: 'Enabled' } } });
+    prod.resourceCountIs('Custom::S3AutoDeleteObjects', 0);
+    expect(methods(prod).some((method) => method.httpMethod === 'OPTIONS')).toBe(false);
+
+    const dev = buildStack('dev').template;
+    dev.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
+    dev.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Delete' });
+  });
+
+  it('rejects an unknown stage and takes CORS origins from context', () => {
+    expect(() => stageConfig('qa')).toThrow(/Unknown stage/);
+    expect(stageConfig('prod').removalPolicy).toBe(RemovalPolicy.RETAIN);
+    expect(stageConfig('prod', { corsOrigins: 'https://a.example, https://b.example' }).corsOrigins).toEqual([
+      'https://a.example',
+      'https://b.example',
+    ]);
+  });
+});
+
+describe('a growing route table', () => {
+  const extra: RouteDefinition[] = [
+    { id: 'files.upload', method: 'POST', path: '/v1/files', handler: 'functions/files/upload.ts', scopes: ['files:write'], auth: 'key', summary: 'Upload', tag: 'Files' },
+    { id: 'invoices.pdf', method: 'GET', path: '/v1/invoices/{id}/pdf', handler: 'functions/invoices/pdf.ts', scopes: ['invoices:read'], auth: 'key', summary: 'PDF', tag: 'Invoices' },
+    {
+      id: 'webhooks.test', method: 'POST', path: '/v1/webhooks/{id}/test', aliases: ['/api/v1/webhooks/{id}/test'],
+      handler: 'functions/webhooks/test.ts', scopes: ['webhooks:write'], auth: 'key', summary: 'Test', tag: 'Webhooks',
+    },
+  ];
+  // Also proves the bucket grants' wildcards are acknowledged: this build runs cdk-nag too.
+  const { stack, template } = buildStack('dev', { routes: [...routes, ...extra] });
+
+  it('serves aliases from the same function as the canonical path', () => {
+    const fn = stack.getLogicalId(stack.api.functions.get('webhooks.test')!.node.defaultChild as never);
+    const posts = methods(template).filter((method) => method.httpMethod === 'POST' && method.path.endsWith('/test'));
+    expect(posts.map((method) => [method.path, method.functionId])).toEqual([
+      ['/v1/webhooks/{id}/test', fn],
+      ['/api/v1/webhooks/{id}/test', fn],
+    ]);
+  });
+
+  it('gives bucket access only to files and invoices routes, read-only for GET', () => {
+    const s3Actions = (routeId: string): string[] => {
+      const role = stack.getLogicalId(stack.api.functions.get(routeId)!.role!.node.defaultChild as never);
+      const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } }));
+      return policies
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => s.Action))
+        .filter((action: string) => action.startsWith('s3:'));
+    };
+    expect(s3Actions('files.upload')).toContain('s3:PutObject');
+    expect(s3Actions('invoices.pdf')).toContain('s3:GetObject*');
+    expect(s3Actions('invoices.pdf')).not.toContain('s3:PutObject');
+    expect(s3Actions('webhooks.test')).toEqual([]);
+  });
+});
