@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineOperations } from '../http/operation';
 import { paginationQuery } from '../http/pagination';
 import { pathId } from '../schemas/common';

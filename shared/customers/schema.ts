@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { optionalText, requiredText, timestamp } from '../schemas/common';
 import { countryCodes } from '../schemas/countries';
 import { paginationQuery } from '../http/pagination';

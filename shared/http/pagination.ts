@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Pagination } from './envelope';
 
 export const DEFAULT_PER_PAGE = 25;

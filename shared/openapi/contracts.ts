@@ -1,5 +1,5 @@
 /** Every resource's contract; the OpenAPI document and the route coverage test read this list. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { customerOperations } from '../customers/contract';
 import { defineOperations, type Operation } from '../http/operation';
 

@@ -3,7 +3,7 @@
  * contracts — never written by hand. Served at GET /v1/openapi.json and written by `npm run openapi`.
  */
 import { OpenAPIRegistry, OpenApiGeneratorV3, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorSchema } from '../schemas/common';
 import { PaginationSchema } from '../http/pagination';
 import { routesById, pathsOf } from '../routes';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Path ids are positive integers; anything else is treated as "no such resource" (404). */
 export const pathId = z.string().regex(/^[1-9]\d{0,15}$/).transform(Number);

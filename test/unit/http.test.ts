@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toErrorResult } from '../../shared/http/error-mapping';
 import { ApiError, NotFoundError } from '../../shared/http/errors';
 import { pagination, paginationQuery } from '../../shared/http/pagination';
