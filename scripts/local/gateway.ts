@@ -174,21 +174,26 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       authorizer: null as Record<string, unknown> | null,
     };
 
+    // What API Gateway puts in both the authorizer's event and the handler's proxy event.
+    const common = {
+      resource: m.template,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders: multi,
+      queryStringParameters: query,
+      multiValueQueryStringParameters: multiQuery,
+      pathParameters,
+      stageVariables: null,
+      requestContext,
+    };
+
     if (m.route.auth === 'key') {
       const authorizer = (await load(authorizerModule)).handler as AuthorizerHandler;
       const authEvent = {
         type: 'REQUEST',
         methodArn: `arn:aws:execute-api:local:000000000000:local/local/${method}${url.pathname}`,
-        resource: m.template,
-        path: url.pathname,
-        httpMethod: method,
-        headers,
-        multiValueHeaders: multi,
-        queryStringParameters: query,
-        multiValueQueryStringParameters: multiQuery,
-        pathParameters,
-        stageVariables: null,
-        requestContext,
+        ...common,
       } as unknown as APIGatewayRequestAuthorizerEvent;
       let result: APIGatewayAuthorizerResult;
       try {
@@ -205,16 +210,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
 
     const event = {
-      resource: m.template,
-      path: url.pathname,
-      httpMethod: method,
-      headers,
-      multiValueHeaders: multi,
-      queryStringParameters: query,
-      multiValueQueryStringParameters: multiQuery,
-      pathParameters,
-      stageVariables: null,
-      requestContext,
+      ...common,
       body: raw.length === 0 ? null : binary ? raw.toString('base64') : raw.toString('utf8'),
       isBase64Encoded: binary && raw.length > 0,
     } as unknown as APIGatewayProxyEvent;

@@ -8,6 +8,7 @@ import type { KeyKind, Mode } from '../auth/keys';
 import { dynamo } from '../clients/dynamodb';
 import { platformKeys } from '../db/keys';
 import { isConditionFailure, tableName, transactWrite } from '../db/table';
+import { buildUpdate } from '../db/update-expression';
 import { NotFoundError } from '../http/errors';
 import type { Plan } from './plans';
 
@@ -107,27 +108,13 @@ export async function listAccounts(): Promise<Account[]> {
 }
 
 export async function updateAccount(accountId: string, changes: Partial<Pick<Account, 'plan' | 'rate_limit_per_minute' | 'allowed_ips' | 'name'>>): Promise<Account> {
-  const names: Record<string, string> = { '#updated_at': 'updated_at' };
-  const values: Record<string, unknown> = { ':now': new Date().toISOString() };
-  const sets = ['#updated_at = :now'];
-  const removes: string[] = [];
-  for (const [field, value] of Object.entries(changes)) {
-    names[`#${field}`] = field;
-    if (value === undefined || value === null) removes.push(`#${field}`);
-    else {
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
-    }
-  }
   try {
     const result = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: platformKeys.account(accountId),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ...buildUpdate({ ...changes, updated_at: new Date().toISOString() }),
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
     );

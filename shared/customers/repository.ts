@@ -9,6 +9,7 @@ import type { Tenant } from '../auth/principal';
 import { dynamo } from '../clients/dynamodb';
 import { countCollection, readPage, readTotal, type PageRequest } from '../db/collections';
 import { createdSortKey, tenantKeys } from '../db/keys';
+import { adjustTotal } from '../db/sequences';
 import { tableName, transactWrite, type TransactItem } from '../db/table';
 import { buildUpdate } from '../db/update-expression';
 import { padId } from '../ids';
@@ -137,22 +138,10 @@ export async function insertCustomer(tenant: Tenant, customer: CustomerRecord, e
       },
     },
     emailMarker(tenant, customer.email, customer.id),
-    adjustTotalItem(tenant, 1),
+    adjustTotal(tenant, CUSTOMERS, 1),
     event,
   ];
   await transactWrite(items, (index) => (index === 1 ? emailTaken(customer.email) : undefined));
-}
-
-function adjustTotalItem(tenant: Tenant, delta: number): TransactItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: tenantKeys.total(tenant, CUSTOMERS),
-      UpdateExpression: 'ADD #total :delta',
-      ExpressionAttributeNames: { '#total': 'total' },
-      ExpressionAttributeValues: { ':delta': delta },
-    },
-  };
 }
 
 export async function readCustomer(tenant: Tenant, id: number): Promise<CustomerRecord | undefined> {
@@ -230,7 +219,7 @@ export async function deleteCustomer(tenant: Tenant, customer: CustomerRecord, a
       },
     },
     { Delete: { TableName: tableName(), Key: tenantKeys.customerEmail(tenant, customer.email) } },
-    adjustTotalItem(tenant, -1),
+    adjustTotal(tenant, CUSTOMERS, -1),
     ...addresses.map((address): TransactItem => ({ Delete: { TableName: tableName(), Key: tenantKeys.address(tenant, customer.id, address.id) } })),
   ];
   await transactWrite(items, (index) => (index === 0 ? new VersionConflict() : undefined));
