@@ -1,23 +1,44 @@
 /**
- * Lambda REQUEST authorizer: resolves `Authorization: Bearer <key>` to account, mode and scopes.
- * API Gateway caches the result for up to 60 s per key, so the policy allows the whole API and
- * the per-route checks (scopes, IP allowlist) run in every handler, never from the cached policy.
+ * Lambda REQUEST authorizer: resolves `Authorization: Bearer <key>` to account, mode, scopes,
+ * limits and allowlists. API Gateway caches the result for up to 60 s per key, so the policy
+ * allows the whole API and the per-route checks (scopes, IP allowlist, rate limit) run in every
+ * handler, never from the cached policy. A revoked key's refusal is audited here, since no handler
+ * runs for it.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
 import { bearerToken } from '../shared/auth/keys';
 import { principalToContext } from '../shared/auth/principal';
 import { resolveApiKey } from '../shared/accounts/service';
+import { recordAudit } from '../shared/audit/service';
 
 /** `arn:…:apiId/stage/METHOD/path` → `arn:…:apiId/stage/*`. */
 const wholeApi = (methodArn: string): string => methodArn.split('/').slice(0, 2).join('/') + '/*';
 
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const headers = event.headers ?? {};
-  const header = headers.Authorization ?? headers.authorization ?? Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  const header = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
   const key = bearerToken(header ?? undefined);
-  const principal = key ? await resolveApiKey(key) : undefined;
+  const resolution = key ? await resolveApiKey(key) : ({ status: 'unknown' } as const);
+  if (resolution.status === 'revoked') {
+    await recordAudit(resolution.tenant, {
+      request_id: event.requestContext?.requestId ?? randomUUID(),
+      created_at: new Date().toISOString(),
+      key_id: resolution.keyId,
+      key_prefix: resolution.keyPrefix,
+      customer_id: null,
+      method: event.httpMethod,
+      path: event.path,
+      route: null,
+      status: 401,
+      source_ip: event.requestContext?.identity?.sourceIp ?? null,
+      user_agent: Object.entries(headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? null,
+      duration_ms: 0,
+    });
+  }
   // API Gateway turns exactly this message into a 401 (our gateway response shapes the body).
-  if (!principal) throw new Error('Unauthorized');
+  if (resolution.status !== 'ok') throw new Error('Unauthorized');
+  const { principal } = resolution;
   return {
     principalId: principal.keyId,
     policyDocument: {
@@ -25,5 +46,7 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeApi(event.methodArn) }],
     },
     context: principalToContext(principal),
+    // Deployed stages: the account's key in its plan's usage plan (apiKeySource AUTHORIZER).
+    ...(principal.usageKey ? { usageIdentifierKey: principal.usageKey } : {}),
   };
 }

@@ -12,6 +12,8 @@ import { pathsOf, type RouteDefinition } from '../shared/routes';
 import { ServiceFunction } from './function';
 import { addGatewayResponses } from './gateway-responses';
 import { addMethodNotAllowed } from './method-not-allowed';
+import { addUsagePlans } from './usage-plans';
+import type { Plan } from '../shared/accounts/plans';
 import { grantRoute, grantTable, type GrantTargets } from './grants';
 import type { StageConfig } from './stages';
 
@@ -50,6 +52,7 @@ export function assertConsistentPathParameters(routes: readonly RouteDefinition[
 export class Api extends Construct {
   readonly restApi: apigw.RestApi;
   readonly authorizerFunction: ServiceFunction;
+  readonly usagePlans: Record<Plan, apigw.UsagePlan>;
   /** Route id → its function. */
   readonly functions = new Map<string, ServiceFunction>();
 
@@ -64,6 +67,8 @@ export class Api extends Construct {
       restApiName: physicalName(stage.name, 'Api'),
       description: `Print Shop API (${stage.name})`,
       endpointTypes: [apigw.EndpointType.REGIONAL],
+      // Usage plans identify accounts by the key the authorizer returns (usageIdentifierKey).
+      apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
       binaryMediaTypes: ['multipart/form-data', 'application/pdf', 'application/octet-stream'],
       // Access logs need the account-wide API Gateway logging role; retained because every
       // stage in the account shares it.
@@ -120,7 +125,7 @@ export class Api extends Construct {
           route.method,
           integration,
           route.auth === 'key'
-            ? { authorizer, authorizationType: apigw.AuthorizationType.CUSTOM }
+            ? { authorizer, authorizationType: apigw.AuthorizationType.CUSTOM, apiKeyRequired: true }
             : { authorizationType: apigw.AuthorizationType.NONE },
         );
         if (route.auth === 'none') {
@@ -132,6 +137,7 @@ export class Api extends Construct {
       }
     }
     addMethodNotAllowed(this.restApi, routes);
+    this.usagePlans = addUsagePlans(this, this.restApi, stage);
     this.suppressFindings();
   }
 

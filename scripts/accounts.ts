@@ -5,7 +5,8 @@
  *   list
  *   create-key --account ID --mode test|live [--kind secret|publishable] [--scopes a,b]
  *   revoke-key --account ID --key KEY_ID
- *   set-plan --account ID --plan PLAN [--rpm N]
+ *   set-plan --account ID --plan PLAN [--rpm N] [--rph N]
+ *   set-allowed-ips --account ID --cidrs 203.0.113.0/24,2001:db8::/32 [--key KEY_ID]   (--cidrs "" lifts it)
  *
  * Works against the running local stack (found through <DATA_DIR>/endpoints.json) or, with
  * `--stage NAME`, against a deployed stage using your AWS credentials. `--json` prints JSON.
@@ -16,13 +17,15 @@ import { env, resetConfig } from '../shared/config';
 import { ApiError } from '../shared/http/errors';
 import * as accounts from '../shared/accounts/service';
 import { readEndpoints } from './local/state';
+import { createUsageKey, moveUsageKey } from './aws/usage-keys';
 
-const usage = `usage: npm run accounts -- <create|list|create-key|revoke-key|set-plan> [options] [--json] [--stage NAME]
+const usage = `usage: npm run accounts -- <create|list|create-key|revoke-key|set-plan|set-allowed-ips> [options] [--json] [--stage NAME]
   create      --name NAME --plan starter|professional|enterprise
   list
   create-key  --account ID --mode test|live [--kind secret|publishable] [--scopes orders:read,customers:write]
   revoke-key  --account ID --key KEY_ID
-  set-plan    --account ID --plan PLAN [--rpm N]`;
+  set-plan    --account ID --plan PLAN [--rpm N] [--rph N]   (custom per-minute figure, hourly cap)
+  set-allowed-ips --account ID --cidrs 203.0.113.0/24,2001:db8::/32 [--key KEY_ID]   (--cidrs "" lifts it)`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -35,6 +38,8 @@ const { values, positionals } = parseArgs({
     scopes: { type: 'string' },
     key: { type: 'string' },
     rpm: { type: 'string' },
+    rph: { type: 'string' },
+    cidrs: { type: 'string' },
     stage: { type: 'string' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -80,6 +85,10 @@ async function main() {
   switch (command) {
     case 'create': {
       const created = await accounts.createAccount({ name: need('name'), plan: need('plan') });
+      if (values.stage) {
+        const usageKey = await createUsageKey(values.stage, created.account.id, created.account.plan);
+        created.account = await accounts.setUsageKey(created.account.id, usageKey.id, usageKey.value);
+      }
       print(created, () => {
         console.log(`Account ${created.account.id} (${created.account.name}, ${created.account.plan}). Keys — shown once, store them now:`);
         for (const [name, key] of Object.entries(created.keys)) console.log(`  ${name.padEnd(17)} ${key.key}`);
@@ -115,8 +124,21 @@ async function main() {
     }
     case 'set-plan': {
       const rpm = values.rpm === undefined ? undefined : Number(values.rpm);
-      const account = await accounts.setPlan(need('account'), need('plan'), rpm);
-      print(account, () => console.log(`${account.id} is now on ${account.plan}${account.rate_limit_per_minute ? ` (${account.rate_limit_per_minute}/min)` : ''}`));
+      const rph = values.rph === undefined ? undefined : Number(values.rph);
+      const before = await accounts.getAccount(need('account'));
+      const account = await accounts.setPlan(need('account'), need('plan'), rpm, rph);
+      if (values.stage && before?.usage_key_id) await moveUsageKey(values.stage, before.usage_key_id, before.plan, account.plan);
+      const limits = accounts.limitsOf(account);
+      print(account, () => console.log(`${account.id} is now on ${account.plan}: ${limits.perMinute}/min${limits.perHour ? `, ${limits.perHour}/hour` : ''}`));
+      return;
+    }
+    case 'set-allowed-ips': {
+      if (values.cidrs === undefined) fail(`--cidrs is required (an empty value lifts the restriction)\n${usage}`);
+      const cidrs = values.cidrs.split(',').map((cidr) => cidr.trim()).filter(Boolean);
+      const result = await accounts.setAllowedIps(need('account'), cidrs, values.key);
+      print(result, () =>
+        console.log(`${values.key ?? need('account')}: ${cidrs.length ? `only ${cidrs.join(', ')}` : 'any address'} (on AWS within the 60 s authorizer cache)`),
+      );
       return;
     }
     default:

@@ -9,6 +9,8 @@ export interface RuntimeConfig {
   filesBucket: string;
   documentsBucket: string;
   deliveriesQueueUrl: string;
+  /** The deliveries DLQ: the delivery worker moves a delivery there after its last attempt. */
+  deliveriesDlqUrl: string;
   /** True only under `npm start` and tests: allows http://127.0.0.1 webhook receivers etc. */
   localMode: boolean;
   region: string;
@@ -20,6 +22,7 @@ export const env = {
   filesBucket: 'FILES_BUCKET',
   documentsBucket: 'DOCUMENTS_BUCKET',
   deliveriesQueueUrl: 'DELIVERIES_QUEUE_URL',
+  deliveriesDlqUrl: 'DELIVERIES_DLQ_URL',
   localMode: 'LOCAL_MODE',
 } as const;
 
@@ -34,6 +37,7 @@ export function config(): RuntimeConfig {
     filesBucket: process.env[env.filesBucket] ?? `print-shop-${stage}-files`,
     documentsBucket: process.env[env.documentsBucket] ?? `print-shop-${stage}-documents`,
     deliveriesQueueUrl: process.env[env.deliveriesQueueUrl] ?? '',
+    deliveriesDlqUrl: process.env[env.deliveriesDlqUrl] ?? '',
     localMode: process.env[env.localMode] === 'true',
     region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'eu-central-1',
   };

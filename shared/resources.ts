@@ -51,10 +51,30 @@ export interface QueueDefinition {
 export const queues: Record<'deliveries', QueueDefinition> = {
   deliveries: {
     id: 'Deliveries',
-    visibilityTimeoutSeconds: 90,
+    // 6x the delivery worker's 20 s timeout (shared/workers.ts). Retries do not use this: the
+    // worker sets each message's visibility to the retry delay itself.
+    visibilityTimeoutSeconds: 120,
+    // Must outlive the whole retry schedule (default ~45 h, events/retry.ts): 4 days.
     retentionSeconds: 4 * 24 * 3600,
-    deadLetter: { id: 'DeliveriesDlq', maxReceiveCount: 8, retentionSeconds: 14 * 24 * 3600 },
+    // The worker moves a delivery to the DLQ itself after its last attempt. Redrive is only the
+    // backstop for messages that keep crashing the worker, so it sits well above the receives a
+    // normal chain needs (8 attempts + 3 extra hops for steps longer than the 12 h visibility cap).
+    deadLetter: { id: 'DeliveriesDlq', maxReceiveCount: 20, retentionSeconds: 14 * 24 * 3600 },
   },
+};
+
+/**
+ * Queues that only hold records for people (no consumer, no redrive): the stream router's
+ * on-failure destination, where AWS Lambda puts the shard and sequence range of a batch that
+ * still failed after its bounded retries (the events themselves stay in the outbox for 30 days).
+ */
+export interface HoldingQueueDefinition {
+  id: string;
+  retentionSeconds: number;
+}
+
+export const holdingQueues: Record<'routerFailures', HoldingQueueDefinition> = {
+  routerFailures: { id: 'EventRouterFailures', retentionSeconds: 14 * 24 * 3600 },
 };
 
 export interface BucketDefinition {

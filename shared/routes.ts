@@ -48,6 +48,9 @@ export const routes: readonly RouteDefinition[] = [
   r({ id: 'addresses.update', method: 'PUT', path: '/v1/customers/{id}/addresses/{addressId}', handler: 'functions/customers/addresses/update.ts', scopes: ['customers:write'], summary: 'Update an address', tag: 'Addresses' }),
   r({ id: 'addresses.delete', method: 'DELETE', path: '/v1/customers/{id}/addresses/{addressId}', handler: 'functions/customers/addresses/delete.ts', scopes: ['customers:write'], summary: 'Delete an address', tag: 'Addresses' }),
 
+  // Audit log
+  r({ id: 'audit.list', method: 'GET', path: '/v1/audit-logs', handler: 'functions/audit-logs/list.ts', scopes: ['audit:read'], summary: "List the tenant's API calls", tag: 'Audit' }),
+
   // Documents
   r({ id: 'openapi.get', method: 'GET', path: '/v1/openapi.json', handler: 'functions/openapi/get.ts', scopes: [], auth: 'none', summary: 'The OpenAPI 3.0.3 document of this API', tag: 'Meta' }),
 ];

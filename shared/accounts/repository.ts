@@ -18,6 +18,11 @@ export interface Account {
   plan: Plan;
   /** Custom requests-per-minute figure; overrides the plan's. */
   rate_limit_per_minute?: number;
+  /** Optional hourly cap on top of the per-minute limit (e.g. the beta's 1000/hour). */
+  rate_limit_per_hour?: number;
+  /** API Gateway usage identifier key (deployed stages only): puts the account in its plan's usage plan. */
+  usage_key_id?: string;
+  usage_key?: string;
   currency: string;
   /** Percent, e.g. 19 for 19 %. */
   tax_rate: number;
@@ -35,6 +40,8 @@ export interface ApiKeyRecord {
   prefix: string;
   created_at: string;
   revoked_at?: string;
+  /** Further restriction of the account's allowlist for this key only. */
+  allowed_ips?: string[];
 }
 
 const accountFields = (item: Record<string, unknown>): Account => ({
@@ -42,6 +49,8 @@ const accountFields = (item: Record<string, unknown>): Account => ({
   name: String(item.name),
   plan: item.plan as Plan,
   ...(item.rate_limit_per_minute ? { rate_limit_per_minute: Number(item.rate_limit_per_minute) } : {}),
+  ...(item.rate_limit_per_hour ? { rate_limit_per_hour: Number(item.rate_limit_per_hour) } : {}),
+  ...(item.usage_key_id ? { usage_key_id: String(item.usage_key_id), usage_key: String(item.usage_key) } : {}),
   currency: String(item.currency),
   tax_rate: Number(item.tax_rate),
   allowed_ips: (item.allowed_ips as string[] | undefined) ?? [],
@@ -58,6 +67,7 @@ const keyFields = (item: Record<string, unknown>): ApiKeyRecord => ({
   prefix: String(item.prefix),
   created_at: String(item.created_at),
   ...(item.revoked_at ? { revoked_at: String(item.revoked_at) } : {}),
+  ...(Array.isArray(item.allowed_ips) && item.allowed_ips.length ? { allowed_ips: item.allowed_ips as string[] } : {}),
 });
 
 export async function putAccount(account: Account): Promise<void> {
@@ -107,7 +117,9 @@ export async function listAccounts(): Promise<Account[]> {
   return accounts.sort((a, b) => b.created_at.localeCompare(a.created_at));
 }
 
-export async function updateAccount(accountId: string, changes: Partial<Pick<Account, 'plan' | 'rate_limit_per_minute' | 'allowed_ips' | 'name'>>): Promise<Account> {
+type AccountChanges = Partial<Pick<Account, 'plan' | 'rate_limit_per_minute' | 'rate_limit_per_hour' | 'allowed_ips' | 'name' | 'usage_key_id' | 'usage_key'>>;
+
+export async function updateAccount(accountId: string, changes: AccountChanges): Promise<Account> {
   try {
     const result = await dynamo().send(
       new UpdateCommand({
@@ -162,6 +174,23 @@ export async function listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
     }),
   );
   return (result.Items ?? []).map(keyFields);
+}
+
+/** Sets a key's own allowlist on both of its items in one transaction (empty list: no restriction). */
+export async function setKeyAllowedIps(accountId: string, keyId: string, cidrs: string[]): Promise<ApiKeyRecord> {
+  const ref = await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.accountApiKey(accountId, keyId) }));
+  if (!ref.Item) throw new NotFoundError('API key', keyId);
+  const update = (key: { pk: string; sk: string }) => ({
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'SET allowed_ips = :cidrs',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':cidrs': cidrs },
+    },
+  });
+  await transactWrite([update(platformKeys.accountApiKey(accountId, keyId)), update(platformKeys.apiKeyByHash(String(ref.Item.hash)))]);
+  return keyFields({ ...ref.Item, allowed_ips: cidrs });
 }
 
 /** Marks both items revoked in one transaction; the authorizer refuses the key from then on. */

@@ -4,6 +4,7 @@
  */
 import { generateApiKey, hashApiKey, keyPrefix, parseApiKey, type KeyKind, type Mode } from '../auth/keys';
 import type { Principal } from '../auth/principal';
+import { invalidCidrs } from '../auth/ip-allowlist';
 import { isScope, publishableScopes } from '../auth/scopes';
 import { ValidationError } from '../http/errors';
 import { prefixedId, randomToken } from '../ids';
@@ -82,32 +83,78 @@ export const listApiKeys = repo.listApiKeys;
 export const getAccount = repo.getAccount;
 export const revokeApiKey = repo.revokeApiKey;
 
-export async function setPlan(accountId: string, plan: string, ratePerMinute?: number): Promise<Account> {
-  assertPlan(plan);
-  if (ratePerMinute !== undefined && (!Number.isInteger(ratePerMinute) || ratePerMinute < 1)) {
-    throw new ValidationError('Invalid rate', [{ field: 'rpm', message: 'must be a positive integer' }]);
+const assertRate = (value: number | undefined, field: string) => {
+  if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+    throw new ValidationError('Invalid rate', [{ field, message: 'must be a positive integer' }]);
   }
-  return repo.updateAccount(accountId, { plan, rate_limit_per_minute: ratePerMinute });
+};
+
+/** Sets the plan; a custom per-minute figure and an hourly cap are optional (omitted: removed). */
+export async function setPlan(accountId: string, plan: string, ratePerMinute?: number, ratePerHour?: number): Promise<Account> {
+  assertPlan(plan);
+  assertRate(ratePerMinute, 'rpm');
+  assertRate(ratePerHour, 'rph');
+  return repo.updateAccount(accountId, { plan, rate_limit_per_minute: ratePerMinute, rate_limit_per_hour: ratePerHour });
 }
 
-/**
- * Resolves a presented key to the caller. Undefined for anything that is not a live, known,
- * unrevoked key of an existing account (the authorizer answers 401 then).
- */
-export async function resolveApiKey(key: string): Promise<Principal | undefined> {
-  const parsed = parseApiKey(key);
-  if (!parsed) return undefined;
-  const found = await repo.findKeyWithAccount(hashApiKey(key));
-  if (!found || found.key.revoked_at) return undefined;
-  // The key's own fields must agree with its shape (defence against a tampered item).
-  if (found.key.mode !== parsed.mode || found.key.kind !== parsed.kind) return undefined;
+function assertCidrs(cidrs: string[]) {
+  const invalid = invalidCidrs(cidrs);
+  if (invalid.length) throw new ValidationError('Invalid CIDR', [{ field: 'cidrs', message: `not a CIDR: ${invalid.join(', ')}` }]);
+}
+
+/** Restricts the account (or, with a key id, one key) to source addresses in `cidrs`; [] lifts it. */
+export async function setAllowedIps(accountId: string, cidrs: string[], keyId?: string): Promise<Account | ApiKeyRecord> {
+  assertCidrs(cidrs);
+  if (keyId) return repo.setKeyAllowedIps(accountId, keyId, cidrs);
+  return repo.updateAccount(accountId, { allowed_ips: cidrs });
+}
+
+/** Records the account's API Gateway usage identifier key (deployed stages). */
+export async function setUsageKey(accountId: string, usageKeyId: string, usageKey: string): Promise<Account> {
+  return repo.updateAccount(accountId, { usage_key_id: usageKeyId, usage_key: usageKey });
+}
+
+/** Effective limits: the custom figure, else the plan's. */
+export function limitsOf(account: Account): { perMinute: number; perHour?: number } {
   return {
-    accountId: found.account.id,
-    mode: found.key.mode,
-    keyId: found.key.key_id,
-    keyPrefix: found.key.prefix,
-    kind: found.key.kind,
-    scopes: found.key.scopes,
-    plan: found.account.plan,
+    perMinute: account.rate_limit_per_minute ?? plans[account.plan],
+    ...(account.rate_limit_per_hour ? { perHour: account.rate_limit_per_hour } : {}),
+  };
+}
+
+export type KeyResolution =
+  | { status: 'ok'; principal: Principal }
+  /** A known key that no longer works: its tenant is known, so the refusal can be audited. */
+  | { status: 'revoked'; tenant: { accountId: string; mode: Mode }; keyId: string; keyPrefix: string }
+  | { status: 'unknown' };
+
+/**
+ * Resolves a presented key to the caller. Anything that is not a known, unrevoked key of an
+ * existing account is refused (the authorizer answers 401).
+ */
+export async function resolveApiKey(key: string): Promise<KeyResolution> {
+  const parsed = parseApiKey(key);
+  if (!parsed) return { status: 'unknown' };
+  const found = await repo.findKeyWithAccount(hashApiKey(key));
+  // The key's own fields must agree with its shape (defence against a tampered item).
+  if (!found || found.key.mode !== parsed.mode || found.key.kind !== parsed.kind) return { status: 'unknown' };
+  if (found.key.revoked_at) {
+    return { status: 'revoked', tenant: { accountId: found.account.id, mode: found.key.mode }, keyId: found.key.key_id, keyPrefix: found.key.prefix };
+  }
+  return {
+    status: 'ok',
+    principal: {
+      accountId: found.account.id,
+      mode: found.key.mode,
+      keyId: found.key.key_id,
+      keyPrefix: found.key.prefix,
+      kind: found.key.kind,
+      scopes: found.key.scopes,
+      plan: found.account.plan,
+      limits: limitsOf(found.account),
+      accountAllowedIps: found.account.allowed_ips,
+      keyAllowedIps: found.key.allowed_ips ?? [],
+      ...(found.account.usage_key ? { usageKey: found.account.usage_key } : {}),
+    },
   };
 }

@@ -13,6 +13,13 @@ export interface Principal extends Tenant {
   kind: KeyKind;
   scopes: string[];
   plan: string;
+  /** Requests per minute (plan or custom figure) and the optional hourly cap. */
+  limits: { perMinute: number; perHour?: number };
+  /** CIDR allowlists of the account and of the key; an empty list allows every address. */
+  accountAllowedIps: string[];
+  keyAllowedIps: string[];
+  /** API Gateway usage identifier key of the account (deployed stages); never put in the context. */
+  usageKey?: string;
 }
 
 /**
@@ -28,8 +35,14 @@ export function principalToContext(principal: Principal): Record<string, string>
     kind: principal.kind,
     scopes: principal.scopes.join(','),
     plan: principal.plan,
+    ratePerMinute: String(principal.limits.perMinute),
+    ratePerHour: principal.limits.perHour ? String(principal.limits.perHour) : '',
+    accountAllowedIps: principal.accountAllowedIps.join(','),
+    keyAllowedIps: principal.keyAllowedIps.join(','),
   };
 }
+
+const list = (value: unknown): string[] => String(value ?? '').split(',').filter(Boolean);
 
 export function principalFromContext(context: Record<string, unknown> | null | undefined): Principal | undefined {
   if (!context || typeof context.accountId !== 'string' || (context.mode !== 'test' && context.mode !== 'live')) {
@@ -41,7 +54,13 @@ export function principalFromContext(context: Record<string, unknown> | null | u
     keyId: String(context.keyId ?? ''),
     keyPrefix: String(context.keyPrefix ?? ''),
     kind: context.kind === 'publishable' ? 'publishable' : 'secret',
-    scopes: String(context.scopes ?? '').split(',').filter(Boolean),
+    scopes: list(context.scopes),
     plan: String(context.plan ?? 'starter'),
+    limits: {
+      perMinute: Number(context.ratePerMinute) || 100,
+      ...(Number(context.ratePerHour) > 0 ? { perHour: Number(context.ratePerHour) } : {}),
+    },
+    accountAllowedIps: list(context.accountAllowedIps),
+    keyAllowedIps: list(context.keyAllowedIps),
   };
 }

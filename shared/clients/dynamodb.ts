@@ -2,13 +2,20 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 let client: DynamoDBDocumentClient | undefined;
+let base: DynamoDBClient | undefined;
+
+/** The plain client under the document client (for libraries that marshal themselves). */
+export function dynamoBase(): DynamoDBClient {
+  base ??= new DynamoDBClient({ maxAttempts: 3 });
+  return base;
+}
 
 /**
  * One document client per process, created on first use so that the local runner and tests can
  * set endpoints first. Endpoints come from the SDK's own `AWS_ENDPOINT_URL_DYNAMODB` variable.
  */
 export function dynamo(): DynamoDBDocumentClient {
-  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: 3 }), {
+  client ??= DynamoDBDocumentClient.from(dynamoBase(), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
   return client;
@@ -17,4 +24,5 @@ export function dynamo(): DynamoDBDocumentClient {
 /** For fault-injection tests and benchmarks: swap the client. */
 export function setDynamo(next: DynamoDBDocumentClient | undefined): void {
   client = next;
+  if (!next) base = undefined;
 }

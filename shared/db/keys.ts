@@ -26,7 +26,7 @@ export const platformKeys = {
 };
 
 /** Named per-tenant sequences (integer ids) and totals (list counts). */
-export type SequenceName = 'customer' | 'address' | 'order' | 'product' | 'invoice' | 'quote' | 'job' | 'machine' | 'shipment' | 'file';
+export type SequenceName = 'customer' | 'address' | 'order' | 'product' | 'invoice' | 'quote' | 'job' | 'machine' | 'shipment' | 'file' | 'webhook';
 
 export const tenantKeys = {
   sequence: (tenant: Tenant, name: SequenceName): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `SEQ#${name}` }),
@@ -48,9 +48,39 @@ export const tenantKeys = {
   customersByName: (tenant: Tenant): string => `${tenantPrefix(tenant)}#CUSTOMERS_BY_NAME`,
 
   event: (tenant: Tenant, eventId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#EVENT#${eventId}`, sk: 'EVENT' }),
+  /** Rate-limit counter of one fixed window (`minute` or `hour` starting at Unix second `start`); expires by TTL. */
+  rateWindow: (tenant: Tenant, kind: 'minute' | 'hour', start: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#RATE`, sk: `${kind}#${start}` }),
+  /** Audit records of a tenant, one partition, sorted by time then request id; 90-day TTL. */
+  audit: (tenant: Tenant, at: string, requestId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#AUDIT`, sk: `${at}#${requestId}` }),
+  auditPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#AUDIT`,
+  /** Partition of the tenant's idempotency records (Powertools idempotency; sort key = its hashed key). */
+  idempotency: (tenant: Tenant): string => `${tenantPrefix(tenant)}#IDEMPOTENCY`,
   /** gsi1 partition of a tenant's events, in creation order (event ids are time-ordered). */
   eventsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#EVENTS`,
+
+  /** All registrations of a tenant share one partition: the router reads them with one Query. */
+  webhook: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#WEBHOOKS`, sk: `WEBHOOK#${padId(id)}` }),
+  webhooksPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#WEBHOOKS`,
+  webhookPrefix: 'WEBHOOK#',
+  /** A delivery (one event to one registration) and its attempts share a partition. */
+  delivery: (tenant: Tenant, deliveryId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
+  deliveryAttempt: (tenant: Tenant, deliveryId: string, attempt: number): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#DELIVERY#${deliveryId}`,
+    sk: `ATTEMPT#${padId(attempt)}`,
+  }),
+  deliveryAttemptPrefix: 'ATTEMPT#',
+  /** gsi1 partition: a registration's deliveries, newest first (delivery ids are time-ordered). */
+  webhookDeliveries: (tenant: Tenant, webhookId: number): string => `${tenantPrefix(tenant)}#WEBHOOK#${webhookId}#DELIVERIES`,
+  /** gsi2 partition: the same, per status (moved when the status changes). */
+  webhookDeliveriesByStatus: (tenant: Tenant, webhookId: number, status: string): string =>
+    `${tenantPrefix(tenant)}#WEBHOOK#${webhookId}#DELIVERIES#${status}`,
 };
+
+/**
+ * Index sort key of a delivery: its time-ordered id, then its event kind, so an `event` filter
+ * can be applied to the keys-only index entries without fetching items.
+ */
+export const deliverySortKey = (deliveryId: string, kind: string): string => `${deliveryId}#${kind}`;
 
 /** Sort key of creation-ordered collections: ISO time then padded id (newest first when reversed). */
 export const createdSortKey = (createdAt: string, id: number): string => `${createdAt}#${padId(id)}`;

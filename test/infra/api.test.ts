@@ -5,6 +5,7 @@ import { env } from '../../shared/config';
 import { pathsOf, routes, type RouteDefinition } from '../../shared/routes';
 import { assertConsistentPathParameters, functionId } from '../../infra/api';
 import { buildStack, methods } from './helpers';
+import { plans, usagePlanName, usagePlanThrottle, type Plan } from '../../shared/accounts/plans';
 
 const { stack, template } = buildStack('dev');
 const found = methods(template);
@@ -176,5 +177,29 @@ describe('route table checks', () => {
   it('refuses sibling path parameters with different names', () => {
     expect(() => assertConsistentPathParameters(routes)).not.toThrow();
     expect(() => assertConsistentPathParameters([route('/v1/a/{id}'), route('/v1/a/{aId}/b')])).toThrow(/conflicts/);
+  });
+});
+
+describe('usage plans', () => {
+  it('has one usage plan per plan, throttled from its per-minute figure, on the API stage', () => {
+    const usagePlans = Object.values(template.findResources('AWS::ApiGateway::UsagePlan'));
+    expect(usagePlans).toHaveLength(3);
+    for (const [plan, perMinute] of Object.entries(plans)) {
+      const found = usagePlans.find((candidate) => candidate.Properties.UsagePlanName === usagePlanName('dev', plan as Plan));
+      expect(found, plan).toBeDefined();
+      expect(found!.Properties.Throttle).toEqual({ RateLimit: usagePlanThrottle(perMinute).rateLimit, BurstLimit: usagePlanThrottle(perMinute).burstLimit });
+      expect(found!.Properties.ApiStages).toHaveLength(1);
+    }
+    expect(usagePlanThrottle(100)).toEqual({ rateLimit: 4, burstLimit: 40 });
+    expect(usagePlanThrottle(1000)).toEqual({ rateLimit: 34, burstLimit: 340 });
+  });
+
+  it('takes API keys from the authorizer and requires them on key routes only', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+    const all = Object.values(template.findResources('AWS::ApiGateway::Method'));
+    for (const method of all) {
+      const expected = method.Properties.AuthorizationType === 'CUSTOM';
+      expect(Boolean(method.Properties.ApiKeyRequired), `${method.Properties.HttpMethod}`).toBe(expected);
+    }
   });
 });

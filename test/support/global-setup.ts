@@ -9,7 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { resetConfig } from '../../shared/config';
 import { startEngines } from '../../scripts/local/engines';
 import { startGateway } from '../../scripts/local/gateway';
-import { createAccount, createApiKey } from '../../shared/accounts/service';
+import { createAccount, createApiKey, setPlan } from '../../shared/accounts/service';
 import type { Fixtures } from './fixtures';
 
 export default async function setup(project: TestProject) {
@@ -22,6 +22,10 @@ export default async function setup(project: TestProject) {
 
   const shop = await createAccount({ name: 'Test Shop', plan: 'professional' });
   const other = await createAccount({ name: 'Other Shop', plan: 'starter' });
+  // The shared fixture accounts get a very high custom limit so that ordinary tests never meet
+  // the rate limiter; rate-limit tests create accounts of their own.
+  await setPlan(shop.account.id, 'enterprise', 1_000_000);
+  await setPlan(other.account.id, 'enterprise', 1_000_000);
   const readOnly = await createApiKey({ accountId: shop.account.id, mode: 'test', kind: 'secret', scopes: ['customers:read'] });
 
   const fixtures: Fixtures = {

@@ -1,0 +1,10 @@
+import { auditOperations } from '../../shared/audit/contract';
+import { listAudit } from '../../shared/audit/service';
+import { defineHandler } from '../../shared/http/handler';
+import { listed } from '../../shared/http/envelope';
+import { pagination } from '../../shared/http/pagination';
+
+export const handler = defineHandler(auditOperations.list, async ({ tenant, query }) => {
+  const { items, total } = await listAudit(tenant, query);
+  return listed(items, pagination(query.page, query.per_page, total));
+});

@@ -1,0 +1,92 @@
+/**
+ * Audit records: one item per API call in the tenant's audit partition, sorted by time, kept
+ * 90 days (TTL). Listing is a Query over a time range with filters; `total` is a COUNT over the
+ * same range and filters (audit reads are rare; the range is bounded to 31 days per request).
+ */
+import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '../auth/principal';
+import { dynamo } from '../clients/dynamodb';
+import { tenantKeys } from '../db/keys';
+import { tableName } from '../db/table';
+import type { AuditLog } from './schema';
+
+export const AUDIT_RETENTION_SECONDS = 90 * 24 * 3600;
+
+export async function putAuditRecord(tenant: Tenant, record: AuditLog): Promise<void> {
+  await dynamo().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...tenantKeys.audit(tenant, record.created_at, record.request_id),
+        entity: 'AUDIT',
+        ...record,
+        expires_at: Math.floor(Date.parse(record.created_at) / 1000) + AUDIT_RETENTION_SECONDS,
+      },
+    }),
+  );
+}
+
+export interface AuditFilter {
+  from: string;
+  to: string;
+  status?: { min: number; max: number };
+  method?: string;
+  pathPrefix?: string;
+}
+
+function queryInput(tenant: Tenant, filter: AuditFilter): QueryCommandInput {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {
+    ':pk': tenantKeys.auditPartition(tenant),
+    ':from': filter.from,
+    // '~' sorts after every request id character, so the whole last millisecond is included.
+    ':to': `${filter.to}~`,
+  };
+  const conditions: string[] = [];
+  if (filter.status) {
+    names['#status'] = 'status';
+    values[':smin'] = filter.status.min;
+    values[':smax'] = filter.status.max;
+    conditions.push('#status BETWEEN :smin AND :smax');
+  }
+  if (filter.method) {
+    names['#method'] = 'method';
+    values[':method'] = filter.method;
+    conditions.push('#method = :method');
+  }
+  if (filter.pathPrefix) {
+    names['#path'] = 'path';
+    values[':path'] = filter.pathPrefix;
+    conditions.push('begins_with(#path, :path)');
+  }
+  return {
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ...(conditions.length ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+  };
+}
+
+export async function countAuditRecords(tenant: Tenant, filter: AuditFilter): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await dynamo().send(new QueryCommand({ ...queryInput(tenant, filter), Select: 'COUNT', ExclusiveStartKey: startKey }));
+    count += result.Count ?? 0;
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
+
+/** Records `offset … offset + limit` of the filtered range, newest first. */
+export async function readAuditRecords(tenant: Tenant, filter: AuditFilter, offset: number, limit: number): Promise<AuditLog[]> {
+  const matches: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await dynamo().send(new QueryCommand({ ...queryInput(tenant, filter), ExclusiveStartKey: startKey }));
+    matches.push(...(result.Items ?? []));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && matches.length < offset + limit);
+  return matches.slice(offset, offset + limit).map(({ pk: _pk, sk: _sk, entity: _entity, expires_at: _expires, ...record }) => record as AuditLog);
+}

@@ -1,0 +1,46 @@
+import * as z from 'zod';
+import { paginationQuery } from '../http/pagination';
+import { timestamp } from '../schemas/common';
+
+const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2026-11-21T00:00:00Z' });
+
+export const AuditLogSchema = z
+  .object({
+    request_id: z.string(),
+    created_at: timestamp,
+    key_id: z.string().nullable(),
+    key_prefix: z.string().nullable().meta({ description: 'First characters of the key, never the key' }),
+    customer_id: z.number().int().nullable().meta({ description: 'Set for calls made with a customer token' }),
+    method: z.string(),
+    path: z.string(),
+    route: z.string().nullable(),
+    status: z.number().int(),
+    source_ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    duration_ms: z.number().int(),
+  })
+  .meta({ id: 'AuditLog' });
+
+export const AuditListQuerySchema = z
+  .strictObject({
+    ...paginationQuery,
+    from: isoDateTime.optional().meta({ description: 'Earliest time, inclusive (default: 7 days ago)' }),
+    to: isoDateTime.optional().meta({ description: 'Latest time, inclusive (default: now)' }),
+    status: z
+      .string()
+      .regex(/^[1-5]\d\d$|^[1-5]xx$/, 'must be a status code such as 429 or a class such as 4xx')
+      .optional(),
+    method: z
+      .string()
+      .transform((value) => value.toUpperCase())
+      .pipe(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']))
+      .optional(),
+    path_prefix: z.string().startsWith('/', 'must start with /').max(500).optional(),
+  })
+  .refine((query) => !query.from || !query.to || Date.parse(query.from) <= Date.parse(query.to), {
+    message: 'must not be after to',
+    path: ['from'],
+  });
+
+export type AuditLog = z.output<typeof AuditLogSchema>;
+export type AuditListQuery = z.output<typeof AuditListQuerySchema>;

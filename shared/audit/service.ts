@@ -1,0 +1,40 @@
+/** Recording and listing the audit log. Recording never fails the request it describes. */
+import type { Tenant } from '../auth/principal';
+import { ValidationError } from '../http/errors';
+import { logger } from '../logger';
+import * as repo from './repository';
+import type { AuditListQuery, AuditLog } from './schema';
+
+const DAY_MS = 24 * 3600 * 1000;
+export const MAX_RANGE_DAYS = 31;
+
+export async function recordAudit(tenant: Tenant, record: AuditLog): Promise<void> {
+  try {
+    await repo.putAuditRecord(tenant, record);
+  } catch (error) {
+    logger.error('audit record could not be written', { error: error as Error, request_id: record.request_id });
+  }
+}
+
+function statusRange(status: string | undefined) {
+  if (!status) return undefined;
+  if (status.endsWith('xx')) {
+    const base = Number(status[0]) * 100;
+    return { min: base, max: base + 99 };
+  }
+  return { min: Number(status), max: Number(status) };
+}
+
+export async function listAudit(tenant: Tenant, query: AuditListQuery, now = Date.now()): Promise<{ items: AuditLog[]; total: number }> {
+  const to = query.to ? new Date(query.to).toISOString() : new Date(now).toISOString();
+  const from = query.from ? new Date(query.from).toISOString() : new Date(Date.parse(to) - 7 * DAY_MS).toISOString();
+  if (Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * DAY_MS) {
+    throw new ValidationError('The date range is too long', [{ field: 'from', message: `from and to may be at most ${MAX_RANGE_DAYS} days apart` }]);
+  }
+  const filter: repo.AuditFilter = { from, to, status: statusRange(query.status), method: query.method, pathPrefix: query.path_prefix };
+  const [items, total] = await Promise.all([
+    repo.readAuditRecords(tenant, filter, (query.page - 1) * query.per_page, query.per_page),
+    repo.countAuditRecords(tenant, filter),
+  ]);
+  return { items, total };
+}

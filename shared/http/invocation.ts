@@ -1,0 +1,31 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { Principal } from '../auth/principal';
+import type { RouteDefinition } from '../routes';
+
+/** What the middleware stack learns about one invocation, shared between its steps. */
+export interface Invocation {
+  requestId: string;
+  startedAt: number;
+  route: RouteDefinition;
+  principal?: Principal;
+  /** X-RateLimit-* once the key is known and counted. */
+  rateLimitHeaders?: Record<string, string>;
+}
+
+/**
+ * Keyed by the event object: middy does not pass `request.internal` to the handler, and the
+ * local gateway runs many invocations concurrently in one process.
+ */
+const invocations = new WeakMap<object, Invocation>();
+
+export const startInvocation = (event: APIGatewayProxyEvent, invocation: Invocation): void => {
+  invocations.set(event, invocation);
+};
+
+export function invocationOf(event: APIGatewayProxyEvent): Invocation {
+  const invocation = invocations.get(event);
+  if (!invocation) throw new Error('No invocation state: the request scope middleware did not run');
+  return invocation;
+}
+
+export const maybeInvocationOf = (event: APIGatewayProxyEvent): Invocation | undefined => invocations.get(event);

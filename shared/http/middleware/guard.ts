@@ -1,0 +1,45 @@
+/**
+ * Who may do what, checked on every request in the handler — never from the authorizer's cached
+ * policy: the principal from the authorizer context, the IP allowlists of account and key, the
+ * rate limit (counted in DynamoDB, shared by all instances), then the route's scopes.
+ */
+import type middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { ipAllowed } from '../../auth/ip-allowlist';
+import { principalFromContext } from '../../auth/principal';
+import { missingScope } from '../../auth/scopes';
+import { consumeRequest } from '../../limits/rate-limit';
+import { rateLimitHeaders } from '../../limits/windows';
+import { logger } from '../../logger';
+import type { RouteDefinition } from '../../routes';
+import { ApiError } from '../errors';
+import { invocationOf } from '../invocation';
+
+export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  before: async (request) => {
+    const invocation = invocationOf(request.event);
+    const principal = principalFromContext(request.event.requestContext?.authorizer);
+    if (!principal) throw new ApiError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>');
+    invocation.principal = principal;
+    logger.appendKeys({ account_id: principal.accountId, mode: principal.mode, key_prefix: principal.keyPrefix });
+
+    // A key used from outside its allowlist is refused before it can spend the tenant's quota.
+    const sourceIp = request.event.requestContext?.identity?.sourceIp;
+    if (!ipAllowed(sourceIp, principal.accountAllowedIps) || !ipAllowed(sourceIp, principal.keyAllowedIps)) {
+      throw new ApiError('ip_not_allowed', `Requests from ${sourceIp ?? 'this address'} are not allowed for this account`);
+    }
+
+    const decision = await consumeRequest({ accountId: principal.accountId, mode: principal.mode }, principal.limits);
+    invocation.rateLimitHeaders = rateLimitHeaders(decision.state);
+    if (!decision.allowed) {
+      throw new ApiError('rate_limited', `Rate limit of ${decision.state.limit} requests exceeded; retry in ${decision.retryAfter} s`, undefined, {
+        'Retry-After': String(decision.retryAfter),
+      });
+    }
+
+    const missing = missingScope(principal.scopes, route.scopes);
+    if (missing) {
+      throw new ApiError('insufficient_scope', `This key lacks the scope ${missing}`, [{ field: 'scope', message: `requires ${missing}` }]);
+    }
+  },
+});

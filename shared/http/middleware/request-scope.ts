@@ -1,0 +1,67 @@
+/**
+ * Outermost middleware: request id (API Gateway's own, so it matches the access log), structured
+ * logging, the one mapping of errors to the error body, response headers (X-Request-Id,
+ * X-RateLimit-*), and the audit record of every call whose key is known — written after the
+ * response is decided, never failing it.
+ */
+import type middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../../audit/service';
+import { logger } from '../../logger';
+import type { RouteDefinition } from '../../routes';
+import { toErrorResult } from '../error-mapping';
+import { maybeInvocationOf, startInvocation, type Invocation } from '../invocation';
+
+type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
+
+function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) out[name.toLowerCase()] = value;
+  return out;
+}
+
+async function finish(event: APIGatewayProxyEvent, invocation: Invocation, response: APIGatewayProxyResult): Promise<void> {
+  response.headers = { ...response.headers, ...invocation.rateLimitHeaders, 'X-Request-Id': invocation.requestId };
+  const durationMs = Math.round(performance.now() - invocation.startedAt);
+  logger.info('request', { status: response.statusCode, duration_ms: durationMs });
+  const principal = invocation.principal;
+  if (principal) {
+    await recordAudit(
+      { accountId: principal.accountId, mode: principal.mode },
+      {
+        request_id: invocation.requestId,
+        created_at: new Date().toISOString(),
+        key_id: principal.keyId || null,
+        key_prefix: principal.keyPrefix || null,
+        customer_id: null,
+        method: event.httpMethod,
+        path: event.path,
+        route: invocation.route.id,
+        status: response.statusCode,
+        source_ip: event.requestContext?.identity?.sourceIp ?? null,
+        user_agent: event.headers['user-agent'] ?? null,
+        duration_ms: durationMs,
+      },
+    );
+  }
+  logger.resetKeys();
+}
+
+export const requestScope = (route: RouteDefinition): Middleware => ({
+  before: (request) => {
+    const requestId = request.event.requestContext?.requestId || randomUUID();
+    startInvocation(request.event, { requestId, startedAt: performance.now(), route });
+    request.event.headers = lowerCaseHeaders(request.event.headers);
+    logger.appendKeys({ request_id: requestId, route: route.id });
+  },
+  after: async (request) => {
+    const invocation = maybeInvocationOf(request.event);
+    if (invocation && request.response) await finish(request.event, invocation, request.response);
+  },
+  onError: async (request) => {
+    const invocation = maybeInvocationOf(request.event) ?? { requestId: randomUUID(), startedAt: performance.now(), route };
+    request.response = toErrorResult(request.error, invocation.requestId);
+    await finish(request.event, invocation, request.response);
+  },
+});

@@ -1,0 +1,99 @@
+/**
+ * The worker table: the functions that are not behind the API but fed by the table's stream or a
+ * queue. Like the route table it is the single source of truth: CDK (infra/workers.ts) builds the
+ * functions, event source mappings and grants from it, and the local runtime
+ * (scripts/local/workers.ts) runs the same handler modules with a stream poller and queue pollers
+ * configured from the same entries.
+ *
+ * Plain data on purpose: no AWS construct types here.
+ */
+
+/** Queues by their key: `deliveries` and `deliveriesDlq` from `queues`, `routerFailures` from `holdingQueues`. */
+export type QueueRef = 'deliveries' | 'deliveriesDlq' | 'routerFailures';
+
+/**
+ * Lambda event filter pattern (the JSON syntax of event source mapping filter criteria). Only
+ * the subset used here: nested objects whose leaves are lists of allowed exact values.
+ */
+export interface FilterPattern {
+  [field: string]: string[] | FilterPattern;
+}
+
+export interface StreamSource {
+  kind: 'table-stream';
+  /** Only records matching this pattern invoke the function (on AWS: the mapping's filter criteria). */
+  filter: FilterPattern;
+  batchSize: number;
+  /** A failing batch is split in two and each half retried separately, down to the failing record. */
+  bisectBatchOnError: boolean;
+  /** Bounded, so a poison record cannot block its shard for the stream's 24 h retention. */
+  retryAttempts: number;
+  maxRecordAgeSeconds: number;
+  /** Where a batch that still fails goes (shard and sequence range; the events stay in the outbox). */
+  onFailure: QueueRef;
+}
+
+export interface QueueSource {
+  kind: 'queue';
+  queue: QueueRef;
+  batchSize: number;
+  /** Always true here: the handler returns `batchItemFailures`, so one failure does not retry its batch. */
+  reportBatchItemFailures: true;
+}
+
+export interface WorkerDefinition {
+  /** Stable id; also the construct id prefix on AWS (`<id>Fn`). */
+  id: string;
+  /** Handler module relative to the project root; it exports `handler`. */
+  handler: string;
+  description: string;
+  source: StreamSource | QueueSource;
+  timeoutSeconds: number;
+  /** Least privilege: what the function itself does (the event source's own reads are granted with it). */
+  access: { table: 'read' | 'readWrite'; sendTo: QueueRef[] };
+}
+
+export const workers: readonly WorkerDefinition[] = [
+  {
+    id: 'EventRouter',
+    handler: 'functions/events/router.ts',
+    description: 'Outbox stream router: new EVENT items -> one delivery message per subscribed webhook',
+    source: {
+      kind: 'table-stream',
+      filter: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT'] } } } },
+      batchSize: 100,
+      bisectBatchOnError: true,
+      retryAttempts: 10,
+      maxRecordAgeSeconds: 24 * 3600,
+      onFailure: 'routerFailures',
+    },
+    timeoutSeconds: 30,
+    access: { table: 'readWrite', sendTo: ['deliveries'] },
+  },
+  {
+    id: 'WebhookDelivery',
+    handler: 'functions/events/deliver.ts',
+    description: 'Signs and POSTs webhook deliveries, records attempts, schedules retries',
+    // Up to 10 deliveries run in parallel, each bounded by the 10 s HTTP timeout.
+    source: { kind: 'queue', queue: 'deliveries', batchSize: 10, reportBatchItemFailures: true },
+    timeoutSeconds: 20,
+    access: { table: 'readWrite', sendTo: ['deliveriesDlq'] },
+  },
+  {
+    id: 'WebhookDeadLetter',
+    handler: 'functions/events/dead-letter.ts',
+    description: 'Marks dead-lettered webhook deliveries as failed',
+    source: { kind: 'queue', queue: 'deliveriesDlq', batchSize: 10, reportBatchItemFailures: true },
+    timeoutSeconds: 10,
+    access: { table: 'readWrite', sendTo: [] },
+  },
+];
+
+/** True when `value` matches the filter pattern (the subset of Lambda's filter syntax used above). */
+export function matchesFilter(pattern: FilterPattern, value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(pattern).every(([field, rule]) => {
+    const actual = (value as Record<string, unknown>)[field];
+    return Array.isArray(rule) ? rule.includes(actual as string) : matchesFilter(rule, actual);
+  });
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { call, uniqueEmail } from '../support/http';
+
+const key = () => `idem-${Date.now()}-${Math.random()}`;
+
+describe('Idempotency-Key', () => {
+  it('creates one customer for two identical requests and replays the first response', async () => {
+    const idempotencyKey = key();
+    const body = { name: 'Once Only', email: uniqueEmail('once') };
+    const first = await call('POST', '/v1/customers', { body, headers: { 'Idempotency-Key': idempotencyKey } });
+    const second = await call('POST', '/v1/customers', { body, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    const list = await call('GET', `/v1/customers?email=${encodeURIComponent(body.email)}`);
+    expect(list.body.data).toHaveLength(1);
+  });
+
+  it('answers 409 idempotency_conflict for the same key with another body or another endpoint', async () => {
+    const idempotencyKey = key();
+    const created = await call('POST', '/v1/customers', { body: { name: 'A', email: uniqueEmail() }, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(created.status).toBe(201);
+    const other = await call('POST', '/v1/customers', { body: { name: 'B', email: uniqueEmail() }, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe('idempotency_conflict');
+    const elsewhere = await call('POST', `/v1/customers/${created.body.data.id}/addresses`, {
+      body: { type: 'billing', name: 'A', line1: 'x', postal_code: '1', city: 'y', country: 'DE' },
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
+    expect(elsewhere.status).toBe(409);
+  });
+
+  it('runs the work once when the same request arrives concurrently', async () => {
+    const idempotencyKey = key();
+    const body = { name: 'Concurrent', email: uniqueEmail('concurrent') };
+    const responses = await Promise.all(Array.from({ length: 5 }, () => call('POST', '/v1/customers', { body, headers: { 'Idempotency-Key': idempotencyKey } })));
+    for (const response of responses) expect([201, 409]).toContain(response.status);
+    const conflicts = responses.filter((response) => response.status === 409);
+    for (const conflict of conflicts) expect(conflict.body.error.code).toBe('idempotency_conflict');
+    const list = await call('GET', `/v1/customers?email=${encodeURIComponent(body.email)}`);
+    expect(list.body.data).toHaveLength(1);
+  });
+
+  it('does not store failures, so a corrected retry with the same key works', async () => {
+    const idempotencyKey = key();
+    const email = uniqueEmail('taken');
+    await call('POST', '/v1/customers', { body: { name: 'Owner', email } });
+    const conflict = await call('POST', '/v1/customers', { body: { name: 'Dup', email }, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error.code).toBe('conflict');
+    const again = await call('POST', '/v1/customers', { body: { name: 'Dup', email }, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(again.body.error.code).toBe('conflict');
+  });
+
+  it('refuses a malformed key with 422', async () => {
+    const response = await call('POST', '/v1/customers', { body: { name: 'A', email: uniqueEmail() }, headers: { 'Idempotency-Key': 'x'.repeat(256) } });
+    expect(response.status).toBe(422);
+    expect(response.body.error.details[0].field).toBe('Idempotency-Key');
+  });
+});
