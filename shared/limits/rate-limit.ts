@@ -3,7 +3,7 @@
  * window item, so concurrent requests can never let more than the limit through, and a refused
  * request changes nothing (an hourly refusal gives back the minute slot it took).
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../auth/principal';
 import { dynamo } from '../clients/dynamodb';
 import { tenantKeys } from '../db/keys';
@@ -66,4 +66,13 @@ export async function consumeRequest(tenant: Tenant, limits: Limits, nowMs = Dat
   const hourState: LimitState = { limit: limits.perHour, remaining: limits.perHour - hourHits, reset: hour.reset };
   // The headers describe whichever window is closer to refusing.
   return { allowed: true, state: hourState.remaining < minuteState.remaining ? hourState : minuteState };
+}
+
+/** The minute window's state without counting (for refusals that must not spend the quota). */
+export async function peekRequest(tenant: Tenant, limits: Limits, nowMs = Date.now()): Promise<LimitState> {
+  const minute = windowAt('minute', nowMs);
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: tenantKeys.rateWindow(tenant, 'minute', minute.start), ProjectionExpression: 'hits' }),
+  );
+  return { limit: limits.perMinute, remaining: limits.perMinute - Number(result.Item?.hits ?? 0), reset: minute.reset };
 }

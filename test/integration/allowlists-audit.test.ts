@@ -16,6 +16,7 @@ describe('IP allowlists', () => {
     const refused = await call('GET', '/v1/customers', { key: account.test });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('ip_not_allowed');
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('100');
     await setAllowedIps(account.id, ['203.0.113.0/24', '127.0.0.0/8', '::1/128']);
     expect((await call('GET', '/v1/customers', { key: account.test })).status).toBe(200);
     await setAllowedIps(account.id, []);

@@ -8,7 +8,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { ipAllowed } from '../../auth/ip-allowlist';
 import { principalFromContext } from '../../auth/principal';
 import { missingScope } from '../../auth/scopes';
-import { consumeRequest } from '../../limits/rate-limit';
+import { consumeRequest, peekRequest } from '../../limits/rate-limit';
 import { rateLimitHeaders } from '../../limits/windows';
 import { logger } from '../../logger';
 import type { RouteDefinition } from '../../routes';
@@ -23,13 +23,16 @@ export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayPro
     invocation.principal = principal;
     logger.appendKeys({ account_id: principal.accountId, mode: principal.mode, key_prefix: principal.keyPrefix });
 
-    // A key used from outside its allowlist is refused before it can spend the tenant's quota.
+    // A key used from outside its allowlist is refused before it can spend the tenant's quota
+    // (the headers still tell the current state).
+    const tenant = { accountId: principal.accountId, mode: principal.mode };
     const sourceIp = request.event.requestContext?.identity?.sourceIp;
     if (!ipAllowed(sourceIp, principal.accountAllowedIps) || !ipAllowed(sourceIp, principal.keyAllowedIps)) {
+      invocation.rateLimitHeaders = rateLimitHeaders(await peekRequest(tenant, principal.limits));
       throw new ApiError('ip_not_allowed', `Requests from ${sourceIp ?? 'this address'} are not allowed for this account`);
     }
 
-    const decision = await consumeRequest({ accountId: principal.accountId, mode: principal.mode }, principal.limits);
+    const decision = await consumeRequest(tenant, principal.limits);
     invocation.rateLimitHeaders = rateLimitHeaders(decision.state);
     if (!decision.allowed) {
       throw new ApiError('rate_limited', `Rate limit of ${decision.state.limit} requests exceeded; retry in ${decision.retryAfter} s`, undefined, {
