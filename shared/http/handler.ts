@@ -13,7 +13,7 @@ import { routeById } from '../routes';
 import { toProxyResult, type HttpResult } from './envelope';
 import { ApiError } from './errors';
 import { idempotencyKeyOf, runIdempotently } from './idempotency';
-import { invocationOf, type Invocation } from './invocation';
+import { admissionError, invocationOf, type Invocation } from './invocation';
 import { guard } from './middleware/guard';
 import { jsonBody } from './middleware/json-body';
 import { requestScope } from './middleware/request-scope';
@@ -70,6 +70,9 @@ export function defineHandler<S extends Operation>(operation: S, fn: (request: A
     const result = key
       ? await runIdempotently(tenant, { key, request: { route: route.id, path: event.path, body: request.body ?? null } }, context, () => fn(request))
       : await fn(request);
+    // Reads ran concurrently with the rate-limit decision: a refusal still wins (onError maps it).
+    const refusal = await admissionError(invocation);
+    if (refusal) throw refusal;
     return toProxyResult(result, invocation.requestId);
   });
 }

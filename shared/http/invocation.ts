@@ -10,6 +10,22 @@ export interface Invocation {
   principal?: Principal;
   /** X-RateLimit-* once the key is known and counted. */
   rateLimitHeaders?: Record<string, string>;
+  /**
+   * The rate-limit decision: resolves when the request may run, rejects with the 429. Reads run
+   * concurrently with it; writes wait for it first (a refused request must change nothing).
+   */
+  admission?: Promise<void>;
+}
+
+/** The admission's refusal, if any, once it has settled. */
+export async function admissionError(invocation: Invocation): Promise<unknown> {
+  if (!invocation.admission) return undefined;
+  try {
+    await invocation.admission;
+    return undefined;
+  } catch (error) {
+    return error;
+  }
 }
 
 /**

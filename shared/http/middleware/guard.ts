@@ -15,6 +15,9 @@ import type { RouteDefinition } from '../../routes';
 import { ApiError } from '../errors';
 import { invocationOf } from '../invocation';
 
+/** Methods that change nothing: their work runs while the rate-limit counter is being updated. */
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   before: async (request) => {
     const invocation = invocationOf(request.event);
@@ -32,13 +35,17 @@ export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayPro
       throw new ApiError('ip_not_allowed', `Requests from ${sourceIp ?? 'this address'} are not allowed for this account`);
     }
 
-    const decision = await consumeRequest(tenant, principal.limits);
-    invocation.rateLimitHeaders = rateLimitHeaders(decision.state);
-    if (!decision.allowed) {
-      throw new ApiError('rate_limited', `Rate limit of ${decision.state.limit} requests exceeded; retry in ${decision.retryAfter} s`, undefined, {
-        'Retry-After': String(decision.retryAfter),
-      });
-    }
+    invocation.admission = consumeRequest(tenant, principal.limits).then((decision) => {
+      invocation.rateLimitHeaders = rateLimitHeaders(decision.state);
+      if (!decision.allowed) {
+        throw new ApiError('rate_limited', `Rate limit of ${decision.state.limit} requests exceeded; retry in ${decision.retryAfter} s`, undefined, {
+          'Retry-After': String(decision.retryAfter),
+        });
+      }
+    });
+    // Settled later by whoever awaits it; never an unhandled rejection meanwhile.
+    invocation.admission.catch(() => undefined);
+    if (!safeMethods.has(route.method)) await invocation.admission;
 
     const missing = missingScope(principal.scopes, route.scopes);
     if (missing) {

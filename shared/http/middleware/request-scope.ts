@@ -11,7 +11,7 @@ import { recordAudit } from '../../audit/service';
 import { logger } from '../../logger';
 import type { RouteDefinition } from '../../routes';
 import { toErrorResult } from '../error-mapping';
-import { maybeInvocationOf, startInvocation, type Invocation } from '../invocation';
+import { admissionError, maybeInvocationOf, startInvocation, type Invocation } from '../invocation';
 
 type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
@@ -61,7 +61,9 @@ export const requestScope = (route: RouteDefinition): Middleware => ({
   },
   onError: async (request) => {
     const invocation = maybeInvocationOf(request.event) ?? { requestId: randomUUID(), startedAt: performance.now(), route };
-    request.response = toErrorResult(request.error, invocation.requestId);
+    // Over the limit, the answer is the 429, whatever else went wrong meanwhile.
+    const refusal = await admissionError(invocation);
+    request.response = toErrorResult(refusal ?? request.error, invocation.requestId);
     await finish(request.event, invocation, request.response);
   },
 });
