@@ -19,7 +19,7 @@ export interface RouteDefinition {
   aliases?: string[];
   /** Handler module relative to the project root; it exports `handler`. */
   handler: string;
-  /** Scopes the caller needs (all of them). Empty with `auth: 'none'`. */
+  /** Scopes the caller needs (all of them). Empty: any valid key (only `account.get`), or `auth: 'none'`. */
   scopes: Scope[];
   /** `none` skips the authorizer (public documents). */
   auth: 'key' | 'none';
@@ -47,6 +47,9 @@ export const routes: readonly RouteDefinition[] = [
   r({ id: 'addresses.get', method: 'GET', path: '/v1/customers/{id}/addresses/{addressId}', handler: 'functions/customers/addresses/get.ts', scopes: ['customers:read'], summary: 'Retrieve an address', tag: 'Addresses' }),
   r({ id: 'addresses.update', method: 'PUT', path: '/v1/customers/{id}/addresses/{addressId}', handler: 'functions/customers/addresses/update.ts', scopes: ['customers:write'], summary: 'Update an address', tag: 'Addresses' }),
   r({ id: 'addresses.delete', method: 'DELETE', path: '/v1/customers/{id}/addresses/{addressId}', handler: 'functions/customers/addresses/delete.ts', scopes: ['customers:write'], summary: 'Delete an address', tag: 'Addresses' }),
+
+  // The calling key's account (any valid key)
+  r({ id: 'account.get', method: 'GET', path: '/v1/account', handler: 'functions/account/get.ts', scopes: [], summary: "The calling key's account, mode and scopes", tag: 'Account' }),
 
   // Audit log
   r({ id: 'audit.list', method: 'GET', path: '/v1/audit-logs', handler: 'functions/audit-logs/list.ts', scopes: ['audit:read'], summary: "List the tenant's API calls", tag: 'Audit' }),

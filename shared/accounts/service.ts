@@ -6,7 +6,7 @@ import { generateApiKey, hashApiKey, keyPrefix, parseApiKey, type KeyKind, type 
 import type { Principal } from '../auth/principal';
 import { invalidCidrs } from '../auth/ip-allowlist';
 import { isScope, publishableScopes } from '../auth/scopes';
-import { ValidationError } from '../http/errors';
+import { NotFoundError, ValidationError } from '../http/errors';
 import { prefixedId, randomToken } from '../ids';
 import { isPlan, plans, type Plan } from './plans';
 import * as repo from './repository';
@@ -156,5 +156,22 @@ export async function resolveApiKey(key: string): Promise<KeyResolution> {
       keyAllowedIps: found.key.allowed_ips ?? [],
       ...(found.account.usage_key ? { usageKey: found.account.usage_key } : {}),
     },
+  };
+}
+
+/** The calling key's account, as `GET /v1/account` shows it (what a dashboard needs to greet its user). */
+export async function describeCaller(principal: Principal) {
+  const account = await repo.getAccount(principal.accountId);
+  if (!account) throw new NotFoundError('account', principal.accountId);
+  const limits = limitsOf(account);
+  return {
+    id: account.id,
+    name: account.name,
+    plan: account.plan,
+    currency: account.currency,
+    tax_rate: account.tax_rate,
+    mode: principal.mode,
+    limits: { per_minute: limits.perMinute, per_hour: limits.perHour ?? null },
+    key: { id: principal.keyId, prefix: principal.keyPrefix, kind: principal.kind, scopes: principal.scopes },
   };
 }

@@ -1,5 +1,6 @@
 /** Every resource's contract; the OpenAPI document and the route coverage test read this list. */
 import * as z from 'zod';
+import { accountOperations } from '../accounts/contract';
 import { auditOperations } from '../audit/contract';
 import { customerOperations } from '../customers/contract';
 import { defineOperations, type Operation } from '../http/operation';
@@ -8,4 +9,4 @@ const meta = defineOperations({
   openapi: { route: 'openapi.get', response: z.object({}).loose().meta({ description: 'OpenAPI 3.0.3 document' }) },
 });
 
-export const allOperations: readonly Operation[] = [...Object.values(customerOperations), ...Object.values(auditOperations), ...Object.values(meta)];
+export const allOperations: readonly Operation[] = [...Object.values(customerOperations), ...Object.values(auditOperations), ...Object.values(accountOperations), ...Object.values(meta)];

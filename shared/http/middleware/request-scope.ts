@@ -21,8 +21,22 @@ function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null | unde
   return out;
 }
 
+/**
+ * Browsers (the admin panel) may read responses from the origins in CORS_ORIGINS (comma-separated,
+ * `*` for any); API Gateway answers the preflight, the handler the actual request.
+ */
+const corsOrigins = (process.env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+
+function corsHeaders(event: APIGatewayProxyEvent): Record<string, string> {
+  const origin = event.headers.origin;
+  if (!origin || corsOrigins.length === 0) return {};
+  if (corsOrigins.includes('*')) return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': exposed };
+  return corsOrigins.includes(origin) ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': exposed, Vary: 'Origin' } : {};
+}
+const exposed = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed';
+
 async function finish(event: APIGatewayProxyEvent, invocation: Invocation, response: APIGatewayProxyResult): Promise<void> {
-  response.headers = { ...response.headers, ...invocation.rateLimitHeaders, 'X-Request-Id': invocation.requestId };
+  response.headers = { ...response.headers, ...corsHeaders(event), ...invocation.rateLimitHeaders, 'X-Request-Id': invocation.requestId };
   const durationMs = Math.round(performance.now() - invocation.startedAt);
   logger.info('request', { status: response.statusCode, duration_ms: durationMs });
   const principal = invocation.principal;

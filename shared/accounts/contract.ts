@@ -1,0 +1,19 @@
+import * as z from 'zod';
+import { defineOperations } from '../http/operation';
+
+export const AccountViewSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    plan: z.string(),
+    currency: z.string(),
+    tax_rate: z.number(),
+    mode: z.enum(['test', 'live']),
+    limits: z.object({ per_minute: z.number().int(), per_hour: z.number().int().nullable() }),
+    key: z.object({ id: z.string(), prefix: z.string(), kind: z.enum(['secret', 'publishable']), scopes: z.array(z.string()) }),
+  })
+  .meta({ id: 'Account', description: 'The account and the key making the call' });
+
+export const accountOperations = defineOperations({
+  get: { route: 'account.get', response: AccountViewSchema },
+});
