@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { errorBody } from '../../shared/http/envelope';
 import type { ErrorCode } from '../../shared/http/errors';
 import { pathsOf, routes as routeTable, type RouteDefinition } from '../../shared/routes';
+import { countCalls, installCallCounter } from './dynamodb-calls';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const projectRoot = resolve(import.meta.dirname, '../..');
@@ -124,6 +125,7 @@ export interface Gateway {
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const mounted = mount(options.routes ?? routeTable);
+  installCallCounter();
   const authorizerModule = options.authorizerModule ?? 'functions/authorizer.ts';
 
   const server = createServer((req, res) => {
@@ -216,8 +218,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     } as unknown as APIGatewayProxyEvent;
 
     const handler = (await load(m.route.handler)).handler as ProxyHandler;
-    const result = await handler(event, lambdaContext(m.route.id, requestId));
-    const responseHeaders: Record<string, string | string[]> = { 'Access-Control-Allow-Origin': '*', ...result.headers } as Record<string, string>;
+    const { result, commands } = await countCalls(() => handler(event, lambdaContext(m.route.id, requestId)));
+    const responseHeaders: Record<string, string | string[]> = {
+      'Access-Control-Allow-Origin': '*',
+      ...result.headers,
+      // Local diagnostics (never on AWS): the DynamoDB calls the handler made, for call budgets.
+      'X-Local-DynamoDB-Calls': String(commands.length),
+      'X-Local-DynamoDB-Commands': commands.join(','),
+    } as Record<string, string>;
     for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) responseHeaders[name] = values.map(String);
     res.writeHead(result.statusCode, responseHeaders);
     res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);

@@ -1,0 +1,34 @@
+/**
+ * Counts DynamoDB calls per invocation in the local runtime: an SDK middleware on the one shared
+ * client records each command into the invocation's AsyncLocalStorage context. The local gateway
+ * reports the count in `X-Local-DynamoDB-Calls` / `X-Local-DynamoDB-Commands`, so integration
+ * tests can hold every route to a call budget and the benchmark can print calls per route.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { dynamoBase } from '../../shared/clients/dynamodb';
+
+interface CallLog {
+  commands: string[];
+}
+
+const storage = new AsyncLocalStorage<CallLog>();
+let installed = false;
+
+export function installCallCounter(): void {
+  if (installed) return;
+  installed = true;
+  dynamoBase().middlewareStack.add(
+    (next, context) => async (args) => {
+      storage.getStore()?.commands.push(String(context.commandName).replace(/Command$/, ''));
+      return next(args);
+    },
+    { step: 'initialize', name: 'localCallCounter' },
+  );
+}
+
+/** Runs `work` and returns its result with the DynamoDB commands it sent. */
+export async function countCalls<T>(work: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
+  const log: CallLog = { commands: [] };
+  const result = await storage.run(log, work);
+  return { result, commands: log.commands };
+}
