@@ -8,6 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { bundleSettings } from './bundling';
 import type { StageConfig } from './stages';
 
 export interface ServiceFunctionProps {
@@ -44,18 +45,16 @@ export class ServiceFunction extends NodejsFunction {
         POWERTOOLS_LOG_LEVEL: stage.logLevel,
         NODE_OPTIONS: '--enable-source-maps',
       },
+      // The settings live in bundling.ts, shared with the benchmark.
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        // Stack traces need only the mappings, not a copy of every source file.
-        sourcesContent: false,
-        // Bundle the AWS SDK v3 too: tree-shaken, pinned by our lock file, faster cold starts.
-        externalModules: [],
-        // Some CommonJS dependencies call `require`, which does not exist in an ES module.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        target: bundleSettings.target,
+        mainFields: bundleSettings.mainFields,
+        minify: bundleSettings.minify,
+        sourceMap: bundleSettings.sourcemap,
+        sourcesContent: bundleSettings.sourcesContent,
+        externalModules: bundleSettings.external,
+        banner: bundleSettings.banner,
       },
     });
     Validations.of(this).acknowledge({
