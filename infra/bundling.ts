@@ -3,6 +3,9 @@
  * benchmark (`npm run bench` builds the same bundles with esbuild's API to measure them).
  */
 import type { BuildOptions } from 'esbuild';
+import { join } from 'node:path';
+
+const projectRoot = join(import.meta.dirname, '..');
 
 /** ESM needs `require` for the few CommonJS dependencies that call it. */
 export const requireBanner = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
@@ -16,9 +19,20 @@ export const bundleSettings = {
   sourcemap: true,
   // Stack traces need only the mappings, not a copy of every source file.
   sourcesContent: false,
-  // Nothing external: the AWS SDK v3 is bundled too (tree-shaken, pinned by our lock file).
-  external: [] as string[],
+  // The AWS SDK v3 is bundled too (tree-shaken, pinned by our lock file). The one exception is
+  // Smithy's event-stream codec, which the SDK loads with a dynamic import only for operations
+  // with event streams (S3 SelectObjectContent, Bedrock streaming…) — none of which we call.
+  external: ['@smithy/core/event-streams'] as string[],
+  legalComments: 'none' as const,
   banner: requireBanner,
+  /** Lambda gets credentials from its environment only (see lambda-credentials.ts). */
+  alias: { '@aws-sdk/credential-provider-node': join(projectRoot, 'infra/lambda-credentials.ts') } as Record<string, string>,
+};
+
+/** The alias as esbuild CLI arguments, for CDK's NodejsFunction. */
+export const aliasArgs: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(bundleSettings.alias).map(([from, to]) => [`--alias:${from}`, to])),
+  '--legal-comments': bundleSettings.legalComments,
 };
 
 /** The same bundle as CDK's, for esbuild's build API. */
@@ -35,7 +49,9 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     sourcemap: bundleSettings.sourcemap,
     sourcesContent: bundleSettings.sourcesContent,
     external: bundleSettings.external,
+    legalComments: bundleSettings.legalComments,
     banner: { js: bundleSettings.banner },
+    alias: bundleSettings.alias,
     metafile: true,
     logLevel: 'error',
   };

@@ -8,7 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { bundleSettings } from './bundling';
+import { aliasArgs, bundleSettings } from './bundling';
 import type { StageConfig } from './stages';
 
 export interface ServiceFunctionProps {
@@ -55,6 +55,7 @@ export class ServiceFunction extends NodejsFunction {
         sourcesContent: bundleSettings.sourcesContent,
         externalModules: bundleSettings.external,
         banner: bundleSettings.banner,
+        esbuildArgs: aliasArgs,
       },
     });
     Validations.of(this).acknowledge({
