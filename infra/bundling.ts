@@ -26,7 +26,12 @@ export const bundleSettings = {
   legalComments: 'none' as const,
   banner: requireBanner,
   /** Lambda gets credentials from its environment only (see lambda-credentials.ts). */
-  alias: { '@aws-sdk/credential-provider-node': join(projectRoot, 'infra/lambda-credentials.ts') } as Record<string, string>,
+  // Powertools idempotency needs only plain field paths, not a JMESPath interpreter (see lambda-jmespath.ts).
+  alias: {
+    '@aws-sdk/credential-provider-node': join(projectRoot, 'infra/lambda-credentials.ts'),
+    '@aws-lambda-powertools/jmespath': join(projectRoot, 'infra/lambda-jmespath.ts'),
+    '@aws-lambda-powertools/jmespath/functions': join(projectRoot, 'infra/lambda-jmespath.ts'),
+  } as Record<string, string>,
 };
 
 /** The alias as esbuild CLI arguments, for CDK's NodejsFunction. */
