@@ -1,0 +1,8 @@
+import { legacyProductOperations } from '../../shared/legacy-products/contract';
+import { defineHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/envelope';
+import { calculateLegacyPrice } from '../../shared/legacy-products/service';
+
+export const handler = defineHandler(legacyProductOperations.calculate, async ({ tenant, params, body }) =>
+  ok(await calculateLegacyPrice(tenant, params.id, body)),
+);

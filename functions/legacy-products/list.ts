@@ -1,0 +1,10 @@
+import { legacyProductOperations } from '../../shared/legacy-products/contract';
+import { defineHandler } from '../../shared/http/handler';
+import { listed } from '../../shared/http/envelope';
+import { pagination } from '../../shared/http/pagination';
+import { listLegacyProducts } from '../../shared/legacy-products/service';
+
+export const handler = defineHandler(legacyProductOperations.list, async ({ tenant, query }) => {
+  const { items, total } = await listLegacyProducts(tenant, query);
+  return listed(items, pagination(query.page, query.per_page, total));
+});

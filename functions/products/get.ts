@@ -1,0 +1,8 @@
+import { productOperations } from '../../shared/products/contract';
+import { defineHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/envelope';
+import { getProduct } from '../../shared/products/service';
+
+export const handler = defineHandler(productOperations.get, async ({ tenant, principal, params }) =>
+  ok(await getProduct(tenant, principal, params.id)),
+);

@@ -1,0 +1,10 @@
+import { productOperations } from '../../shared/products/contract';
+import { defineHandler } from '../../shared/http/handler';
+import { listed } from '../../shared/http/envelope';
+import { pagination } from '../../shared/http/pagination';
+import { listProducts } from '../../shared/products/service';
+
+export const handler = defineHandler(productOperations.list, async ({ tenant, principal, query }) => {
+  const { items, total } = await listProducts(tenant, principal, query);
+  return listed(items, pagination(query.page, query.per_page, total));
+});

@@ -1,0 +1,143 @@
+/**
+ * Price items of legacy products: one item per (format, color, quantity, pages), so a
+ * calculation is one GetItem. Tables are versioned so that readers never see half an import:
+ *
+ *   1. allocate version n (counter on the product) and record it: PRICE_VERSION#n, state writing
+ *   2. write all items of version n with BatchWriteItem (not visible: the product points at n−1…)
+ *   3. one transaction: product.price_version = n (if still the version we started from), remove
+ *      the PRICE_VERSION#n record, record the previous version as `retired`
+ *   4. delete the items of retired versions (and of imports abandoned for over an hour), then
+ *      their records; what a time budget leaves over is finished by the next import.
+ */
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '../auth/principal';
+import { dynamo } from '../clients/dynamodb';
+import { batchWriteAll, deleteRequest, putRequest } from '../db/batch';
+import { tenantKeys, type ItemKey } from '../db/keys';
+import { tableName, type TransactItem } from '../db/table';
+import type { PriceCell, PriceRow, TableShape } from './price-table';
+
+/** An import still `writing` after this long has died (a function runs at most 15 minutes). */
+export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+
+type Shape = Pick<TableShape, 'formats' | 'colors'>;
+
+export async function startPriceVersion(tenant: Tenant, id: number, version: number, shape: Shape, now = new Date()): Promise<void> {
+  await dynamo().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...tenantKeys.legacyPriceVersion(tenant, id, version),
+        entity: 'LEGACY_PRICE_VERSION',
+        version,
+        state: 'writing',
+        formats: shape.formats,
+        colors: shape.colors,
+        started_at: now.toISOString(),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/** The transaction item that records a version replaced at the switch, for removal. */
+export function retiredVersionPut(tenant: Tenant, id: number, version: number, shape: Shape, now = new Date()): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...tenantKeys.legacyPriceVersion(tenant, id, version),
+        entity: 'LEGACY_PRICE_VERSION',
+        version,
+        state: 'retired',
+        formats: shape.formats,
+        colors: shape.colors,
+        started_at: now.toISOString(),
+      },
+    },
+  };
+}
+
+/** Marks a version that lost the race to another import as garbage. */
+export async function retireVersion(tenant: Tenant, id: number, version: number): Promise<void> {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: tenantKeys.legacyPriceVersion(tenant, id, version),
+      UpdateExpression: 'SET #state = :retired',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':retired': 'retired' },
+    }),
+  ).catch(() => undefined); // already removed: nothing left to mark
+}
+
+/** Items hold only their key and the price: 72,000 of them are written per import, every byte counts. */
+export async function writePrices(tenant: Tenant, id: number, version: number, rows: readonly PriceRow[]): Promise<void> {
+  await batchWriteAll(rows.map((row) => putRequest({ ...tenantKeys.legacyPrice(tenant, id, version, row), price: row.price })));
+}
+
+/** The one read of a calculation. */
+export async function readPrice(tenant: Tenant, id: number, version: number, cell: PriceCell): Promise<number | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.legacyPrice(tenant, id, version, cell), ProjectionExpression: 'price' }));
+  return result.Item ? Number(result.Item.price) : undefined;
+}
+
+async function partitionKeys(partition: string): Promise<ItemKey[]> {
+  const keys: ItemKey[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ProjectionExpression: 'pk, sk',
+        // Strongly consistent: items written a moment ago (a race loser's) must be found to be deleted.
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) keys.push({ pk: String(item.pk), sk: String(item.sk) });
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return keys;
+}
+
+/** The (quantity, pages) cells priced for one format and color — only read to explain a miss. */
+export async function pricedCells(tenant: Tenant, id: number, version: number, format: string, color: string): Promise<{ quantity: number; pages: number }[]> {
+  const keys = await partitionKeys(tenantKeys.legacyPricePartition(tenant, id, version, format, color));
+  return keys.map((key) => {
+    const [quantity, pages] = key.sk.split('#');
+    return { quantity: Number(quantity), pages: Number(pages) };
+  });
+}
+
+/**
+ * Deletes the items of retired and abandoned versions, then their records, until `budgetMs` is
+ * spent. Returns true when nothing is left over.
+ */
+export async function removeStaleVersions(tenant: Tenant, id: number, budgetMs: number, now = Date.now()): Promise<boolean> {
+  const deadline = now + budgetMs;
+  const records = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': tenantKeys.legacyProduct(tenant, id).pk, ':prefix': tenantKeys.legacyPriceVersionPrefix },
+      ConsistentRead: true,
+    }),
+  );
+  for (const record of records.Items ?? []) {
+    const abandoned = record.state === 'writing' && now - Date.parse(String(record.started_at)) > ABANDONED_AFTER_MS;
+    if (record.state !== 'retired' && !abandoned) continue;
+    for (const format of (record.formats as string[] | undefined) ?? []) {
+      for (const color of (record.colors as string[] | undefined) ?? []) {
+        if (Date.now() > deadline) return false;
+        const keys = await partitionKeys(tenantKeys.legacyPricePartition(tenant, id, Number(record.version), format, color));
+        await batchWriteAll(keys.map(deleteRequest));
+      }
+    }
+    await batchWriteAll([deleteRequest({ pk: String(record.pk), sk: String(record.sk) })]);
+  }
+  return true;
+}

@@ -1,0 +1,170 @@
+/**
+ * Legacy products in the single table. The product item carries the option lists derived from
+ * its current price table (so GET is one read) and `price_version`, the version of the price
+ * items that are live; switching it is one conditional write (prices.ts explains the import).
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '../auth/principal';
+import { dynamo } from '../clients/dynamodb';
+import { readPage, readTotal, type PageRequest } from '../db/collections';
+import { createdSortKey, tenantKeys } from '../db/keys';
+import { adjustTotal } from '../db/sequences';
+import { tableName, transactWrite, type TransactItem } from '../db/table';
+import { NotFoundError } from '../http/errors';
+import type { TableShape } from './price-table';
+
+export const LEGACY_PRODUCTS = 'legacy_products';
+
+export interface LegacyProductRecord extends TableShape {
+  id: number;
+  name: string;
+  description: string | null;
+  image: string | null;
+  gallery_images: string[];
+  brands: string[];
+  /** Version of the live price items; 0 = no prices yet. */
+  price_version: number;
+  price_count: number;
+  prices_updated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Another import switched the price table first (the condition on price_version failed). */
+export class PriceTableChanged extends Error {}
+/** The version's bookkeeping item is gone: the import ran so long that it was taken for abandoned. */
+export class PriceVersionLost extends Error {}
+
+type Item = Record<string, unknown>;
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+const numbers = (value: unknown): number[] => (Array.isArray(value) ? value.map(Number) : []);
+
+export function legacyProductFromItem(item: Item): LegacyProductRecord {
+  return {
+    id: Number(item.id),
+    name: String(item.name),
+    description: item.description === undefined || item.description === null ? null : String(item.description),
+    image: item.image === undefined || item.image === null ? null : String(item.image),
+    gallery_images: strings(item.gallery_images),
+    brands: strings(item.brands),
+    formats: strings(item.formats),
+    colors: strings(item.colors),
+    quantities: numbers(item.quantities),
+    pages: numbers(item.pages),
+    price_version: Number(item.price_version ?? 0),
+    price_count: Number(item.price_count ?? 0),
+    prices_updated_at: item.prices_updated_at ? String(item.prices_updated_at) : null,
+    created_at: String(item.created_at),
+    updated_at: String(item.updated_at),
+  };
+}
+
+/**
+ * Creates the product, counting it in the total. `pendingVersion` is the price version written
+ * beforehand: its bookkeeping item is removed in the same transaction (it is live from now on).
+ */
+export async function insertLegacyProduct(tenant: Tenant, record: LegacyProductRecord, pendingVersion?: number): Promise<void> {
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...tenantKeys.legacyProduct(tenant, record.id),
+          entity: 'LEGACY_PRODUCT',
+          ...record,
+          price_version_seq: record.price_version,
+          gsi1pk: tenantKeys.legacyProductsCollection(tenant),
+          gsi1sk: createdSortKey(record.created_at, record.id),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    adjustTotal(tenant, LEGACY_PRODUCTS, 1),
+  ];
+  if (pendingVersion) {
+    items.push({ Delete: { TableName: tableName(), Key: tenantKeys.legacyPriceVersion(tenant, record.id, pendingVersion), ConditionExpression: 'attribute_exists(pk)' } });
+  }
+  await transactWrite(items, (index) => (index === 2 ? new PriceVersionLost() : undefined));
+}
+
+export async function readLegacyProduct(tenant: Tenant, id: number, consistent = false): Promise<LegacyProductRecord | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.legacyProduct(tenant, id), ConsistentRead: consistent }));
+  return result.Item ? legacyProductFromItem(result.Item) : undefined;
+}
+
+export async function requireLegacyProduct(tenant: Tenant, id: number): Promise<LegacyProductRecord> {
+  const record = await readLegacyProduct(tenant, id);
+  if (!record) throw new NotFoundError('legacy product', id);
+  return record;
+}
+
+export async function listLegacyProducts(tenant: Tenant, page: PageRequest): Promise<{ items: LegacyProductRecord[]; total: number }> {
+  const [items, total] = await Promise.all([
+    readPage({ index: 'gsi1', partition: tenantKeys.legacyProductsCollection(tenant), newestFirst: true }, page),
+    readTotal(tenant, LEGACY_PRODUCTS),
+  ]);
+  return { items: items.map(legacyProductFromItem), total };
+}
+
+/** The next price version of a product (an atomic counter on the product item; 404 when it is gone). */
+export async function allocatePriceVersion(tenant: Tenant, id: number): Promise<number> {
+  try {
+    const result = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: tenantKeys.legacyProduct(tenant, id),
+        UpdateExpression: 'SET price_version_seq = if_not_exists(price_version_seq, :zero) + :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(result.Attributes?.price_version_seq);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') throw new NotFoundError('legacy product', id);
+    throw error;
+  }
+}
+
+/**
+ * Makes `after.price_version` live in one transaction: the product's version pointer and option
+ * lists change only if no other import switched first; the new version's bookkeeping item must
+ * still exist; the previous version is recorded for removal.
+ */
+export async function switchPriceVersion(tenant: Tenant, before: LegacyProductRecord, after: LegacyProductRecord, retireOld: TransactItem | undefined): Promise<void> {
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: tenantKeys.legacyProduct(tenant, before.id),
+        UpdateExpression:
+          'SET #version = :version, #formats = :formats, #colors = :colors, #quantities = :quantities, #pages = :pages, #count = :count, #pricesAt = :now, #updatedAt = :now',
+        ConditionExpression: '#version = :old',
+        ExpressionAttributeNames: {
+          '#version': 'price_version',
+          '#formats': 'formats',
+          '#colors': 'colors',
+          '#quantities': 'quantities',
+          '#pages': 'pages',
+          '#count': 'price_count',
+          '#pricesAt': 'prices_updated_at',
+          '#updatedAt': 'updated_at',
+        },
+        ExpressionAttributeValues: {
+          ':version': after.price_version,
+          ':old': before.price_version,
+          ':formats': after.formats,
+          ':colors': after.colors,
+          ':quantities': after.quantities,
+          ':pages': after.pages,
+          ':count': after.price_count,
+          ':now': after.updated_at,
+        },
+      },
+    },
+    { Delete: { TableName: tableName(), Key: tenantKeys.legacyPriceVersion(tenant, before.id, after.price_version), ConditionExpression: 'attribute_exists(pk)' } },
+    ...(retireOld ? [retireOld] : []),
+  ];
+  await transactWrite(items, (index) => (index === 0 ? new PriceTableChanged() : index === 1 ? new PriceVersionLost() : undefined));
+}

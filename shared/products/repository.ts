@@ -1,0 +1,174 @@
+/**
+ * Products in the single table: the product item plus two list entries (items.ts), list totals
+ * as counters in the same transaction, every change conditional on the product's version.
+ * Stock decrements live in stock.ts. Access patterns are listed in docs/data-model.md.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '../auth/principal';
+import { dynamo } from '../clients/dynamodb';
+import { countCollection, readPage, readTotal, type CollectionQuery, type PageRequest } from '../db/collections';
+import { tenantKeys, type ProductListState } from '../db/keys';
+import { adjustTotal } from '../db/sequences';
+import { tableName, transactWrite, type TransactItem } from '../db/table';
+import { buildUpdate } from '../db/update-expression';
+import { NotFoundError } from '../http/errors';
+import {
+  PRODUCTS,
+  countersOf,
+  listEntryDeletes,
+  listEntryPuts,
+  listingChanged,
+  productAttributes,
+  productFromItem,
+  stockAttributes,
+  type ProductRecord,
+  type StockState,
+} from './items';
+
+export type { ProductRecord, StockState };
+
+/** The product changed between our read and our write; the service re-reads and retries. */
+export class ProductVersionConflict extends Error {}
+
+const defined = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined));
+
+export async function insertProduct(tenant: Tenant, record: ProductRecord): Promise<void> {
+  await transactWrite([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...tenantKeys.product(tenant, record.id),
+          entity: 'PRODUCT',
+          id: record.id,
+          created_at: record.created_at,
+          version: record.version,
+          order_refs: 0,
+          ...defined(productAttributes(tenant, record)),
+          ...stockAttributes(record.stock),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...listEntryPuts(tenant, record),
+    ...countersOf(record).map((counter) => adjustTotal(tenant, counter, 1)),
+  ]);
+}
+
+export async function readProduct(tenant: Tenant, id: number): Promise<ProductRecord | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.product(tenant, id) }));
+  return result.Item ? productFromItem(result.Item) : undefined;
+}
+
+export async function requireProduct(tenant: Tenant, id: number): Promise<ProductRecord> {
+  const product = await readProduct(tenant, id);
+  if (!product) throw new NotFoundError('product', id);
+  return product;
+}
+
+/** +1 for counters the product enters, −1 for those it leaves. */
+function counterMoves(tenant: Tenant, before: ProductRecord, after: ProductRecord): TransactItem[] {
+  const old = new Set(countersOf(before));
+  const now = new Set(countersOf(after));
+  return [
+    ...[...old].filter((counter) => !now.has(counter)).map((counter) => adjustTotal(tenant, counter, -1)),
+    ...[...now].filter((counter) => !old.has(counter)).map((counter) => adjustTotal(tenant, counter, 1)),
+  ];
+}
+
+/**
+ * Writes the product's own attributes conditional on the version read. Stock attributes are
+ * written only for the stock fields the caller sent (`stock`), so a concurrent order's decrement
+ * is never overwritten by an edit of, say, the name.
+ */
+export async function saveProduct(tenant: Tenant, before: ProductRecord, after: ProductRecord, stock?: Partial<StockState>): Promise<void> {
+  const parts = buildUpdate({ ...productAttributes(tenant, after), ...defined(stockAttributes(stock ?? {})) }, ['#version = :next'], {
+    ':expected': before.version,
+    ':next': before.version + 1,
+  });
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: tenantKeys.product(tenant, before.id),
+        ...parts,
+        ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#version': 'version' },
+        ConditionExpression: '#version = :expected',
+      },
+    },
+  ];
+  if (listingChanged(before, after)) items.push(...listEntryPuts(tenant, after), ...counterMoves(tenant, before, after));
+  await transactWrite(items, (index) => (index === 0 ? new ProductVersionConflict() : undefined));
+}
+
+/**
+ * Deletes the product, its list entries and its counts — only while no order references it
+ * (a database condition on `order_refs`, which the orders slice keeps in its own transactions).
+ */
+export async function deleteProduct(tenant: Tenant, record: ProductRecord): Promise<void> {
+  await transactWrite(
+    [
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: tenantKeys.product(tenant, record.id),
+          ConditionExpression: '#version = :expected AND (attribute_not_exists(order_refs) OR order_refs <= :zero)',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':expected': record.version, ':zero': 0 },
+        },
+      },
+      ...listEntryDeletes(tenant, record.id),
+      ...countersOf(record).map((counter) => adjustTotal(tenant, counter, -1)),
+    ],
+    (index) => (index === 0 ? new ProductVersionConflict() : undefined),
+  );
+}
+
+/**
+ * For the orders slice: a transaction item that moves the product's order reference count, so a
+ * product that orders point to is archived instead of deleted. Fails (condition) when the
+ * product does not exist.
+ */
+export function orderReferenceItem(tenant: Tenant, productId: number, delta: 1 | -1): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: tenantKeys.product(tenant, productId),
+      UpdateExpression: 'ADD order_refs :delta',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  };
+}
+
+export interface ProductFilter {
+  state: ProductListState;
+  category?: string;
+  q?: string;
+}
+
+/**
+ * Every filter combination is one Query on one index partition (see docs/decisions.md):
+ * category (± q) and q alone read name-ordered list entries; otherwise products newest first.
+ * Totals come from counters, or a keys-only count when a name prefix is involved.
+ */
+export async function listProducts(tenant: Tenant, filter: ProductFilter, page: PageRequest): Promise<{ items: ProductRecord[]; total: number }> {
+  const index = filter.state === 'all' ? 'gsi1' : 'gsi2';
+  const prefix = filter.q?.toLowerCase();
+  let query: CollectionQuery;
+  let counter: string | undefined;
+  if (filter.category !== undefined) {
+    query = { index, partition: tenantKeys.productsByCategory(tenant, filter.state, filter.category), sortKeyPrefix: prefix, newestFirst: false };
+    counter = prefix === undefined ? `${PRODUCTS}:category:${filter.state}:${filter.category.toLowerCase()}` : undefined;
+  } else if (prefix !== undefined) {
+    query = { index, partition: tenantKeys.productsByName(tenant, filter.state), sortKeyPrefix: prefix, newestFirst: false };
+  } else {
+    query = { index, partition: tenantKeys.productsCollection(tenant, filter.state), newestFirst: true };
+    counter = filter.state === 'all' ? PRODUCTS : `${PRODUCTS}:${filter.state}`;
+  }
+  const [items, total] = await Promise.all([
+    readPage({ ...query, itemKey: tenantKeys.productOfListEntry }, page),
+    counter === undefined ? countCollection(query) : readTotal(tenant, counter),
+  ]);
+  return { items: items.map(productFromItem), total };
+}

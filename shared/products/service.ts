@@ -1,0 +1,142 @@
+/**
+ * Product operations. Writes re-read and retry when the product changed under them (optimistic
+ * locking on `version`). Publishable keys (storefronts) see active products only: an inactive
+ * product is a 404 for them. The catalogue has no product.* events, so product writes emit none.
+ */
+import { getAccount } from '../accounts/service';
+import type { Principal, Tenant } from '../auth/principal';
+import { nextId } from '../db/sequences';
+import { ConflictError, NotFoundError, ValidationError } from '../http/errors';
+import { priceProduct, type PricingOption } from '../pricing/product-price';
+import type { ProductFilter } from './repository';
+import * as repo from './repository';
+import { ProductVersionConflict, type ProductRecord, type StockState } from './repository';
+import { presentProduct, presentQuote } from './present';
+import { productProblems } from './rules';
+import type { CalculateBody, PriceQuoteView, Product, ProductCreate, ProductDeleted, ProductListQuery, ProductUpdate } from './schema';
+
+type Viewer = Pick<Principal, 'kind'>;
+
+const MAX_ATTEMPTS = 6;
+
+async function withRetry<T>(operation: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!(error instanceof ProductVersionConflict)) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The product was changed by another request at the same time; try again');
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
+    }
+  }
+}
+
+type OptionInput = NonNullable<ProductCreate['options']>[number];
+
+const normalizeOptions = (options: OptionInput[]): PricingOption[] =>
+  options.map((option) => ({
+    code: option.code,
+    name: option.name,
+    required: option.required,
+    default: option.default ?? null,
+    values: option.values.map((value) => ({ code: value.code, name: value.name, price_delta: value.price_delta, price_factor: value.price_factor ?? null })),
+  }));
+
+const definedStock = (stock: Partial<StockState> | undefined): Partial<StockState> =>
+  Object.fromEntries(Object.entries(stock ?? {}).filter(([, value]) => value !== undefined));
+
+function assertConsistent(record: ProductRecord): void {
+  const problems = productProblems(record);
+  if (problems.length) throw new ValidationError('The product is inconsistent', problems);
+}
+
+const hiddenFrom = (viewer: Viewer, record: ProductRecord): boolean => viewer.kind === 'publishable' && !record.is_active;
+
+export async function createProduct(tenant: Tenant, input: ProductCreate): Promise<Product> {
+  const now = new Date().toISOString();
+  const record: ProductRecord = {
+    id: 0,
+    name: input.name,
+    description: input.description ?? null,
+    category: input.category,
+    is_active: input.is_active,
+    min_qty: input.min_qty,
+    max_qty: input.max_qty ?? null,
+    unit: input.unit,
+    base_price: input.base_price,
+    price_tiers: input.price_tiers,
+    options: normalizeOptions(input.options),
+    setup_fee: input.setup_fee,
+    production_days: input.production_days,
+    stock: { tracked: false, quantity: 0, low_threshold: 0, ...definedStock(input.stock) },
+    images: input.images,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+    order_refs: 0,
+  };
+  assertConsistent(record); // before the id is taken: a refused product leaves no gap
+  record.id = await nextId(tenant, 'product');
+  await repo.insertProduct(tenant, record);
+  return presentProduct(record);
+}
+
+export async function getProduct(tenant: Tenant, viewer: Viewer, id: number): Promise<Product> {
+  const record = await repo.requireProduct(tenant, id);
+  if (hiddenFrom(viewer, record)) throw new NotFoundError('product', id);
+  return presentProduct(record);
+}
+
+function merged(before: ProductRecord, changes: ProductUpdate): ProductRecord {
+  const after: ProductRecord = { ...before, stock: { ...before.stock, ...definedStock(changes.stock) }, updated_at: new Date().toISOString() };
+  const { stock: _stock, options, ...plain } = changes;
+  for (const [field, value] of Object.entries(plain)) {
+    if (value !== undefined) (after as unknown as Record<string, unknown>)[field] = value;
+  }
+  if (options !== undefined) after.options = normalizeOptions(options);
+  return after;
+}
+
+export async function updateProduct(tenant: Tenant, id: number, changes: ProductUpdate): Promise<Product> {
+  return withRetry(async () => {
+    const before = await repo.requireProduct(tenant, id);
+    const after = merged(before, changes);
+    assertConsistent(after);
+    await repo.saveProduct(tenant, before, after, definedStock(changes.stock));
+    return presentProduct({ ...after, version: before.version + 1 });
+  });
+}
+
+/** Deletes an unreferenced product; archives (is_active false) one that orders reference. */
+export async function deleteProduct(tenant: Tenant, id: number): Promise<ProductDeleted> {
+  return withRetry(async () => {
+    const record = await repo.requireProduct(tenant, id);
+    if (record.order_refs > 0) {
+      const archived: ProductRecord = record.is_active ? { ...record, is_active: false, updated_at: new Date().toISOString() } : record;
+      if (record.is_active) await repo.saveProduct(tenant, record, archived);
+      return { id, deleted: false as const, archived: true as const, product: presentProduct(archived) };
+    }
+    // A failed condition means the version moved or an order now references it: re-read decides.
+    await repo.deleteProduct(tenant, record);
+    return { id, deleted: true as const };
+  });
+}
+
+export async function listProducts(tenant: Tenant, viewer: Viewer, query: ProductListQuery): Promise<{ items: Product[]; total: number }> {
+  if (viewer.kind === 'publishable' && query.is_active === false) return { items: [], total: 0 };
+  const state: ProductFilter['state'] = viewer.kind === 'publishable' || query.is_active === true ? 'active' : query.is_active === false ? 'inactive' : 'all';
+  const result = await repo.listProducts(tenant, { state, category: query.category, q: query.q }, { page: query.page, perPage: query.per_page });
+  return { items: result.items.map(presentProduct), total: result.total };
+}
+
+export async function calculatePrice(tenant: Tenant, viewer: Viewer, id: number, body: CalculateBody): Promise<PriceQuoteView> {
+  // Two independent reads in parallel: the product and the account's currency and tax rate.
+  const [record, account] = await Promise.all([repo.readProduct(tenant, id), getAccount(tenant.accountId)]);
+  if (!record || hiddenFrom(viewer, record)) throw new NotFoundError('product', id);
+  if (!record.is_active) {
+    throw new ValidationError('The product is archived and cannot be priced', [{ field: 'id', message: 'product is not active (is_active is false)' }]);
+  }
+  const outcome = priceProduct(record, { quantity: body.quantity, options: body.options }, { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 });
+  if (!outcome.ok) throw new ValidationError('The price cannot be calculated for this request', outcome.problems);
+  return presentQuote(outcome.quote);
+}
