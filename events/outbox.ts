@@ -50,6 +50,9 @@ export function eventPut(
         mode: tenant.mode,
         created_at: event.createdAt,
         data: event.data,
+        // DynamoDB maps do not keep key order; webhook bodies are built from this exact JSON so
+        // receivers get the resource with its fields in the API's order.
+        data_json: JSON.stringify(event.data),
         expires_at: Math.floor(now.getTime() / 1000) + EVENT_RETENTION_SECONDS,
         gsi1pk: tenantKeys.eventsCollection(tenant),
         gsi1sk: event.id,
@@ -58,4 +61,17 @@ export function eventPut(
     },
   };
   return { event, item };
+}
+
+/**
+ * A sample event for `POST /v1/webhooks/{id}/test`: written to the outbox like any event, so it
+ * travels the same stream → router → queue → delivery path, but marked `test` and addressed to
+ * one registration (the router sends it there only, whatever that registration subscribes to).
+ * It stays out of the tenant's event collection.
+ */
+export function testEventPut(tenant: Tenant, kind: EventKind, data: Record<string, unknown>, webhookId: number, now = new Date()): { event: OutboxEvent; item: TransactItem } {
+  const { event, item } = eventPut(tenant, kind, undefined, {}, now);
+  const testEvent: OutboxEvent = { ...event, data };
+  const { gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, ...stored } = item.Put!.Item!;
+  return { event: testEvent, item: { Put: { ...item.Put!, Item: { ...stored, data, data_json: JSON.stringify(data), test: true, target_webhook_id: webhookId } } } };
 }

@@ -1,0 +1,127 @@
+/**
+ * One delivery attempt, driven by a queue message: check that the message is still the delivery's
+ * current chain and that it is due, re-check the URL (SSRF), build and sign the body, POST it,
+ * record the attempt, and say what should happen to the message:
+ *
+ * - `done`: delete it (succeeded, skipped, failed for good, stale duplicate, or moved to the DLQ);
+ * - `retry`: keep it hidden for `visibilitySeconds` and report it as a batch item failure.
+ *
+ * Crashing anywhere leaves the message in the queue; it comes back after the queue's visibility
+ * timeout and the attempt is made again (at-least-once, same delivery id).
+ */
+import type { Tenant } from '../shared/auth/principal';
+import { config } from '../shared/config';
+import { logger } from '../shared/logger';
+import { finishDelivery, readDelivery, recordAttempt, type DeliveryRecord } from '../shared/webhooks/deliveries';
+import { deactivateWebhook, readWebhook, type WebhookRecord } from '../shared/webhooks/repository';
+import { readEvent } from './event-store';
+import { postWebhook, type PostOutcome } from './http-post';
+import { sendToDeadLetterQueue, tenantOf, type DeliveryMessage } from './messages';
+import { buildPayload, deliveryHeaders } from './payload';
+import { delayAfter, maxAttempts, retrySchedule, visibilityFor } from './retry';
+import { activeSecrets } from './signing';
+import { checkWebhookUrl, resolveTarget, UnsafeUrlError, type ResolvedTarget } from './ssrf';
+
+/** The spec: a receiver must answer within 10 seconds. DNS and connect count toward it. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** A message may come back a little before its time (clock skew); that is close enough. */
+const EARLY_TOLERANCE_MS = 1_000;
+
+export type MessageOutcome = { kind: 'done' } | { kind: 'retry'; visibilitySeconds: number };
+
+const done: MessageOutcome = { kind: 'done' };
+
+/** Resolves, checks and POSTs; every failure (blocked address included) is an outcome, not an exception. */
+async function attempt(webhook: WebhookRecord, body: string, headers: Record<string, string>): Promise<PostOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const policy = { localMode: config().localMode };
+  let url: URL;
+  let target: ResolvedTarget;
+  try {
+    url = checkWebhookUrl(webhook.url, policy);
+    target = await resolveTarget(url, policy, { timeoutMs: DELIVERY_TIMEOUT_MS / 2 });
+  } catch (error) {
+    const message = error instanceof UnsafeUrlError ? `refused: ${error.message}` : `DNS lookup failed: ${(error as Error).message}`;
+    return { error: message, durationMs: elapsed() };
+  }
+  const outcome = await postWebhook(url, target, body, headers, Math.max(1, Math.ceil(DELIVERY_TIMEOUT_MS - elapsed())));
+  return { ...outcome, durationMs: elapsed() };
+}
+
+const isSuccess = (outcome: PostOutcome) => outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
+
+export async function processDeliveryMessage(message: DeliveryMessage, rawBody: string, now = new Date()): Promise<MessageOutcome> {
+  const tenant = tenantOf(message);
+  const delivery = await readDelivery(tenant, message.delivery_id);
+  // Deleted, finished, or superseded by a newer chain (router replay, redelivery): nothing to do.
+  if (!delivery || delivery.status !== 'pending' || delivery.token !== message.token) return done;
+
+  const dueIn = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - now.getTime() : 0;
+  if (dueIn > EARLY_TOLERANCE_MS) return { kind: 'retry', visibilitySeconds: visibilityFor(dueIn / 1000) };
+
+  const schedule = retrySchedule();
+  if (delivery.chainAttempts >= maxAttempts(schedule)) return deadLetter(rawBody, delivery);
+
+  const stamp = now.toISOString();
+  const webhook = await readWebhook(tenant, delivery.webhookId);
+  if (!webhook || !webhook.active) {
+    await finishDelivery(tenant, delivery, 'skipped', webhook ? 'webhook inactive' : 'webhook deleted', stamp, { token: delivery.token });
+    return done;
+  }
+  const event = await readEvent(tenant, delivery.eventId);
+  if (!event) {
+    await finishDelivery(tenant, delivery, 'failed', 'event expired before it could be delivered', stamp, { token: delivery.token });
+    return done;
+  }
+
+  const body = buildPayload({ deliveryId: delivery.id, eventId: event.eventId, kind: event.kind, createdAt: event.createdAt, mode: tenant.mode, test: event.test, data: event.data });
+  const number = delivery.attemptCount + 1;
+  const secrets = activeSecrets({ current: webhook.secret, previous: webhook.previousSecret, previousExpiresAt: webhook.previousSecretExpiresAt }, now);
+  const headers = deliveryHeaders({ deliveryId: delivery.id, kind: event.kind, attempt: number, timestamp: Math.floor(now.getTime() / 1000), body, secrets });
+  const outcome = await attempt(webhook, body, headers);
+  return settle(tenant, delivery, webhook, outcome, number, stamp, schedule, rawBody);
+}
+
+async function settle(
+  tenant: Tenant,
+  delivery: DeliveryRecord,
+  webhook: WebhookRecord,
+  outcome: PostOutcome,
+  number: number,
+  attemptedAt: string,
+  schedule: readonly number[],
+  rawBody: string,
+): Promise<MessageOutcome> {
+  const gone = outcome.statusCode === 410;
+  const record = {
+    attempt: number,
+    attemptedAt,
+    statusCode: outcome.statusCode,
+    durationMs: outcome.durationMs,
+    error: gone ? 'receiver answered 410 Gone; the webhook was deactivated' : (outcome.error ?? (isSuccess(outcome) ? undefined : `receiver answered ${outcome.statusCode}`)),
+    responseBody: outcome.responseBody,
+  };
+  const log = { delivery_id: delivery.id, webhook_id: webhook.id, attempt: number, status_code: outcome.statusCode, duration_ms: outcome.durationMs };
+
+  if (isSuccess(outcome) || gone) {
+    if (gone) await deactivateWebhook(tenant, webhook.id, attemptedAt);
+    await recordAttempt(tenant, delivery, record, { status: gone ? 'failed' : 'succeeded' });
+    logger.info(gone ? 'webhook gone, deactivated' : 'webhook delivered', log);
+    return done;
+  }
+  const delay = delayAfter(schedule, delivery.chainAttempts + 1);
+  const nextAttemptAt = delay === undefined ? undefined : new Date(Date.parse(attemptedAt) + delay * 1000).toISOString();
+  const recorded = await recordAttempt(tenant, delivery, record, { status: 'pending', nextAttemptAt });
+  logger.warn('webhook attempt failed', { ...log, error: record.error, next_attempt_at: nextAttemptAt });
+  if (!recorded) return done; // another chain took over meanwhile
+  if (delay === undefined) return deadLetter(rawBody, delivery);
+  return { kind: 'retry', visibilitySeconds: visibilityFor(delay) };
+}
+
+/** After the last attempt: the message goes to the DLQ, whose handler marks the delivery failed. */
+async function deadLetter(rawBody: string, delivery: DeliveryRecord): Promise<MessageOutcome> {
+  await sendToDeadLetterQueue(rawBody, 'retry schedule exhausted');
+  logger.warn('webhook delivery dead-lettered', { delivery_id: delivery.id, webhook_id: delivery.webhookId });
+  return done;
+}

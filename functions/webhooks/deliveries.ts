@@ -1,0 +1,10 @@
+import { defineHandler } from '../../shared/http/handler';
+import { listed } from '../../shared/http/envelope';
+import { pagination } from '../../shared/http/pagination';
+import { webhookOperations } from '../../shared/webhooks/contract';
+import { listWebhookDeliveries } from '../../shared/webhooks/delivery-service';
+
+export const handler = defineHandler(webhookOperations.deliveries, async ({ tenant, params, query }) => {
+  const { items, total } = await listWebhookDeliveries(tenant, params.id, query);
+  return listed(items, pagination(query.page, query.per_page, total));
+});

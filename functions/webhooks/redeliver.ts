@@ -1,0 +1,6 @@
+import { defineHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/envelope';
+import { webhookOperations } from '../../shared/webhooks/contract';
+import { redeliver } from '../../shared/webhooks/delivery-service';
+
+export const handler = defineHandler(webhookOperations.redeliver, async ({ tenant, params }) => ok(await redeliver(tenant, params.id, params.deliveryId)));

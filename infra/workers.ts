@@ -1,0 +1,72 @@
+/**
+ * The worker functions of shared/workers.ts — the stream router, the webhook delivery worker and
+ * the DLQ handler — with their event source mappings and least-privilege grants, built from the
+ * same definitions the local runtime polls with. Adding a worker there is all it takes.
+ */
+import { Duration, Validations } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { env } from '../shared/config';
+import type { QueueRef, WorkerDefinition } from '../shared/workers';
+import { ServiceFunction } from './function';
+import { grantTable } from './grants';
+import type { StageConfig } from './stages';
+
+export interface WorkersProps {
+  stage: StageConfig;
+  workers: readonly WorkerDefinition[];
+  projectRoot: string;
+  environment: Record<string, string>;
+  table: dynamodb.Table;
+  queues: Record<QueueRef, sqs.Queue>;
+}
+
+export class Workers extends Construct {
+  /** Worker id → its function. */
+  readonly functions = new Map<string, ServiceFunction>();
+
+  constructor(scope: Construct, id: string, props: WorkersProps) {
+    super(scope, id);
+    const { queues } = props;
+    for (const worker of props.workers) {
+      const fn = new ServiceFunction(this, `${worker.id}Fn`, {
+        stage: props.stage,
+        projectRoot: props.projectRoot,
+        handler: worker.handler,
+        description: worker.description,
+        timeoutSeconds: worker.timeoutSeconds,
+        // The delivery worker moves exhausted deliveries to the DLQ itself.
+        environment: { ...props.environment, [env.deliveriesDlqUrl]: queues.deliveriesDlq.queueUrl },
+      });
+      this.functions.set(worker.id, fn);
+      grantTable(fn, props.table, worker.access.table);
+      for (const ref of worker.access.sendTo) queues[ref].grantSendMessages(fn);
+
+      const source = worker.source;
+      if (source.kind === 'table-stream') {
+        fn.addEventSource(
+          new DynamoEventSource(props.table, {
+            // The router is idempotent, so starting from the oldest record loses nothing on deploy.
+            startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+            batchSize: source.batchSize,
+            bisectBatchOnError: source.bisectBatchOnError,
+            retryAttempts: source.retryAttempts,
+            maxRecordAge: Duration.seconds(source.maxRecordAgeSeconds),
+            onFailure: new SqsDlq(queues[source.onFailure]),
+            filters: [lambda.FilterCriteria.filter(source.filter)],
+          }),
+        );
+        Validations.of(fn).acknowledge({
+          id: 'AwsSolutions-IAM5[Resource::*]',
+          reason: 'dynamodb:ListStreams has no resource-level permissions; the event source mapping needs it to find the table stream.',
+        });
+      } else {
+        // Consuming grants receive, delete and ChangeMessageVisibility (how retries are scheduled) on this queue only.
+        fn.addEventSource(new SqsEventSource(queues[source.queue], { batchSize: source.batchSize, reportBatchItemFailures: source.reportBatchItemFailures }));
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The local stand-in for an SQS event source mapping with ReportBatchItemFailures: polls the
+ * queue, invokes the handler with real SQSEvent batches, deletes the messages that succeeded and
+ * leaves the reported failures (whose visibility the handler may have changed) in the queue. A
+ * handler that throws fails the whole batch, as on AWS. Up to `concurrency` batches run at once,
+ * so one slow receiver does not hold up every other delivery.
+ *
+ * Short polls with a pause when the queue is empty: the emulator's long poll only returns early
+ * once it has a full batch, which would add up to a second to every delivery.
+ */
+import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import { LOCAL_REGION, localClientConfig } from './clients';
+import { pause } from './lambda-context';
+import type { Poller } from './stream-poller';
+
+export interface QueuePollerOptions {
+  name: string;
+  queueUrl: string;
+  endpoint: string;
+  batchSize: number;
+  concurrency?: number;
+  /** Pause after an empty receive. */
+  idleMs?: number;
+  invoke(event: SQSEvent): Promise<SQSBatchResponse | void>;
+}
+
+function toRecord(message: Message, queueArn: string): SQSRecord {
+  const messageAttributes: SQSMessageAttributes = {};
+  for (const [name, value] of Object.entries(message.MessageAttributes ?? {})) {
+    messageAttributes[name] = { stringValue: value.StringValue, dataType: value.DataType ?? 'String', stringListValues: [], binaryListValues: [] };
+  }
+  const attributes = message.Attributes ?? {};
+  return {
+    messageId: message.MessageId!,
+    receiptHandle: message.ReceiptHandle!,
+    body: message.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+      SenderId: attributes.SenderId ?? 'local',
+      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes,
+    md5OfBody: message.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: LOCAL_REGION,
+  };
+}
+
+export async function startQueuePoller(options: QueuePollerOptions): Promise<Poller> {
+  const client = new SQSClient(localClientConfig(options.endpoint));
+  const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: options.queueUrl, AttributeNames: ['QueueArn'] }));
+  const queueArn = Attributes?.QueueArn ?? options.queueUrl;
+  const abort = new AbortController();
+  const log = (message: string, error?: unknown) => console.error(`[${options.name}] ${message}`, error ?? '');
+
+  async function handleBatch(messages: Message[]): Promise<void> {
+    const records = messages.map((message) => toRecord(message, queueArn));
+    let failed: Set<string>;
+    try {
+      const response = await options.invoke({ Records: records });
+      failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+    } catch (error) {
+      log(`handler threw; the ${records.length} message(s) come back after their visibility timeout`, error);
+      failed = new Set(records.map((record) => record.messageId));
+    }
+    const done = records.filter((record) => !failed.has(record.messageId));
+    if (done.length === 0) return;
+    const result = await client.send(
+      new DeleteMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: done.map((record, i) => ({ Id: String(i), ReceiptHandle: record.receiptHandle })) }),
+    );
+    if (result.Failed?.length) log(`could not delete ${result.Failed.length} handled message(s); they will be handled again`, result.Failed);
+  }
+
+  const inFlight = new Set<Promise<void>>();
+  const concurrency = options.concurrency ?? 1;
+
+  async function loop(): Promise<void> {
+    while (!abort.signal.aborted) {
+      if (inFlight.size >= concurrency) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      try {
+        const { Messages } = await client.send(
+          new ReceiveMessageCommand({
+            QueueUrl: options.queueUrl,
+            MaxNumberOfMessages: Math.min(10, options.batchSize),
+            WaitTimeSeconds: 0,
+            AttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
+          }),
+          { abortSignal: abort.signal },
+        );
+        if (!Messages?.length) {
+          await pause(options.idleMs ?? 100, abort.signal);
+          continue;
+        }
+        const batch = handleBatch(Messages)
+          .catch((error: unknown) => log('batch failed', error))
+          .finally(() => inFlight.delete(batch));
+        inFlight.add(batch);
+      } catch (error) {
+        if (abort.signal.aborted) break;
+        log('receiving failed; retrying in 1 s', error);
+        await pause(1000, abort.signal);
+      }
+    }
+  }
+
+  const running = loop();
+  let stopping: Promise<void> | undefined;
+  return {
+    stop: () =>
+      (stopping ??= (async () => {
+        abort.abort();
+        await running;
+        await Promise.allSettled(inFlight);
+        client.destroy();
+      })()),
+  };
+}

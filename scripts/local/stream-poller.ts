@@ -1,0 +1,176 @@
+/**
+ * The local stand-in for a DynamoDB stream event source mapping: reads the table's stream from
+ * DynamoDB Local (DescribeStream / GetShardIterator / GetRecords), keeps the records the worker's
+ * filter pattern matches, and invokes the handler with real DynamoDBStreamEvent batches.
+ *
+ * Like the mapping on AWS: shards are read in order, a child shard only after its parent is
+ * finished; a failing batch is bisected and a single failing record retried a bounded number of
+ * times, then described on the on-failure queue and skipped. New shards (DynamoDB Local rolls them
+ * over) are found by describing the stream again. Starts at TRIM_HORIZON: after a restart the
+ * last 24 h are routed again, which the router's idempotence makes harmless and which re-enqueues
+ * deliveries whose messages the in-memory SQS emulator lost.
+ */
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record, type Shard } from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { matchesFilter, type StreamSource } from '../../shared/workers';
+import { localClientConfig } from './clients';
+import { pause } from './lambda-context';
+
+export interface StreamPollerOptions {
+  name: string;
+  tableName: string;
+  endpoint: string;
+  source: StreamSource;
+  invoke(event: DynamoDBStreamEvent): Promise<unknown>;
+  /** Where a batch goes that still fails after its retries (AWS: the mapping's on-failure destination). */
+  onFailure(record: Record<string, unknown>): Promise<void>;
+  pollIntervalMs?: number;
+}
+
+export interface Poller {
+  /** Resolves once the current invocation (if any) has finished. Idempotent. */
+  stop(): Promise<void>;
+}
+
+interface ShardState {
+  id: string;
+  parentId?: string;
+  iterator?: string;
+  lastSequence?: string;
+  finished: boolean;
+}
+
+/** Lambda's record format: ApproximateCreationDateTime in epoch seconds, the stream ARN alongside. */
+function toLambdaRecord(record: _Record, streamArn: string): DynamoDBRecord {
+  const created = record.dynamodb?.ApproximateCreationDateTime;
+  return {
+    ...record,
+    eventSourceARN: streamArn,
+    dynamodb: { ...record.dynamodb, ApproximateCreationDateTime: created ? Math.floor(new Date(created).getTime() / 1000) : undefined },
+  } as DynamoDBRecord;
+}
+
+export async function startStreamPoller(options: StreamPollerOptions): Promise<Poller> {
+  const config = localClientConfig(options.endpoint);
+  const dynamodb = new DynamoDBClient(config);
+  const streams = new DynamoDBStreamsClient(config);
+  const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: options.tableName }));
+  dynamodb.destroy();
+  const streamArn = Table?.LatestStreamArn;
+  if (!streamArn) throw new Error(`${options.name}: table ${options.tableName} has no stream`);
+
+  const abort = new AbortController();
+  const shards = new Map<string, ShardState>();
+  const interval = options.pollIntervalMs ?? 200;
+  const log = (message: string, error?: unknown) => console.error(`[${options.name}] ${message}`, error ?? '');
+
+  async function refreshShards(): Promise<void> {
+    let start: string | undefined;
+    do {
+      const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }));
+      for (const shard of StreamDescription?.Shards ?? ([] as Shard[])) {
+        if (shard.ShardId && !shards.has(shard.ShardId)) {
+          shards.set(shard.ShardId, { id: shard.ShardId, parentId: shard.ParentShardId, finished: false });
+        }
+      }
+      start = StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+  }
+
+  /** A parent that is known and unfinished goes first (records of one item stay in order). */
+  const ready = (shard: ShardState) => !shard.finished && !(shard.parentId && shards.get(shard.parentId)?.finished === false);
+
+  async function invokeWithRetries(records: DynamoDBRecord[]): Promise<void> {
+    const { retryAttempts, bisectBatchOnError } = options.source;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await options.invoke({ Records: records });
+        return;
+      } catch (error) {
+        if (records.length > 1 && bisectBatchOnError) {
+          const middle = Math.ceil(records.length / 2);
+          await invokeWithRetries(records.slice(0, middle));
+          await invokeWithRetries(records.slice(middle));
+          return;
+        }
+        if (attempt >= retryAttempts || abort.signal.aborted) {
+          log(`giving up on ${records.length} record(s) after ${attempt + 1} attempts; described on the on-failure queue`, error);
+          const sequences = records.map((record) => record.dynamodb?.SequenceNumber);
+          await options.onFailure({ streamArn, reason: String(error), firstSequenceNumber: sequences[0], lastSequenceNumber: sequences.at(-1), batchSize: records.length }).catch((failure: unknown) => log('could not write to the on-failure queue', failure));
+          return;
+        }
+        log(`invocation failed (attempt ${attempt + 1}); retrying`, error);
+        await pause(Math.min(2000, 100 * 2 ** attempt), abort.signal);
+      }
+    }
+  }
+
+  /** One GetRecords on a shard; true when it returned records (so the loop polls again at once). */
+  async function pollShard(shard: ShardState): Promise<boolean> {
+    if (!shard.iterator) {
+      const { ShardIterator } = await streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shard.id,
+          ShardIteratorType: shard.lastSequence ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
+          SequenceNumber: shard.lastSequence,
+        }),
+      );
+      shard.iterator = ShardIterator;
+    }
+    let result;
+    try {
+      result = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: 1000 }));
+    } catch (error) {
+      // Expired or trimmed iterators: start again after the last record handled.
+      if (/ExpiredIterator|TrimmedDataAccess/.test((error as Error).name)) {
+        shard.iterator = undefined;
+        return false;
+      }
+      throw error;
+    }
+    const records = (result.Records ?? []).map((record) => toLambdaRecord(record, streamArn!));
+    const matching = records.filter((record) => matchesFilter(options.source.filter, record));
+    for (let start = 0; start < matching.length && !abort.signal.aborted; start += options.source.batchSize) {
+      await invokeWithRetries(matching.slice(start, start + options.source.batchSize));
+    }
+    if (records.length) shard.lastSequence = records.at(-1)!.dynamodb?.SequenceNumber;
+    shard.iterator = result.NextShardIterator;
+    if (!shard.iterator) shard.finished = true; // closed shard fully read
+    return records.length > 0;
+  }
+
+  async function loop(): Promise<void> {
+    let lastRefresh = 0;
+    while (!abort.signal.aborted) {
+      try {
+        if (Date.now() - lastRefresh > 1000 || [...shards.values()].every((shard) => shard.finished)) {
+          await refreshShards();
+          lastRefresh = Date.now();
+        }
+        let busy = false;
+        for (const shard of shards.values()) {
+          if (abort.signal.aborted) break;
+          if (ready(shard)) busy = (await pollShard(shard)) || busy;
+        }
+        if (!busy) await pause(interval, abort.signal);
+      } catch (error) {
+        if (abort.signal.aborted) break;
+        log('polling failed; retrying in 1 s', error);
+        await pause(1000, abort.signal);
+      }
+    }
+  }
+
+  const running = loop();
+  let stopping: Promise<void> | undefined;
+  return {
+    stop: () =>
+      (stopping ??= (async () => {
+        abort.abort();
+        await running;
+        streams.destroy();
+      })()),
+  };
+}

@@ -1,0 +1,37 @@
+import * as z from 'zod';
+import { DELIVERY_ID_PATTERN } from '../../events/delivery-id';
+import { defineOperations } from '../http/operation';
+import { paginationQuery } from '../http/pagination';
+import { pathId } from '../schemas/common';
+import {
+  DeliveryDetailSchema,
+  DeliveryListQuerySchema,
+  DeliverySchema,
+  WebhookCreateSchema,
+  WebhookSchema,
+  WebhookTestSchema,
+  WebhookUpdateSchema,
+} from './schema';
+
+const webhookPath = z.object({ id: pathId.meta({ description: 'Webhook id', param: { name: 'id', in: 'path' } }) });
+const deliveryPath = z.object({
+  id: pathId,
+  deliveryId: z.string().regex(DELIVERY_ID_PATTERN).meta({ description: 'Delivery id (wh_…)', param: { name: 'deliveryId', in: 'path' } }),
+});
+const deleted = z.object({ id: z.number().int(), deleted: z.literal(true), url: z.string() }).meta({ id: 'WebhookDeleted' });
+const testSent = z
+  .object({ success: z.literal(true), message: z.literal('Test webhook sent') })
+  .meta({ id: 'WebhookTestSent', description: 'The sample event is on its way; its delivery appears in the delivery history.' });
+
+export const webhookOperations = defineOperations({
+  list: { route: 'webhooks.list', query: z.strictObject({ ...paginationQuery }), response: WebhookSchema, list: true },
+  create: { route: 'webhooks.create', body: WebhookCreateSchema, response: WebhookSchema, status: 201, errors: [409] },
+  get: { route: 'webhooks.get', params: webhookPath, response: WebhookSchema, errors: [404] },
+  update: { route: 'webhooks.update', params: webhookPath, body: WebhookUpdateSchema, response: WebhookSchema, errors: [404, 409] },
+  delete: { route: 'webhooks.delete', params: webhookPath, response: deleted, errors: [404] },
+  rotateSecret: { route: 'webhooks.rotateSecret', params: webhookPath, response: WebhookSchema, errors: [404, 409] },
+  test: { route: 'webhooks.test', params: webhookPath, body: WebhookTestSchema, response: testSent, envelope: false, errors: [404, 409] },
+  deliveries: { route: 'webhooks.deliveries', params: webhookPath, query: DeliveryListQuerySchema, response: DeliverySchema, list: true, errors: [404] },
+  delivery: { route: 'webhooks.delivery', params: deliveryPath, response: DeliveryDetailSchema, errors: [404] },
+  redeliver: { route: 'webhooks.redeliver', params: deliveryPath, response: DeliverySchema, errors: [404, 409] },
+});

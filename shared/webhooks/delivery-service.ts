@@ -1,0 +1,106 @@
+/**
+ * Delivery history, redelivery and test events for the API. The API never talks to SQS itself:
+ * a redelivery and a test event are writes (a request item, an outbox event) whose stream insert
+ * the router turns into a queue message, so they are as durable as any other event.
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { eventKinds, isEventKind, type EventKind } from '../../events/catalogue';
+import { readEvent } from '../../events/event-store';
+import { testEventPut } from '../../events/outbox';
+import { buildPayload } from '../../events/payload';
+import { sampleData } from '../../events/samples';
+import type { Tenant } from '../auth/principal';
+import { dynamo } from '../clients/dynamodb';
+import type { PageRequest } from '../db/collections';
+import { ConflictError, NotFoundError } from '../http/errors';
+import { randomToken } from '../ids';
+import { readDeliveryWithAttempts, requestRedelivery, type AttemptRecord, type DeliveryRecord } from './deliveries';
+import { listDeliveries } from './history';
+import { requireWebhook, type WebhookRecord } from './repository';
+import type { Delivery, DeliveryAttempt, DeliveryDetail, DeliveryListQuery } from './schema';
+
+/** Redelivery requests only need to live until the router has read them. */
+const REQUEST_TTL_SECONDS = 24 * 3600;
+
+export function presentDelivery(record: DeliveryRecord): Delivery {
+  return {
+    id: record.id,
+    webhook_id: record.webhookId,
+    event_id: record.eventId,
+    event: record.kind,
+    test: record.test,
+    status: record.status,
+    attempt_count: record.attemptCount,
+    last_attempt_at: record.lastAttemptAt ?? null,
+    next_attempt_at: record.status === 'pending' ? (record.nextAttemptAt ?? null) : null,
+    last_status_code: record.lastStatusCode ?? null,
+    last_error: record.lastError ?? null,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+  };
+}
+
+const presentAttempt = (attempt: AttemptRecord): DeliveryAttempt => ({
+  attempt: attempt.attempt,
+  attempted_at: attempt.attemptedAt,
+  status_code: attempt.statusCode ?? null,
+  duration_ms: attempt.durationMs,
+  error: attempt.error ?? null,
+  response_body: attempt.responseBody ?? null,
+});
+
+const inactive = () =>
+  new ConflictError('This webhook is inactive; activate it (PUT with "active": true) to send deliveries', [{ field: 'active', message: 'is false' }]);
+
+export async function listWebhookDeliveries(tenant: Tenant, webhookId: number, query: DeliveryListQuery): Promise<{ items: Delivery[]; total: number }> {
+  await requireWebhook(tenant, webhookId);
+  const page: PageRequest = { page: query.page, perPage: query.per_page };
+  const result = await listDeliveries(tenant, webhookId, { status: query.status, kind: query.event }, page);
+  return { items: result.items.map(presentDelivery), total: result.total };
+}
+
+/** A delivery of another registration is as unknown here as one that does not exist. */
+async function requireDelivery(tenant: Tenant, webhookId: number, deliveryId: string) {
+  await requireWebhook(tenant, webhookId);
+  const found = await readDeliveryWithAttempts(tenant, deliveryId);
+  if (!found || found.delivery.webhookId !== webhookId) throw new NotFoundError('delivery', deliveryId);
+  return found;
+}
+
+export async function getWebhookDelivery(tenant: Tenant, webhookId: number, deliveryId: string): Promise<DeliveryDetail> {
+  const { delivery, attempts } = await requireDelivery(tenant, webhookId, deliveryId);
+  const event = await readEvent(tenant, delivery.eventId);
+  const payload = event
+    ? (JSON.parse(buildPayload({ deliveryId: delivery.id, eventId: event.eventId, kind: event.kind, createdAt: event.createdAt, mode: tenant.mode, test: event.test, data: event.data })) as Record<string, unknown>)
+    : null;
+  return { ...presentDelivery(delivery), payload, attempts: attempts.map(presentAttempt) };
+}
+
+/** Sends the delivery again: same delivery id, the next attempt number, a fresh retry schedule. */
+export async function redeliver(tenant: Tenant, webhookId: number, deliveryId: string): Promise<Delivery> {
+  const webhook = await requireWebhook(tenant, webhookId);
+  if (!webhook.active) throw inactive();
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const { delivery } = await requireDelivery(tenant, webhookId, deliveryId);
+    const now = new Date().toISOString();
+    const token = randomToken(16);
+    if (await requestRedelivery(tenant, delivery, token, now, Math.floor(Date.now() / 1000) + REQUEST_TTL_SECONDS)) {
+      return presentDelivery({ ...delivery, status: 'pending', token, chainAttempts: 0, nextAttemptAt: undefined, updatedAt: now });
+    }
+  }
+  throw new ConflictError('The delivery changed while being redelivered; try again');
+}
+
+/** The kind a test sends by default: the first subscribed one in catalogue order. */
+export function defaultTestKind(webhook: WebhookRecord): EventKind {
+  if (webhook.events.includes('*')) return 'order.created';
+  return eventKinds.find((kind) => webhook.events.includes(kind)) ?? 'order.created';
+}
+
+export async function sendTestEvent(tenant: Tenant, webhookId: number, kind?: string): Promise<void> {
+  const webhook = await requireWebhook(tenant, webhookId);
+  if (!webhook.active) throw inactive();
+  const eventKind = kind !== undefined && isEventKind(kind) ? kind : defaultTestKind(webhook);
+  const { item } = testEventPut(tenant, eventKind, sampleData(eventKind), webhookId);
+  await dynamo().send(new PutCommand(item.Put as never));
+}

@@ -1,0 +1,136 @@
+/**
+ * Webhook registrations: create, read, change, delete, rotate the secret. URLs pass the SSRF guard
+ * (events/ssrf.ts) before anything is written; the secret is shown in full only in the answers
+ * to create and rotate-secret.
+ */
+import { checkWebhookUrl, isNameNotFound, resolveTarget, UnsafeUrlError } from '../../events/ssrf';
+import { generateSecret, ROTATION_OVERLAP_MS, secretHint } from '../../events/signing';
+import type { Tenant } from '../auth/principal';
+import { config } from '../config';
+import { nextId } from '../db/sequences';
+import { ConflictError, ValidationError } from '../http/errors';
+import { logger } from '../logger';
+import * as repo from './repository';
+import { WebhookVersionConflict, type WebhookRecord } from './repository';
+import type { Webhook, WebhookCreate, WebhookUpdate } from './schema';
+
+const MAX_ATTEMPTS = 6;
+
+async function withRetry<T>(operation: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!(error instanceof WebhookVersionConflict)) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The webhook was changed by another request at the same time; try again');
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
+    }
+  }
+}
+
+/** The public view; `revealSecret` only for the answers to create and rotate-secret. */
+export function presentWebhook(record: WebhookRecord, revealSecret = false): Webhook {
+  return {
+    id: record.id,
+    url: record.url,
+    events: record.events,
+    active: record.active,
+    description: record.description,
+    secret: revealSecret ? record.secret : secretHint(record.secret),
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+  };
+}
+
+/**
+ * Refuses URLs that are, or resolve to, non-public addresses (422 on `url`). A name that does not
+ * resolve (yet) is accepted: it cannot reach anything now, and every delivery checks again.
+ */
+export async function assertSafeUrl(url: string): Promise<void> {
+  const policy = { localMode: config().localMode };
+  const refuse = (message: string) => new ValidationError('The webhook URL is not allowed', [{ field: 'url', message }]);
+  try {
+    await resolveTarget(checkWebhookUrl(url, policy), policy);
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw refuse(error.message);
+    if (isNameNotFound(error)) return;
+    // DNS could not be asked (timeout, resolver down): not the caller's fault; delivery re-checks.
+    logger.warn('webhook URL not resolvable at registration', { error: (error as Error).message });
+  }
+}
+
+export async function createWebhook(tenant: Tenant, input: WebhookCreate): Promise<Webhook> {
+  await assertSafeUrl(input.url);
+  const existing = await repo.listWebhooks(tenant);
+  if (existing.length >= repo.MAX_WEBHOOKS_PER_TENANT) throw repo.tooManyWebhooks();
+  const id = await nextId(tenant, 'webhook');
+  const now = new Date().toISOString();
+  const record: WebhookRecord = {
+    id,
+    url: input.url,
+    events: input.events,
+    active: input.active,
+    description: input.description ?? null,
+    secret: generateSecret(),
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  await repo.insertWebhook(tenant, record);
+  return presentWebhook(record, true);
+}
+
+export async function getWebhook(tenant: Tenant, id: number): Promise<Webhook> {
+  return presentWebhook(await repo.requireWebhook(tenant, id));
+}
+
+export async function listWebhooks(tenant: Tenant, page: number, perPage: number): Promise<{ items: Webhook[]; total: number }> {
+  const all = (await repo.listWebhooks(tenant)).reverse(); // newest first
+  return { items: all.slice((page - 1) * perPage, page * perPage).map((record) => presentWebhook(record)), total: all.length };
+}
+
+export async function updateWebhook(tenant: Tenant, id: number, changes: WebhookUpdate): Promise<Webhook> {
+  if (changes.url !== undefined) await assertSafeUrl(changes.url);
+  return withRetry(async () => {
+    const before = await repo.requireWebhook(tenant, id);
+    const after: WebhookRecord = {
+      ...before,
+      url: changes.url ?? before.url,
+      events: changes.events ?? before.events,
+      active: changes.active ?? before.active,
+      description: changes.description === undefined ? before.description : changes.description,
+      updatedAt: new Date().toISOString(),
+    };
+    await repo.saveWebhook(tenant, before, after);
+    return presentWebhook({ ...after, version: before.version + 1 });
+  });
+}
+
+export async function deleteWebhook(tenant: Tenant, id: number): Promise<{ id: number; deleted: true; url: string }> {
+  return withRetry(async () => {
+    const record = await repo.requireWebhook(tenant, id);
+    await repo.deleteWebhook(tenant, record);
+    return { id, deleted: true as const, url: record.url };
+  });
+}
+
+/**
+ * New secret; the current one becomes the previous one and keeps signing (as a second signature)
+ * for 24 h, so receivers can switch without missing a delivery. A second rotation within those
+ * 24 h drops the older previous secret.
+ */
+export async function rotateSecret(tenant: Tenant, id: number): Promise<Webhook> {
+  return withRetry(async () => {
+    const before = await repo.requireWebhook(tenant, id);
+    const now = new Date();
+    const after: WebhookRecord = {
+      ...before,
+      secret: generateSecret(),
+      previousSecret: before.secret,
+      previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    await repo.saveWebhook(tenant, before, after);
+    return presentWebhook({ ...after, version: before.version + 1 }, true);
+  });
+}

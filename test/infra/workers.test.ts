@@ -1,0 +1,129 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { env } from '../../shared/config';
+import { holdingQueues, physicalName, queues } from '../../shared/resources';
+import { workers } from '../../shared/workers';
+import { buildStack } from './helpers';
+
+const { stack, template } = buildStack('dev');
+const logicalId = (construct: { node: { defaultChild?: unknown } }): string => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const fnOf = (id: string) => stack.workers.functions.get(id)!;
+const arn = (construct: { node: { defaultChild?: unknown } }) => ({ 'Fn::GetAtt': [logicalId(construct), 'Arn'] });
+
+/** Every IAM action granted to a function's role. */
+function actionsOf(id: string): string[] {
+  const role = logicalId(fnOf(id).role!);
+  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } });
+  return Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement.flatMap((statement: { Action: string | string[] }) => statement.Action));
+}
+
+/** The resources of the statements of a function's role that grant `action`. */
+function resourcesFor(id: string, action: string): unknown[] {
+  const role = logicalId(fnOf(id).role!);
+  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } });
+  return Object.values(policies)
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+    .filter((statement: { Action: string | string[] }) => [statement.Action].flat().includes(action))
+    .flatMap((statement: { Resource: unknown }) => [statement.Resource].flat());
+}
+
+describe('worker functions', () => {
+  it('exist once per worker definition, Node.js 24 arm64, with their own timeouts', () => {
+    expect([...stack.workers.functions.keys()]).toEqual(workers.map((worker) => worker.id));
+    for (const worker of workers) {
+      const resource = template.toJSON().Resources[logicalId(fnOf(worker.id))];
+      expect(resource.Properties, worker.id).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: worker.timeoutSeconds });
+      expect(resource.Properties.Environment.Variables, worker.id).toMatchObject({ [env.deliveriesQueueUrl]: expect.anything(), [env.deliveriesDlqUrl]: expect.anything() });
+      expect(resource.Properties.Environment.Variables[env.localMode], worker.id).toBeUndefined();
+    }
+  });
+
+  it('keep the deliveries queue visibility at 6x the delivery worker timeout or more', () => {
+    const deliver = workers.find((worker) => worker.id === 'WebhookDelivery')!;
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: physicalName('dev', queues.deliveries.id),
+      VisibilityTimeout: Match.anyValue(),
+    });
+    expect(queues.deliveries.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * deliver.timeoutSeconds);
+  });
+});
+
+describe('the stream router mapping', () => {
+  it('reads the table stream, only EVENT and DELIVERY_REQUEST inserts, bisecting and bounded, with an on-failure queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(fnOf('EventRouter')) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.data.table), 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      MaximumRecordAgeInSeconds: 86400,
+      DestinationConfig: { OnFailure: { Destination: arn(stack.events.routerFailures) } },
+      FilterCriteria: {
+        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'DELIVERY_REQUEST'] } } } }) }],
+      },
+    });
+  });
+
+  it('has an on-failure queue with an alarm', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: physicalName('dev', holdingQueues.routerFailures.id),
+      MessageRetentionPeriod: holdingQueues.routerFailures.retentionSeconds,
+      SqsManagedSseEnabled: true,
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(stack.events.routerFailures), 'QueueName'] } }],
+      Threshold: 0,
+    });
+  });
+});
+
+describe('the queue mappings', () => {
+  it('feed the delivery worker from the deliveries queue and the DLQ handler from the DLQ, with partial batch failures', () => {
+    for (const [worker, queue] of [
+      ['WebhookDelivery', stack.events.deliveriesQueue],
+      ['WebhookDeadLetter', stack.events.deliveriesDlq],
+    ] as const) {
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: logicalId(fnOf(worker)) },
+        EventSourceArn: arn(queue),
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+    }
+  });
+});
+
+describe('least privilege', () => {
+  it('lets the router write the table and send to the deliveries queue only', () => {
+    const actions = actionsOf('EventRouter');
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:GetRecords', 'sqs:SendMessage']));
+    expect(resourcesFor('EventRouter', 'sqs:SendMessage')).toEqual(expect.arrayContaining([arn(stack.events.deliveriesQueue), arn(stack.events.routerFailures)]));
+    expect(resourcesFor('EventRouter', 'sqs:SendMessage')).not.toContainEqual(arn(stack.events.deliveriesDlq));
+    expect(actions).not.toContain('sqs:ReceiveMessage');
+    expect(actions.some((action) => action.startsWith('s3:'))).toBe(false);
+  });
+
+  it('lets the delivery worker consume the deliveries queue, change visibility, and send to the DLQ only', () => {
+    const actions = actionsOf('WebhookDelivery');
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:SendMessage']));
+    expect(resourcesFor('WebhookDelivery', 'sqs:ChangeMessageVisibility')).toEqual([arn(stack.events.deliveriesQueue)]);
+    expect(resourcesFor('WebhookDelivery', 'sqs:SendMessage')).toEqual([arn(stack.events.deliveriesDlq)]);
+    expect(resourcesFor('WebhookDelivery', 'sqs:ReceiveMessage')).toEqual([arn(stack.events.deliveriesQueue)]);
+  });
+
+  it('lets the DLQ handler consume the DLQ and send nothing', () => {
+    const actions = actionsOf('WebhookDeadLetter');
+    expect(resourcesFor('WebhookDeadLetter', 'sqs:ReceiveMessage')).toEqual([arn(stack.events.deliveriesDlq)]);
+    expect(actions).not.toContain('sqs:SendMessage');
+  });
+
+  it('gives no API route queue access: redeliveries and test events go through the outbox', () => {
+    for (const fn of stack.api.functions.values()) {
+      const role = logicalId(fn.role!);
+      const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } });
+      const actions = Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => s.Action));
+      expect(actions.some((action: string) => action.startsWith('sqs:')), fn.node.id).toBe(false);
+    }
+  });
+});

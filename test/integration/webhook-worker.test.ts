@@ -1,0 +1,111 @@
+/**
+ * The delivery worker's decisions, driven through the real queue: messages are put on the local
+ * deliveries queue directly (as the router would) for delivery records prepared in the table.
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deliveryIdFor } from '../../events/delivery-id';
+import { eventPut } from '../../events/outbox';
+import { deliveryMessage, sendDeliveryMessages } from '../../events/messages';
+import { dynamo } from '../../shared/clients/dynamodb';
+import { tableName } from '../../shared/db/table';
+import { insertDelivery } from '../../shared/webhooks/deliveries';
+import { call } from '../support/http';
+import { eventually, startReceiver } from '../support/receiver';
+import { storedDelivery } from '../support/store';
+import { freshShop, register, type Shop } from '../support/webhooks';
+
+let shop: Shop;
+beforeAll(async () => {
+  shop = await freshShop('Webhook Worker');
+});
+
+/**
+ * An event in the outbox's shape. The webhooks here subscribe to `stock.low` only, so the router
+ * leaves this `customer.created` alone and the test drives the delivery itself.
+ */
+async function storedEvent() {
+  const { event, item } = eventPut(shop.tenant, 'customer.created', { id: 42, name: 'Worker Test' });
+  await dynamo().send(new PutCommand(item.Put as never));
+  return event;
+}
+
+/** A pending delivery for `webhookId` and the message that drives it. */
+async function pendingDelivery(webhookId: number, options: { token?: string; nextAttemptAt?: string } = {}) {
+  const event = await storedEvent();
+  const id = deliveryIdFor(event.id, shop.tenant, webhookId);
+  const now = new Date().toISOString();
+  const token = options.token ?? 'chain-1';
+  expect(
+    await insertDelivery(shop.tenant, { id, webhookId, eventId: event.id, kind: 'customer.created', test: false, status: 'pending', token, chainAttempts: 0, attemptCount: 0, createdAt: now, updatedAt: now, expiresAt: Math.floor(Date.now() / 1000) + 3600 }),
+  ).toBe(true);
+  if (options.nextAttemptAt) {
+    await dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...(await storedDelivery(shop.tenant, id)), next_attempt_at: options.nextAttemptAt } }));
+  }
+  return { id, send: (messageToken = token) => sendDeliveryMessages([deliveryMessage(shop.tenant, webhookId, id, messageToken)]) };
+}
+
+const statusOf = async (id: string) => (await storedDelivery(shop.tenant, id))?.status;
+
+describe('the delivery worker', () => {
+  it('records a delivery for a paused webhook as skipped, without calling it', async () => {
+    const hook = await startReceiver();
+    const webhook = await register(shop.secretTest, { url: hook.url, events: ['stock.low'], active: false });
+    const delivery = await pendingDelivery(webhook.id);
+    await delivery.send();
+    expect(await eventually(() => statusOf(delivery.id), (status) => status === 'skipped')).toBe('skipped');
+    expect((await storedDelivery(shop.tenant, delivery.id))?.last_error).toBe('webhook inactive');
+    expect(hook.requests).toHaveLength(0);
+    await hook.close();
+  });
+
+  it('records a delivery for a deleted webhook as skipped', async () => {
+    const hook = await startReceiver();
+    const webhook = await register(shop.secretTest, { url: hook.url, events: ['stock.low'] });
+    const delivery = await pendingDelivery(webhook.id);
+    expect((await call('DELETE', `/v1/webhooks/${webhook.id}`, { key: shop.secretTest })).status).toBe(200);
+    await delivery.send();
+    expect(await eventually(() => statusOf(delivery.id), (status) => status === 'skipped')).toBe('skipped');
+    expect((await storedDelivery(shop.tenant, delivery.id))?.last_error).toBe('webhook deleted');
+    expect(hook.requests).toHaveLength(0);
+    await hook.close();
+  });
+
+  it('drops a superseded duplicate message without an attempt', async () => {
+    const hook = await startReceiver();
+    const webhook = await register(shop.secretTest, { url: hook.url, events: ['stock.low'] });
+    const delivery = await pendingDelivery(webhook.id, { token: 'current' });
+    await delivery.send('stale');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(hook.requests).toHaveLength(0);
+    expect(await statusOf(delivery.id)).toBe('pending');
+    await delivery.send('current');
+    await hook.waitFor(1);
+    expect(await eventually(() => statusOf(delivery.id), (status) => status === 'succeeded')).toBe('succeeded');
+    await hook.close();
+  });
+
+  it('hides a message that arrives before its attempt is due and attempts it on time', async () => {
+    const hook = await startReceiver();
+    const webhook = await register(shop.secretTest, { url: hook.url, events: ['stock.low'] });
+    const due = Date.now() + 3000;
+    const delivery = await pendingDelivery(webhook.id, { nextAttemptAt: new Date(due).toISOString() });
+    await delivery.send();
+    const [request] = await hook.waitFor(1, 10_000);
+    expect(request!.receivedAt).toBeGreaterThanOrEqual(due - 1000);
+    expect(request!.headers['x-webhook-attempt']).toBe('1');
+    await hook.close();
+  });
+
+  it('counts an unreachable receiver as a failed attempt and retries it', async () => {
+    const hook = await startReceiver();
+    const url = hook.url;
+    await hook.close(); // nothing listens there any more
+    const webhook = await register(shop.secretTest, { url, events: ['stock.low'] });
+    const delivery = await pendingDelivery(webhook.id);
+    await delivery.send();
+    const stored = await eventually(() => storedDelivery(shop.tenant, delivery.id), (item) => Number(item?.attempt_count) >= 2);
+    expect(stored?.last_error).toBe('connection refused');
+    expect(stored?.last_status_code).toBeUndefined();
+  });
+});
