@@ -3,27 +3,35 @@
  * 90 days (TTL). Listing is a Query over a time range with filters; `total` is a COUNT over the
  * same range and filters (audit reads are rare; the range is bounded to 31 days per request).
  */
-import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../auth/principal';
 import { dynamo } from '../clients/dynamodb';
 import { tenantKeys } from '../db/keys';
 import { tableName } from '../db/table';
+import { batchWriteAll, putRequest } from '../db/batch';
 import type { AuditLog } from './schema';
 
 export const AUDIT_RETENTION_SECONDS = 90 * 24 * 3600;
 
-export async function putAuditRecord(tenant: Tenant, record: AuditLog): Promise<void> {
-  await dynamo().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...tenantKeys.audit(tenant, record.created_at, record.request_id),
-        entity: 'AUDIT',
-        ...record,
-        expires_at: Math.floor(Date.parse(record.created_at) / 1000) + AUDIT_RETENTION_SECONDS,
-      },
-    }),
-  );
+export function auditItem(tenant: Tenant, record: AuditLog): Record<string, unknown> {
+  return {
+    ...tenantKeys.audit(tenant, record.created_at, record.request_id),
+    entity: 'AUDIT',
+    ...record,
+    expires_at: Math.floor(Date.parse(record.created_at) / 1000) + AUDIT_RETENTION_SECONDS,
+  };
+}
+
+/**
+ * Stores many records at once (the shipper). Keyed by time and request id, so a record shipped
+ * twice (log delivery is at-least-once) is written twice to the same item: no duplicates.
+ */
+export async function putAuditRecords(records: { tenant: Tenant; record: AuditLog }[]): Promise<void> {
+  const unique = new Map(records.map(({ tenant, record }) => {
+    const item = auditItem(tenant, record);
+    return [`${item.pk}|${item.sk}`, item] as const;
+  }));
+  await batchWriteAll([...unique.values()].map(putRequest));
 }
 
 export interface AuditFilter {

@@ -1,0 +1,80 @@
+/**
+ * Audit records travel off the request path: handlers print one JSON line per call
+ * (shared/audit/sink.ts); a subscription filter on every API function's log group sends those
+ * lines to the audit shipper, which stores them in the table. CloudWatch Logs retries failed
+ * deliveries, Lambda retries the asynchronous invocation twice, and what still fails lands in a
+ * failure queue with an alarm — a record is delayed, never silently lost.
+ */
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as logsDestinations from 'aws-cdk-lib/aws-logs-destinations';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { physicalName } from '../shared/resources';
+import { AUDIT_SHIPPER_HANDLER } from './entries';
+import { ServiceFunction } from './function';
+import { grantTable } from './grants';
+import type { StageConfig } from './stages';
+
+/** Matches exactly the lines of shared/audit/sink.ts. */
+export const AUDIT_FILTER_PATTERN = '{ $.audit.request_id = "*" }';
+
+export interface AuditShippingProps {
+  stage: StageConfig;
+  projectRoot: string;
+  environment: Record<string, string>;
+  table: dynamodb.Table;
+  /** The functions whose audit lines are shipped (API routes and the authorizer). */
+  sources: ServiceFunction[];
+}
+
+export class AuditShipping extends Construct {
+  readonly shipper: ServiceFunction;
+  readonly failures: sqs.Queue;
+
+  constructor(scope: Construct, id: string, props: AuditShippingProps) {
+    super(scope, id);
+    this.failures = new sqs.Queue(this, 'Failures', {
+      queueName: physicalName(props.stage.name, 'AuditShippingFailures'),
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    Validations.of(this.failures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the failure destination of the audit shipper; it has no consumer to redrive from.',
+    });
+    new cloudwatch.Alarm(this, 'FailuresDepth', {
+      alarmName: physicalName(props.stage.name, 'AuditShippingFailuresDepth'),
+      alarmDescription: 'Audit log batches could not be stored after retries; replay them from this queue.',
+      metric: this.failures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    this.shipper = new ServiceFunction(this, 'ShipperFn', {
+      stage: props.stage,
+      projectRoot: props.projectRoot,
+      environment: props.environment,
+      handler: AUDIT_SHIPPER_HANDLER,
+      description: 'Stores the audit lines of the API functions, delivered by log subscription filters',
+    });
+    this.shipper.configureAsyncInvoke({ retryAttempts: 2, onFailure: new destinations.SqsDestination(this.failures) });
+    grantTable(this.shipper, props.table, 'readWrite');
+
+    const destination = new logsDestinations.LambdaDestination(this.shipper);
+    for (const source of props.sources) {
+      new logs.SubscriptionFilter(this, `${source.node.id}Audit`, {
+        logGroup: source.logGroup,
+        destination,
+        filterPattern: logs.FilterPattern.literal(AUDIT_FILTER_PATTERN),
+        filterName: 'audit',
+      });
+    }
+  }
+}
