@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', 'coverage/', 'admin/dist/', 'openapi.json'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', 'coverage/', 'admin/dist/', 'openapi.json', 'bench/out/', 'docs/screenshots/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

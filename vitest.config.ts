@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects: unit (pure functions), integration (real handlers over HTTP against DynamoDB
- * Local and the SQS/S3 emulators, started once by the global setup on free ports), and infra
- * (CDK assertions). `npm test` runs all three.
+ * Four projects: unit (pure functions), integration (real handlers over HTTP against DynamoDB
+ * Local and the SQS/S3 emulators, started once by the global setup on free ports), infra
+ * (CDK assertions) and e2e (the admin panel in Chromium). `npm test` runs all four.
  */
 export default defineConfig({
   test: {
@@ -20,6 +20,18 @@ export default defineConfig({
         },
       },
       { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        // The admin panel in headless Chromium against its own local stack (test/e2e/global-setup.ts),
+        // after the other projects, so a browser does not compete with timing-sensitive integration tests.
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.e2e.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

@@ -6,8 +6,7 @@ import { build, type Metafile } from 'esbuild';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { esbuildOptions } from '../infra/bundling';
-import { routes } from '../shared/routes';
-import { workers } from '../shared/workers';
+import { functionEntries } from '../infra/entries';
 
 export const projectRoot = resolve(import.meta.dirname, '..');
 export const outDir = join(projectRoot, 'bench', 'out');
@@ -20,20 +19,13 @@ export interface BundleFigure {
   metafile: Metafile;
 }
 
-/** Every deployed function: the authorizer, one per route, one per worker. */
-export function entries(): { id: string; entry: string }[] {
-  return [
-    { id: 'authorizer', entry: 'functions/authorizer.ts' },
-    ...routes.map((route) => ({ id: route.id, entry: route.handler })),
-    ...workers.map((worker) => ({ id: `worker.${worker.id}`, entry: worker.handler })),
-  ];
-}
+export { functionEntries as entries } from '../infra/entries';
 
 export async function buildBundles(): Promise<BundleFigure[]> {
   await mkdir(outDir, { recursive: true });
   const figures: BundleFigure[] = [];
   // Sequential on purpose: esbuild is already parallel inside, and 2 cores are all we have.
-  for (const { id, entry } of entries()) {
+  for (const { id, entry } of functionEntries()) {
     const file = join(outDir, `${id}.mjs`);
     const result = await build(esbuildOptions(join(projectRoot, entry), file));
     const output = Object.entries(result.metafile!.outputs).find(([name]) => name.endsWith('.mjs'))!;

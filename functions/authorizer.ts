@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { bearerToken } from '../shared/auth/keys';
 import { principalToContext } from '../shared/auth/principal';
 import { resolveApiKey } from '../shared/accounts/service';
-import { recordAudit } from '../shared/audit/service';
+import { emitAudit } from '../shared/audit/sink';
 
 /** `arn:…:apiId/stage/METHOD/path` → `arn:…:apiId/stage/*`. */
 const wholeApi = (methodArn: string): string => methodArn.split('/').slice(0, 2).join('/') + '/*';
@@ -21,7 +21,7 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
   const key = bearerToken(header ?? undefined);
   const resolution = key ? await resolveApiKey(key) : ({ status: 'unknown' } as const);
   if (resolution.status === 'revoked') {
-    await recordAudit(resolution.tenant, {
+    emitAudit(resolution.tenant, {
       request_id: event.requestContext?.requestId ?? randomUUID(),
       created_at: new Date().toISOString(),
       key_id: resolution.keyId,

@@ -23,6 +23,8 @@ export interface ApiProps {
   projectRoot: string;
   environment: Record<string, string>;
   targets: GrantTargets;
+  /** Browser origins allowed by CORS; defaults to the stage's (the stack adds the admin panel's). */
+  corsOrigins?: string[];
 }
 
 /** `customers.create` → `CustomersCreateFn`: stable construct ids, so logical ids survive reordering. */
@@ -61,6 +63,7 @@ export class Api extends Construct {
     const { stage, routes } = props;
     assertConsistentPathParameters(routes);
     const functionProps = { stage, projectRoot: props.projectRoot, environment: props.environment };
+    const corsOrigins = props.corsOrigins ?? stage.corsOrigins;
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
     this.restApi = new apigw.RestApi(this, 'RestApi', {
@@ -85,16 +88,16 @@ export class Api extends Construct {
         throttlingRateLimit: stage.throttle.rateLimit,
         throttlingBurstLimit: stage.throttle.burstLimit,
       },
-      defaultCorsPreflightOptions: stage.corsOrigins.length
+      defaultCorsPreflightOptions: corsOrigins.length
         ? {
-            allowOrigins: stage.corsOrigins,
+            allowOrigins: corsOrigins,
             allowMethods: apigw.Cors.ALL_METHODS,
             allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
             maxAge: Duration.hours(1),
           }
         : undefined,
     });
-    addGatewayResponses(this.restApi, stage.corsOrigins);
+    addGatewayResponses(this.restApi, corsOrigins);
 
     this.authorizerFunction = new ServiceFunction(this, 'AuthorizerFn', {
       ...functionProps,
@@ -115,6 +118,8 @@ export class Api extends Construct {
         ...functionProps,
         handler: route.handler,
         description: `${route.id}: ${route.summary}`,
+        // Long imports keep running past API Gateway's 29 s answer and still finish atomically.
+        ...(route.timeoutSeconds ? { timeoutSeconds: route.timeoutSeconds } : {}),
       });
       this.functions.set(route.id, fn);
       grantRoute(route, fn, props.targets);

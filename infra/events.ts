@@ -1,18 +1,23 @@
 /**
- * The webhook deliveries queue and its dead-letter queue, from shared/resources.ts, plus an alarm
- * when anything lands in the DLQ (a delivery that exhausted its retries needs a human).
+ * The webhook deliveries queue and its dead-letter queue, from shared/resources.ts, the stream
+ * router's on-failure queue, and alarms. The DLQ has a consumer (the WebhookDeadLetter worker marks
+ * its deliveries failed and removes them), so messages that stay visible there mean that consumer
+ * is failing; anything on the router's failure queue is a batch of events that was not routed.
+ * Both need a human.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { physicalName, queues } from '../shared/resources';
+import { holdingQueues, physicalName, queues } from '../shared/resources';
 import type { StageConfig } from './stages';
 
 export class Events extends Construct {
   readonly deliveriesQueue: sqs.Queue;
   readonly deliveriesDlq: sqs.Queue;
   readonly deliveriesDlqAlarm: cloudwatch.Alarm;
+  readonly routerFailures: sqs.Queue;
+  readonly routerFailuresAlarm: cloudwatch.Alarm;
 
   constructor(scope: Construct, id: string, stage: StageConfig) {
     super(scope, id);
@@ -34,8 +39,30 @@ export class Events extends Construct {
 
     this.deliveriesDlqAlarm = new cloudwatch.Alarm(this, `${definition.deadLetter.id}Depth`, {
       alarmName: physicalName(stage.name, `${definition.deadLetter.id}Depth`),
-      alarmDescription: 'Webhook deliveries exhausted their retries and were dead-lettered.',
+      alarmDescription: 'Dead-lettered webhook deliveries are not being marked failed (the DLQ handler is failing).',
       metric: this.deliveriesDlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      // The handler drains the DLQ within seconds; five minutes of backlog means it is failing.
+      evaluationPeriods: 5,
+      datapointsToAlarm: 5,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    const failures = holdingQueues.routerFailures;
+    this.routerFailures = new sqs.Queue(this, failures.id, {
+      ...common,
+      queueName: physicalName(stage.name, failures.id),
+      retentionPeriod: Duration.seconds(failures.retentionSeconds),
+    });
+    Validations.of(this.routerFailures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the failure destination of the stream router; it has no consumer to redrive from.',
+    });
+    this.routerFailuresAlarm = new cloudwatch.Alarm(this, `${failures.id}Depth`, {
+      alarmName: physicalName(stage.name, `${failures.id}Depth`),
+      alarmDescription: 'A batch of outbox events could not be routed to webhooks after bounded retries; re-route it from the outbox.',
+      metric: this.routerFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
       threshold: 0,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,

@@ -18,6 +18,8 @@ export interface ServiceFunctionProps {
   stage: StageConfig;
   environment: Record<string, string>;
   description?: string;
+  /** Seconds; API handlers keep the default 10 (API Gateway's own limit is 29). */
+  timeoutSeconds?: number;
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -32,7 +34,7 @@ export class ServiceFunction extends NodejsFunction {
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: stage.memorySize,
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(props.timeoutSeconds ?? 10),
       loggingFormat: lambda.LoggingFormat.JSON,
       // An explicit log group, so retention and removal follow the stage instead of "forever".
       logGroup: new logs.LogGroup(scope, `${id}Logs`, {

@@ -1,15 +1,20 @@
 /**
- * One stack per stage: data, events and the API, wired together. The route list and the project
+ * One stack per stage: data, events, the API and the admin panel, wired together. The route list and the project
  * root are props so tests can build the stack without bundling the real handlers.
  */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { env } from '../shared/config';
 import { routes as allRoutes, type RouteDefinition } from '../shared/routes';
+import { AdminPanel, allowedOrigins, CORS_ORIGINS_ENV } from './admin';
 import { Api } from './api';
+import { AuditShipping } from './audit';
 import { Data } from './data';
 import { Events } from './events';
+import { Workers } from './workers';
+import { workers as allWorkers } from '../shared/workers';
 import type { StageConfig } from './stages';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -20,12 +25,17 @@ export interface PrintShopStackProps extends StackProps {
   routes?: readonly RouteDefinition[];
   /** Root that handler paths are relative to; holds package-lock.json. Defaults to this project. */
   projectRoot?: string;
+  /** The admin panel's sources; defaults to this project's admin/ (built by Vite during synth). */
+  adminSourceDir?: string;
 }
 
 export class PrintShopStack extends Stack {
   readonly data: Data;
   readonly events: Events;
   readonly api: Api;
+  readonly workers: Workers;
+  readonly admin: AdminPanel;
+  readonly audit: AuditShipping;
 
   constructor(scope: Construct, id: string, props: PrintShopStackProps) {
     super(scope, id, props);
@@ -43,15 +53,41 @@ export class PrintShopStack extends Stack {
       [env.deliveriesQueueUrl]: this.events.deliveriesQueue.queueUrl,
     };
 
+    // The admin panel's origin is allowed by the API's CORS (preflight and handler responses).
+    this.admin = new AdminPanel(this, 'Admin', { stage, sourceDir: props.adminSourceDir ?? join(projectRoot, 'admin'), projectRoot });
+    const corsOrigins = allowedOrigins(stage, this.admin.origin);
+
     this.api = new Api(this, 'Api', {
       stage,
       routes: props.routes ?? allRoutes,
       projectRoot: props.projectRoot ?? projectRoot,
-      environment,
+      environment: { ...environment, [CORS_ORIGINS_ENV]: corsOrigins.join(',') },
       targets: this.data,
+      corsOrigins,
+    });
+    this.admin.deploy(this.api.restApi.url);
+
+    // Audit lines printed by the API functions reach the table through log subscriptions.
+    this.audit = new AuditShipping(this, 'Audit', {
+      stage,
+      projectRoot: props.projectRoot ?? projectRoot,
+      environment,
+      table: this.data.table,
+      sources: [this.api.authorizerFunction, ...this.api.functions.values()],
+    });
+
+    // Stream router, webhook delivery worker and DLQ handler, from shared/workers.ts.
+    this.workers = new Workers(this, 'Workers', {
+      stage,
+      workers: allWorkers,
+      projectRoot: props.projectRoot ?? projectRoot,
+      environment,
+      table: this.data.table,
+      queues: { deliveries: this.events.deliveriesQueue, deliveriesDlq: this.events.deliveriesDlq, routerFailures: this.events.routerFailures },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url });
+    new CfnOutput(this, 'AdminUrl', { value: this.admin.url });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.data.documentsBucket.bucketName });

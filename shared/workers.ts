@@ -57,10 +57,11 @@ export const workers: readonly WorkerDefinition[] = [
   {
     id: 'EventRouter',
     handler: 'functions/events/router.ts',
-    description: 'Outbox stream router: new EVENT items -> one delivery message per subscribed webhook',
+    description: 'Outbox stream router: new events -> one delivery message per subscribed webhook',
     source: {
       kind: 'table-stream',
-      filter: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT'] } } } },
+      // New outbox events, and redelivery requests from the API (which never talks to SQS itself).
+      filter: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'DELIVERY_REQUEST'] } } } },
       batchSize: 100,
       bisectBatchOnError: true,
       retryAttempts: 10,

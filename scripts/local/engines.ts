@@ -68,6 +68,7 @@ export async function startEngines(options: EnginesOptions): Promise<Engines> {
       [envNames.filesBucket]: resources.buckets.files,
       [envNames.documentsBucket]: resources.buckets.documents,
       [envNames.deliveriesQueueUrl]: resources.queueUrls.deliveries,
+      [envNames.deliveriesDlqUrl]: resources.queueUrls.deliveriesDlq,
       [envNames.localMode]: 'true',
     };
     return { endpoints, resources, env, stop };

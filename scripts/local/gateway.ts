@@ -13,6 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { errorBody } from '../../shared/http/envelope';
 import type { ErrorCode } from '../../shared/http/errors';
 import { pathsOf, routes as routeTable, type RouteDefinition } from '../../shared/routes';
+import { adminStatic } from './admin-static';
+import { startAuditShipping } from './audit-shipping';
 import { countCalls, installCallCounter } from './dynamodb-calls';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -53,8 +55,8 @@ const load = (file: string) => {
   return loaded;
 };
 
-function lambdaContext(functionName: string, requestId: string): Context {
-  const deadline = Date.now() + 10_000;
+function lambdaContext(functionName: string, requestId: string, timeoutMs = 10_000): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
@@ -115,6 +117,8 @@ export interface GatewayOptions {
   host?: string;
   routes?: readonly RouteDefinition[];
   authorizerModule?: string;
+  /** Serve the built admin panel from this folder under /admin (see admin-static.ts). */
+  adminDir?: string;
 }
 
 export interface Gateway {
@@ -126,7 +130,10 @@ export interface Gateway {
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const mounted = mount(options.routes ?? routeTable);
   installCallCounter();
+  // Handlers run in this process: its stdout is their log stream, and audit lines ship from it.
+  const auditShipping = startAuditShipping();
   const authorizerModule = options.authorizerModule ?? 'functions/authorizer.ts';
+  const admin = options.adminDir ? adminStatic(options.adminDir) : undefined;
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -140,6 +147,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const requestId = randomUUID();
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
+    if (admin?.(req, res, url)) return;
     const matches = mounted.map((m) => ({ m, match: m.pattern.exec(url.pathname) })).filter((x) => x.match);
     if (matches.length === 0) return sendError(res, 404, 'not_found', `No route for ${url.pathname}`, requestId);
     const hit = matches.find((x) => x.m.route.method === method);
@@ -218,13 +226,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     } as unknown as APIGatewayProxyEvent;
 
     const handler = (await load(m.route.handler)).handler as ProxyHandler;
-    const { result, commands } = await countCalls(() => handler(event, lambdaContext(m.route.id, requestId)));
+    const { result, commands } = await countCalls(() => handler(event, lambdaContext(m.route.id, requestId, (m.route.timeoutSeconds ?? 10) * 1000)));
     const responseHeaders: Record<string, string | string[]> = {
       'Access-Control-Allow-Origin': '*',
       ...result.headers,
       // Local diagnostics (never on AWS): the DynamoDB calls the handler made, for call budgets.
       'X-Local-DynamoDB-Calls': String(commands.length),
-      'X-Local-DynamoDB-Commands': commands.join(','),
+      // Capped: a bulk import sends thousands of BatchWriteItem calls (Node refuses headers over 16 KB).
+      'X-Local-DynamoDB-Commands': commands.length > 100 ? `${commands.slice(0, 100).join(',')},...` : commands.join(','),
     } as Record<string, string>;
     for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) responseHeaders[name] = values.map(String);
     res.writeHead(result.statusCode, responseHeaders);
@@ -240,10 +249,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   return {
     server,
     url: `http://${hostForUrl === '127.0.0.1' ? 'localhost' : hostForUrl}:${address.port}`,
-    close: () =>
-      new Promise<void>((resolvePromise) => {
+    close: async () => {
+      await new Promise<void>((resolvePromise) => {
         server.close(() => resolvePromise());
         server.closeAllConnections();
-      }),
+      });
+      await auditShipping.stop();
+    },
   };
 }

@@ -29,6 +29,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import {
   buckets,
+  holdingQueues,
   physicalName,
   queues,
   table,
@@ -39,12 +40,13 @@ import {
 import { localClientConfig, type LocalEndpoints } from './clients';
 
 type QueueKey = keyof typeof queues;
+type HoldingQueueKey = keyof typeof holdingQueues;
 type BucketKey = keyof typeof buckets;
 
 export interface ProvisionedResources {
   tableName: string;
   /** Per queue in shared/resources.ts: its URL under its key, its DLQ's under `<key>Dlq`. */
-  queueUrls: Record<QueueKey | `${QueueKey}Dlq`, string>;
+  queueUrls: Record<QueueKey | `${QueueKey}Dlq` | HoldingQueueKey, string>;
   buckets: Record<BucketKey, string>;
 }
 
@@ -240,6 +242,9 @@ async function provisionQueues(client: SQSClient, stage: string): Promise<Provis
       }),
     });
     urls[`${key}Dlq`] = dlqUrl;
+  }
+  for (const [key, queue] of Object.entries(holdingQueues) as [HoldingQueueKey, (typeof holdingQueues)[HoldingQueueKey]][]) {
+    urls[key] = await ensureQueue(client, physicalName(stage, queue.id), { MessageRetentionPeriod: String(queue.retentionSeconds) });
   }
   return urls as ProvisionedResources['queueUrls'];
 }

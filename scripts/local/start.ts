@@ -7,8 +7,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resetConfig } from '../../shared/config';
 import { createAccount, getAccount } from '../../shared/accounts/service';
+import { adminDistDir, ensureAdminBuilt } from './admin-build';
 import { startEngines, type Engines } from './engines';
 import { startGateway, type Gateway } from './gateway';
+import { startWorkers, type Workers } from './workers';
 import { dataDir, demoAccountFile, removeEndpoints, writeEndpoints } from './state';
 
 const inMemory = process.argv.includes('--in-memory');
@@ -18,6 +20,7 @@ const dir = dataDir();
 
 let engines: Engines | undefined;
 let gateway: Gateway | undefined;
+let workers: Workers | undefined;
 let stopping = false;
 
 async function shutdown(signal: string) {
@@ -25,6 +28,7 @@ async function shutdown(signal: string) {
   stopping = true;
   console.log(`\n${signal}: stopping…`);
   await gateway?.close().catch(() => undefined);
+  await workers?.stop().catch((error: unknown) => console.error('while stopping the workers:', error));
   await engines?.stop().catch((error: unknown) => console.error('while stopping the engines:', error));
   removeEndpoints(dir);
   console.log('stopped.');
@@ -51,19 +55,28 @@ async function ensureDemoAccount(): Promise<void> {
 async function main() {
   const started = Date.now();
   console.log(`Starting the local stack (${inMemory ? 'in memory' : `data in ${dir}`})…`);
+  // The admin panel is (re)built while the engines start, when admin/dist is missing or stale.
+  const adminBuild = ensureAdminBuilt({ quiet: true }).catch((error: unknown) =>
+    console.error(`The admin panel could not be built (${error instanceof Error ? error.message : error}); the API runs without it.`),
+  );
   engines = await startEngines({ dataDir: dir, inMemory, stage: 'local' });
   Object.assign(process.env, engines.env);
   resetConfig();
-  gateway = await startGateway({ port, host });
+  await adminBuild;
+  gateway = await startGateway({ port, host, adminDir: adminDistDir });
+  // Stream router, webhook delivery and DLQ handler (shared/workers.ts), as deployed.
+  workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
   writeEndpoints({ pid: process.pid, api: gateway.url, inMemory, env: engines.env }, dir);
   await ensureDemoAccount();
   console.log(`\nPrint Shop API listening on ${gateway.url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log(`  try: curl -H "Authorization: Bearer <secret_test key>" ${gateway.url}/v1/customers`);
+  console.log(`  Admin panel: ${gateway.url}/admin (sign in with the secret_test key)`);
   console.log(`  OpenAPI: ${gateway.url}/v1/openapi.json — Ctrl-C stops everything.`);
 }
 
 main().catch(async (error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
+  await workers?.stop().catch(() => undefined);
   await engines?.stop().catch(() => undefined);
   removeEndpoints(dir);
   process.exit(1);

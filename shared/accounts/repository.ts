@@ -26,6 +26,8 @@ export interface Account {
   currency: string;
   /** Percent, e.g. 19 for 19 %. */
   tax_rate: number;
+  /** Image for legacy products that have none (a built-in placeholder when unset). */
+  placeholder_image_url?: string;
   allowed_ips: string[];
   created_at: string;
   updated_at: string;
@@ -53,6 +55,7 @@ const accountFields = (item: Record<string, unknown>): Account => ({
   ...(item.usage_key_id ? { usage_key_id: String(item.usage_key_id), usage_key: String(item.usage_key) } : {}),
   currency: String(item.currency),
   tax_rate: Number(item.tax_rate),
+  ...(item.placeholder_image_url ? { placeholder_image_url: String(item.placeholder_image_url) } : {}),
   allowed_ips: (item.allowed_ips as string[] | undefined) ?? [],
   created_at: String(item.created_at),
   updated_at: String(item.updated_at),
@@ -117,7 +120,7 @@ export async function listAccounts(): Promise<Account[]> {
   return accounts.sort((a, b) => b.created_at.localeCompare(a.created_at));
 }
 
-type AccountChanges = Partial<Pick<Account, 'plan' | 'rate_limit_per_minute' | 'rate_limit_per_hour' | 'allowed_ips' | 'name' | 'usage_key_id' | 'usage_key'>>;
+type AccountChanges = Partial<Pick<Account, 'plan' | 'rate_limit_per_minute' | 'rate_limit_per_hour' | 'allowed_ips' | 'name' | 'usage_key_id' | 'usage_key' | 'placeholder_image_url'>>;
 
 export async function updateAccount(accountId: string, changes: AccountChanges): Promise<Account> {
   try {

@@ -17,6 +17,8 @@ export interface CollectionQuery {
   /** Optional inclusive range on the index sort key (date filters). */
   sortKeyBetween?: [string, string];
   newestFirst: boolean;
+  /** Maps an index entry to the item to fetch, for entries that stand in for another item (product list entries). */
+  itemKey?: (entry: ItemKey) => ItemKey;
 }
 
 type Item = Record<string, unknown>;
@@ -86,17 +88,21 @@ export async function readPage(query: CollectionQuery, { page, perPage }: PageRe
     for (const item of result.Items ?? []) keys.push({ pk: String(item.pk), sk: String(item.sk) });
     startKey = result.LastEvaluatedKey;
   } while (startKey && keys.length < wanted);
-  return getMany(keys.slice(offset, wanted));
+  const window = keys.slice(offset, wanted);
+  return getMany(query.itemKey ? window.map((key) => query.itemKey!(key)) : window);
 }
 
-/** BatchGet of up to 100 keys, retrying unprocessed keys, returned in the order of `keys` (missing ones dropped). */
-export async function getMany(keys: ItemKey[]): Promise<Item[]> {
+/**
+ * BatchGet of up to 100 keys, retrying unprocessed keys, returned in the order of `keys` (missing
+ * ones dropped). `consistent` asks for strongly consistent reads (stock checks before a write).
+ */
+export async function getMany(keys: ItemKey[], options: { consistent?: boolean } = {}): Promise<Item[]> {
   if (keys.length === 0) return [];
   const found = new Map<string, Item>();
   let pending: Record<string, unknown>[] | undefined = keys.map((key) => ({ pk: key.pk, sk: key.sk }));
   for (let attempt = 0; pending && pending.length > 0; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-    const result = await dynamo().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+    const result = await dynamo().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: options.consistent } } }));
     for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
     pending = result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined;
     if (attempt > 8 && pending?.length) throw new Error('BatchGet kept returning unprocessed keys');

@@ -25,8 +25,11 @@ export const platformKeys = {
   accountsCollection: 'ACCOUNTS',
 };
 
+/** Which products a product list index partition holds. */
+export type ProductListState = 'all' | 'active' | 'inactive';
+
 /** Named per-tenant sequences (integer ids) and totals (list counts). */
-export type SequenceName = 'customer' | 'address' | 'order' | 'product' | 'invoice' | 'quote' | 'job' | 'machine' | 'shipment' | 'file' | 'webhook';
+export type SequenceName = 'customer' | 'address' | 'order' | 'product' | 'legacy_product' | 'invoice' | 'quote' | 'job' | 'machine' | 'shipment' | 'file' | 'webhook';
 
 export const tenantKeys = {
   sequence: (tenant: Tenant, name: SequenceName): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `SEQ#${name}` }),
@@ -46,6 +49,43 @@ export const tenantKeys = {
   }),
   customersCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#CUSTOMERS`,
   customersByName: (tenant: Tenant): string => `${tenantPrefix(tenant)}#CUSTOMERS_BY_NAME`,
+
+  product: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#PRODUCT#${id}`, sk: 'PRODUCT' }),
+  /**
+   * Stand-ins for a product in further list orderings (an item has only two index slots), kept in
+   * the product's partition and written in the same transaction as the product.
+   */
+  productListEntry: (tenant: Tenant, id: number, ordering: 'BY_NAME' | 'BY_CATEGORY'): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#PRODUCT#${id}`,
+    sk: `LIST#${ordering}`,
+  }),
+  /** The product item a list entry (or the product's own index entry) stands for. */
+  productOfListEntry: (entry: ItemKey): ItemKey => ({ pk: entry.pk, sk: 'PRODUCT' }),
+  /** Index partitions of product lists; `state` is `all`, `active` or `inactive`. */
+  productsCollection: (tenant: Tenant, state: ProductListState): string => `${tenantPrefix(tenant)}#PRODUCTS#${state}`,
+  productsByName: (tenant: Tenant, state: ProductListState): string => `${tenantPrefix(tenant)}#PRODUCTS_BY_NAME#${state}`,
+  productsByCategory: (tenant: Tenant, state: ProductListState, category: string): string =>
+    `${tenantPrefix(tenant)}#PRODUCTS_BY_CATEGORY#${state}#${category.toLowerCase()}`,
+
+  legacyProduct: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#LEGACY_PRODUCT#${id}`, sk: 'LEGACY_PRODUCT' }),
+  legacyProductsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#LEGACY_PRODUCTS`,
+  /** Bookkeeping of a price-table version that is being written or waits for removal. */
+  legacyPriceVersion: (tenant: Tenant, id: number, version: number): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#LEGACY_PRODUCT#${id}`,
+    sk: `PRICE_VERSION#${padId(version)}`,
+  }),
+  legacyPriceVersionPrefix: 'PRICE_VERSION#',
+  /**
+   * One partition per (product, version, format, color) spreads a large table's writes; the
+   * values are URI-encoded so that a `#` inside them cannot make two keys collide.
+   */
+  legacyPricePartition: (tenant: Tenant, id: number, version: number, format: string, color: string): string =>
+    `${tenantPrefix(tenant)}#LEGACY_PRICE#${id}#${version}#${encodeURIComponent(format)}#${encodeURIComponent(color)}`,
+  /** One price: calculate is a single GetItem on this key. */
+  legacyPrice: (tenant: Tenant, id: number, version: number, cell: { format: string; color: string; quantity: number; pages: number }): ItemKey => ({
+    pk: tenantKeys.legacyPricePartition(tenant, id, version, cell.format, cell.color),
+    sk: `${padId(cell.quantity)}#${padId(cell.pages)}`,
+  }),
 
   event: (tenant: Tenant, eventId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#EVENT#${eventId}`, sk: 'EVENT' }),
   /** Rate-limit counter of one fixed window (`minute` or `hour` starting at Unix second `start`); expires by TTL. */
@@ -69,6 +109,11 @@ export const tenantKeys = {
     sk: `ATTEMPT#${padId(attempt)}`,
   }),
   deliveryAttemptPrefix: 'ATTEMPT#',
+  /** A redelivery request: its stream insert makes the router enqueue the delivery again. */
+  deliveryRequest: (tenant: Tenant, deliveryId: string, token: string): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#DELIVERY#${deliveryId}`,
+    sk: `REQUEST#${token}`,
+  }),
   /** gsi1 partition: a registration's deliveries, newest first (delivery ids are time-ordered). */
   webhookDeliveries: (tenant: Tenant, webhookId: number): string => `${tenantPrefix(tenant)}#WEBHOOK#${webhookId}#DELIVERIES`,
   /** gsi2 partition: the same, per status (moved when the status changes). */

@@ -10,9 +10,16 @@ export interface Operation {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /**
+   * A non-JSON request body (e.g. a CSV upload), read by the handler itself (shared/http/raw-body.ts);
+   * only documented. Without `body` the middy stack leaves `event.body` untouched.
+   */
+  rawBody?: { contentType: string; schema: z.ZodType; description?: string };
   /** The `data` of a successful response (an element when `list` is true). */
   response: z.ZodType;
   list?: boolean;
+  /** False when `response` is the whole body rather than the envelope's `data` (e.g. the spec's webhook test answer). */
+  envelope?: false;
   status?: 200 | 201;
   /** Error statuses worth documenting beyond the common ones (401, 403, 422, 429, 500). */
   errors?: number[];

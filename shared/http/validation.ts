@@ -10,8 +10,15 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix?: st
       for (const key of issue.keys) {
         details.push({ field: base ? `${base}.${key}` : key, message: 'Unknown field' });
       }
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-      details.push({ field: base || '(body)', message: 'Required' });
+    } else if (issue.code === 'invalid_type') {
+      // zod v4 issues do not carry the input; its default message says what was received.
+      const missing = / received undefined$/.test(issue.message);
+      const generic = issue.message.startsWith('Invalid input: expected');
+      const received = / received (\w+)$/.exec(issue.message)?.[1];
+      details.push({
+        field: base || '(body)',
+        message: missing ? 'Required' : generic ? `must be ${issue.expected === 'array' ? 'an array' : `a ${issue.expected}`}${received ? ` (received ${received})` : ''}` : issue.message,
+      });
     } else {
       details.push({ field: base || '(body)', message: issue.message });
     }

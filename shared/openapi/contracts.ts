@@ -4,9 +4,12 @@ import { accountOperations } from '../accounts/contract';
 import { auditOperations } from '../audit/contract';
 import { customerOperations } from '../customers/contract';
 import { defineOperations, type Operation } from '../http/operation';
+import { legacyProductOperations } from '../legacy-products/contract';
+import { productOperations } from '../products/contract';
+import { webhookOperations } from '../webhooks/contract';
 
 const meta = defineOperations({
   openapi: { route: 'openapi.get', response: z.object({}).loose().meta({ description: 'OpenAPI 3.0.3 document' }) },
 });
 
-export const allOperations: readonly Operation[] = [...Object.values(customerOperations), ...Object.values(auditOperations), ...Object.values(accountOperations), ...Object.values(meta)];
+export const allOperations: readonly Operation[] = [...Object.values(customerOperations), ...Object.values(productOperations), ...Object.values(legacyProductOperations), ...Object.values(auditOperations), ...Object.values(accountOperations), ...Object.values(webhookOperations), ...Object.values(meta)];

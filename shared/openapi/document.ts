@@ -15,6 +15,8 @@ const commonErrors: Record<number, string> = {
   403: 'The key lacks a scope, or the source address is not allowed',
   404: 'No such resource for this account and mode',
   409: 'Conflict with the current state',
+  413: 'Request body too large',
+  415: 'Unsupported Content-Type',
   422: 'Validation failed; details name each field',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal error (no details leave the service)',
@@ -32,8 +34,9 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     const route = routesById.get(operation.route);
     if (!route) throw new Error(`Operation for unknown route ${operation.route}`);
     const data = operation.list ? z.array(operation.response) : operation.response;
-    const envelope = z.object({ success: z.literal(true), data, ...(operation.list ? { pagination: PaginationSchema } : {}) });
-    const errorStatuses = route.auth === 'none' ? [500] : [401, 403, 429, 500, ...(operation.body ? [400, 422] : []), ...(operation.query ? [422] : []), ...(operation.errors ?? [])];
+    const envelope =
+      operation.envelope === false ? operation.response : z.object({ success: z.literal(true), data, ...(operation.list ? { pagination: PaginationSchema } : {}) });
+    const errorStatuses = route.auth === 'none' ? [500] : [401, 403, 429, 500, ...(operation.body ? [400, 422] : []), ...(operation.query ? [422] : []), ...(operation.rawBody ? [413, 415, 422] : []), ...(operation.errors ?? [])];
     const responses: RouteConfig['responses'] = {
       [operation.status ?? 200]: { description: 'Success', content: { 'application/json': { schema: envelope } } },
     };
@@ -53,6 +56,9 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
           ...(operation.params ? { params: operation.params as never } : {}),
           ...(operation.query ? { query: operation.query as never } : {}),
           ...(operation.body ? { body: { required: true, content: { 'application/json': { schema: operation.body } } } } : {}),
+          ...(operation.rawBody
+            ? { body: { required: true, description: operation.rawBody.description, content: { [operation.rawBody.contentType]: { schema: operation.rawBody.schema } } } }
+            : {}),
         },
         responses,
       });

@@ -3,6 +3,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { env } from '../../shared/config';
 import { pathsOf, routes, type RouteDefinition } from '../../shared/routes';
+import { workers } from '../../shared/workers';
 import { assertConsistentPathParameters, functionId } from '../../infra/api';
 import { buildStack, methods } from './helpers';
 import { plans, usagePlanName, usagePlanThrottle, type Plan } from '../../shared/accounts/plans';
@@ -14,9 +15,10 @@ const logicalId = (construct: { node: { defaultChild?: unknown } }): string =>
 const routeFunctionId = (route: RouteDefinition): string => logicalId(stack.api.functions.get(route.id)!);
 const authorizerId = logicalId(stack.api.node.findChild('Authorizer'));
 
-/** Our functions, without CDK's own custom-resource providers. */
+/** The API's functions: without CDK's custom-resource providers and the audit shipper (audit.test.ts). */
+const auditShipperId = logicalId(stack.audit.shipper);
 const functions = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
-  ([id]) => !id.startsWith('CustomS3AutoDeleteObjects'),
+  ([id]) => !id.startsWith('CustomS3AutoDeleteObjects') && !id.startsWith('CustomCDKBucketDeployment') && id !== auditShipperId,
 );
 
 describe('REST API', () => {
@@ -29,7 +31,7 @@ describe('REST API', () => {
       }
     }
     expect(new Set(routes.map(routeFunctionId)).size).toBe(routes.length);
-    expect(functions).toHaveLength(routes.length + 1); // + the authorizer
+    expect(functions).toHaveLength(routes.length + 1 + workers.length); // + the authorizer and the workers (workers.test.ts)
     const aliases = routes.flatMap((route) => pathsOf(route).map(() => route));
     expect(found.filter((method) => method.httpMethod !== 'OPTIONS' && method.httpMethod !== 'ANY')).toHaveLength(aliases.length);
   });
@@ -117,13 +119,15 @@ describe('REST API', () => {
 
 describe('route functions', () => {
   it('run on Node.js 24 arm64 with JSON logs and the runtime configuration', () => {
-    for (const [id, fn] of functions) {
+    // The workers' functions differ in timeout and environment; workers.test.ts checks them.
+    const workerIds = new Set([...stack.workers.functions.values()].map(logicalId));
+    for (const [id, fn] of functions.filter(([functionId]) => !workerIds.has(functionId))) {
       expect(fn.Properties, id).toMatchObject({
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
         MemorySize: 512,
-        Timeout: 10,
+        Timeout: routes.find((route) => logicalId(stack.api.functions.get(route.id)!) === id)?.timeoutSeconds ?? 10,
         LoggingConfig: { LogFormat: 'JSON', LogGroup: expect.anything() },
       });
       const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
@@ -134,6 +138,7 @@ describe('route functions', () => {
           env.filesBucket,
           env.documentsBucket,
           env.deliveriesQueueUrl,
+          'CORS_ORIGINS',
           'POWERTOOLS_SERVICE_NAME',
           'POWERTOOLS_LOG_LEVEL',
           'NODE_OPTIONS',

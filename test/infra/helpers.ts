@@ -11,6 +11,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes as allRoutes, type RouteDefinition } from '../../shared/routes';
+import { functionEntries } from '../../infra/entries';
 import { PrintShopStack, projectRoot } from '../../infra/stack';
 import { stageConfig, type StageName } from '../../infra/stages';
 
@@ -33,7 +34,7 @@ export function buildStack(stage: StageName = 'dev', options: BuildOptions = {})
   const root = mkdtempSync(join(tmpdir(), 'print-shop-infra-'));
   try {
     writeFileSync(join(root, 'package-lock.json'), '{}');
-    for (const handler of ['functions/authorizer.ts', ...routes.map((route) => route.handler)]) {
+    for (const handler of functionEntries(routes).map((fn) => fn.entry)) {
       mkdirSync(dirname(join(root, handler)), { recursive: true });
       writeFileSync(join(root, handler), 'export const handler = async () => ({});\n');
     }

@@ -5,6 +5,8 @@ export interface Fixtures {
   env: Record<string, string>;
   shop: { accountId: string; secretTest: string; secretLive: string; publishableTest: string; customersReadOnly: string };
   other: { accountId: string; secretTest: string };
+  /** Currency CHF, tax rate 7.7 % (prices and taxes of another account); `productsReadOnly` has only products:read. */
+  swiss: { accountId: string; secretTest: string; publishableTest: string; productsReadOnly: string };
 }
 
 declare module 'vitest' {

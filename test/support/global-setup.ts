@@ -9,16 +9,21 @@ import type { TestProject } from 'vitest/node';
 import { resetConfig } from '../../shared/config';
 import { startEngines } from '../../scripts/local/engines';
 import { startGateway } from '../../scripts/local/gateway';
+import { startWorkers } from '../../scripts/local/workers';
 import { createAccount, createApiKey, setPlan } from '../../shared/accounts/service';
 import type { Fixtures } from './fixtures';
 
 export default async function setup(project: TestProject) {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+  // Webhook retries after 1 s, 1 s, 1 s (4 attempts) instead of minutes to hours.
+  process.env.WEBHOOK_RETRY_SCHEDULE ??= '1,1,1';
   const dataDir = await mkdtemp(join(tmpdir(), 'print-shop-test-'));
   const engines = await startEngines({ dataDir, inMemory: true, stage: 'test' });
   Object.assign(process.env, engines.env);
   resetConfig();
   const gateway = await startGateway({ port: 0 });
+  // Stream router, webhook delivery and DLQ handler, as `npm start` runs them.
+  const workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
 
   const shop = await createAccount({ name: 'Test Shop', plan: 'professional' });
   const other = await createAccount({ name: 'Other Shop', plan: 'starter' });
@@ -27,17 +32,22 @@ export default async function setup(project: TestProject) {
   await setPlan(shop.account.id, 'enterprise', 1_000_000);
   await setPlan(other.account.id, 'enterprise', 1_000_000);
   const readOnly = await createApiKey({ accountId: shop.account.id, mode: 'test', kind: 'secret', scopes: ['customers:read'] });
+  const swiss = await createAccount({ name: 'Swiss Shop', plan: 'professional', currency: 'CHF', taxRate: 7.7 });
+  await setPlan(swiss.account.id, 'enterprise', 1_000_000);
+  const productsReadOnly = await createApiKey({ accountId: swiss.account.id, mode: 'test', kind: 'secret', scopes: ['products:read'] });
 
   const fixtures: Fixtures = {
     api: gateway.url.replace('localhost', '127.0.0.1'),
     env: engines.env,
     shop: { accountId: shop.account.id, secretTest: shop.keys.secret_test.key, secretLive: shop.keys.secret_live.key, publishableTest: shop.keys.publishable_test.key, customersReadOnly: readOnly.key },
     other: { accountId: other.account.id, secretTest: other.keys.secret_test.key },
+    swiss: { accountId: swiss.account.id, secretTest: swiss.keys.secret_test.key, publishableTest: swiss.keys.publishable_test.key, productsReadOnly: productsReadOnly.key },
   };
   project.provide('fixtures', fixtures);
 
   return async () => {
     await gateway.close();
+    await workers.stop();
     await engines.stop();
     await rm(dataDir, { recursive: true, force: true });
   };

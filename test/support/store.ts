@@ -33,3 +33,8 @@ export async function storedCustomer(tenant: Tenant, id: number) {
   const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.customer(tenant, id) }));
   return result.Item;
 }
+
+export async function storedDelivery(tenant: Tenant, deliveryId: string) {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.delivery(tenant, deliveryId) }));
+  return result.Item;
+}

@@ -71,3 +71,14 @@ describe('error mapping', () => {
     expect(result.headers?.['Retry-After']).toBe('3');
   });
 });
+
+describe('type errors', () => {
+  it('says Required only for missing fields and names the expected type otherwise', () => {
+    const result = z.strictObject({ name: z.string(), count: z.number(), tags: z.array(z.string()) }).safeParse({ count: 'x', tags: 'y' });
+    expect(issuesToDetails(result.error!.issues)).toEqual([
+      { field: 'name', message: 'Required' },
+      { field: 'count', message: 'must be a number (received string)' },
+      { field: 'tags', message: 'must be an array (received string)' },
+    ]);
+  });
+});

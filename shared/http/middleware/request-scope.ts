@@ -1,13 +1,13 @@
 /**
  * Outermost middleware: request id (API Gateway's own, so it matches the access log), structured
  * logging, the one mapping of errors to the error body, response headers (X-Request-Id,
- * X-RateLimit-*), and the audit record of every call whose key is known — written after the
- * response is decided, never failing it.
+ * X-RateLimit-*), and the audit record of every call whose key is known — emitted as a log line
+ * after the response is decided (shipped to the table off the request path, see audit/sink.ts).
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { recordAudit } from '../../audit/service';
+import { emitAudit } from '../../audit/sink';
 import { logger } from '../../logger';
 import type { RouteDefinition } from '../../routes';
 import { toErrorResult } from '../error-mapping';
@@ -38,10 +38,11 @@ const exposed = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateL
 async function finish(event: APIGatewayProxyEvent, invocation: Invocation, response: APIGatewayProxyResult): Promise<void> {
   response.headers = { ...response.headers, ...corsHeaders(event), ...invocation.rateLimitHeaders, 'X-Request-Id': invocation.requestId };
   const durationMs = Math.round(performance.now() - invocation.startedAt);
-  logger.info('request', { status: response.statusCode, duration_ms: durationMs });
+  // The audit line below is the per-request record; this one is for debugging only.
+  logger.debug('request', { status: response.statusCode, duration_ms: durationMs });
   const principal = invocation.principal;
   if (principal) {
-    await recordAudit(
+    emitAudit(
       { accountId: principal.accountId, mode: principal.mode },
       {
         request_id: invocation.requestId,
