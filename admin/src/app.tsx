@@ -1,0 +1,147 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiClient, ApiError } from './api/client';
+import type { Account } from './api/types';
+import { Notice } from './components/notice';
+import { Shell } from './components/shell';
+import { EmptyState, Loading } from './components/states';
+import type { PanelConfig } from './config';
+import { Link } from './components/link';
+import { parseRoute, pathFor, type Route } from './lib/routes';
+import { DeliveryDetail } from './pages/delivery-detail';
+import { SignIn } from './pages/sign-in';
+import { EditWebhook, NewWebhook } from './pages/webhook-form';
+import { WebhookDetail } from './pages/webhook-detail';
+import { WebhooksList } from './pages/webhooks-list';
+import { navigate, useLocation } from './router';
+import { forgetKey, storeKey, storedKey } from './session';
+import { FlashContext, SessionContext, type Flash, type Session } from './session-context';
+
+const EXPIRED = 'You were signed out: the API no longer accepts this key (it may have been revoked). Sign in again.';
+
+export function App({ config }: { config: PanelConfig }) {
+  const [signedIn, setSignedIn] = useState<{ key: string; account: Account }>();
+  const [restoring, setRestoring] = useState(() => storedKey() !== undefined);
+  const [reason, setReason] = useState<string>();
+
+  const signOut = (why?: string) => {
+    forgetKey();
+    setSignedIn(undefined);
+    setReason(why);
+  };
+
+  const session = useMemo<Session | null>(() => {
+    if (!signedIn) return null;
+    const client = new ApiClient({ baseUrl: config.apiUrl, key: signedIn.key, onUnauthorized: () => signOut(EXPIRED) });
+    return { client, account: signedIn.account, apiUrl: config.apiUrl, signOut };
+  }, [signedIn, config.apiUrl]);
+
+  // A reload keeps the tab's session: check the stored key again before showing anything.
+  useEffect(() => {
+    const key = storedKey();
+    if (!key) return;
+    new ApiClient({ baseUrl: config.apiUrl, key })
+      .account()
+      .then((account) => setSignedIn({ key, account }))
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 401) signOut(EXPIRED);
+        else setReason(error instanceof ApiError ? error.message : String(error));
+      })
+      .finally(() => setRestoring(false));
+  }, []);
+
+  if (restoring) {
+    return (
+      <div class="signin-page">
+        <Loading label="Signing in…" />
+      </div>
+    );
+  }
+  if (!session) {
+    return (
+      <SignIn
+        apiUrl={config.apiUrl}
+        reason={reason}
+        onSignedIn={(key, account) => {
+          storeKey(key);
+          setReason(undefined);
+          setSignedIn({ key, account });
+        }}
+      />
+    );
+  }
+  return (
+    <SessionContext.Provider value={session}>
+      <SignedIn session={session} />
+    </SessionContext.Provider>
+  );
+}
+
+function SignedIn({ session }: { session: Session }) {
+  const location = useLocation();
+  const route = parseRoute(location.pathname);
+  const [flash, setFlash] = useState<Flash & { path?: string }>();
+  const lastPath = useRef(location.pathname);
+
+  // Canonical address for the start page (/admin, /admin/, or / on CloudFront).
+  useEffect(() => {
+    if (route.name === 'webhooks' && location.pathname !== pathFor(route)) navigate(pathFor(route) + location.search, { replace: true });
+  }, [location.pathname]);
+
+  // A new view: move focus to its heading so keyboard and screen-reader users start at the top.
+  useEffect(() => {
+    if (lastPath.current === location.pathname) return;
+    lastPath.current = location.pathname;
+    window.scrollTo(0, 0);
+    window.setTimeout(() => (document.querySelector<HTMLElement>('main h1') ?? document.getElementById('main'))?.focus(), 0);
+  }, [location.pathname]);
+
+  // A flash is set just before navigate() and belongs to the view navigated to; the next
+  // navigation retires it.
+  useEffect(() => {
+    setFlash((current) => (!current ? current : current.path === undefined ? { ...current, path: location.pathname } : current.path === location.pathname ? current : undefined));
+  }, [location.pathname]);
+  const visibleFlash = flash?.path === location.pathname ? flash : undefined;
+
+  return (
+    <FlashContext.Provider value={setFlash}>
+      <Shell account={session.account} section={route.name === 'not-found' ? 'other' : 'webhooks'} onSignOut={() => session.signOut('You signed out. The key was removed from this tab.')}>
+        {visibleFlash && (
+          <Notice tone={visibleFlash.tone} onDismiss={() => setFlash(undefined)}>
+            {visibleFlash.text}
+          </Notice>
+        )}
+        <View route={route} search={location.search} />
+      </Shell>
+    </FlashContext.Provider>
+  );
+}
+
+function View({ route, search }: { route: Route; search: string }) {
+  switch (route.name) {
+    case 'webhooks':
+      return <WebhooksList />;
+    case 'webhook-new':
+      return <NewWebhook />;
+    case 'webhook':
+      return <WebhookDetail key={route.id} id={route.id} search={search} />;
+    case 'webhook-edit':
+      return <EditWebhook id={route.id} />;
+    case 'delivery':
+      return <DeliveryDetail key={route.deliveryId} id={route.id} deliveryId={route.deliveryId} />;
+    case 'not-found':
+      return (
+        <EmptyState
+          title="Page not found"
+          action={
+            <Link href={pathFor({ name: 'webhooks' })} class="btn btn-secondary">
+              Go to webhooks
+            </Link>
+          }
+        >
+          <p>
+            There is nothing at <span class="mono">{route.path}</span>.
+          </p>
+        </EmptyState>
+      );
+  }
+}

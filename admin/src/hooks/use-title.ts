@@ -1,0 +1,7 @@
+import { useEffect } from 'preact/hooks';
+
+export function useTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · Print Shop Admin`;
+  }, [title]);
+}
