@@ -31,6 +31,7 @@ export const bundleSettings = {
     '@aws-sdk/credential-provider-node': join(projectRoot, 'infra/lambda-credentials.ts'),
     '@aws-lambda-powertools/jmespath': join(projectRoot, 'infra/lambda-jmespath.ts'),
     '@aws-lambda-powertools/jmespath/functions': join(projectRoot, 'infra/lambda-jmespath.ts'),
+    'mnemonist/lru-cache': join(projectRoot, 'infra/lambda-lru-cache.ts'),
   } as Record<string, string>,
 };
 

@@ -1,8 +1,11 @@
 import { legacyProductOperations } from '../../shared/legacy-products/contract';
 import { defineHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotency';
 import { ok } from '../../shared/http/envelope';
 import { calculateLegacyPrice } from '../../shared/legacy-products/service';
 
-export const handler = defineHandler(legacyProductOperations.calculate, async ({ tenant, params, body }) =>
-  ok(await calculateLegacyPrice(tenant, params.id, body)),
+export const handler = defineHandler(
+  legacyProductOperations.calculate,
+  async ({ tenant, params, body }) => ok(await calculateLegacyPrice(tenant, params.id, body)),
+  { idempotency: idempotent() },
 );

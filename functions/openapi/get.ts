@@ -1,4 +1,4 @@
-import { definePublicHandler } from '../../shared/http/handler';
+import { definePublicHandler } from '../../shared/http/public-handler';
 import { ok } from '../../shared/http/envelope';
 import { buildOpenApiDocument } from '../../shared/openapi/document';
 import { allOperations } from '../../shared/openapi/contracts';

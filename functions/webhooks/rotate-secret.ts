@@ -1,6 +1,11 @@
 import { defineHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/envelope';
+import { idempotent } from '../../shared/http/idempotency';
 import { webhookOperations } from '../../shared/webhooks/contract';
-import { rotateSecret } from '../../shared/webhooks/service';
+import { rotateSecret, withSecretHidden } from '../../shared/webhooks/service';
 
-export const handler = defineHandler(webhookOperations.rotateSecret, async ({ tenant, params }) => ok(await rotateSecret(tenant, params.id)));
+export const handler = defineHandler(
+  webhookOperations.rotateSecret,
+  async ({ tenant, params }) => ok(await rotateSecret(tenant, params.id)),
+  { idempotency: idempotent(withSecretHidden) },
+);

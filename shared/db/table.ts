@@ -1,4 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../clients/dynamodb';
 import { config } from '../config';
@@ -34,12 +34,12 @@ export async function transactWrite(items: TransactItem[], onConditionFailure?: 
 }
 
 const isTransactionConflict = (error: unknown): boolean =>
-  error instanceof TransactionCanceledException &&
+  isTransactionCanceled(error) &&
   (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict') &&
   !(error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed');
 
 function rethrowMapped(error: unknown, items: TransactItem[], onConditionFailure?: ConditionFailureMap): never {
-  if (error instanceof TransactionCanceledException && onConditionFailure) {
+  if (isTransactionCanceled(error) && onConditionFailure) {
     const reasons = error.CancellationReasons ?? [];
     for (let index = 0; index < reasons.length; index++) {
       if (reasons[index]?.Code === 'ConditionalCheckFailed') {
@@ -50,6 +50,13 @@ function rethrowMapped(error: unknown, items: TransactItem[], onConditionFailure
   }
   throw error;
 }
+
+/**
+ * A cancelled transaction, recognised by name: importing the exception class would pull every
+ * DynamoDB error class into each bundle for one `instanceof`.
+ */
+export const isTransactionCanceled = (error: unknown): error is TransactionCanceledException =>
+  error instanceof Error && error.name === 'TransactionCanceledException';
 
 /** True for the SDK's conditional-check failure of a single-item write. */
 export const isConditionFailure = (error: unknown): boolean =>

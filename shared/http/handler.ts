@@ -3,61 +3,38 @@
  *   defineHandler(operation, async (request) => ok(await domainCall(...)))
  * with the operation (route id and schemas) taken from its resource's contract module. The stack:
  * request scope (ids, logs, errors, headers, audit) → guard (principal, IP allowlist, rate limit,
- * scopes) → JSON body → zod validation → idempotency (POST with Idempotency-Key) → the handler.
+ * scopes) → JSON body → zod validation → idempotency (POST handlers opt in, so only their
+ * bundles carry it) → the handler. Public documents use public-handler.ts instead.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
-import type { Principal, Tenant } from '../auth/principal';
+import type { Tenant } from '../auth/principal';
 import { routeById } from '../routes';
 import { toProxyResult, type HttpResult } from './envelope';
-import { ApiError } from './errors';
-import { idempotencyKeyOf, runIdempotently } from './idempotency';
-import { admissionError, invocationOf, type Invocation } from './invocation';
+import { idempotencyKeyOf } from './idempotency-key';
+import { admissionError, invocationOf } from './invocation';
 import { guard } from './middleware/guard';
 import { jsonBody } from './middleware/json-body';
 import { requestScope } from './middleware/request-scope';
 import type { Operation } from './operation';
-import { parseOrThrow } from './validation';
+import { buildRequest, type ApiRequest } from './request';
 
-type AnySchema = z.ZodType;
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+export type { ApiRequest, PublicRequest } from './request';
 
-type Schemas = Pick<Operation, 'params' | 'query' | 'body'>;
+/** Runs a request's work under its Idempotency-Key (shared/http/idempotency.ts `idempotent()`). */
+export type IdempotencyRunner = (
+  tenant: Tenant,
+  input: { key: string; request: { route: string; path: string; body: unknown } },
+  context: Context | undefined,
+  work: () => Promise<HttpResult>,
+) => Promise<HttpResult>;
 
-export interface ApiRequest<S extends Schemas> {
-  params: Out<S['params']>;
-  query: Out<S['query']>;
-  body: Out<S['body']>;
-  principal: Principal;
-  tenant: Tenant;
-  requestId: string;
-  /** Header names lower-cased. */
-  headers: Record<string, string>;
-  event: APIGatewayProxyEvent;
+export interface HandlerOptions {
+  /** Every POST handler passes `idempotent()` (a unit test checks it); other methods never need it. */
+  idempotency?: IdempotencyRunner;
 }
 
-export type PublicRequest<S extends Schemas> = Omit<ApiRequest<S>, 'principal' | 'tenant'>;
-
-/** A malformed id in the path names no resource: 404, like an unknown one. */
-function parseParams(schema: AnySchema, params: Record<string, string | undefined>) {
-  const result = schema.safeParse(params);
-  if (!result.success) throw new ApiError('not_found', `Nothing exists at ${Object.values(params).join('/')}`);
-  return result.data;
-}
-
-function buildRequest<S extends Schemas>(event: APIGatewayProxyEvent, schemas: S, invocation: Invocation) {
-  return {
-    params: (schemas.params ? parseParams(schemas.params, event.pathParameters ?? {}) : undefined) as Out<S['params']>,
-    query: (schemas.query ? parseOrThrow(schemas.query, event.queryStringParameters ?? {}, 'query string') : undefined) as Out<S['query']>,
-    body: (schemas.body ? parseOrThrow(schemas.body, event.body, 'request body') : undefined) as Out<S['body']>,
-    requestId: invocation.requestId,
-    headers: event.headers as Record<string, string>,
-    event,
-  };
-}
-
-export function defineHandler<S extends Operation>(operation: S, fn: (request: ApiRequest<S>) => Promise<HttpResult>) {
+export function defineHandler<S extends Operation>(operation: S, fn: (request: ApiRequest<S>) => Promise<HttpResult>, options: HandlerOptions = {}) {
   const route = routeById(operation.route);
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(requestScope(route)).use(guard(route));
   if (operation.body) stack.use(jsonBody());
@@ -66,23 +43,14 @@ export function defineHandler<S extends Operation>(operation: S, fn: (request: A
     const principal = invocation.principal!;
     const tenant: Tenant = { accountId: principal.accountId, mode: principal.mode };
     const request = { ...buildRequest(event, operation, invocation), principal, tenant } as ApiRequest<S>;
-    const key = route.method === 'POST' ? idempotencyKeyOf(request.headers) : undefined;
-    const result = key
-      ? await runIdempotently(tenant, { key, request: { route: route.id, path: event.path, body: request.body ?? null } }, context, () => fn(request))
-      : await fn(request);
+    const key = options.idempotency ? idempotencyKeyOf(request.headers) : undefined;
+    const result =
+      key && options.idempotency
+        ? await options.idempotency(tenant, { key, request: { route: route.id, path: event.path, body: request.body ?? null } }, context, () => fn(request))
+        : await fn(request);
     // Reads ran concurrently with the rate-limit decision: a refusal still wins (onError maps it).
     const refusal = await admissionError(invocation);
     if (refusal) throw refusal;
     return toProxyResult(result, invocation.requestId);
   });
-}
-
-export function definePublicHandler<S extends Operation>(operation: S, fn: (request: PublicRequest<S>) => Promise<HttpResult>) {
-  const route = routeById(operation.route);
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(requestScope(route))
-    .handler(async (event: APIGatewayProxyEvent) => {
-      const invocation = invocationOf(event);
-      return toProxyResult(await fn(buildRequest(event, operation, invocation) as PublicRequest<S>), invocation.requestId);
-    });
 }

@@ -15,31 +15,25 @@ import { dynamoBase } from '../clients/dynamodb';
 import { tenantKeys } from '../db/keys';
 import { tableName } from '../db/table';
 import type { HttpResult } from './envelope';
-import { ApiError, ValidationError } from './errors';
+import { ApiError } from './errors';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
-const keyPattern = /^[\x20-\x7E]{1,255}$/;
 
-/** The header value, validated; undefined when the request carries none. */
-export function idempotencyKeyOf(headers: Record<string, string>): string | undefined {
-  const key = headers['idempotency-key'];
-  if (key === undefined) return undefined;
-  if (!keyPattern.test(key)) {
-    throw new ValidationError('Invalid Idempotency-Key', [{ field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
-  }
-  return key;
-}
-
-interface IdempotentInput {
+export interface IdempotentInput {
   key: string;
   request: { route: string; path: string; body: unknown };
 }
 
+/**
+ * Runs `work` under an idempotency key. `redact` shapes what is stored for replays (e.g. a
+ * webhook secret is shown once: the first answer has it, a replay shows only its hint).
+ */
 export async function runIdempotently(
   tenant: Tenant,
   input: IdempotentInput,
   context: Context | undefined,
   work: () => Promise<HttpResult>,
+  redact: (result: HttpResult) => HttpResult = (result) => result,
 ): Promise<HttpResult> {
   const persistenceStore = new DynamoDBPersistenceLayer({
     tableName: tableName(),
@@ -59,15 +53,20 @@ export async function runIdempotently(
       return { ...stored, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } } as never;
     },
   });
-  // The stored response must be plain JSON (no undefined members) for the persistence layer.
-  const idempotent = makeIdempotent(async (_input: IdempotentInput) => JSON.parse(JSON.stringify(await work())) as HttpResult, {
+  // The first caller gets the real result; the store gets plain JSON (no undefined members), redacted.
+  let firstResult: HttpResult | undefined;
+  const idempotent = makeIdempotent(async (_input: IdempotentInput) => {
+    firstResult = await work();
+    return JSON.parse(JSON.stringify(redact(firstResult))) as HttpResult;
+  }, {
     persistenceStore,
     config,
     keyPrefix: 'idempotency',
     dataIndexArgument: 0,
   });
   try {
-    return await idempotent(input);
+    const stored = await idempotent(input);
+    return firstResult ?? stored;
   } catch (error) {
     const name = (error as Error).name;
     if (name === 'IdempotencyValidationError') {
@@ -83,3 +82,9 @@ export async function runIdempotently(
     throw error;
   }
 }
+
+/** Opt-in for POST handlers (`defineHandler(operation, fn, { idempotency: idempotent() })`): only their bundles carry it. */
+export const idempotent =
+  (redact?: (result: HttpResult) => HttpResult) =>
+  (tenant: Tenant, input: IdempotentInput, context: Context | undefined, work: () => Promise<HttpResult>) =>
+    runIdempotently(tenant, input, context, work, redact);

@@ -13,12 +13,11 @@
  * fails re-reads (strongly consistent) and re-plans; when the fresh read shows too little stock
  * the caller gets 409 and nothing is written.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { eventPut } from '../../events/outbox';
 import type { Tenant } from '../auth/principal';
 import { getMany } from '../db/collections';
 import { tenantKeys } from '../db/keys';
-import { tableName, transactWrite, type ConditionFailureMap, type TransactItem } from '../db/table';
+import { isTransactionCanceled, tableName, transactWrite, type ConditionFailureMap, type TransactItem } from '../db/table';
 import { ConflictError, ValidationError, type ErrorDetail } from '../http/errors';
 import { productFromItem, type ProductRecord } from './items';
 import { presentProduct } from './present';
@@ -30,8 +29,26 @@ export interface StockLine {
 
 /** The caller's own items for the same transaction, and how their condition failures map to errors. */
 export interface Companion {
-  items: TransactItem[];
+  /**
+   * Fixed items, or a function of the plan, called once per attempt, for callers that record in
+   * their own item which stock they hold (an order stores `reserved` for a later cancel).
+   */
+  items: TransactItem[] | ((plan: Reservation) => TransactItem[]);
   onConditionFailure?: ConditionFailureMap;
+}
+
+/**
+ * Changes folded into each product's one transaction item (DynamoDB lets a transaction touch an
+ * item only once, so these cannot be separate items next to the decrements).
+ */
+export interface StockAdjustments {
+  /**
+   * Stock the caller already holds for the same purpose (an order's reservation before its lines
+   * are replaced): netted per product against `lines`, so only the difference is taken or given back.
+   */
+  release?: StockLine[];
+  /** Moves of `order_refs` per product id (orders slice): what turns a product delete into an archive. */
+  orderRefs?: ReadonlyMap<number, number>;
 }
 
 export interface Reservation {
@@ -65,9 +82,9 @@ function aggregate(lines: StockLine[]): Map<number, { quantity: number; index: n
   return byProduct;
 }
 
-function decrement(tenant: Tenant, product: ProductRecord, quantity: number): { item: TransactItem; event?: TransactItem } {
+function decrement(tenant: Tenant, product: ProductRecord, quantity: number, refs = 0): { item: TransactItem; event?: TransactItem } {
   const { quantity: before, low_threshold: threshold } = product.stock;
-  const values: Record<string, unknown> = { ':true': true, ':qty': quantity, ':thr': threshold };
+  const values: Record<string, unknown> = { ':true': true, ':qty': quantity, ':thr': threshold, ...(refs ? { ':ref': refs } : {}) };
   let condition = 'stock_tracked = :true AND stock_low_threshold = :thr AND ';
   let event: TransactItem | undefined;
   if (before - quantity > threshold) {
@@ -88,7 +105,7 @@ function decrement(tenant: Tenant, product: ProductRecord, quantity: number): { 
       Update: {
         TableName: tableName(),
         Key: tenantKeys.product(tenant, product.id),
-        UpdateExpression: 'SET stock_quantity = stock_quantity - :qty',
+        UpdateExpression: `SET stock_quantity = stock_quantity - :qty${refs ? ' ADD order_refs :ref' : ''}`,
         ConditionExpression: condition,
         ...(condition.includes('#version') ? { ExpressionAttributeNames: { '#version': 'version' } } : {}),
         ExpressionAttributeValues: values,
@@ -108,8 +125,38 @@ const untrackedCheck = (tenant: Tenant, productId: number): TransactItem => ({
   },
 });
 
-async function plan(tenant: Tenant, lines: StockLine[], field: string): Promise<Planned> {
+/**
+ * The one item of a product whose stock does not go down: a condition (still untracked, or still
+ * tracked), plus giving back stock (`ADD stock_quantity`) and moving `order_refs` when asked.
+ */
+function steadyItem(tenant: Tenant, productId: number, condition: 'untracked' | 'tracked' | 'exists', giveBack: number, refs: number): TransactItem {
+  if (condition === 'untracked' && giveBack === 0 && refs === 0) return untrackedCheck(tenant, productId);
+  const conditions = {
+    untracked: { expression: 'attribute_exists(pk) AND (attribute_not_exists(stock_tracked) OR stock_tracked = :false)', values: { ':false': false } },
+    tracked: { expression: 'stock_tracked = :true', values: { ':true': true } },
+    exists: { expression: 'attribute_exists(pk)', values: {} },
+  }[condition];
+  const key = tenantKeys.product(tenant, productId);
+  const adds = [...(giveBack ? ['stock_quantity :back'] : []), ...(refs ? ['order_refs :ref'] : [])];
+  if (adds.length === 0) {
+    return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: conditions.expression, ExpressionAttributeValues: conditions.values } };
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: `ADD ${adds.join(', ')}`,
+      ConditionExpression: conditions.expression,
+      ExpressionAttributeValues: { ...conditions.values, ...(giveBack ? { ':back': giveBack } : {}), ...(refs ? { ':ref': refs } : {}) },
+    },
+  };
+}
+
+async function plan(tenant: Tenant, lines: StockLine[], field: string, adjustments: StockAdjustments): Promise<Planned> {
   const wanted = aggregate(lines);
+  const held = aggregate(adjustments.release ?? []);
+  const refs = adjustments.orderRefs ?? new Map<number, number>();
+  const heldOf = (id: number): number => held.get(id)?.quantity ?? 0;
   const ids = [...wanted.keys()];
   const items = await getMany(ids.map((id) => tenantKeys.product(tenant, id)), { consistent: true });
   const products = new Map(items.map((item) => [Number(item.id), productFromItem(item)]));
@@ -118,8 +165,9 @@ async function plan(tenant: Tenant, lines: StockLine[], field: string): Promise<
   for (const [id, { quantity, index }] of wanted) {
     const product = products.get(id);
     if (!product) missing.push({ field: `${field}.${index}.product_id`, message: `No product with id ${id}` });
-    else if (product.stock.tracked && product.stock.quantity < quantity) {
-      short.push({ field: `${field}.${index}.quantity`, message: `only ${product.stock.quantity} of product ${id} in stock, ${quantity} requested` });
+    else if (product.stock.tracked && product.stock.quantity < quantity - heldOf(id)) {
+      const more = heldOf(id) > 0 ? ` more (${heldOf(id)} already held)` : '';
+      short.push({ field: `${field}.${index}.quantity`, message: `only ${product.stock.quantity} of product ${id} in stock, ${quantity - heldOf(id)}${more} requested` });
     }
   }
   if (missing.length) throw new ValidationError('Unknown products', missing);
@@ -129,17 +177,29 @@ async function plan(tenant: Tenant, lines: StockLine[], field: string): Promise<
   const events: TransactItem[] = [];
   for (const [id, { quantity }] of wanted) {
     const product = products.get(id)!;
+    const ref = refs.get(id) ?? 0;
     if (!product.stock.tracked) {
-      planned.items.push(untrackedCheck(tenant, id));
+      // Nothing is held for an untracked product; what was held before it stopped being tracked goes back.
+      planned.items.push(steadyItem(tenant, id, 'untracked', heldOf(id), ref));
       continue;
     }
-    const { item, event } = decrement(tenant, product, quantity);
-    planned.items.push(item);
     planned.reserved.push({ product_id: id, quantity });
+    const net = quantity - heldOf(id);
+    if (net <= 0) {
+      planned.items.push(steadyItem(tenant, id, 'tracked', -net, ref));
+      continue;
+    }
+    const { item, event } = decrement(tenant, product, net, ref);
+    planned.items.push(item);
     if (event) {
       events.push(event);
       planned.lowStock.push(id);
     }
+  }
+  // Products the caller no longer wants: give back what it held, move their references.
+  for (const id of new Set([...held.keys(), ...refs.keys()])) {
+    if (wanted.has(id) || (heldOf(id) === 0 && !refs.get(id))) continue;
+    planned.items.push(steadyItem(tenant, id, 'exists', heldOf(id), refs.get(id) ?? 0));
   }
   planned.items.push(...events);
   return planned;
@@ -149,22 +209,31 @@ async function plan(tenant: Tenant, lines: StockLine[], field: string): Promise<
  * Takes stock for `lines` in one transaction together with the companion's items. Throws 409
  * (InsufficientStockError) when a tracked product has too little stock, 422 for unknown products,
  * or whatever the companion's condition failures map to; in every failure nothing is written.
- * `field` names the lines in error details (`items.0.quantity`).
+ * `field` names the lines in error details (`items.0.quantity`). `adjustments` net an earlier
+ * reservation of the same caller against `lines` and move `order_refs`, inside the same items.
  */
-export async function reserveStock(tenant: Tenant, lines: StockLine[], companion: Companion = { items: [] }, field = 'items'): Promise<Reservation> {
+export async function reserveStock(
+  tenant: Tenant,
+  lines: StockLine[],
+  companion: Companion = { items: [] },
+  field = 'items',
+  adjustments: StockAdjustments = {},
+): Promise<Reservation> {
   for (const line of lines) {
     if (!Number.isSafeInteger(line.quantity) || line.quantity < 1) throw new RangeError('Stock line quantities must be positive integers');
   }
   if (lines.length === 0) throw new RangeError('reserveStock needs at least one line');
-  const own = companion.items.length;
   for (let attempt = 1; ; attempt++) {
-    const planned = await plan(tenant, lines, field);
+    const planned = await plan(tenant, lines, field, adjustments);
+    const reservation: Reservation = { reserved: planned.reserved, lowStock: planned.lowStock };
+    const ownItems = typeof companion.items === 'function' ? companion.items(reservation) : companion.items;
+    const own = ownItems.length;
     try {
-      await transactWrite([...companion.items, ...planned.items], (index, item) => {
+      await transactWrite([...ownItems, ...planned.items], (index, item) => {
         if (index < own) return companion.onConditionFailure?.(index, item);
         return new StockMoved();
       });
-      return { reserved: planned.reserved, lowStock: planned.lowStock };
+      return reservation;
     } catch (error) {
       const retryable = error instanceof StockMoved || onlyConflicts(error);
       if (!retryable) throw error;
@@ -177,7 +246,7 @@ export async function reserveStock(tenant: Tenant, lines: StockLine[], companion
 
 /** Cancelled only because other transactions touched the same items (no condition failed). */
 const onlyConflicts = (error: unknown): boolean =>
-  error instanceof TransactionCanceledException &&
+  isTransactionCanceled(error) &&
   (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict') &&
   (error.CancellationReasons ?? []).every((reason) => reason.Code === 'TransactionConflict' || reason.Code === 'None');
 

@@ -9,6 +9,7 @@ import type { Tenant } from '../auth/principal';
 import { config } from '../config';
 import { nextId } from '../db/sequences';
 import { ConflictError, ValidationError } from '../http/errors';
+import type { HttpResult } from '../http/envelope';
 import { logger } from '../logger';
 import * as repo from './repository';
 import { WebhookVersionConflict, type WebhookRecord } from './repository';
@@ -133,4 +134,14 @@ export async function rotateSecret(tenant: Tenant, id: number): Promise<Webhook>
     await repo.saveWebhook(tenant, before, after);
     return presentWebhook({ ...after, version: before.version + 1 }, true);
   });
+}
+
+/**
+ * What an idempotent replay of create or rotate-secret may show: the secret is shown once, so
+ * the stored answer carries only its hint (the first answer keeps the full secret).
+ */
+export function withSecretHidden(result: HttpResult): HttpResult {
+  const body = result.body as { data?: { secret?: unknown } } | undefined;
+  if (typeof body?.data?.secret !== 'string') return result;
+  return { ...result, body: { ...body, data: { ...body.data, secret: secretHint(body.data.secret) } } };
 }

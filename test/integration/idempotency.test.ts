@@ -60,3 +60,21 @@ describe('Idempotency-Key', () => {
     expect(response.body.error.details[0].field).toBe('Idempotency-Key');
   });
 });
+
+describe('Idempotency-Key on secret-bearing answers', () => {
+  it('shows a new webhook secret once: a replay shows only its hint', async () => {
+    const idempotencyKey = key();
+    const body = { url: 'http://127.0.0.1:9/hook', events: ['customer.created'] };
+    const first = await call('POST', '/v1/webhooks', { body, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(first.status).toBe(201);
+    expect(first.body.data.secret).toMatch(/^whsec_/);
+    expect(first.body.data.secret).not.toContain('…');
+    const replay = await call('POST', '/v1/webhooks', { body, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data.id).toBe(first.body.data.id);
+    expect(replay.body.data.secret).not.toBe(first.body.data.secret);
+    expect(replay.body.data.secret).toContain('…');
+    await call('DELETE', `/v1/webhooks/${first.body.data.id}`);
+  });
+});

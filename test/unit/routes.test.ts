@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../shared/routes';
@@ -42,5 +42,21 @@ describe('the OpenAPI document', () => {
   it('never mentions the removed product field names', () => {
     const text = JSON.stringify(document);
     for (const name of ['"sku"', '"category_id"', '"min_quantity"']) expect(text).not.toContain(name);
+  });
+});
+
+describe('POST handlers', () => {
+  it('all opt in to Idempotency-Key (only their bundles carry the idempotency code)', () => {
+    for (const route of routes.filter((r) => r.method === 'POST')) {
+      const source = readFileSync(resolve(import.meta.dirname, '../..', route.handler), 'utf8');
+      expect(source, route.handler).toMatch(/idempotency: idempotent\(/);
+    }
+  });
+
+  it('and no other handler does', () => {
+    for (const route of routes.filter((r) => r.method !== 'POST')) {
+      const source = readFileSync(resolve(import.meta.dirname, '../..', route.handler), 'utf8');
+      expect(source, route.handler).not.toMatch(/idempotent\(/);
+    }
   });
 });

@@ -1,0 +1,44 @@
+/** The typed request a handler receives, built from the proxy event and the operation's schemas. */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { z } from 'zod';
+import type { Principal, Tenant } from '../auth/principal';
+import { ApiError } from './errors';
+import type { Invocation } from './invocation';
+import type { Operation } from './operation';
+import { parseOrThrow } from './validation';
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type Schemas = Pick<Operation, 'params' | 'query' | 'body'>;
+
+export interface ApiRequest<S extends Schemas> {
+  params: Out<S['params']>;
+  query: Out<S['query']>;
+  body: Out<S['body']>;
+  principal: Principal;
+  tenant: Tenant;
+  requestId: string;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  event: APIGatewayProxyEvent;
+}
+
+export type PublicRequest<S extends Schemas> = Omit<ApiRequest<S>, 'principal' | 'tenant'>;
+
+/** A malformed id in the path names no resource: 404, like an unknown one. */
+function parseParams(schema: z.ZodType, params: Record<string, string | undefined>) {
+  const result = schema.safeParse(params);
+  if (!result.success) throw new ApiError('not_found', `Nothing exists at ${Object.values(params).join('/')}`);
+  return result.data;
+}
+
+export function buildRequest<S extends Schemas>(event: APIGatewayProxyEvent, schemas: S, invocation: Invocation): PublicRequest<S> {
+  return {
+    params: (schemas.params ? parseParams(schemas.params, event.pathParameters ?? {}) : undefined) as Out<S['params']>,
+    query: (schemas.query ? parseOrThrow(schemas.query, event.queryStringParameters ?? {}, 'query string') : undefined) as Out<S['query']>,
+    body: (schemas.body ? parseOrThrow(schemas.body, event.body, 'request body') : undefined) as Out<S['body']>,
+    requestId: invocation.requestId,
+    headers: event.headers as Record<string, string>,
+    event,
+  };
+}
