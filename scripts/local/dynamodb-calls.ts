@@ -32,3 +32,23 @@ export async function countCalls<T>(work: () => Promise<T>): Promise<{ result: T
   const result = await storage.run(log, work);
   return { result, commands: log.commands };
 }
+
+export interface RouteCalls {
+  requests: number;
+  /** Calls per successful (2xx) request, in order seen. */
+  successCalls: number[];
+  commands: Record<string, number>;
+}
+
+const byRoute = new Map<string, RouteCalls>();
+
+/** Aggregates one invocation's calls under its route (the benchmark and the call budgets read this). */
+export function recordRouteCalls(routeId: string, status: number, commands: string[]): void {
+  const entry = byRoute.get(routeId) ?? { requests: 0, successCalls: [], commands: {} };
+  entry.requests++;
+  if (status >= 200 && status < 300) entry.successCalls.push(commands.length);
+  for (const command of commands) entry.commands[command] = (entry.commands[command] ?? 0) + 1;
+  byRoute.set(routeId, entry);
+}
+
+export const routeCalls = (): Record<string, RouteCalls> => Object.fromEntries(byRoute);

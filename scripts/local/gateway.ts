@@ -15,7 +15,7 @@ import type { ErrorCode } from '../../shared/http/errors';
 import { pathsOf, routes as routeTable, type RouteDefinition } from '../../shared/routes';
 import { adminStatic } from './admin-static';
 import { startAuditShipping } from './audit-shipping';
-import { countCalls, installCallCounter } from './dynamodb-calls';
+import { countCalls, installCallCounter, recordRouteCalls } from './dynamodb-calls';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const projectRoot = resolve(import.meta.dirname, '../..');
@@ -227,6 +227,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const handler = (await load(m.route.handler)).handler as ProxyHandler;
     const { result, commands } = await countCalls(() => handler(event, lambdaContext(m.route.id, requestId, (m.route.timeoutSeconds ?? 10) * 1000)));
+    recordRouteCalls(m.route.id, result.statusCode, commands);
     const responseHeaders: Record<string, string | string[]> = {
       'Access-Control-Allow-Origin': '*',
       ...result.headers,

@@ -9,6 +9,8 @@ import type { TestProject } from 'vitest/node';
 import { resetConfig } from '../../shared/config';
 import { startEngines } from '../../scripts/local/engines';
 import { startGateway } from '../../scripts/local/gateway';
+import { routeCalls } from '../../scripts/local/dynamodb-calls';
+import { checkCallBudgets } from './call-budgets';
 import { startWorkers } from '../../scripts/local/workers';
 import { createAccount, createApiKey, setPlan } from '../../shared/accounts/service';
 import type { Fixtures } from './fixtures';
@@ -50,5 +52,7 @@ export default async function setup(project: TestProject) {
     await workers.stop();
     await engines.stop();
     await rm(dataDir, { recursive: true, force: true });
+    // DynamoDB calls per route over the whole run: written for the benchmark, held to the budgets.
+    checkCallBudgets(routeCalls(), process.env.DYNAMODB_CALLS_FILE);
   };
 }

@@ -1,0 +1,33 @@
+/**
+ * The deterministic performance budgets, checked in CI: bundle size per handler, and DynamoDB
+ * calls per request per route (the median over the successful requests the integration tests
+ * make — retries under deliberate contention raise a maximum, not the typical request).
+ * Timing budgets live in the benchmark only (docs/performance.md).
+ */
+export const BUNDLE_BUDGET_KIB = 350;
+
+/** Calls per request a route may typically make; routes not listed get the default. */
+export const DEFAULT_CALLS_BUDGET = 4;
+export const CALLS_BUDGET: Record<string, number> = {
+  // Reads that also resolve a related record or a list page (index query + batch get + total).
+  'customers.list': 4,
+  'products.list': 4,
+  'orders.list': 5,
+  'audit.list': 3,
+  'webhooks.deliveries': 4,
+  // Writes: id allocation + one transaction (+ reads they need to validate against).
+  'orders.create': 8,
+  'orders.update': 6,
+  'legacy-products.create': Number.POSITIVE_INFINITY, // bulk import: one BatchWriteItem per 25 prices
+  'legacy-products.prices': Number.POSITIVE_INFINITY,
+};
+
+/** No request path may ever scan the table. */
+export const FORBIDDEN_COMMANDS = ['Scan', 'ParallelScan'];
+
+export const callsBudget = (routeId: string): number => CALLS_BUDGET[routeId] ?? DEFAULT_CALLS_BUDGET;
+
+export function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)]!;
+}

@@ -1,0 +1,7 @@
+/** Like lambda-node-http.ts for `node:https`: required, not imported, so its ESM facade (and node:tls's) is not built at cold start. */
+import { createRequire } from 'node:module';
+
+const https = createRequire(import.meta.url)('node:https') as typeof import('node:https');
+
+export const { Agent, request, globalAgent } = https;
+export default https;
