@@ -26,13 +26,11 @@ export const bundleSettings = {
   legalComments: 'none' as const,
   banner: requireBanner,
   /** Lambda gets credentials from its environment only (see lambda-credentials.ts). */
-  // Stand-ins, each explained in its file: env-only credentials, plain-path JMESPath for
-  // idempotency, a Map-based LRU for the SDK's endpoint cache, and node:http(s) loaded through
+  // Stand-ins, each explained in its file: env-only credentials, a Map-based LRU for the SDK's
+  // endpoint cache, and node:http(s) loaded through
   // `require` so their ESM facades (which load undici and tls) are not built at cold start.
   alias: {
     '@aws-sdk/credential-provider-node': join(projectRoot, 'infra/lambda-credentials.ts'),
-    '@aws-lambda-powertools/jmespath': join(projectRoot, 'infra/lambda-jmespath.ts'),
-    '@aws-lambda-powertools/jmespath/functions': join(projectRoot, 'infra/lambda-jmespath.ts'),
     'mnemonist/lru-cache': join(projectRoot, 'infra/lambda-lru-cache.ts'),
     'node:http': join(projectRoot, 'infra/lambda-node-http.ts'),
     http: join(projectRoot, 'infra/lambda-node-http.ts'),

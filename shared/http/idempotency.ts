@@ -1,19 +1,22 @@
 /**
- * Idempotency-Key on POST requests, with Powertools idempotency over the single table: records
- * live in the tenant's own partition (so keys are scoped per tenant), expire after 24 h (TTL on
- * `expires_at`), and are validated against the route, path and body of the first request:
+ * Idempotency-Key on POST requests, with conditional writes on the single table (the same record
+ * life cycle as Powertools idempotency, whose package — with its JMESPath engine — would add
+ * about 20 KiB to every POST bundle and break the 350 KiB budget; see docs/platform.md):
  *   same key + same request  → the stored first response, with `Idempotent-Replayed: true`;
  *   same key + other request → 409 idempotency_conflict;
  *   same key while the first still runs → 409 idempotency_conflict.
+ * Records live in the tenant's partition (keys are scoped per tenant) and expire after 24 h.
  * A request that fails (throws) leaves no record, so it may be retried with the same key.
  */
-import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context } from 'aws-lambda';
+import { createHash } from 'node:crypto';
 import type { Tenant } from '../auth/principal';
-import { dynamoBase } from '../clients/dynamodb';
+import { dynamo } from '../clients/dynamodb';
 import { tenantKeys } from '../db/keys';
-import { tableName } from '../db/table';
+import { isConditionFailure, tableName } from '../db/table';
+import { logger } from '../logger';
 import type { HttpResult } from './envelope';
 import { ApiError } from './errors';
 
@@ -23,6 +26,21 @@ export interface IdempotentInput {
   key: string;
   request: { route: string; path: string; body: unknown };
 }
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** JSON with object keys sorted, so equal requests hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, inner]) => inner !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+const conflict = (message: string, reason: string) =>
+  new ApiError('idempotency_conflict', message, [{ field: 'Idempotency-Key', message: reason }]);
 
 /**
  * Runs `work` under an idempotency key. `redact` shapes what is stored for replays (e.g. a
@@ -35,52 +53,59 @@ export async function runIdempotently(
   work: () => Promise<HttpResult>,
   redact: (result: HttpResult) => HttpResult = (result) => result,
 ): Promise<HttpResult> {
-  const persistenceStore = new DynamoDBPersistenceLayer({
-    tableName: tableName(),
-    keyAttr: 'pk',
-    sortKeyAttr: 'sk',
-    staticPkValue: tenantKeys.idempotency(tenant),
-    expiryAttr: 'expires_at',
-    awsSdkV3Client: dynamoBase(),
-  });
-  const config = new IdempotencyConfig({
-    eventKeyJmesPath: 'key',
-    payloadValidationJmesPath: 'request',
-    expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
-    ...(context ? { lambdaContext: context } : {}),
-    responseHook: (response) => {
-      const stored = response as unknown as HttpResult;
-      return { ...stored, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } } as never;
-    },
-  });
-  // The first caller gets the real result; the store gets plain JSON (no undefined members), redacted.
-  let firstResult: HttpResult | undefined;
-  const idempotent = makeIdempotent(async (_input: IdempotentInput) => {
-    firstResult = await work();
-    return JSON.parse(JSON.stringify(redact(firstResult))) as HttpResult;
-  }, {
-    persistenceStore,
-    config,
-    keyPrefix: 'idempotency',
-    dataIndexArgument: 0,
-  });
+  const key = { pk: tenantKeys.idempotency(tenant), sk: `idempotency#${sha256(input.key)}` };
+  const requestHash = sha256(canonicalJson(input.request));
+  const now = Date.now();
+  // A crashed first attempt blocks its key only until its own deadline.
+  const inProgressUntil = now + Math.max(1000, context?.getRemainingTimeInMillis() ?? 30_000);
   try {
-    const stored = await idempotent(input);
-    return firstResult ?? stored;
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...key, entity: 'IDEMPOTENCY', status: 'IN_PROGRESS', request_hash: requestHash, in_progress_until: inProgressUntil, expires_at: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :nowSeconds OR (#status = :inProgress AND in_progress_until < :now)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':inProgress': 'IN_PROGRESS', ':now': now },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
   } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'IdempotencyValidationError') {
-      throw new ApiError('idempotency_conflict', 'This Idempotency-Key was used with a different request; use a new key for a new request', [
-        { field: 'Idempotency-Key', message: 'already used with another request' },
-      ]);
+    if (!isConditionFailure(error)) throw error;
+    const raw = (error as { Item?: Record<string, never> }).Item;
+    const existing = raw ? unmarshall(raw) : undefined;
+    if (!existing || existing.request_hash !== requestHash) {
+      throw conflict('This Idempotency-Key was used with a different request; use a new key for a new request', 'already used with another request');
     }
-    if (name === 'IdempotencyAlreadyInProgressError') {
-      throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed; retry shortly', [
-        { field: 'Idempotency-Key', message: 'request in progress' },
-      ]);
-    }
+    if (existing.status !== 'COMPLETED') throw conflict('A request with this Idempotency-Key is still being processed; retry shortly', 'request in progress');
+    const stored = JSON.parse(String(existing.response)) as HttpResult;
+    return { ...stored, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
+  }
+
+  let result: HttpResult;
+  try {
+    result = await work();
+  } catch (error) {
+    await dynamo()
+      .send(new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: '#status = :inProgress', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS' } }))
+      .catch((deleteError: unknown) => logger.error('idempotency record could not be released', { error: deleteError as Error }));
     throw error;
   }
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET #status = :completed, #response = :response REMOVE in_progress_until',
+        ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
+        ExpressionAttributeValues: { ':completed': 'COMPLETED', ':response': JSON.stringify(redact(result)) },
+      }),
+    );
+  } catch (error) {
+    // The work is done and the client gets its answer; a retry after the in-progress deadline
+    // would run it again, which is why this is logged as an error.
+    logger.error('idempotency result could not be stored', { error: error as Error });
+  }
+  return result;
 }
 
 /** Opt-in for POST handlers (`defineHandler(operation, fn, { idempotency: idempotent() })`): only their bundles carry it. */

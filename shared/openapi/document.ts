@@ -6,6 +6,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV3, type RouteConfig } from '@asteasol
 import * as z from 'zod';
 import { ErrorSchema } from '../schemas/common';
 import { PaginationSchema } from '../http/pagination';
+import { routeDocs } from '../route-docs';
 import { routesById, pathsOf } from '../routes';
 import { allOperations } from './contracts';
 
@@ -15,6 +16,7 @@ const commonErrors: Record<number, string> = {
   403: 'The key lacks a scope, or the source address is not allowed',
   404: 'No such resource for this account and mode',
   409: 'Conflict with the current state',
+  412: 'If-Match names a version the resource no longer has; nothing changed',
   413: 'Request body too large',
   415: 'Unsupported Content-Type',
   422: 'Validation failed; details name each field',
@@ -48,8 +50,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
         method: route.method.toLowerCase() as RouteConfig['method'],
         path,
         operationId: path === route.path ? route.id : `${route.id}.alias`,
-        summary: route.summary,
-        tags: [route.tag],
+        summary: routeDocs[route.id]?.summary,
+        tags: [routeDocs[route.id]?.tag ?? 'Other'],
         security: route.auth === 'none' ? [] : [{ apiKey: [] }],
         description: route.scopes.length ? `Requires scope${route.scopes.length > 1 ? 's' : ''}: ${route.scopes.join(', ')}` : undefined,
         request: {

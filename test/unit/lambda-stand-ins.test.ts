@@ -1,22 +1,4 @@
-import { search as realSearch } from '@aws-lambda-powertools/jmespath';
 import { describe, expect, it } from 'vitest';
-import { search } from '../../infra/lambda-jmespath';
-
-describe('the JMESPath stand-in of Lambda bundles', () => {
-  const data = { key: 'abc', request: { route: 'customers.create', path: '/v1/customers', body: { name: 'A', tags: [1, 2] } }, empty: null };
-
-  it('agrees with the real library on the plain paths idempotency uses', () => {
-    for (const expression of ['key', 'request', 'request.route', 'request.body', 'request.body.tags', 'missing', 'request.missing.deeper', 'empty']) {
-      expect(search(expression, data), expression).toEqual(realSearch(expression, data));
-    }
-  });
-
-  it('refuses anything but plain paths instead of answering wrongly', () => {
-    for (const expression of ['request.body.tags[0]', 'powertools_json(body)', '[key, request]', 'a || b']) {
-      expect(() => search(expression, data), expression).toThrow(/plain field paths/);
-    }
-  });
-});
 
 describe('the LRU cache stand-in of Lambda bundles', () => {
   it('behaves like mnemonist for the methods the SDK endpoint cache uses', async () => {
@@ -37,5 +19,14 @@ describe('the LRU cache stand-in of Lambda bundles', () => {
     real.clear();
     standIn.clear();
     expect(standIn.has('a')).toBe(real.has('a'));
+  });
+});
+
+describe('idempotency request hashing', () => {
+  it('hashes equal requests equally whatever their key order, and different ones differently', async () => {
+    const { canonicalJson } = await import('../../shared/http/idempotency');
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
+    expect(canonicalJson({ a: 1, b: undefined })).toBe(canonicalJson({ a: 1 }));
+    expect(canonicalJson({ a: '1' })).not.toBe(canonicalJson({ a: 1 }));
   });
 });

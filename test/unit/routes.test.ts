@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { routeDocs } from '../../shared/route-docs';
 import { routes } from '../../shared/routes';
 import { allOperations } from '../../shared/openapi/contracts';
 import { buildOpenApiDocument } from '../../shared/openapi/document';
@@ -19,6 +20,10 @@ describe('the route table', () => {
   it("gives every authenticated route at least one scope, except the caller's own account", () => {
     const anyKey = new Set(['account.get']);
     for (const route of routes.filter((r) => r.auth === 'key' && !anyKey.has(r.id))) expect(route.scopes.length, route.id).toBeGreaterThan(0);
+  });
+
+  it('documents every route (summary and tag) and nothing else', () => {
+    expect(Object.keys(routeDocs).sort()).toEqual(routes.map((route) => route.id).sort());
   });
 
   it('has exactly one operation (schemas) per route', () => {
