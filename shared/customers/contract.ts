@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { defineOperations } from '../http/operation';
-import { paginationQuery } from '../http/pagination';
 import { pathId } from '../schemas/common';
 import {
   AddressCreateSchema,
@@ -22,15 +21,6 @@ export const customerOperations = defineOperations({
   get: { route: 'customers.get', params: customerPath, response: CustomerSchema, errors: [404] },
   update: { route: 'customers.update', params: customerPath, body: CustomerUpdateSchema, response: CustomerSchema, errors: [404, 409] },
   delete: { route: 'customers.delete', params: customerPath, response: deleted, errors: [404, 409] },
-  orders: {
-    route: 'customers.orders',
-    params: customerPath,
-    query: z.strictObject({ ...paginationQuery }),
-    // Replaced by the Order schema when orders land.
-    response: z.object({ id: z.number().int() }).loose(),
-    list: true,
-    errors: [404],
-  },
   listAddresses: { route: 'addresses.list', params: customerPath, response: AddressSchema, list: true, errors: [404] },
   createAddress: { route: 'addresses.create', params: customerPath, body: AddressCreateSchema, response: AddressSchema, status: 201, errors: [404, 409] },
   getAddress: { route: 'addresses.get', params: addressPath, response: AddressSchema, errors: [404] },

@@ -156,9 +156,19 @@ export async function requireCustomer(tenant: Tenant, id: number): Promise<Custo
 }
 
 /** One Query over the customer's partition: the customer and all its addresses. */
-export async function readCustomerWithAddresses(tenant: Tenant, id: number): Promise<{ customer: CustomerRecord; addresses: AddressRecord[] }> {
+export async function readCustomerWithAddresses(
+  tenant: Tenant,
+  id: number,
+  /** Strongly consistent (orders: a customer created a moment ago must be found). */
+  consistent = false,
+): Promise<{ customer: CustomerRecord; addresses: AddressRecord[] }> {
   const result = await dynamo().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': tenantKeys.customer(tenant, id).pk } }),
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': tenantKeys.customer(tenant, id).pk },
+      ConsistentRead: consistent,
+    }),
   );
   const items = result.Items ?? [];
   const customerItem = items.find((item) => item.sk === tenantKeys.customer(tenant, id).sk);
@@ -225,12 +235,15 @@ export async function deleteCustomer(tenant: Tenant, customer: CustomerRecord, a
   await transactWrite(items, (index) => (index === 0 ? new VersionConflict() : undefined));
 }
 
-/** Open orders block deletion; read after a failed delete to tell the caller why. */
-export async function hasOpenOrders(tenant: Tenant, id: number): Promise<boolean> {
+/**
+ * Orders that are neither completed nor cancelled block deletion (the orders slice keeps the
+ * count in its own transactions); read after a failed delete to tell the caller why.
+ */
+export async function openOrderCount(tenant: Tenant, id: number): Promise<number> {
   const result = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: tenantKeys.customer(tenant, id), ProjectionExpression: 'open_orders' }),
+    new GetCommand({ TableName: tableName(), Key: tenantKeys.customer(tenant, id), ProjectionExpression: 'open_orders', ConsistentRead: true }),
   );
-  return Number(result.Item?.open_orders ?? 0) > 0;
+  return Number(result.Item?.open_orders ?? 0);
 }
 
 function addressAttributes(address: AddressRecord): Item {

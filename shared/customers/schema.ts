@@ -45,7 +45,7 @@ export const CustomerListQuerySchema = z.strictObject({
   q: z.string().trim().min(1).max(200).optional().meta({ description: 'Name prefix, case-insensitive' }),
 });
 
-export const country = z
+const country = z
   .string()
   .trim()
   .transform((value) => value.toUpperCase())

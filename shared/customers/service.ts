@@ -98,9 +98,10 @@ export async function deleteCustomer(tenant: Tenant, id: number): Promise<{ id: 
     try {
       await repo.deleteCustomer(tenant, customer, addresses);
     } catch (error) {
-      if (error instanceof VersionConflict && (await repo.hasOpenOrders(tenant, id))) {
-        throw new ConflictError('This customer has open orders; complete or cancel them first', [
-          { field: 'id', message: 'customer has open orders' },
+      const open = error instanceof VersionConflict ? await repo.openOrderCount(tenant, id) : 0;
+      if (open > 0) {
+        throw new ConflictError(`This customer has ${open} open order${open === 1 ? '' : 's'} (not completed or cancelled); complete or cancel them first`, [
+          { field: 'id', message: `customer has ${open} open order${open === 1 ? '' : 's'}` },
         ]);
       }
       throw error;

@@ -34,6 +34,8 @@ export type SequenceName = 'customer' | 'address' | 'order' | 'product' | 'legac
 export const tenantKeys = {
   sequence: (tenant: Tenant, name: SequenceName): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `SEQ#${name}` }),
   total: (tenant: Tenant, collection: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `COUNT#${collection}` }),
+  /** Order numbers restart every year (`ORD-2026-000001`): one counter per year, apart from the id sequence. */
+  orderNumberSequence: (tenant: Tenant, year: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `SEQ#order_number#${year}` }),
 
   customer: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#CUSTOMER#${id}`, sk: 'CUSTOMER' }),
   /** Addresses live in their customer's partition: one Query reads a customer with all addresses. */
@@ -66,6 +68,17 @@ export const tenantKeys = {
   productsByName: (tenant: Tenant, state: ProductListState): string => `${tenantPrefix(tenant)}#PRODUCTS_BY_NAME#${state}`,
   productsByCategory: (tenant: Tenant, state: ProductListState, category: string): string =>
     `${tenantPrefix(tenant)}#PRODUCTS_BY_CATEGORY#${state}#${category.toLowerCase()}`,
+
+  order: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#ORDER#${id}`, sk: 'ORDER' }),
+  /** Stands in for the order in its customer's lists (the order item's two index slots are taken). */
+  orderListEntry: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#ORDER#${id}`, sk: 'LIST#BY_CUSTOMER' }),
+  /** The order item a list entry (or the order's own index entry) stands for. */
+  orderOfListEntry: (entry: ItemKey): ItemKey => ({ pk: entry.pk, sk: 'ORDER' }),
+  /** Index partitions of order lists, newest first: all, one status, one customer, one customer and status. */
+  ordersCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#ORDERS`,
+  ordersByStatus: (tenant: Tenant, status: string): string => `${tenantPrefix(tenant)}#ORDERS#${status}`,
+  customerOrders: (tenant: Tenant, customerId: number): string => `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#ORDERS`,
+  customerOrdersByStatus: (tenant: Tenant, customerId: number, status: string): string => `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#ORDERS#${status}`,
 
   legacyProduct: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#LEGACY_PRODUCT#${id}`, sk: 'LEGACY_PRODUCT' }),
   legacyProductsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#LEGACY_PRODUCTS`,

@@ -5,6 +5,8 @@ import { auditOperations } from '../audit/contract';
 import { customerOperations } from '../customers/contract';
 import { defineOperations, type Operation } from '../http/operation';
 import { legacyProductOperations } from '../legacy-products/contract';
+import { orderOperations } from '../orders/contract';
+import { orderListOperations } from '../orders/list-contract';
 import { productOperations } from '../products/contract';
 import { webhookOperations } from '../webhooks/contract';
 
@@ -12,4 +14,4 @@ const meta = defineOperations({
   openapi: { route: 'openapi.get', response: z.object({}).loose().meta({ description: 'OpenAPI 3.0.3 document' }) },
 });
 
-export const allOperations: readonly Operation[] = [...Object.values(customerOperations), ...Object.values(productOperations), ...Object.values(legacyProductOperations), ...Object.values(auditOperations), ...Object.values(accountOperations), ...Object.values(webhookOperations), ...Object.values(meta)];
+export const allOperations: readonly Operation[] = [...Object.values(orderListOperations), ...Object.values(orderOperations), ...Object.values(customerOperations), ...Object.values(productOperations), ...Object.values(legacyProductOperations), ...Object.values(auditOperations), ...Object.values(accountOperations), ...Object.values(webhookOperations), ...Object.values(meta)];

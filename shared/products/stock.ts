@@ -115,41 +115,32 @@ function decrement(tenant: Tenant, product: ProductRecord, quantity: number, ref
   };
 }
 
-/** An untracked product must still be untracked when the transaction commits. */
-const untrackedCheck = (tenant: Tenant, productId: number): TransactItem => ({
-  ConditionCheck: {
-    TableName: tableName(),
-    Key: tenantKeys.product(tenant, productId),
-    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(stock_tracked) OR stock_tracked = :false)',
-    ExpressionAttributeValues: { ':false': false },
-  },
-});
+/** What must still hold of a product whose stock does not go down, when the transaction commits. */
+const steadyConditions = {
+  untracked: 'attribute_exists(pk) AND (attribute_not_exists(stock_tracked) OR stock_tracked = :false)',
+  tracked: 'stock_tracked = :true',
+  exists: 'attribute_exists(pk)',
+};
 
 /**
- * The one item of a product whose stock does not go down: a condition (still untracked, or still
- * tracked), plus giving back stock (`ADD stock_quantity`) and moving `order_refs` when asked.
+ * The one item of a product whose stock does not go down: its condition (an untracked product
+ * still untracked, a tracked one still tracked), plus giving stock back and moving `order_refs`
+ * when asked — a ConditionCheck when there is nothing to add.
  */
-function steadyItem(tenant: Tenant, productId: number, condition: 'untracked' | 'tracked' | 'exists', giveBack: number, refs: number): TransactItem {
-  if (condition === 'untracked' && giveBack === 0 && refs === 0) return untrackedCheck(tenant, productId);
-  const conditions = {
-    untracked: { expression: 'attribute_exists(pk) AND (attribute_not_exists(stock_tracked) OR stock_tracked = :false)', values: { ':false': false } },
-    tracked: { expression: 'stock_tracked = :true', values: { ':true': true } },
-    exists: { expression: 'attribute_exists(pk)', values: {} },
-  }[condition];
-  const key = tenantKeys.product(tenant, productId);
+function steadyItem(tenant: Tenant, productId: number, condition: keyof typeof steadyConditions, giveBack: number, refs: number): TransactItem {
   const adds = [...(giveBack ? ['stock_quantity :back'] : []), ...(refs ? ['order_refs :ref'] : [])];
-  if (adds.length === 0) {
-    return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: conditions.expression, ExpressionAttributeValues: conditions.values } };
-  }
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: `ADD ${adds.join(', ')}`,
-      ConditionExpression: conditions.expression,
-      ExpressionAttributeValues: { ...conditions.values, ...(giveBack ? { ':back': giveBack } : {}), ...(refs ? { ':ref': refs } : {}) },
-    },
+  const values = {
+    ...(condition === 'untracked' ? { ':false': false } : condition === 'tracked' ? { ':true': true } : {}),
+    ...(giveBack ? { ':back': giveBack } : {}),
+    ...(refs ? { ':ref': refs } : {}),
   };
+  const base = {
+    TableName: tableName(),
+    Key: tenantKeys.product(tenant, productId),
+    ConditionExpression: steadyConditions[condition],
+    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}), // DynamoDB refuses an empty map
+  };
+  return adds.length ? { Update: { ...base, UpdateExpression: `ADD ${adds.join(', ')}` } } : { ConditionCheck: base };
 }
 
 async function plan(tenant: Tenant, lines: StockLine[], field: string, adjustments: StockAdjustments): Promise<Planned> {

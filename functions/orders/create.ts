@@ -1,0 +1,15 @@
+import { orderOperations } from '../../shared/orders/contract';
+import { defineHandler } from '../../shared/http/handler';
+import { idempotent } from '../../shared/http/idempotency';
+import { created } from '../../shared/http/envelope';
+import { etagHeader } from '../../shared/orders/preconditions';
+import { createOrder } from '../../shared/orders/service';
+
+export const handler = defineHandler(
+  orderOperations.create,
+  async ({ tenant, body }) => {
+    const order = await createOrder(tenant, body);
+    return created(order, etagHeader(order));
+  },
+  { idempotency: idempotent() },
+);

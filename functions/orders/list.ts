@@ -1,0 +1,10 @@
+import { orderListOperations } from '../../shared/orders/list-contract';
+import { defineHandler } from '../../shared/http/handler';
+import { listed } from '../../shared/http/envelope';
+import { pagination } from '../../shared/http/pagination';
+import { listOrders } from '../../shared/orders/service';
+
+export const handler = defineHandler(orderListOperations.list, async ({ tenant, query }) => {
+  const { items, total } = await listOrders(tenant, query);
+  return listed(items, pagination(query.page, query.per_page, total));
+});

@@ -1,0 +1,87 @@
+/**
+ * Order lines and totals — pure: the server computes every amount, whatever the client sends
+ * (only a line's `unit_price` may be given, as a manual price). Minor units throughout.
+ *
+ *   line (product-priced) = the product calculation: unit_price × quantity + setup_fee
+ *   line (manual price)   = unit_price × quantity (the agreed price; no setup fee)
+ *   subtotal = Σ line totals;  tax = round_half_up((subtotal + shipping) × tax_rate / 100)
+ *   total    = subtotal + shipping + tax
+ */
+import type { ErrorDetail } from '../http/errors';
+import { priceProduct, resolveOptions, type PricingContext } from '../pricing/product-price';
+import { taxOn } from '../pricing/tax';
+import type { ProductRecord } from '../products/items';
+import type { OrderLineRecord } from './record';
+import type { OrderLineInput } from './schema';
+
+/** 1,000,000,000.00 in minor units: far inside exact integer arithmetic, far beyond any print order. */
+export const MAX_ORDER_AMOUNT = 100_000_000_000;
+
+export interface PricedLines {
+  lines: OrderLineRecord[];
+  problems: ErrorDetail[];
+}
+
+export function priceLines(inputs: readonly OrderLineInput[], products: ReadonlyMap<number, ProductRecord>, context: PricingContext, field = 'items'): PricedLines {
+  const lines: OrderLineRecord[] = [];
+  const problems: ErrorDetail[] = [];
+  inputs.forEach((input, index) => {
+    const at = `${field}.${index}`;
+    const product = products.get(input.product_id);
+    if (!product) {
+      problems.push({ field: `${at}.product_id`, message: `No product with id ${input.product_id}` });
+      return;
+    }
+    if (!product.is_active) {
+      problems.push({ field: `${at}.product_id`, message: `Product ${product.id} is archived (is_active is false) and cannot be ordered` });
+      return;
+    }
+    // Quantity limits and options are checked for manual prices too: they describe what is printed.
+    const outcome = priceProduct(product, { quantity: input.quantity, options: input.options }, context);
+    if (!outcome.ok) {
+      problems.push(...outcome.problems.map((problem) => ({ field: `${at}.${problem.field}`, message: problem.message })));
+      return;
+    }
+    const manual = input.unit_price !== undefined;
+    const unitPrice = manual ? input.unit_price! : outcome.quote.unit_price;
+    const setupFee = manual ? 0 : outcome.quote.setup_fee;
+    const chosen = resolveOptions(product, input.options).chosen;
+    lines.push({
+      id: index + 1,
+      product_id: product.id,
+      description: input.description ?? product.name,
+      quantity: input.quantity,
+      unit_price: unitPrice,
+      setup_fee: setupFee,
+      price_source: manual ? 'manual' : 'product',
+      options: Object.fromEntries(chosen.map(({ option, value }) => [option.code, value.code])),
+      file_ids: input.file_ids,
+      total: unitPrice * input.quantity + setupFee,
+    });
+  });
+  const sum = lines.reduce((total, line) => total + line.total, 0);
+  if (problems.length === 0 && sum > MAX_ORDER_AMOUNT) {
+    problems.push({ field, message: `the order's lines add up to more than ${MAX_ORDER_AMOUNT / 100}; split the order` });
+  }
+  return { lines, problems };
+}
+
+export interface OrderTotals {
+  subtotal: number;
+  tax: number;
+  total: number;
+}
+
+/** Tax is rounded once, on the whole taxable amount (lines and shipping), as in docs/pricing.md. */
+export function orderTotals(lines: readonly Pick<OrderLineRecord, 'total'>[], shipping: number, taxRate: number): OrderTotals {
+  const subtotal = lines.reduce((sum, line) => sum + line.total, 0);
+  const tax = taxOn(subtotal + shipping, taxRate);
+  return { subtotal, tax, total: subtotal + shipping + tax };
+}
+
+/** One line per product (several lines may name the same product), for stock reservations. */
+export const stockLinesOf = (lines: readonly Pick<OrderLineRecord, 'product_id' | 'quantity'>[]) =>
+  lines.map((line) => ({ product_id: line.product_id, quantity: line.quantity }));
+
+/** Distinct product ids of the lines: each counts one order reference on its product. */
+export const productIdsOf = (lines: readonly Pick<OrderLineRecord, 'product_id'>[]): number[] => [...new Set(lines.map((line) => line.product_id))];

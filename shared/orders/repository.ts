@@ -1,0 +1,165 @@
+/**
+ * Orders in the single table. Creation and line changes run in one TransactWriteItems together
+ * with their stock (shared/products/stock.ts); every later change is conditional on the status
+ * and version that were read. Keys and access patterns: docs/data-model.md.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '../auth/principal';
+import { dynamo } from '../clients/dynamodb';
+import { countCollection, readPage, readTotal, type CollectionQuery, type PageRequest } from '../db/collections';
+import { createdSortKey, tenantKeys } from '../db/keys';
+import { tableName, transactWrite, type TransactItem } from '../db/table';
+import { NotFoundError, ValidationError } from '../http/errors';
+import { reserveStock, stockReleaseItems, type StockLine } from '../products/stock';
+import { ORDERS, creationItems, customerCountAttribute, orderPut, orderUpdate, statusMoveItems } from './items';
+import { orderFromItem, type OrderRecord } from './record';
+import type { OrderStatus } from './status';
+
+/** The order changed between our read and our write; the service re-reads (or answers 412). */
+export class OrderVersionConflict extends Error {}
+
+const customerGone = (customerId: number) =>
+  new ValidationError('The customer cannot take orders', [{ field: 'customer_id', message: `No customer with id ${customerId}` }]);
+
+/**
+ * Creates the order with its stock in one transaction. `build` receives which lines hold
+ * tracked stock and returns the order to store (and the events to write with it).
+ */
+export async function insertOrder(
+  tenant: Tenant,
+  stock: StockLine[],
+  productIds: number[],
+  build: (reserved: StockLine[]) => { order: OrderRecord; events: TransactItem[] },
+): Promise<OrderRecord> {
+  let stored: OrderRecord | undefined;
+  const companion = (plan: { reserved: StockLine[] }) => {
+    const { order, events } = build(plan.reserved);
+    stored = order;
+    return [orderPut(tenant, order), ...creationItems(tenant, order), ...events];
+  };
+  // The customer's counters are conditional on the customer: a customer deleted meanwhile is a 422.
+  const onConditionFailure = (_index: number, item: TransactItem) =>
+    item.Update?.Key?.pk === tenantKeys.customer(tenant, stored!.customer.id).pk ? customerGone(stored!.customer.id) : undefined;
+  await reserveStock(tenant, stock, { items: companion, onConditionFailure }, 'items', { orderRefs: new Map(productIds.map((id) => [id, 1])) });
+  return stored!;
+}
+
+export async function readOrder(tenant: Tenant, id: number, consistent = false): Promise<OrderRecord | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.order(tenant, id), ConsistentRead: consistent }));
+  return result.Item ? orderFromItem(result.Item) : undefined;
+}
+
+export async function requireOrder(tenant: Tenant, id: number, consistent = false): Promise<OrderRecord> {
+  const order = await readOrder(tenant, id, consistent);
+  if (!order) throw new NotFoundError('order', id);
+  return order;
+}
+
+/**
+ * Writes a change that does not touch the lines: the order (conditional on status and version),
+ * on a status change its list and counter moves, on a cancel the stock it held, and the events.
+ */
+export async function saveOrder(tenant: Tenant, before: OrderRecord, after: OrderRecord, events: TransactItem[]): Promise<void> {
+  const items: TransactItem[] = [orderUpdate(tenant, before, after)];
+  if (before.status !== after.status) items.push(...statusMoveItems(tenant, before, before.status, after.status));
+  if (after.status === 'cancelled' && before.reserved.length) items.push(...stockReleaseItems(tenant, before.reserved));
+  items.push(...events);
+  await transactWrite(items, (index) => (index === 0 ? new OrderVersionConflict() : undefined));
+}
+
+/**
+ * Replaces the lines of a pending order: the new stock is netted against what the order held
+ * (only the difference moves) and product references move for products added or dropped.
+ */
+export async function saveOrderLines(
+  tenant: Tenant,
+  before: OrderRecord,
+  stock: StockLine[],
+  refs: Map<number, number>,
+  build: (reserved: StockLine[]) => { order: OrderRecord; events: TransactItem[] },
+): Promise<OrderRecord> {
+  let stored: OrderRecord | undefined;
+  const companion = (plan: { reserved: StockLine[] }) => {
+    const { order, events } = build(plan.reserved);
+    stored = order;
+    return [orderUpdate(tenant, before, order), ...events];
+  };
+  await reserveStock(tenant, stock, { items: companion, onConditionFailure: (index) => (index === 0 ? new OrderVersionConflict() : undefined) }, 'items', {
+    release: before.reserved,
+    orderRefs: refs,
+  });
+  return stored!;
+}
+
+export interface OrderFilter {
+  status?: OrderStatus;
+  customerId?: number;
+  /** Inclusive ISO bounds on created_at. */
+  from?: string;
+  to?: string;
+  /** Cursor: only orders older than this one (created_at, id). */
+  before?: { created_at: string; id: number };
+}
+
+// Bounds that sort below and above every `<ISO time>#<id>` sort key.
+const LOWEST = '0';
+const HIGHEST = '~';
+
+/** The sort-key window of the date filters and the cursor (the cursor's own order excluded). */
+function sortKeyWindow(filter: OrderFilter): [string, string] | undefined {
+  if (filter.from === undefined && filter.to === undefined && filter.before === undefined) return undefined;
+  let upper = filter.to === undefined ? HIGHEST : `${filter.to}#${HIGHEST}`;
+  if (filter.before) {
+    // Ids are padded to a fixed width, so (time, id − 1) is the greatest key below the cursor's.
+    const belowCursor = createdSortKey(filter.before.created_at, filter.before.id - 1);
+    if (belowCursor < upper) upper = belowCursor;
+  }
+  return [filter.from ?? LOWEST, upper];
+}
+
+/** Reads a customer's order counters (attributes of the customer item); undefined when no such customer. */
+export async function customerOrderCounts(tenant: Tenant, customerId: number): Promise<Record<string, number> | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.customer(tenant, customerId) }));
+  if (!result.Item) return undefined;
+  return Object.fromEntries(Object.entries(result.Item).filter(([name]) => name.startsWith('order_count')).map(([name, value]) => [name, Number(value)]));
+}
+
+/**
+ * Every filter combination is one Query on one keys-only index partition, newest first; the
+ * page's keys are mapped to order items and read with one BatchGetItem. Totals come from
+ * counters, or — with a date range — from a keys-only COUNT over the same window.
+ */
+export async function listOrders(
+  tenant: Tenant,
+  filter: OrderFilter,
+  page: PageRequest,
+  /** The customer's counters when the caller has read them already (customer orders endpoint). */
+  counts?: Record<string, number>,
+): Promise<{ items: OrderRecord[]; total: number }> {
+  const { status, customerId } = filter;
+  let query: CollectionQuery;
+  if (customerId !== undefined) {
+    query = status
+      ? { index: 'gsi2', partition: tenantKeys.customerOrdersByStatus(tenant, customerId, status), newestFirst: true }
+      : { index: 'gsi1', partition: tenantKeys.customerOrders(tenant, customerId), newestFirst: true };
+  } else {
+    query = status
+      ? { index: 'gsi2', partition: tenantKeys.ordersByStatus(tenant, status), newestFirst: true }
+      : { index: 'gsi1', partition: tenantKeys.ordersCollection(tenant), newestFirst: true };
+  }
+  const pageWindow = sortKeyWindow(filter);
+  // The total is the whole filtered list's, whatever the cursor: counted over the date window only.
+  const dateWindow = sortKeyWindow({ ...filter, before: undefined });
+  const total = async (): Promise<number> => {
+    if (dateWindow) return countCollection({ ...query, sortKeyBetween: dateWindow });
+    const attribute = customerCountAttribute(status);
+    if (customerId !== undefined) return (counts ?? (await customerOrderCounts(tenant, customerId)))?.[attribute] ?? 0;
+    return readTotal(tenant, status ? `${ORDERS}:${status}` : ORDERS);
+  };
+  const [items, count] = await Promise.all([
+    // A cursor older than created_from leaves an empty window (and DynamoDB refuses BETWEEN high AND low).
+    pageWindow && pageWindow[0] > pageWindow[1] ? [] : readPage({ ...query, ...(pageWindow ? { sortKeyBetween: pageWindow } : {}), itemKey: tenantKeys.orderOfListEntry }, page),
+    total(),
+  ]);
+  return { items: items.map(orderFromItem), total: count };
+}
