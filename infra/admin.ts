@@ -6,13 +6,18 @@
  * Dependencies run one way to avoid cycles: the API (CORS) and its functions (CORS_ORIGINS) know
  * the distribution's domain; the distribution knows nothing of the API. Only the deployment of
  * config.json, a separate resource, reads the API's URL.
+ *
+ * Both halves are nested stacks (hosting; deployment), so the panel adds two resources to the
+ * main stack rather than about twenty: one function per route brings that stack near CloudFormation's
+ * limit of 500 resources. Two, because one nested stack would both feed the API (the domain) and
+ * need it (the URL): a cycle.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { AssetHashType, Aws, type CfnElement, DefaultStackSynthesizer, DockerImage, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
-import { RegionInfo } from 'aws-cdk-lib/region-info';
+import { AssetHashType, Aws, type CfnElement, DefaultStackSynthesizer, DockerImage, Duration, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
@@ -64,20 +69,23 @@ function viteBuild(sourceDir: string, projectRoot: string): s3deploy.ISource {
 }
 
 /**
- * CDK's bootstrap asset bucket objects (`arn:…:s3:::cdk-<qualifier>-assets-<account>-<region>/*`)
- * as cdk-nag names them in a finding: known values literally, unknown ones as `<AWS::…>`.
+ * CDK's bootstrap asset bucket is `cdk-<qualifier>-assets-<account>-<region>`; the build is
+ * uploaded there first. `stack` is the top-level stack, whose synthesizer knows the qualifier.
  */
-function assetBucketObjects(stack: Stack): string {
-  const known = (value: string, placeholder: string) => (Token.isUnresolved(value) ? placeholder : value);
-  const region = known(stack.region, '<AWS::Region>');
-  const partition = Token.isUnresolved(stack.region) ? '<AWS::Partition>' : (RegionInfo.get(stack.region).partition ?? 'aws');
+function assetBucketPrefix(stack: Stack): string {
   const synthesizer = stack.synthesizer;
   const qualifier = (synthesizer instanceof DefaultStackSynthesizer ? synthesizer.bootstrapQualifier : undefined) ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
-  return `arn:${partition}:s3:::cdk-${qualifier}-assets-${known(stack.account, '<AWS::AccountId>')}-${region}/*`;
+  return `cdk-${qualifier}-assets`;
 }
 
 export class AdminPanel extends Construct {
+  /** Bucket and distribution. */
+  readonly hosting: NestedStack;
+  /** The upload of the build and config.json (created by deploy()). */
+  deployment?: NestedStack;
   readonly bucket: s3.Bucket;
+  /** The role CDK's BucketDeployment function runs with. */
+  readonly deployerRole: iam.Role;
   readonly distribution: cloudfront.Distribution;
   /** `https://<distribution domain>`: the origin the API must allow. */
   readonly origin: string;
@@ -89,9 +97,11 @@ export class AdminPanel extends Construct {
     super(scope, id);
     this.props = props;
     const { stage } = props;
+    this.hosting = new NestedStack(this, 'Hosting', { description: `Print Shop admin panel hosting (${stage.name})` });
+    const hosting = this.hosting;
 
     // Holds only the build output, which every deploy replaces: private, encrypted, TLS only.
-    this.bucket = new s3.Bucket(this, 'Bucket', {
+    this.bucket = new s3.Bucket(hosting, 'Bucket', {
       encryption: s3.BucketEncryption.S3_MANAGED,
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
@@ -125,7 +135,7 @@ export class AdminPanel extends Construct {
       referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
     };
     const headers = (name: string, cacheControl: string) =>
-      new cloudfront.ResponseHeadersPolicy(this, `${name}Headers`, {
+      new cloudfront.ResponseHeadersPolicy(hosting, `${name}Headers`, {
         comment: `Print Shop admin ${stage.name}: security headers, Cache-Control ${cacheControl}`,
         securityHeadersBehavior: securityHeaders,
         customHeadersBehavior: { customHeaders: [{ header: 'Cache-Control', value: cacheControl, override: true }] },
@@ -140,7 +150,7 @@ export class AdminPanel extends Construct {
       compress: true,
     };
     const indexPath = `/${ADMIN_PREFIX}/index.html`;
-    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+    this.distribution = new cloudfront.Distribution(hosting, 'Distribution', {
       comment: `Print Shop admin panel (${stage.name})`,
       // index.html and config.json are revalidated by browsers on every load; deploys invalidate the edge.
       defaultBehavior: { ...behavior, responseHeadersPolicy: headers('Entry', 'no-cache') },
@@ -156,6 +166,19 @@ export class AdminPanel extends Construct {
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
     });
 
+    // The uploading function's role lives here, beside what it writes to, so its policy names the
+    // bucket and the distribution directly: read the build from CDK's asset bucket, sync the
+    // panel's bucket, invalidate this distribution.
+    this.deployerRole = new iam.Role(hosting, 'DeployerRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Uploads the Print Shop admin panel (${stage.name}) and invalidates its distribution`,
+      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+    });
+    const assets = `arn:${Aws.PARTITION}:s3:::${assetBucketPrefix(Stack.of(this))}-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
+    this.deployerRole.addToPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject*', 's3:GetBucket*', 's3:List*'], resources: [assets, `${assets}/*`] }));
+    this.bucket.grantReadWrite(this.deployerRole);
+    this.distribution.grant(this.deployerRole, 'cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation');
+
     this.origin = `https://${this.distribution.distributionDomainName}`;
     this.url = `${this.origin}/${ADMIN_PREFIX}/`;
     this.acknowledgeFindings();
@@ -166,7 +189,10 @@ export class AdminPanel extends Construct {
    * invalidates the distribution. Call once the API exists.
    */
   deploy(apiUrl: string): s3deploy.BucketDeployment {
-    const deployment = new s3deploy.BucketDeployment(this, 'Deployment', {
+    this.deployment = new NestedStack(this, 'Deployment', { description: `Print Shop admin panel deployment (${this.props.stage.name})` });
+    const deployment = new s3deploy.BucketDeployment(this.deployment, 'Deployment', {
+      // Its grants are in the role's own policy (hosting stack): imported as immutable, nothing is added here.
+      role: iam.Role.fromRoleArn(this.deployment, 'DeployerRole', this.deployerRole.roleArn, { mutable: false }),
       destinationBucket: this.bucket,
       destinationKeyPrefix: `${ADMIN_PREFIX}/`,
       sources: [
@@ -179,29 +205,34 @@ export class AdminPanel extends Construct {
       distributionPaths: ['/', `/${ADMIN_PREFIX}/*`],
       memoryLimit: 256,
     });
-    // The copying function is a stack-wide singleton that CDK owns; its findings are acknowledged there.
-    const handler = Stack.of(this).node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
+    // The function is a singleton that CDK owns, beside the deployment.
+    const handler = this.deployment.node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
     if (handler) {
-      const copy = "CDK's BucketDeployment function copies the build from CDK's asset bucket into the panel's bucket";
-      Validations.of(handler).acknowledge(
-        {
-          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-          reason: "CDK's BucketDeployment function logs to CloudWatch with the AWS-maintained basic execution policy.",
-        },
-        ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map((action) => ({
-          id: `AwsSolutions-IAM5[Action::${action}]`,
-          reason: `${copy}; CDK grants ${action} on those two buckets only.`,
-        })),
-        { id: `AwsSolutions-IAM5[Resource::${assetBucketObjects(Stack.of(this))}]`, reason: `${copy}: it reads the objects of CDK's bootstrap asset bucket.` },
-        { id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement)}.Arn>/*]`, reason: `${copy}: it writes and prunes the panel's objects.` },
-        { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'CloudFront invalidations cannot be scoped to one distribution in IAM; the function invalidates only the panel.' },
-        { id: 'AwsSolutions-L1', reason: "The runtime of CDK's BucketDeployment function is chosen by aws-cdk-lib and moves with its upgrades." },
-      );
+      Validations.of(handler).acknowledge({ id: 'AwsSolutions-L1', reason: "The runtime of CDK's BucketDeployment function is chosen by aws-cdk-lib and moves with its upgrades." });
     }
     return deployment;
   }
 
   private acknowledgeFindings(): void {
+    const copy = "CDK's BucketDeployment function copies the build from CDK's asset bucket into the panel's bucket";
+    Validations.of(this.deployerRole).acknowledge(
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: 'The uploading function logs to CloudWatch with the AWS-maintained basic execution policy.',
+      },
+      ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map((action) => ({
+        id: `AwsSolutions-IAM5[Action::${action}]`,
+        reason: `${copy}; ${action} is granted on those two buckets only.`,
+      })),
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${assetBucketPrefix(Stack.of(this))}-<AWS::AccountId>-<AWS::Region>/*]`,
+        reason: `${copy}: it reads the uploaded build from CDK's bootstrap asset bucket.`,
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::<${this.hosting.getLogicalId(this.bucket.node.defaultChild as CfnElement)}.Arn>/*]`,
+        reason: `${copy}: it writes the panel's objects and prunes old ones.`,
+      },
+    );
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason: "Holds only the panel's public build output, readable through CloudFront alone; the API calls that matter are in API Gateway's access log and the audit log.",

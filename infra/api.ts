@@ -15,7 +15,7 @@ import { addGatewayResponses } from './gateway-responses';
 import { addMethodNotAllowed } from './method-not-allowed';
 import { addUsagePlans } from './usage-plans';
 import type { Plan } from '../shared/accounts/plans';
-import { grantRoute, grantTable, type GrantTargets } from './grants';
+import { grantTable, RouteRoles, type GrantTargets } from './grants';
 import type { StageConfig } from './stages';
 
 export interface ApiProps {
@@ -114,16 +114,17 @@ export class Api extends Construct {
       resultsCacheTtl: Duration.seconds(60),
     });
 
+    const roles = new RouteRoles(this, props.targets);
     for (const route of routes) {
       const fn = new ServiceFunction(this, functionId(route.id), {
         ...functionProps,
+        role: roles.roleFor(route),
         handler: route.handler,
         description: `${route.id}: ${routeDocs[route.id]?.summary ?? ''}`.slice(0, 256),
         // Long imports keep running past API Gateway's 29 s answer and still finish atomically.
         ...(route.timeoutSeconds ? { timeoutSeconds: route.timeoutSeconds } : {}),
       });
       this.functions.set(route.id, fn);
-      grantRoute(route, fn, props.targets);
       // One integration per function; test invocations from the console need no extra permission.
       const integration = new apigw.LambdaIntegration(fn, { allowTestInvoke: false });
       for (const path of pathsOf(route)) {

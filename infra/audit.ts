@@ -5,7 +5,8 @@
  * deliveries, Lambda retries the asynchronous invocation twice, and what still fails lands in a
  * failure queue with an alarm — a record is delayed, never silently lost.
  */
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
@@ -67,14 +68,23 @@ export class AuditShipping extends Construct {
     this.shipper.configureAsyncInvoke({ retryAttempts: 2, onFailure: new destinations.SqsDestination(this.failures) });
     grantTable(this.shipper, props.table, 'readWrite');
 
-    const destination = new logsDestinations.LambdaDestination(this.shipper);
+    // One invoke permission for all the subscriptions (instead of one per log group): CloudWatch
+    // Logs of this account and region may call the shipper, which ignores anything but audit lines.
+    this.shipper.addPermission('LogsInvoke', {
+      principal: new iam.ServicePrincipal('logs.amazonaws.com'),
+      sourceAccount: Stack.of(this).account,
+      sourceArn: `arn:${Stack.of(this).partition}:logs:${Stack.of(this).region}:${Stack.of(this).account}:log-group:*`,
+    });
+    const destination = new logsDestinations.LambdaDestination(this.shipper, { addPermissions: false });
     for (const source of props.sources) {
-      new logs.SubscriptionFilter(this, `${source.node.id}Audit`, {
+      const filter = new logs.SubscriptionFilter(this, `${source.node.id}Audit`, {
         logGroup: source.logGroup,
         destination,
         filterPattern: logs.FilterPattern.literal(AUDIT_FILTER_PATTERN),
         filterName: 'audit',
       });
+      // Without the per-log-group permission, the filter must still wait for the shared one.
+      filter.node.addDependency(this.shipper.node.findChild('LogsInvoke'));
     }
   }
 }

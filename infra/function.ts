@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -20,6 +21,8 @@ export interface ServiceFunctionProps {
   description?: string;
   /** Seconds; API handlers keep the default 10 (API Gateway's own limit is 29). */
   timeoutSeconds?: number;
+  /** A role shared with functions of the same needs (route functions); otherwise one of its own. */
+  role?: iam.IRole;
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -35,6 +38,7 @@ export class ServiceFunction extends NodejsFunction {
       architecture: lambda.Architecture.ARM_64,
       memorySize: stage.memorySize,
       timeout: Duration.seconds(props.timeoutSeconds ?? 10),
+      ...(props.role ? { role: props.role } : {}),
       loggingFormat: lambda.LoggingFormat.JSON,
       // An explicit log group, so retention and removal follow the stage instead of "forever".
       logGroup: new logs.LogGroup(scope, `${id}Logs`, {

@@ -5,9 +5,10 @@
  * about 15 ms of every cold start for nothing. Loading node:http through `require` skips the
  * facade. Only what the bundled code imports from node:http is re-exported.
  */
+import type * as NodeHttp from 'node:http';
 import { createRequire } from 'node:module';
 
-const http = createRequire(import.meta.url)('node:http') as typeof import('node:http');
+const http = createRequire(import.meta.url)('node:http') as typeof NodeHttp;
 
 export const { Agent, STATUS_CODES, request, globalAgent } = http;
 export default http;

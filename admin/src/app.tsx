@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiClient, ApiError } from './api/client';
 import type { Account } from './api/types';
+import { Link } from './components/link';
 import { Notice } from './components/notice';
 import { Shell } from './components/shell';
 import { EmptyState, Loading } from './components/states';
 import type { PanelConfig } from './config';
-import { Link } from './components/link';
 import { parseRoute, pathFor, type Route } from './lib/routes';
 import { DeliveryDetail } from './pages/delivery-detail';
 import { SignIn } from './pages/sign-in';

@@ -293,6 +293,37 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
     await context.close();
   });
 
+  it('pages through a long delivery history, 20 at a time', async () => {
+    receiver.failing = false;
+    const created = await api('POST', '/v1/webhooks', { url: receiver.url, events: ['*'], description: 'Busy endpoint' });
+    const id = created.data.id as number;
+    for (let i = 0; i < 22; i++) await api('POST', `/v1/webhooks/${id}/test`, { event: i % 2 ? 'order.created' : 'quote.accepted' });
+    await expect.poll(async () => (await api('GET', `/v1/webhooks/${id}/deliveries?status=succeeded`)).pagination.total, { timeout: 30_000 }).toBe(22);
+
+    const context = await newContext(browser, origin, DESKTOP);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, shop.secretTest);
+    await page.getByRole('link', { name: `Manage ${receiver.url}` }).click();
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    await expect.poll(() => pager.textContent()).toContain('22 deliveries · page 1 of 2');
+    expect(await page.locator('tr[data-delivery]').count()).toBe(20);
+    expect(await pager.locator('[aria-disabled="true"]').textContent()).toBe('← Previous');
+    await pager.getByRole('link', { name: 'Next →' }).click();
+    await expect.poll(() => pager.textContent()).toContain('page 2 of 2');
+    expect(await page.locator('tr[data-delivery]').count()).toBe(2);
+    expect(new URL(page.url()).search).toBe('?page=2');
+    await page.goBack();
+    await expect.poll(() => pager.textContent()).toContain('page 1 of 2');
+    // A filter starts again at page 1.
+    await page.locator('#filter-event').selectOption('quote.accepted');
+    await expect.poll(() => pager.textContent()).toBe('11 deliveries');
+
+    await api('DELETE', `/v1/webhooks/${id}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('works at 390 px: every main screen fits the width', async () => {
     const context = await newContext(browser, origin, PHONE);
     const page = await context.newPage();

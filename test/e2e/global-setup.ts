@@ -1,53 +1,40 @@
 /**
- * The end-to-end project's stack: the admin panel built (when stale), the three engines in memory,
- * the local gateway serving the API and /admin, the workers that deliver webhooks, and an account
- * with keys for the tests. Webhook retries are seconds apart instead of minutes.
+ * The end-to-end project's setup: builds the admin panel when stale, then starts the local stack
+ * in a child process (test/e2e/stack.ts: engines in memory, gateway with /admin, delivery
+ * workers with retries seconds apart, an account with keys) and hands its fixtures to the tests.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
-import { adminDistDir, ensureAdminBuilt } from '../../scripts/local/admin-build';
-import { startEngines } from '../../scripts/local/engines';
-import { startGateway } from '../../scripts/local/gateway';
-import { startWorkers } from '../../scripts/local/workers';
-import { resetConfig } from '../../shared/config';
-import { createAccount, createApiKey, setPlan } from '../../shared/accounts/service';
+import { ensureAdminBuilt } from '../../scripts/local/admin-build';
 import type { E2eFixtures } from './fixtures';
 
+const projectRoot = resolve(import.meta.dirname, '../..');
+
 export default async function setup(project: TestProject) {
-  process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
-  // Two quick retries, then a long wait, so a failing receiver shows "Retrying" with a next retry time.
-  process.env.WEBHOOK_RETRY_SCHEDULE = '1,1,300';
-  const dataDir = await mkdtemp(join(tmpdir(), 'print-shop-e2e-'));
-  const [, engines] = await Promise.all([ensureAdminBuilt({ quiet: true }), startEngines({ dataDir, inMemory: true, stage: 'test' })]);
-  Object.assign(process.env, engines.env);
-  resetConfig();
-  const gateway = await startGateway({ port: 0, adminDir: adminDistDir });
-  const workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
-
-  const shop = await createAccount({ name: 'Druckerei Schmidt', plan: 'professional' });
-  await setPlan(shop.account.id, 'enterprise', 1_000_000);
-  const withoutWebhooks = await createApiKey({ accountId: shop.account.id, mode: 'test', kind: 'secret', scopes: ['customers:read', 'orders:read'] });
-  const revocable = await createApiKey({ accountId: shop.account.id, mode: 'test', kind: 'secret', scopes: ['webhooks:read'] });
-
-  const fixtures: E2eFixtures = {
-    origin: gateway.url,
-    env: engines.env,
-    shop: {
-      accountId: shop.account.id,
-      name: shop.account.name,
-      secretTest: shop.keys.secret_test.key,
-      withoutWebhooks: withoutWebhooks.key,
-      revocable: { id: revocable.key_id, key: revocable.key },
-    },
-  };
+  await ensureAdminBuilt({ quiet: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/stack.ts'], {
+    cwd: projectRoot,
+    // Quiet handler logs (the logger reads its level on import); stderr still shows errors.
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'ERROR' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const fixtures = await new Promise<E2eFixtures>((resolveReady, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (line.startsWith('READY ')) resolveReady(JSON.parse(line.slice('READY '.length)) as E2eFixtures);
+      else if (process.env.E2E_LOG_LEVEL) console.log(`[e2e stack] ${line}`);
+    });
+    child.once('error', reject);
+    void exited.then((code) => reject(new Error(`The end-to-end stack exited (code ${code}) before it was ready`)));
+  });
   project.provide('e2e', fixtures);
 
   return async () => {
-    await gateway.close();
-    await workers.stop();
-    await engines.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolveWait) => setTimeout(resolveWait, 15_000).unref())]);
+    if (child.exitCode === null) child.kill('SIGKILL');
   };
 }

@@ -1,40 +1,52 @@
 import type { CfnElement } from 'aws-cdk-lib';
-import { Match } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PREFIX, allowedOrigins, CORS_ORIGINS_ENV } from '../../infra/admin';
 import { stageConfig } from '../../infra/stages';
 import { buildStack, methods } from './helpers';
 
 const { stack, template } = buildStack('prod');
-const logicalId = (construct: { node: { defaultChild?: unknown } }): string => stack.getLogicalId(construct.node.defaultChild as CfnElement);
-const bucketId = logicalId(stack.admin.bucket);
-const distributionId = logicalId(stack.admin.distribution);
-const domain = { 'Fn::GetAtt': [distributionId, 'DomainName'] };
-const panelOrigin = { 'Fn::Join': ['', ['https://', domain]] };
+const { admin } = stack;
+// The panel lives in two nested stacks: hosting (bucket, distribution) and the deployment.
+const hosting = Template.fromStack(admin.hosting);
+const deployment = Template.fromStack(admin.deployment!);
+const idIn = (scope: { getLogicalId(element: CfnElement): string }, construct: { node: { defaultChild?: unknown } }) =>
+  scope.getLogicalId(construct.node.defaultChild as CfnElement);
+const bucketId = idIn(admin.hosting, admin.bucket);
+const distributionId = idIn(admin.hosting, admin.distribution);
+/** The distribution's domain as the main stack sees it: an output of the hosting stack. */
+const domain = { 'Fn::GetAtt': [stack.getLogicalId(admin.hosting.nestedStackResource!), expect.stringMatching(/^Outputs\..*Distribution.*DomainName$/)] };
 
 describe('admin panel hosting', () => {
+  it('adds only its two nested stacks to the main stack', () => {
+    expect(Object.keys(template.findResources('AWS::CloudFormation::Stack'))).toHaveLength(2);
+    template.resourceCountIs('AWS::CloudFront::Distribution', 0);
+    template.resourceCountIs('Custom::CDKBucketDeployment', 0);
+  });
+
   it('keeps the build in a private, encrypted, TLS-only bucket', () => {
-    template.hasResourceProperties('AWS::S3::Bucket', {
+    hosting.hasResourceProperties('AWS::S3::Bucket', {
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
     });
-    const [policy] = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: bucketId } } }));
+    hosting.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain' }); // prod
+    const [policy] = Object.values(hosting.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: bucketId } } }));
     const statements = policy!.Properties.PolicyDocument.Statement as any[];
     expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
     // Readable by this distribution only, through Origin Access Control (no OAI, no public read).
-    const read = statements.find((statement) => statement.Effect === 'Allow' && statement.Principal?.Service === 'cloudfront.amazonaws.com');
-    expect(read).toMatchObject({ Action: 's3:GetObject' });
-    expect(JSON.stringify(read.Condition)).toContain(distributionId);
-    expect(statements.some((statement) => statement.Principal === '*' && statement.Effect === 'Allow')).toBe(false);
-    template.resourceCountIs('AWS::CloudFront::CloudFrontOriginAccessIdentity', 0);
-    template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+    const reads = statements.filter((statement) => statement.Effect === 'Allow');
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toMatchObject({ Action: 's3:GetObject', Principal: { Service: 'cloudfront.amazonaws.com' } });
+    expect(JSON.stringify(reads[0].Condition)).toContain(distributionId);
+    hosting.resourceCountIs('AWS::CloudFront::CloudFrontOriginAccessIdentity', 0);
+    hosting.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
       OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' },
     });
   });
 
   it('serves it over HTTPS only, with the SPA fallback to index.html under /admin', () => {
-    const [distribution] = Object.values(template.findResources('AWS::CloudFront::Distribution'));
+    const [distribution] = Object.values(hosting.findResources('AWS::CloudFront::Distribution'));
     const config = distribution!.Properties.DistributionConfig;
     expect(config.Origins).toHaveLength(1);
     expect(config.Origins[0].OriginAccessControlId).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Id'] });
@@ -52,7 +64,7 @@ describe('admin panel hosting', () => {
   });
 
   it('sends security headers, and caches only the hashed assets for long', () => {
-    const policies = Object.values(template.findResources('AWS::CloudFront::ResponseHeadersPolicy')).map((policy) => policy.Properties.ResponseHeadersPolicyConfig);
+    const policies = Object.values(hosting.findResources('AWS::CloudFront::ResponseHeadersPolicy')).map((policy) => policy.Properties.ResponseHeadersPolicyConfig);
     expect(policies.map((policy) => policy.CustomHeadersConfig.Items[0].Value).sort()).toEqual(['no-cache', 'public, max-age=31536000, immutable']);
     for (const policy of policies) {
       const security = policy.SecurityHeadersConfig;
@@ -65,27 +77,43 @@ describe('admin panel hosting', () => {
   });
 
   it('deploys the build and config.json with the API URL under admin/, then invalidates the edge', () => {
-    const [deployment] = Object.values(template.findResources('Custom::CDKBucketDeployment'));
-    const props = deployment!.Properties;
-    expect(props.DestinationBucketName).toEqual({ Ref: bucketId });
+    const [resource] = Object.values(deployment.findResources('Custom::CDKBucketDeployment'));
+    const props = resource!.Properties;
     expect(props.DestinationBucketKeyPrefix).toBe(`${ADMIN_PREFIX}/`);
     expect(props.SourceObjectKeys).toHaveLength(2); // the Vite build and config.json
-    expect(props.DistributionId).toEqual({ Ref: distributionId });
+    expect(props.Prune).toBe(true);
     expect(props.DistributionPaths).toEqual(['/', `/${ADMIN_PREFIX}/*`]);
-    // config.json is rendered at deploy time: its markers resolve to the parts of the API's URL.
-    expect(Object.values(props.SourceMarkers[1])).toEqual([
-      { Ref: stack.getLogicalId(stack.api.restApi.node.defaultChild as CfnElement) },
-      { Ref: 'AWS::Region' },
-      { Ref: 'AWS::URLSuffix' },
-      { Ref: stack.getLogicalId(stack.api.restApi.deploymentStage.node.defaultChild as CfnElement) },
-    ]);
+    // config.json is rendered at deploy time: its markers resolve to the parts of the API's URL,
+    // which the main stack hands to the deployment stack as parameters.
+    const markers = Object.values(props.SourceMarkers[1]).map((marker: any) => marker.Ref);
+    expect(markers).toEqual([expect.stringMatching(/ApiRestApi.*Ref$/), 'AWS::Region', 'AWS::URLSuffix', expect.stringMatching(/ApiRestApiDeploymentStageprod.*Ref$/)]);
+    const [nested] = Object.values(template.findResources('AWS::CloudFormation::Stack', { Properties: { Parameters: Match.anyValue() } }))
+      .filter((candidate) => JSON.stringify(candidate).includes(markers[0]));
+    expect(nested!.Properties.Parameters[markers[0]]).toEqual({ Ref: stack.getLogicalId(stack.api.restApi.node.defaultChild as CfnElement) });
+  });
+
+  it('runs the upload with a role that may touch only the build, the panel and its distribution', () => {
+    // The deployment stack creates no role: the function uses the hosting stack's.
+    deployment.resourceCountIs('AWS::IAM::Role', 0);
+    deployment.resourceCountIs('AWS::IAM::Policy', 0);
+    const [fn] = Object.values(deployment.findResources('AWS::Lambda::Function'));
+    expect(JSON.stringify(fn!.Properties.Role)).toContain('DeployerRole');
+    const roleId = idIn(admin.hosting, admin.deployerRole);
+    const [policy] = Object.values(hosting.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }));
+    const statements = policy!.Properties.PolicyDocument.Statement as any[];
+    const resources = JSON.stringify(statements.map((statement) => statement.Resource));
+    expect(resources).toContain('cdk-hnb659fds-assets-');
+    expect(resources).toContain(bucketId);
+    const invalidation = statements.find((statement) => [statement.Action].flat().includes('cloudfront:CreateInvalidation'));
+    expect(JSON.stringify(invalidation.Resource)).toContain(distributionId); // this distribution, not *
+    expect(statements.every((statement) => statement.Resource !== '*')).toBe(true);
   });
 
   it("lets the API's handlers and CORS preflights accept the panel's origin", () => {
     const resources = template.toJSON().Resources;
-    const corsEnv = (fn: { node: { defaultChild?: unknown } }) => resources[logicalId(fn)].Properties.Environment.Variables[CORS_ORIGINS_ENV];
+    const corsEnv = (fn: { node: { defaultChild?: unknown } }) => resources[stack.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables[CORS_ORIGINS_ENV];
     expect(stack.api.functions.size).toBeGreaterThan(0);
-    for (const fn of stack.api.functions.values()) expect(corsEnv(fn)).toEqual(panelOrigin);
+    for (const fn of stack.api.functions.values()) expect(corsEnv(fn)).toEqual({ 'Fn::Join': ['', ['https://', domain]] });
     // Workers are not called by browsers.
     for (const fn of stack.workers.functions.values()) expect(corsEnv(fn)).toBeUndefined();
     const preflight = Object.values(template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } }));
@@ -96,11 +124,9 @@ describe('admin panel hosting', () => {
         'Fn::Join': ['', ["'https://", domain, "'"]],
       });
     }
-    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
-      ResponseType: 'UNAUTHORIZED',
-      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Access-Control-Allow-Origin': { 'Fn::Join': ['', ["'https://", domain, "'"]] } }),
-    });
-    template.hasOutput('AdminUrl', { Value: { 'Fn::Join': ['', ['https://', domain, `/${ADMIN_PREFIX}/`]] } });
+    const [unauthorized] = Object.values(template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: 'UNAUTHORIZED' } }));
+    expect(unauthorized!.Properties.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toEqual({ 'Fn::Join': ['', ["'https://", domain, "'"]] });
+    expect(template.findOutputs('AdminUrl').AdminUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', domain, `/${ADMIN_PREFIX}/`]] });
   });
 
   it('keeps * alone and adds stage origins after the panel', () => {

@@ -19,7 +19,15 @@ export function SecretReveal({ revealed, onDone }: { revealed: RevealedSecret; o
         <label for="signing-secret" class="visually-hidden">
           Signing secret
         </label>
-        <input id="signing-secret" class="secret-value" readOnly value={revealed.secret} onFocus={(event) => event.currentTarget.select()} spellcheck={false} />
+        <textarea
+          id="signing-secret"
+          class="secret-value"
+          readOnly
+          rows={1}
+          value={revealed.secret}
+          onFocus={(event) => event.currentTarget.select()}
+          spellcheck={false}
+        />
         <CopyButton text={revealed.secret} label="Copy secret" onCopied={() => setCopied(true)} />
       </div>
       <button type="button" class={`btn ${copied ? 'btn-primary' : 'btn-secondary'}`} onClick={onDone}>

@@ -33,7 +33,7 @@ function corsHeaders(event: APIGatewayProxyEvent): Record<string, string> {
   if (corsOrigins.includes('*')) return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': exposed };
   return corsOrigins.includes(origin) ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': exposed, Vary: 'Origin' } : {};
 }
-const exposed = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed';
+const exposed = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed, ETag';
 
 async function finish(event: APIGatewayProxyEvent, invocation: Invocation, response: APIGatewayProxyResult): Promise<void> {
   response.headers = { ...response.headers, ...corsHeaders(event), ...invocation.rateLimitHeaders, 'X-Request-Id': invocation.requestId };

@@ -1,0 +1,62 @@
+/**
+ * The end-to-end tests' local stack, run as a child process of the global setup: the engines in
+ * memory, the gateway serving the API and /admin, the delivery workers, and an account with keys.
+ * A process of its own, because the stack's configuration lives in process.env and module state:
+ * sharing vitest's main process with the integration project's stack would mix the two.
+ *
+ * Prints one line `READY <json>` with the fixtures, and stops everything on SIGTERM or SIGINT.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { adminDistDir } from '../../scripts/local/admin-build';
+import { startEngines } from '../../scripts/local/engines';
+import { startGateway } from '../../scripts/local/gateway';
+import { startWorkers } from '../../scripts/local/workers';
+import { createAccount, createApiKey, setPlan } from '../../shared/accounts/service';
+import { resetConfig } from '../../shared/config';
+import type { E2eFixtures } from './fixtures';
+
+// Two quick retries, then a long wait, so a failing receiver shows "Retrying" with a next retry time.
+process.env.WEBHOOK_RETRY_SCHEDULE = '1,1,300';
+
+const dataDir = await mkdtemp(join(tmpdir(), 'print-shop-e2e-'));
+const engines = await startEngines({ dataDir, inMemory: true, stage: 'test' });
+Object.assign(process.env, engines.env);
+resetConfig();
+const gateway = await startGateway({ port: 0, adminDir: adminDistDir });
+const workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await gateway.close().catch(() => undefined);
+  await workers.stop().catch(() => undefined);
+  await engines.stop().catch(() => undefined);
+  await rm(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());
+// The parent's end (even a crash) closes our stdin: never outlive it.
+process.stdin.on('close', () => void stop());
+process.stdin.resume();
+
+const shop = await createAccount({ name: 'Druckerei Schmidt', plan: 'professional' });
+await setPlan(shop.account.id, 'enterprise', 1_000_000);
+const withoutWebhooks = await createApiKey({ accountId: shop.account.id, mode: 'test', kind: 'secret', scopes: ['customers:read', 'orders:read'] });
+const revocable = await createApiKey({ accountId: shop.account.id, mode: 'test', kind: 'secret', scopes: ['webhooks:read'] });
+
+const fixtures: E2eFixtures = {
+  origin: gateway.url,
+  env: engines.env,
+  shop: {
+    accountId: shop.account.id,
+    name: shop.account.name,
+    secretTest: shop.keys.secret_test.key,
+    withoutWebhooks: withoutWebhooks.key,
+    revocable: { id: revocable.key_id, key: revocable.key },
+  },
+};
+process.stdout.write(`READY ${JSON.stringify(fixtures)}\n`);
