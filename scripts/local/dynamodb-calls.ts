@@ -19,7 +19,13 @@ export function installCallCounter(): void {
   installed = true;
   dynamoBase().middlewareStack.add(
     (next, context) => async (args) => {
-      storage.getStore()?.commands.push(String(context.commandName).replace(/Command$/, ''));
+      const input = args.input as { Key?: { sk?: unknown } };
+      // The rate limiter's block reservations are amortised over many requests (one per 1 to 50,
+      // at random moments): counted apart, so a route's figure is its own work.
+      const sk = input.Key?.sk;
+      const limiter = typeof sk === 'string' ? /^(minute|hour)#/.test(sk) : (sk as { S?: string } | undefined)?.S?.match(/^(minute|hour)#/);
+      const name = String(context.commandName).replace(/Command$/, '');
+      storage.getStore()?.commands.push(limiter ? `${name}(limiter)` : name);
       return next(args);
     },
     { step: 'initialize', name: 'localCallCounter' },

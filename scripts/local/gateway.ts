@@ -227,7 +227,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const handler = (await load(m.route.handler)).handler as ProxyHandler;
     const { result, commands } = await countCalls(() => handler(event, lambdaContext(m.route.id, requestId, (m.route.timeoutSeconds ?? 10) * 1000)));
-    recordRouteCalls(m.route.id, result.statusCode, commands);
+    recordRouteCalls(m.route.id, result.statusCode, commands.filter((command) => !command.endsWith('(limiter)')));
     const responseHeaders: Record<string, string | string[]> = {
       'Access-Control-Allow-Origin': '*',
       ...result.headers,
