@@ -14,13 +14,13 @@ import { config } from '../shared/config';
 import { logger } from '../shared/logger';
 import { finishDelivery, readDelivery, recordAttempt, type DeliveryRecord } from '../shared/webhooks/deliveries';
 import { deactivateWebhook, readWebhook, type WebhookRecord } from '../shared/webhooks/repository';
-import { readEvent } from './event-store';
+import { readEvent, type StoredEvent } from './event-store';
 import { postWebhook, type PostOutcome } from './http-post';
 import { sendToDeadLetterQueue, tenantOf, type DeliveryMessage } from './messages';
 import { buildPayload, deliveryHeaders } from './payload';
 import { delayAfter, maxAttempts, retrySchedule, visibilityFor } from './retry';
 import { activeSecrets } from './signing';
-import { checkWebhookUrl, resolveTarget, UnsafeUrlError, type ResolvedTarget } from './ssrf';
+import { checkWebhookUrl, resolveTarget, UnsafeUrlError, type Lookup, type ResolvedTarget } from './ssrf';
 
 /** The spec: a receiver must answer within 10 seconds. DNS and connect count toward it. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -32,7 +32,7 @@ export type MessageOutcome = { kind: 'done' } | { kind: 'retry'; visibilitySecon
 const done: MessageOutcome = { kind: 'done' };
 
 /** Resolves, checks and POSTs; every failure (blocked address included) is an outcome, not an exception. */
-async function attempt(webhook: WebhookRecord, body: string, headers: Record<string, string>): Promise<PostOutcome> {
+async function attempt(webhook: WebhookRecord, body: string, headers: Record<string, string>, lookup: Lookup | undefined): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const policy = { localMode: config().localMode };
@@ -40,7 +40,7 @@ async function attempt(webhook: WebhookRecord, body: string, headers: Record<str
   let target: ResolvedTarget;
   try {
     url = checkWebhookUrl(webhook.url, policy);
-    target = await resolveTarget(url, policy, { timeoutMs: DELIVERY_TIMEOUT_MS / 2 });
+    target = await resolveTarget(url, policy, { timeoutMs: DELIVERY_TIMEOUT_MS / 2, lookup });
   } catch (error) {
     const message = error instanceof UnsafeUrlError ? `refused: ${error.message}` : `DNS lookup failed: ${(error as Error).message}`;
     return { error: message, durationMs: elapsed() };
@@ -49,11 +49,33 @@ async function attempt(webhook: WebhookRecord, body: string, headers: Record<str
   return { ...outcome, durationMs: elapsed() };
 }
 
+/**
+ * How a message reads the delivery, its registration and its event, and records its attempt. By
+ * default one call each (directContext); the delivery handler gives the messages of one queue
+ * batch a shared context (events/delivery-batch.ts) that batches those calls.
+ */
+export interface DeliveryContext {
+  readDelivery(tenant: Tenant, id: string): Promise<DeliveryRecord | undefined>;
+  readWebhook(tenant: Tenant, id: number): Promise<WebhookRecord | undefined>;
+  readEvent(tenant: Tenant, eventId: string): Promise<StoredEvent | undefined>;
+  recordAttempt: typeof recordAttempt;
+  /** DNS for the SSRF re-check (default: the system resolver, asked every time); every address it returns is still checked. */
+  lookup?: Lookup;
+}
+
+export const directContext: DeliveryContext = { readDelivery, readWebhook, readEvent, recordAttempt };
+
 const isSuccess = (outcome: PostOutcome) => outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
 
-export async function processDeliveryMessage(message: DeliveryMessage, rawBody: string, now = new Date()): Promise<MessageOutcome> {
+export async function processDeliveryMessage(message: DeliveryMessage, rawBody: string, now = new Date(), context: DeliveryContext = directContext): Promise<MessageOutcome> {
   const tenant = tenantOf(message);
-  const delivery = await readDelivery(tenant, message.delivery_id);
+  // The delivery and, as the message names them, its registration and event: all three in one
+  // batched read (events/delivery-batch.ts). The delivery item decides; see below.
+  const [delivery, namedWebhook, namedEvent] = await Promise.all([
+    context.readDelivery(tenant, message.delivery_id),
+    context.readWebhook(tenant, message.webhook_id),
+    message.event_id === undefined ? undefined : context.readEvent(tenant, message.event_id),
+  ]);
   // Deleted, finished, or superseded by a newer chain (router replay, redelivery): nothing to do.
   if (!delivery || delivery.status !== 'pending' || delivery.token !== message.token) return done;
 
@@ -64,12 +86,16 @@ export async function processDeliveryMessage(message: DeliveryMessage, rawBody: 
   if (delivery.chainAttempts >= maxAttempts(schedule)) return deadLetter(rawBody, delivery);
 
   const stamp = now.toISOString();
-  const webhook = await readWebhook(tenant, delivery.webhookId);
+  // What the delivery item names; read again only when the message named something else (or, sent
+  // before messages carried event_id, nothing).
+  const [webhook, event] = await Promise.all([
+    delivery.webhookId === message.webhook_id ? namedWebhook : context.readWebhook(tenant, delivery.webhookId),
+    delivery.eventId === message.event_id ? namedEvent : context.readEvent(tenant, delivery.eventId),
+  ]);
   if (!webhook || !webhook.active) {
     await finishDelivery(tenant, delivery, 'skipped', webhook ? 'webhook inactive' : 'webhook deleted', stamp, { token: delivery.token });
     return done;
   }
-  const event = await readEvent(tenant, delivery.eventId);
   if (!event) {
     await finishDelivery(tenant, delivery, 'failed', 'event expired before it could be delivered', stamp, { token: delivery.token });
     return done;
@@ -79,8 +105,8 @@ export async function processDeliveryMessage(message: DeliveryMessage, rawBody: 
   const number = delivery.attemptCount + 1;
   const secrets = activeSecrets({ current: webhook.secret, previous: webhook.previousSecret, previousExpiresAt: webhook.previousSecretExpiresAt }, now);
   const headers = deliveryHeaders({ deliveryId: delivery.id, kind: event.kind, attempt: number, timestamp: Math.floor(now.getTime() / 1000), body, secrets });
-  const outcome = await attempt(webhook, body, headers);
-  return settle(tenant, delivery, webhook, outcome, number, stamp, schedule, rawBody);
+  const outcome = await attempt(webhook, body, headers, context.lookup);
+  return settle(tenant, delivery, webhook, outcome, number, stamp, schedule, rawBody, context);
 }
 
 async function settle(
@@ -92,6 +118,7 @@ async function settle(
   attemptedAt: string,
   schedule: readonly number[],
   rawBody: string,
+  context: DeliveryContext,
 ): Promise<MessageOutcome> {
   const gone = outcome.statusCode === 410;
   const record = {
@@ -106,13 +133,13 @@ async function settle(
 
   if (isSuccess(outcome) || gone) {
     if (gone) await deactivateWebhook(tenant, webhook.id, attemptedAt);
-    await recordAttempt(tenant, delivery, record, { status: gone ? 'failed' : 'succeeded' });
+    await context.recordAttempt(tenant, delivery, record, { status: gone ? 'failed' : 'succeeded' });
     logger.info(gone ? 'webhook gone, deactivated' : 'webhook delivered', log);
     return done;
   }
   const delay = delayAfter(schedule, delivery.chainAttempts + 1);
   const nextAttemptAt = delay === undefined ? undefined : new Date(Date.parse(attemptedAt) + delay * 1000).toISOString();
-  const recorded = await recordAttempt(tenant, delivery, record, { status: 'pending', nextAttemptAt });
+  const recorded = await context.recordAttempt(tenant, delivery, record, { status: 'pending', nextAttemptAt });
   logger.warn('webhook attempt failed', { ...log, error: record.error, next_attempt_at: nextAttemptAt });
   if (!recorded) return done; // another chain took over meanwhile
   if (delay === undefined) return deadLetter(rawBody, delivery);

@@ -157,7 +157,7 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): URL {
 
 export type Lookup = (host: string) => Promise<LookupAddress[]>;
 
-const systemLookup: Lookup = (host) =>
+export const systemLookup: Lookup = (host) =>
   new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
 
 /** DNS failures that say the name does not exist (as opposed to "could not ask"). */

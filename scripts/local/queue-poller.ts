@@ -51,6 +51,7 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
 
 export async function startQueuePoller(options: QueuePollerOptions): Promise<Poller> {
   const client = new SQSClient(localClientConfig(options.endpoint));
+  client.middlewareStack.remove('loggerMiddleware'); // see stream-poller.ts: it never logs, the filter walk is wasted
   const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: options.queueUrl, AttributeNames: ['QueueArn'] }));
   const queueArn = Attributes?.QueueArn ?? options.queueUrl;
   const abort = new AbortController();

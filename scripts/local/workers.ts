@@ -69,7 +69,7 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
             endpoint: options.endpoints.sqs,
             batchSize: source.batchSize,
             // Several batches at once on the deliveries queue, so a slow receiver does not block the others.
-            concurrency: source.queue === 'deliveries' ? 4 : 1,
+            concurrency: source.queue === 'deliveries' ? 8 : 1,
             invoke: (event) => invoke(event) as Promise<never>,
           }),
         );

@@ -4,11 +4,11 @@
  * being `pending` and on the message chain (`token`) the item expects, so a superseded duplicate
  * message can never overwrite a newer outcome. History expires with its event (same TTL).
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../auth/principal';
 import { dynamo } from '../clients/dynamodb';
 import { deliverySortKey, tenantKeys, type ItemKey } from '../db/keys';
-import { isConditionFailure, tableName, transactWrite, type TransactItem } from '../db/table';
+import { isConditionFailure, isTransactionCanceled, tableName, transactWrite, type TransactItem } from '../db/table';
 import type { DeliveryStatus } from './schema';
 
 export interface DeliveryRecord {
@@ -237,10 +237,10 @@ export interface AttemptOutcome {
   nextAttemptAt?: string;
 }
 
-/** Records an attempt and its consequence together; false when another chain took over meanwhile. */
-export function recordAttempt(tenant: Tenant, delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<boolean> {
+/** The attempt item and the delivery's conditional update: what recordAttempt writes in one transaction. */
+export function attemptItems(tenant: Tenant, delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome): TransactItem[] {
   const attemptKey: ItemKey = tenantKeys.deliveryAttempt(tenant, delivery.id, attempt.attempt);
-  return conditional([
+  return [
     {
       Put: {
         TableName: tableName(),
@@ -273,7 +273,64 @@ export function recordAttempt(tenant: Tenant, delivery: DeliveryRecord, attempt:
       },
       { token: delivery.token },
     ),
-  ]);
+  ];
+}
+
+/** Records an attempt and its consequence together; false when another chain took over meanwhile. */
+export function recordAttempt(tenant: Tenant, delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<boolean> {
+  return conditional(attemptItems(tenant, delivery, attempt, outcome));
+}
+
+/** TransactWriteItems' limit. */
+const MAX_TRANSACTION_ITEMS = 100;
+
+function itemKeyOf(item: TransactItem): string {
+  const key = (item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key) as ItemKey | undefined;
+  return `${key?.pk}\u0000${key?.sk}`;
+}
+
+/**
+ * Several independent conditional writes — each a group of items that belong together, such as
+ * attemptItems (or a single Update) — in as few TransactWriteItems calls as possible (the
+ * delivery worker records a whole batch's attempts with one call). Each group gets the answer it would get written alone:
+ * when a combined transaction is cancelled (a delivery was no longer in the expected state, or a
+ * conflicting write), nothing of it was written, and each of its groups is then written on its
+ * own exactly like recordAttempt. Groups touching the same item never share a transaction.
+ */
+export async function conditionalGroups(groups: TransactItem[][]): Promise<boolean[]> {
+  const chunks: number[][] = [];
+  let chunk: number[] = [];
+  let size = 0;
+  let keys = new Set<string>();
+  groups.forEach((group, index) => {
+    const groupKeys = group.map(itemKeyOf);
+    if (chunk.length && (size + group.length > MAX_TRANSACTION_ITEMS || groupKeys.some((key) => keys.has(key)))) {
+      chunks.push(chunk);
+      chunk = [];
+      size = 0;
+      keys = new Set();
+    }
+    chunk.push(index);
+    size += group.length;
+    groupKeys.forEach((key) => keys.add(key));
+  });
+  if (chunk.length) chunks.push(chunk);
+
+  const answers: boolean[] = groups.map(() => false);
+  await Promise.all(
+    chunks.map(async (indexes) => {
+      const alone = () => Promise.all(indexes.map(async (index) => void (answers[index] = await conditional(groups[index]!))));
+      if (indexes.length === 1) return alone();
+      try {
+        await dynamo().send(new TransactWriteCommand({ TransactItems: indexes.flatMap((index) => groups[index]!) }));
+        indexes.forEach((index) => (answers[index] = true));
+      } catch (error) {
+        if (!isTransactionCanceled(error)) throw error;
+        await alone();
+      }
+    }),
+  );
+  return answers;
 }
 
 /** Ends a pending delivery without an attempt: `skipped` (registration gone or paused) or `failed` (dead-lettered, event expired). */
