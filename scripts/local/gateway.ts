@@ -16,6 +16,7 @@ import { pathsOf, routes as routeTable, type RouteDefinition } from '../../share
 import { adminStatic } from './admin-static';
 import { startAuditShipping } from './audit-shipping';
 import { countCalls, installCallCounter, recordRouteCalls } from './dynamodb-calls';
+import { lambdaContext } from './lambda-context';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const projectRoot = resolve(import.meta.dirname, '../..');
@@ -55,23 +56,6 @@ const load = (file: string) => {
   return loaded;
 };
 
-function lambdaContext(functionName: string, requestId: string, timeoutMs = 10_000): Context {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
 
 function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, requestId: string, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...headers });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { optionalText, requiredText, timestamp } from '../schemas/common';
-import { countryCodes } from '../schemas/countries';
+import { countryCode, postalAddressFields } from '../schemas/address';
 import { paginationQuery } from '../http/pagination';
 
 const email = z
@@ -45,24 +45,10 @@ export const CustomerListQuerySchema = z.strictObject({
   q: z.string().trim().min(1).max(200).optional().meta({ description: 'Name prefix, case-insensitive' }),
 });
 
-const country = z
-  .string()
-  .trim()
-  .transform((value) => value.toUpperCase())
-  .refine((value) => countryCodes.has(value), 'must be an ISO 3166-1 alpha-2 country code such as DE')
-  .meta({ example: 'DE' });
-
 const addressFields = {
   type: z.enum(['billing', 'shipping']),
   is_default: z.boolean().optional(),
-  name: requiredText(200).meta({ example: 'Anna Schmidt' }),
-  company: optionalText(200),
-  line1: requiredText(200).meta({ example: 'Hauptstraße 1' }),
-  line2: optionalText(200),
-  postal_code: requiredText(20).meta({ example: '10115' }),
-  city: requiredText(100).meta({ example: 'Berlin' }),
-  region: optionalText(100),
-  country,
+  ...postalAddressFields,
 };
 
 export const AddressCreateSchema = z.strictObject(addressFields).meta({
@@ -81,7 +67,7 @@ export const AddressUpdateSchema = z
     postal_code: addressFields.postal_code.optional(),
     city: addressFields.city.optional(),
     region: addressFields.region,
-    country: country.optional(),
+    country: countryCode.optional(),
   })
   .meta({ id: 'AddressUpdate' });
 

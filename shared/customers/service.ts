@@ -5,6 +5,7 @@
  */
 import { eventPut } from '../../events/outbox';
 import type { Tenant } from '../auth/principal';
+import { retryOnConflict } from '../db/optimistic';
 import { nextId } from '../db/sequences';
 import { ConflictError } from '../http/errors';
 import type { PageRequest } from '../db/collections';
@@ -12,20 +13,7 @@ import * as repo from './repository';
 import { VersionConflict, type AddressRecord, type CustomerRecord } from './repository';
 import type { Address, AddressCreate, AddressUpdate, Customer, CustomerCreate, CustomerListQuery, CustomerUpdate } from './schema';
 
-const MAX_ATTEMPTS = 6;
-
-async function withRetry<T>(operation: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await operation();
-    } catch (error) {
-      if (!(error instanceof VersionConflict)) throw error;
-      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The customer was changed by another request at the same time; try again');
-      // Jittered pause so that colliding requests do not collide again.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
-    }
-  }
-}
+const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnConflict(operation, (error) => error instanceof VersionConflict, 'customer');
 
 /** The public view of a customer (internal bookkeeping stays inside). */
 export function presentCustomer(customer: CustomerRecord): Customer {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { optionalText, requiredText, timestamp } from '../schemas/common';
-import { countryCodes } from '../schemas/countries';
+import { optionalText, timestamp } from '../schemas/common';
+import { postalAddressFields } from '../schemas/address';
 import { moneyInput, moneyOutput } from '../schemas/money';
 import { ORDER_STATUSES } from './status';
 
@@ -22,25 +22,8 @@ export const calendarDate = z
   .refine((value) => !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) === value, 'must be a real calendar date')
   .meta({ example: '2026-12-01' });
 
-/** As for customer addresses (not imported from there, so order bundles do not carry the customer schemas). */
-const country = z
-  .string()
-  .trim()
-  .transform((value) => value.toUpperCase())
-  .refine((value) => countryCodes.has(value), 'must be an ISO 3166-1 alpha-2 country code such as DE')
-  .meta({ example: 'DE' });
-
 export const OrderAddressInputSchema = z
-  .strictObject({
-    name: requiredText(200).meta({ example: 'Anna Schmidt' }),
-    company: optionalText(200),
-    line1: requiredText(200).meta({ example: 'Hauptstraße 1' }),
-    line2: optionalText(200),
-    postal_code: requiredText(20).meta({ example: '10115' }),
-    city: requiredText(100).meta({ example: 'Berlin' }),
-    region: optionalText(100),
-    country,
-  })
+  .strictObject(postalAddressFields)
   .meta({ id: 'OrderAddressInput' });
 
 export const OrderLineInputSchema = z

@@ -5,8 +5,9 @@
  */
 import { getAccount } from '../accounts/service';
 import type { Principal, Tenant } from '../auth/principal';
+import { retryOnConflict } from '../db/optimistic';
 import { nextId } from '../db/sequences';
-import { ConflictError, NotFoundError, ValidationError } from '../http/errors';
+import { NotFoundError, ValidationError } from '../http/errors';
 import { priceProduct, type PricingOption } from '../pricing/product-price';
 import type { ProductFilter } from './repository';
 import * as repo from './repository';
@@ -17,19 +18,7 @@ import type { CalculateBody, PriceQuoteView, Product, ProductCreate, ProductDele
 
 type Viewer = Pick<Principal, 'kind'>;
 
-const MAX_ATTEMPTS = 6;
-
-async function withRetry<T>(operation: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await operation();
-    } catch (error) {
-      if (!(error instanceof ProductVersionConflict)) throw error;
-      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The product was changed by another request at the same time; try again');
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
-    }
-  }
-}
+const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnConflict(operation, (error) => error instanceof ProductVersionConflict, 'product');
 
 type OptionInput = NonNullable<ProductCreate['options']>[number];
 

@@ -7,27 +7,16 @@ import { checkWebhookUrl, isNameNotFound, resolveTarget, UnsafeUrlError } from '
 import { generateSecret, ROTATION_OVERLAP_MS, secretHint } from '../../events/signing';
 import type { Tenant } from '../auth/principal';
 import { config } from '../config';
+import { retryOnConflict } from '../db/optimistic';
 import { nextId } from '../db/sequences';
-import { ConflictError, ValidationError } from '../http/errors';
+import { ValidationError } from '../http/errors';
 import type { HttpResult } from '../http/envelope';
 import { logger } from '../logger';
 import * as repo from './repository';
 import { WebhookVersionConflict, type WebhookRecord } from './repository';
 import type { Webhook, WebhookCreate, WebhookUpdate } from './schema';
 
-const MAX_ATTEMPTS = 6;
-
-async function withRetry<T>(operation: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await operation();
-    } catch (error) {
-      if (!(error instanceof WebhookVersionConflict)) throw error;
-      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The webhook was changed by another request at the same time; try again');
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
-    }
-  }
-}
+const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnConflict(operation, (error) => error instanceof WebhookVersionConflict, 'webhook');
 
 /** The public view; `revealSecret` only for the answers to create and rotate-secret. */
 export function presentWebhook(record: WebhookRecord, revealSecret = false): Webhook {
