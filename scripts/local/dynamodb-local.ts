@@ -93,9 +93,9 @@ class PortTakenError extends Error {}
 
 async function launch(jarDir: string, port: number, inMemory: boolean, dbPath: string | undefined): Promise<DynamoDbLocal> {
   const args = [
-    // Short-lived dev/test engine: C1-only JIT and the serial GC start ~20% faster and use less
-    // memory and fewer threads; measured no loss on a few thousand requests.
-    '-XX:TieredStopAtLevel=1',
+    // The serial GC uses less memory and fewer threads on a 2-core machine. The full tiered JIT
+    // (no TieredStopAtLevel=1) costs a little start-up time but makes sustained write loads —
+    // webhook bursts, price-table imports — about a third faster (docs/performance.md).
     '-XX:+UseSerialGC',
     `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`, // native sqlite4java libraries
     '-jar', join(jarDir, JAR),
