@@ -13,6 +13,7 @@ import { adjustTotal } from '../db/sequences';
 import { tableName, transactWrite, type TransactItem } from '../db/table';
 import { buildUpdate } from '../db/update-expression';
 import { padId } from '../ids';
+import { postalAddressFromItem } from '../schemas/address';
 import { ApiError, ConflictError, NotFoundError } from '../http/errors';
 import type { Address, AddressType, Customer } from './schema';
 
@@ -60,14 +61,7 @@ export function addressFromItem(item: Item): AddressRecord {
     id: Number(item.id),
     customer_id: Number(item.customer_id),
     type: item.type as AddressType,
-    name: String(item.name),
-    company: text(item.company),
-    line1: String(item.line1),
-    line2: text(item.line2),
-    postal_code: String(item.postal_code),
-    city: String(item.city),
-    region: text(item.region),
-    country: String(item.country),
+    ...postalAddressFromItem(item),
     created_at: String(item.created_at),
     updated_at: String(item.updated_at),
   };

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { optionalText, requiredText, timestamp } from '../schemas/common';
-import { countryCode, postalAddressFields } from '../schemas/address';
+import { countryCode, postalAddressFields, postalAddressOutputFields } from '../schemas/address';
 import { paginationQuery } from '../http/pagination';
 
 const email = z
@@ -77,14 +77,7 @@ export const AddressSchema = z
     customer_id: z.number().int(),
     type: z.enum(['billing', 'shipping']),
     is_default: z.boolean(),
-    name: z.string(),
-    company: z.string().nullable(),
-    line1: z.string(),
-    line2: z.string().nullable(),
-    postal_code: z.string(),
-    city: z.string(),
-    region: z.string().nullable(),
-    country: z.string(),
+    ...postalAddressOutputFields,
     created_at: timestamp,
     updated_at: timestamp,
   })

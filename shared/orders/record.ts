@@ -5,6 +5,7 @@
 import { fromMinor } from '../money';
 import type { StockLine } from '../products/stock';
 import type { Order, OrderAddress } from './schema';
+import { postalAddressFromItem } from '../schemas/address';
 import type { OrderStatus } from './status';
 
 export interface OrderLineRecord {
@@ -51,16 +52,7 @@ const text = (value: unknown): string | null => (value === undefined || value ==
 function addressFromItem(value: unknown): OrderAddress | null {
   if (!value || typeof value !== 'object') return null;
   const item = value as Item;
-  return {
-    name: String(item.name),
-    company: text(item.company),
-    line1: String(item.line1),
-    line2: text(item.line2),
-    postal_code: String(item.postal_code),
-    city: String(item.city),
-    region: text(item.region),
-    country: String(item.country),
-  };
+  return postalAddressFromItem(item);
 }
 
 export function orderFromItem(item: Item): OrderRecord {

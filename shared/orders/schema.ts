@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { optionalText, timestamp } from '../schemas/common';
-import { postalAddressFields } from '../schemas/address';
+import { postalAddressFields, postalAddressOutputFields } from '../schemas/address';
 import { moneyInput, moneyOutput } from '../schemas/money';
 import { ORDER_STATUSES } from './status';
 
@@ -109,16 +109,7 @@ export const OrderUpdateSchema = z
   });
 
 const OrderAddressSchema = z
-  .object({
-    name: z.string(),
-    company: z.string().nullable(),
-    line1: z.string(),
-    line2: z.string().nullable(),
-    postal_code: z.string(),
-    city: z.string(),
-    region: z.string().nullable(),
-    country: z.string(),
-  })
+  .object(postalAddressOutputFields)
   .meta({ id: 'OrderAddress', description: "A copy: later edits of the customer's addresses do not change it" });
 
 const OrderLineSchema = z

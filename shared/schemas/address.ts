@@ -21,3 +21,33 @@ export const postalAddressFields = {
   region: optionalText(100),
   country: countryCode,
 };
+
+/** The postal fields as responses show them (customer addresses add their own; orders show copies). */
+export const postalAddressOutputFields = {
+  name: z.string(),
+  company: z.string().nullable(),
+  line1: z.string(),
+  line2: z.string().nullable(),
+  postal_code: z.string(),
+  city: z.string(),
+  region: z.string().nullable(),
+  country: z.string(),
+};
+
+export type PostalAddress = z.output<z.ZodObject<typeof postalAddressOutputFields>>;
+
+const text = (value: unknown): string | null => (value === undefined || value === null ? null : String(value));
+
+/** The postal fields of a stored item (an address, or an order's copy of one). */
+export function postalAddressFromItem(item: Record<string, unknown>): PostalAddress {
+  return {
+    name: String(item.name),
+    company: text(item.company),
+    line1: String(item.line1),
+    line2: text(item.line2),
+    postal_code: String(item.postal_code),
+    city: String(item.city),
+    region: text(item.region),
+    country: String(item.country),
+  };
+}
