@@ -117,6 +117,12 @@ export interface RunFigures {
   /** DynamoDB Local's (Java) CPU time during the run, seconds (Linux only; null elsewhere). */
   dynamodbCpuSeconds: number | null;
   /**
+   * The same by thread: `jit` (the HotSpot compilers, still busy well into a run), `sqlite` (the
+   * one thread every read and write of DynamoDB Local goes through: its ceiling), `requests`
+   * (Jetty's HTTP and JSON work, spread over threads), `other` (GC, VM).
+   */
+  dynamodbThreadCpuSeconds: JavaCpu | null;
+  /**
    * CPU seconds the whole machine spent busy during the run (all cores, /proc/stat; null off
    * Linux): minus cpuSeconds and dynamodbCpuSeconds, what other processes took meanwhile.
    */
@@ -337,7 +343,7 @@ function collect(
   started: number,
   writesDone: number,
   lastArrival: number,
-  cpu: { process: number; dynamodb: number | null; machine: number | null },
+  cpu: { process: number; dynamodb: number | null; dynamodbThreads: JavaCpu | null; machine: number | null },
 ): Collected {
   const dynamodbCalls = stopCounting();
   const expected = written.size * registrations;
@@ -368,35 +374,55 @@ function collect(
       latencyMs: latencyFigures(samples),
       cpuSeconds: round(cpu.process, 2),
       dynamodbCpuSeconds: cpu.dynamodb === null ? null : round(cpu.dynamodb, 2),
+      dynamodbThreadCpuSeconds: cpu.dynamodbThreads,
       machineBusyCpuSeconds: cpu.machine === null ? null : round(cpu.machine, 2),
       dynamodbCalls,
     },
   };
 }
 
-/** CPU seconds used so far by this process's Java children (DynamoDB Local), from /proc; null off Linux. */
-function childJavaCpuSeconds(): number | null {
+/** Name and CPU seconds (user + system) from a /proc …/stat line; the parent pid too. */
+function parseStat(stat: string): { comm: string; ppid: number; seconds: number } {
+  // pid (comm) state ppid … utime(14) stime(15): fields after the parenthesised name.
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  return { comm: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 }; // USER_HZ is 100 on Linux
+}
+
+/** What a DynamoDB Local thread does, by its name: the JIT compilers, the one SQLite thread, Jetty's request threads, the rest. */
+const threadGroup = (name: string): keyof JavaCpu => (/Compiler/.test(name) ? 'jit' : /^SQLite/.test(name) ? 'sqlite' : /^qtp/.test(name) ? 'requests' : 'other');
+
+export interface JavaCpu {
+  jit: number;
+  sqlite: number;
+  requests: number;
+  other: number;
+}
+
+/** CPU seconds used so far by this process's Java children (DynamoDB Local), by thread group, from /proc; null off Linux. */
+function childJavaCpu(): JavaCpu | null {
   try {
-    let ticks = 0;
+    const total: JavaCpu = { jit: 0, sqlite: 0, requests: 0, other: 0 };
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
       try {
-        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const process_ = parseStat(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+        if (process_.comm !== 'java' || process_.ppid !== process.pid) continue;
+        for (const task of readdirSync(`/proc/${entry}/task`)) {
+          const thread = parseStat(readFileSync(`/proc/${entry}/task/${task}/stat`, 'utf8'));
+          total[threadGroup(thread.comm)] += thread.seconds;
+        }
       } catch {
         continue; // gone meanwhile
       }
-      // pid (comm) state ppid … utime(14) stime(15): fields after the parenthesised name.
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const fields = stat.slice(close + 2).split(' ');
-      if (comm === 'java' && Number(fields[1]) === process.pid) ticks += Number(fields[11]) + Number(fields[12]);
     }
-    return ticks / 100; // USER_HZ is 100 on Linux
+    return total;
   } catch {
     return null;
   }
 }
+
+const javaSeconds = (cpu: JavaCpu) => cpu.jit + cpu.sqlite + cpu.requests + cpu.other;
 
 /** Busy CPU seconds of the whole machine so far (all cores), from /proc/stat; null off Linux. */
 function machineBusySeconds(): number | null {
@@ -418,15 +444,17 @@ const cpuSecondsSince = (before: NodeJS.CpuUsage) => {
 /** CPU counters at the start of a run; `since()` gives what was used from then on. */
 function cpuMeter() {
   const process0 = process.cpuUsage();
-  const java0 = childJavaCpuSeconds();
+  const java0 = childJavaCpu();
   const machine0 = machineBusySeconds();
   return {
     since() {
-      const java = childJavaCpuSeconds();
+      const java = childJavaCpu();
       const machine = machineBusySeconds();
+      const threads = java0 === null || java === null ? null : (Object.fromEntries(Object.entries(java).map(([group, seconds]) => [group, round(seconds - java0[group as keyof JavaCpu], 2)])) as unknown as JavaCpu);
       return {
         process: cpuSecondsSince(process0),
-        dynamodb: java0 === null || java === null ? null : java - java0,
+        dynamodb: threads === null ? null : javaSeconds(threads),
+        dynamodbThreads: threads,
         machine: machine0 === null || machine === null ? null : machine - machine0,
       };
     },

@@ -8,8 +8,8 @@
  *   calls per message, one after the other. Strongly consistent, like the reads they replace.
  * - **attempt records**: the attempts of messages that finish close together (all of the batch's,
  *   or whichever finished within GATHER_MS of the first) are written with one TransactWriteItems
- *   (shared/webhooks/deliveries.ts conditionalGroups). Every delivery keeps its own conditions
- *   (pending, on its chain token; the attempt item new) and its own answer: a combined transaction
+ *   (shared/db/conditional-writes.ts). Every delivery keeps its own conditions (pending, on its
+ *   chain token, after the attempt count it read) and its own answer: a combined transaction
  *   that is cancelled wrote nothing and is redone delivery by delivery.
  * - **DNS**: a host is resolved once per batch (ten deliveries to one receiver, one lookup). The
  *   SSRF check still runs on every address for every delivery, and the connection still goes to
@@ -17,8 +17,9 @@
  */
 import type { Tenant } from '../shared/auth/principal';
 import { tenantKeys } from '../shared/db/keys';
+import { writeConditionallyBatched } from '../shared/db/conditional-writes';
 import type { TransactItem } from '../shared/db/table';
-import { attemptItems, conditionalGroups, deliveryFromItem, type AttemptOutcome, type AttemptRecord, type DeliveryRecord } from '../shared/webhooks/deliveries';
+import { attemptUpdate, deliveryFromItem, type AttemptOutcome, type AttemptRecord, type DeliveryRecord } from '../shared/webhooks/deliveries';
 import { webhookFromItem } from '../shared/webhooks/repository';
 import { batchItemReader } from './batch-get';
 import type { DeliveryContext } from './delivery';
@@ -72,7 +73,7 @@ export function deliveryBatch(size: number): DeliveryBatch {
     const writes = waiting;
     waiting = [];
     if (writes.length === 0) return;
-    conditionalGroups(writes.map((write) => write.items)).then(
+    writeConditionallyBatched(writes.map((write) => write.items)).then(
       (answers) => writes.forEach((write, index) => write.resolve(answers[index]!)),
       (error: unknown) => writes.forEach((write) => write.reject(error)),
     );
@@ -93,7 +94,7 @@ export function deliveryBatch(size: number): DeliveryBatch {
       };
       const recordAttempt = (tenant: Tenant, delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome) =>
         new Promise<boolean>((resolve, reject) => {
-          waiting.push({ items: attemptItems(tenant, delivery, attempt, outcome), resolve, reject });
+          waiting.push({ items: [attemptUpdate(tenant, delivery, attempt, outcome)], resolve, reject });
           leave();
         });
       return { context: { ...reads, recordAttempt, lookup }, finish: leave };

@@ -2,14 +2,17 @@
  * The local stand-in for an SQS event source mapping with ReportBatchItemFailures: polls the
  * queue, invokes the handler with real SQSEvent batches, deletes the messages that succeeded and
  * leaves the reported failures (whose visibility the handler may have changed) in the queue. A
- * handler that throws fails the whole batch, as on AWS. Up to `concurrency` batches run at once,
- * so one slow receiver does not hold up every other delivery.
+ * handler that throws fails the whole batch, as on AWS. `concurrency` pollers run at once, each
+ * receiving a batch and handling it before the next (as Lambda's SQS pollers do), so one slow
+ * receiver does not hold up every other delivery, and receives overlap with each other and with
+ * the batches being handled (one receive at a time was the ceiling of a busy queue).
  *
  * Short polls with a pause when the queue is empty: the emulator's long poll only returns early
  * once it has a full batch, which would add up to a second to every delivery.
  */
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import { withoutSdkLogging } from '../../shared/clients/quiet';
 import { LOCAL_REGION, localClientConfig } from './clients';
 import { pause } from './lambda-context';
 import type { Poller } from './stream-poller';
@@ -51,7 +54,7 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
 
 export async function startQueuePoller(options: QueuePollerOptions): Promise<Poller> {
   const client = new SQSClient(localClientConfig(options.endpoint));
-  client.middlewareStack.remove('loggerMiddleware'); // see stream-poller.ts: it never logs, the filter walk is wasted
+  withoutSdkLogging(client);
   const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: options.queueUrl, AttributeNames: ['QueueArn'] }));
   const queueArn = Attributes?.QueueArn ?? options.queueUrl;
   const abort = new AbortController();
@@ -75,15 +78,9 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Pol
     if (result.Failed?.length) log(`could not delete ${result.Failed.length} handled message(s); they will be handled again`, result.Failed);
   }
 
-  const inFlight = new Set<Promise<void>>();
-  const concurrency = options.concurrency ?? 1;
-
-  async function loop(): Promise<void> {
+  /** One poller: receive a batch, handle it, receive the next; pause while the queue is empty. */
+  async function poll(): Promise<void> {
     while (!abort.signal.aborted) {
-      if (inFlight.size >= concurrency) {
-        await Promise.race(inFlight);
-        continue;
-      }
       try {
         const { Messages } = await client.send(
           new ReceiveMessageCommand({
@@ -99,10 +96,7 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Pol
           await pause(options.idleMs ?? 100, abort.signal);
           continue;
         }
-        const batch = handleBatch(Messages)
-          .catch((error: unknown) => log('batch failed', error))
-          .finally(() => inFlight.delete(batch));
-        inFlight.add(batch);
+        await handleBatch(Messages).catch((error: unknown) => log('batch failed', error));
       } catch (error) {
         if (abort.signal.aborted) break;
         log('receiving failed; retrying in 1 s', error);
@@ -111,14 +105,13 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Pol
     }
   }
 
-  const running = loop();
+  const running = Promise.all(Array.from({ length: options.concurrency ?? 1 }, poll));
   let stopping: Promise<void> | undefined;
   return {
     stop: () =>
       (stopping ??= (async () => {
         abort.abort();
-        await running;
-        await Promise.allSettled(inFlight);
+        await running; // each poller finishes the batch it is handling first
         client.destroy();
       })()),
   };

@@ -14,6 +14,7 @@ import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record, type Shard } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { matchesFilter, type StreamSource } from '../../shared/workers';
+import { withoutSdkLogging } from '../../shared/clients/quiet';
 import { localClientConfig } from './clients';
 import { pause } from './lambda-context';
 
@@ -55,10 +56,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   const config = localClientConfig(options.endpoint);
   const dynamodb = new DynamoDBClient(config);
   const streams = new DynamoDBStreamsClient(config);
-  // The SDK's logger middleware builds a redacted copy of every response for a logger that does
-  // not exist here: for GetRecords (up to 1,000 records with both images) that walk was a visible
-  // share of the runner's CPU. Nothing is lost by dropping it: this client never logs.
-  streams.middlewareStack.remove('loggerMiddleware');
+  // For GetRecords (up to 1,000 records with both images) the logger middleware's walk was a
+  // visible share of the runner's CPU (shared/clients/quiet.ts).
+  withoutSdkLogging(streams);
   const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: options.tableName }));
   dynamodb.destroy();
   const streamArn = Table?.LatestStreamArn;

@@ -1,12 +1,14 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { withoutSdkLogging } from './quiet';
 
 let client: DynamoDBDocumentClient | undefined;
 let base: DynamoDBClient | undefined;
 
 /** The plain client under the document client (for libraries that marshal themselves). */
 export function dynamoBase(): DynamoDBClient {
-  base ??= new DynamoDBClient({ maxAttempts: 3 });
+  // The document client shares this client's middleware stack, so it is quiet too.
+  base ??= withoutSdkLogging(new DynamoDBClient({ maxAttempts: 3 }));
   return base;
 }
 

@@ -1,10 +1,11 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { withoutSdkLogging } from './quiet';
 
 let client: SQSClient | undefined;
 
 /** One SQS client per process, created on first use (endpoints come from `AWS_ENDPOINT_URL_SQS` locally). */
 export function sqs(): SQSClient {
-  client ??= new SQSClient({ maxAttempts: 3 });
+  client ??= withoutSdkLogging(new SQSClient({ maxAttempts: 3 }));
   return client;
 }
 

@@ -115,13 +115,8 @@ export const tenantKeys = {
   webhook: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#WEBHOOKS`, sk: `WEBHOOK#${padId(id)}` }),
   webhooksPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#WEBHOOKS`,
   webhookPrefix: 'WEBHOOK#',
-  /** A delivery (one event to one registration) and its attempts share a partition. */
+  /** A delivery (one event to one registration), its attempts inside it; its redelivery requests share the partition. */
   delivery: (tenant: Tenant, deliveryId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
-  deliveryAttempt: (tenant: Tenant, deliveryId: string, attempt: number): ItemKey => ({
-    pk: `${tenantPrefix(tenant)}#DELIVERY#${deliveryId}`,
-    sk: `ATTEMPT#${padId(attempt)}`,
-  }),
-  deliveryAttemptPrefix: 'ATTEMPT#',
   /** A redelivery request: its stream insert makes the router enqueue the delivery again. */
   deliveryRequest: (tenant: Tenant, deliveryId: string, token: string): ItemKey => ({
     pk: `${tenantPrefix(tenant)}#DELIVERY#${deliveryId}`,

@@ -1,15 +1,25 @@
 /**
- * Delivery records: one item per (event, registration) with its attempts in the same partition
- * (one Query reads a delivery with its history). Every state change is conditional on the status
- * being `pending` and on the message chain (`token`) the item expects, so a superseded duplicate
- * message can never overwrite a newer outcome. History expires with its event (same TTL).
+ * Delivery records: one item per (event, registration), its attempts inside it (the most recent
+ * MAX_KEPT_ATTEMPTS), so one read gives a delivery with its history and recording an attempt is one
+ * conditional write. Every state change is conditional on the status being `pending` and on the
+ * message chain (`token`) the item expects, so a superseded duplicate message can never
+ * overwrite a newer outcome; an attempt is also conditional on the attempt count it follows, so
+ * two copies of one message cannot both record theirs. History expires with its event (same TTL).
  */
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../auth/principal';
 import { dynamo } from '../clients/dynamodb';
-import { deliverySortKey, tenantKeys, type ItemKey } from '../db/keys';
-import { isConditionFailure, isTransactionCanceled, tableName, transactWrite, type TransactItem } from '../db/table';
+import { writeConditionally } from '../db/conditional-writes';
+import { deliverySortKey, tenantKeys } from '../db/keys';
+import { tableName, type TransactItem } from '../db/table';
 import type { DeliveryStatus } from './schema';
+
+/**
+ * Attempts kept on a delivery: three whole chains of the default schedule (8 attempts each) and
+ * one more. Older ones are dropped as new ones come (attempt numbers keep counting), which bounds
+ * the item's size — and so the write units every attempt costs — at about 30 KB.
+ */
+export const MAX_KEPT_ATTEMPTS = 25;
 
 export interface DeliveryRecord {
   id: string;
@@ -30,6 +40,8 @@ export interface DeliveryRecord {
   lastStatusCode?: number;
   lastError?: string;
   expiresAt: number;
+  /** The most recent attempts, oldest first. */
+  attempts: AttemptRecord[];
 }
 
 export interface AttemptRecord {
@@ -62,6 +74,7 @@ export function deliveryFromItem(item: Item): DeliveryRecord {
     lastStatusCode: optional(item.last_status_code, Number),
     lastError: optional(item.last_error, String),
     expiresAt: Number(item.expires_at),
+    attempts: Array.isArray(item.attempts) ? (item.attempts as Item[]).map(attemptFromItem) : [],
   };
 }
 
@@ -76,63 +89,43 @@ export function attemptFromItem(item: Item): AttemptRecord {
   };
 }
 
-/** Creates the delivery unless it exists already (a replayed stream record): true when created. */
-export async function insertDelivery(tenant: Tenant, delivery: DeliveryRecord): Promise<boolean> {
-  try {
-    await dynamo().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...tenantKeys.delivery(tenant, delivery.id),
-          entity: 'DELIVERY',
-          id: delivery.id,
-          webhook_id: delivery.webhookId,
-          event_id: delivery.eventId,
-          kind: delivery.kind,
-          test: delivery.test,
-          status: delivery.status,
-          token: delivery.token,
-          chain_attempts: 0,
-          attempt_count: 0,
-          created_at: delivery.createdAt,
-          updated_at: delivery.updatedAt,
-          expires_at: delivery.expiresAt,
-          gsi1pk: tenantKeys.webhookDeliveries(tenant, delivery.webhookId),
-          gsi1sk: deliverySortKey(delivery.id, delivery.kind),
-          gsi2pk: tenantKeys.webhookDeliveriesByStatus(tenant, delivery.webhookId, delivery.status),
-          gsi2sk: deliverySortKey(delivery.id, delivery.kind),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+/** The conditional Put that creates a delivery unless it exists already (a replayed stream record). */
+export function deliveryPut(tenant: Tenant, delivery: DeliveryRecord): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...tenantKeys.delivery(tenant, delivery.id),
+        entity: 'DELIVERY',
+        id: delivery.id,
+        webhook_id: delivery.webhookId,
+        event_id: delivery.eventId,
+        kind: delivery.kind,
+        test: delivery.test,
+        status: delivery.status,
+        token: delivery.token,
+        chain_attempts: 0,
+        attempt_count: 0,
+        attempts: [],
+        created_at: delivery.createdAt,
+        updated_at: delivery.updatedAt,
+        expires_at: delivery.expiresAt,
+        gsi1pk: tenantKeys.webhookDeliveries(tenant, delivery.webhookId),
+        gsi1sk: deliverySortKey(delivery.id, delivery.kind),
+        gsi2pk: tenantKeys.webhookDeliveriesByStatus(tenant, delivery.webhookId, delivery.status),
+        gsi2sk: deliverySortKey(delivery.id, delivery.kind),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
 }
+
+/** Creates the delivery unless it exists already: true when created. */
+export const insertDelivery = (tenant: Tenant, delivery: DeliveryRecord): Promise<boolean> => writeConditionally([deliveryPut(tenant, delivery)]);
 
 export async function readDelivery(tenant: Tenant, id: string): Promise<DeliveryRecord | undefined> {
   const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.delivery(tenant, id), ConsistentRead: true }));
   return result.Item ? deliveryFromItem(result.Item) : undefined;
-}
-
-/** The delivery and its attempts (oldest first) with one Query over its partition. */
-export async function readDeliveryWithAttempts(tenant: Tenant, id: string): Promise<{ delivery: DeliveryRecord; attempts: AttemptRecord[] } | undefined> {
-  const key = tenantKeys.delivery(tenant, id);
-  const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await dynamo().send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': key.pk }, ExclusiveStartKey: startKey }),
-    );
-    items.push(...(result.Items ?? []));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  const deliveryItem = items.find((item) => item.sk === key.sk);
-  if (!deliveryItem) return undefined;
-  const attempts = items.filter((item) => String(item.sk).startsWith(tenantKeys.deliveryAttemptPrefix)).map(attemptFromItem);
-  return { delivery: deliveryFromItem(deliveryItem), attempts };
 }
 
 /** SET/REMOVE pairs for the delivery item; undefined values are removed. */
@@ -153,7 +146,12 @@ function setOrRemove(fields: Record<string, unknown>) {
 }
 
 /** An Update of the delivery that only applies while it is pending on `token` (or, without a token, pending at all). */
-function deliveryUpdate(tenant: Tenant, delivery: DeliveryRecord, fields: Record<string, unknown>, options: { token?: string; extraSet?: string[]; requirePending?: boolean } = {}): TransactItem {
+function deliveryUpdate(
+  tenant: Tenant,
+  delivery: DeliveryRecord,
+  fields: Record<string, unknown>,
+  options: { token?: string; attemptCount?: number; requirePending?: boolean } = {},
+): TransactItem {
   const { names, values, sets, removes } = setOrRemove(fields);
   const conditions = ['attribute_exists(pk)'];
   if (options.requirePending !== false) {
@@ -166,7 +164,12 @@ function deliveryUpdate(tenant: Tenant, delivery: DeliveryRecord, fields: Record
     names['#token'] = 'token';
     values[':token'] = options.token;
   }
-  const expression = [`SET ${[...sets, ...(options.extraSet ?? [])].join(', ')}`, removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' ');
+  if (options.attemptCount !== undefined) {
+    conditions.push('#count = :count');
+    names['#count'] = 'attempt_count';
+    values[':count'] = options.attemptCount;
+  }
+  const expression = [`SET ${sets.join(', ')}`, removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' ');
   return {
     Update: {
       TableName: tableName(),
@@ -185,23 +188,9 @@ const statusFields = (tenant: Tenant, delivery: DeliveryRecord, status: Delivery
   gsi2pk: tenantKeys.webhookDeliveriesByStatus(tenant, delivery.webhookId, status),
 });
 
-/** Runs one conditional write; false when the delivery was no longer in the expected state. */
-async function conditional(items: TransactItem[]): Promise<boolean> {
-  try {
-    if (items.length === 1) await dynamo().send(new UpdateCommand(items[0]!.Update as never));
-    else await transactWrite(items, () => new StaleDelivery());
-    return true;
-  } catch (error) {
-    if (error instanceof StaleDelivery || isConditionFailure(error)) return false;
-    throw error;
-  }
-}
-
-class StaleDelivery extends Error {}
-
 /** Points a pending delivery at a new message chain (the router re-enqueues a replayed event). */
 export function rearmPending(tenant: Tenant, delivery: DeliveryRecord, token: string, now: string): Promise<boolean> {
-  return conditional([deliveryUpdate(tenant, delivery, { token, updated_at: now }, { token: delivery.token })]);
+  return writeConditionally([deliveryUpdate(tenant, delivery, { token, updated_at: now }, { token: delivery.token })]);
 }
 
 /**
@@ -210,7 +199,7 @@ export function rearmPending(tenant: Tenant, delivery: DeliveryRecord, token: st
  * pending delivery without a message on its way.
  */
 export function requestRedelivery(tenant: Tenant, delivery: DeliveryRecord, token: string, now: string, requestExpiresAt: number): Promise<boolean> {
-  return conditional([
+  return writeConditionally([
     deliveryUpdate(tenant, delivery, { ...statusFields(tenant, delivery, 'pending', now), token, chain_attempts: 0, next_attempt_at: undefined }, { requirePending: false }),
     {
       Put: {
@@ -237,100 +226,42 @@ export interface AttemptOutcome {
   nextAttemptAt?: string;
 }
 
-/** The attempt item and the delivery's conditional update: what recordAttempt writes in one transaction. */
-export function attemptItems(tenant: Tenant, delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome): TransactItem[] {
-  const attemptKey: ItemKey = tenantKeys.deliveryAttempt(tenant, delivery.id, attempt.attempt);
-  return [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...attemptKey,
-          entity: 'DELIVERY_ATTEMPT',
-          delivery_id: delivery.id,
-          attempt: attempt.attempt,
-          attempted_at: attempt.attemptedAt,
-          status_code: attempt.statusCode,
-          duration_ms: attempt.durationMs,
-          error: attempt.error,
-          response_body: attempt.responseBody,
-          expires_at: delivery.expiresAt,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    deliveryUpdate(
-      tenant,
-      delivery,
-      {
-        ...statusFields(tenant, delivery, outcome.status, attempt.attemptedAt),
-        attempt_count: attempt.attempt,
-        chain_attempts: delivery.chainAttempts + 1,
-        last_attempt_at: attempt.attemptedAt,
-        last_status_code: attempt.statusCode,
-        last_error: attempt.error,
-        next_attempt_at: outcome.nextAttemptAt,
-      },
-      { token: delivery.token },
-    ),
-  ];
-}
-
-/** Records an attempt and its consequence together; false when another chain took over meanwhile. */
-export function recordAttempt(tenant: Tenant, delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<boolean> {
-  return conditional(attemptItems(tenant, delivery, attempt, outcome));
-}
-
-/** TransactWriteItems' limit. */
-const MAX_TRANSACTION_ITEMS = 100;
-
-function itemKeyOf(item: TransactItem): string {
-  const key = (item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key) as ItemKey | undefined;
-  return `${key?.pk}\u0000${key?.sk}`;
-}
+const attemptItem = (attempt: AttemptRecord) => ({
+  attempt: attempt.attempt,
+  attempted_at: attempt.attemptedAt,
+  status_code: attempt.statusCode,
+  duration_ms: attempt.durationMs,
+  error: attempt.error,
+  response_body: attempt.responseBody,
+});
 
 /**
- * Several independent conditional writes — each a group of items that belong together, such as
- * attemptItems (or a single Update) — in as few TransactWriteItems calls as possible (the
- * delivery worker records a whole batch's attempts with one call). Each group gets the answer it would get written alone:
- * when a combined transaction is cancelled (a delivery was no longer in the expected state, or a
- * conflicting write), nothing of it was written, and each of its groups is then written on its
- * own exactly like recordAttempt. Groups touching the same item never share a transaction.
+ * The delivery's conditional update for one attempt: its outcome, and the attempt appended to the
+ * kept history (the whole list is written: it is already in the item's size, and the condition on
+ * the attempt count guarantees it is the list the worker read).
  */
-export async function conditionalGroups(groups: TransactItem[][]): Promise<boolean[]> {
-  const chunks: number[][] = [];
-  let chunk: number[] = [];
-  let size = 0;
-  let keys = new Set<string>();
-  groups.forEach((group, index) => {
-    const groupKeys = group.map(itemKeyOf);
-    if (chunk.length && (size + group.length > MAX_TRANSACTION_ITEMS || groupKeys.some((key) => keys.has(key)))) {
-      chunks.push(chunk);
-      chunk = [];
-      size = 0;
-      keys = new Set();
-    }
-    chunk.push(index);
-    size += group.length;
-    groupKeys.forEach((key) => keys.add(key));
-  });
-  if (chunk.length) chunks.push(chunk);
-
-  const answers: boolean[] = groups.map(() => false);
-  await Promise.all(
-    chunks.map(async (indexes) => {
-      const alone = () => Promise.all(indexes.map(async (index) => void (answers[index] = await conditional(groups[index]!))));
-      if (indexes.length === 1) return alone();
-      try {
-        await dynamo().send(new TransactWriteCommand({ TransactItems: indexes.flatMap((index) => groups[index]!) }));
-        indexes.forEach((index) => (answers[index] = true));
-      } catch (error) {
-        if (!isTransactionCanceled(error)) throw error;
-        await alone();
-      }
-    }),
+export function attemptUpdate(tenant: Tenant, delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome): TransactItem {
+  const kept = [...delivery.attempts, attempt].slice(-MAX_KEPT_ATTEMPTS);
+  return deliveryUpdate(
+    tenant,
+    delivery,
+    {
+      ...statusFields(tenant, delivery, outcome.status, attempt.attemptedAt),
+      attempt_count: attempt.attempt,
+      chain_attempts: delivery.chainAttempts + 1,
+      last_attempt_at: attempt.attemptedAt,
+      last_status_code: attempt.statusCode,
+      last_error: attempt.error,
+      next_attempt_at: outcome.nextAttemptAt,
+      attempts: kept.map(attemptItem),
+    },
+    { token: delivery.token, attemptCount: delivery.attemptCount },
   );
-  return answers;
+}
+
+/** Records an attempt and its consequence together; false when another chain (or a copy of this message) took over meanwhile. */
+export function recordAttempt(tenant: Tenant, delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<boolean> {
+  return writeConditionally([attemptUpdate(tenant, delivery, attempt, outcome)]);
 }
 
 /** Ends a pending delivery without an attempt: `skipped` (registration gone or paused) or `failed` (dead-lettered, event expired). */
@@ -348,5 +279,5 @@ export function finishDelivery(
     next_attempt_at: undefined,
     ...(options.deadLettered ? { dead_lettered_at: now } : {}),
   };
-  return conditional([deliveryUpdate(tenant, delivery, fields, { token: options.token })]);
+  return writeConditionally([deliveryUpdate(tenant, delivery, fields, { token: options.token })]);
 }

@@ -14,7 +14,7 @@ import { dynamo } from '../clients/dynamodb';
 import type { PageRequest } from '../db/collections';
 import { ConflictError, NotFoundError } from '../http/errors';
 import { randomToken } from '../ids';
-import { readDeliveryWithAttempts, requestRedelivery, type AttemptRecord, type DeliveryRecord } from './deliveries';
+import { readDelivery, requestRedelivery, type AttemptRecord, type DeliveryRecord } from './deliveries';
 import { listDeliveries } from './history';
 import { requireWebhook, type WebhookRecord } from './repository';
 import type { Delivery, DeliveryAttempt, DeliveryDetail, DeliveryListQuery } from './schema';
@@ -62,18 +62,18 @@ export async function listWebhookDeliveries(tenant: Tenant, webhookId: number, q
 /** A delivery of another registration is as unknown here as one that does not exist. */
 async function requireDelivery(tenant: Tenant, webhookId: number, deliveryId: string) {
   await requireWebhook(tenant, webhookId);
-  const found = await readDeliveryWithAttempts(tenant, deliveryId);
-  if (!found || found.delivery.webhookId !== webhookId) throw new NotFoundError('delivery', deliveryId);
-  return found;
+  const delivery = await readDelivery(tenant, deliveryId);
+  if (!delivery || delivery.webhookId !== webhookId) throw new NotFoundError('delivery', deliveryId);
+  return delivery;
 }
 
 export async function getWebhookDelivery(tenant: Tenant, webhookId: number, deliveryId: string): Promise<DeliveryDetail> {
-  const { delivery, attempts } = await requireDelivery(tenant, webhookId, deliveryId);
+  const delivery = await requireDelivery(tenant, webhookId, deliveryId);
   const event = await readEvent(tenant, delivery.eventId);
   const payload = event
     ? (JSON.parse(buildPayload({ deliveryId: delivery.id, eventId: event.eventId, kind: event.kind, createdAt: event.createdAt, mode: tenant.mode, test: event.test, data: event.data })) as Record<string, unknown>)
     : null;
-  return { ...presentDelivery(delivery), payload, attempts: attempts.map(presentAttempt) };
+  return { ...presentDelivery(delivery), payload, attempts: delivery.attempts.map(presentAttempt) };
 }
 
 /** Sends the delivery again: same delivery id, the next attempt number, a fresh retry schedule. */
@@ -81,7 +81,7 @@ export async function redeliver(tenant: Tenant, webhookId: number, deliveryId: s
   const webhook = await requireWebhook(tenant, webhookId);
   if (!webhook.active) throw inactive();
   for (let attempt = 1; attempt <= 3; attempt++) {
-    const { delivery } = await requireDelivery(tenant, webhookId, deliveryId);
+    const delivery = await requireDelivery(tenant, webhookId, deliveryId);
     const now = new Date().toISOString();
     const token = randomToken(16);
     if (await requestRedelivery(tenant, delivery, token, now, Math.floor(Date.now() / 1000) + REQUEST_TTL_SECONDS)) {

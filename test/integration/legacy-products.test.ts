@@ -9,7 +9,7 @@ import { BUILT_IN_PLACEHOLDER } from '../../shared/legacy-products/images';
 import { LegacyProductSchema, LegacyQuoteSchema } from '../../shared/legacy-products/schema';
 import { calculateLegacyPrice } from '../../shared/legacy-products/service';
 import { call } from '../support/http';
-import { storedTotal } from '../support/store';
+import { storedTotal, withCallCount } from '../support/store';
 
 const { shop, other, swiss } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };
@@ -263,22 +263,9 @@ describe('a 72,000-price table (12 formats × 6 colors × 25 quantities × 40 pa
   });
 
   it('reads exactly one price item per calculation (plus the product and the account)', async () => {
-    const commands: string[] = [];
-    const client = dynamo();
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        commands.push(String(context.commandName));
-        return next(args);
-      },
-      { step: 'initialize', name: 'countCommands' },
-    );
     const started = performance.now();
-    try {
-      const result = await calculateLegacyPrice(testTenant, id, { format: 'SRA3', color: '4/1', quantity: 7500, pages: 96 });
-      expect(Math.round(result.price * 100)).toBe(priceOf(8, 3, 17, 23));
-    } finally {
-      client.middlewareStack.remove('countCommands');
-    }
+    const { result, commands } = await withCallCount(() => calculateLegacyPrice(testTenant, id, { format: 'SRA3', color: '4/1', quantity: 7500, pages: 96 }));
+    expect(Math.round(result.price * 100)).toBe(priceOf(8, 3, 17, 23));
     console.info(`legacy calculate against the 72k table: ${commands.join(', ')} in ${Math.round(performance.now() - started)} ms`);
     expect(commands.filter((name) => !name.startsWith('GetItem'))).toEqual([]);
     expect(commands).toHaveLength(3);

@@ -9,7 +9,7 @@ import { eventPut } from '../../events/outbox';
 import { deliveryMessage, sendDeliveryMessages } from '../../events/messages';
 import { dynamo } from '../../shared/clients/dynamodb';
 import { tableName } from '../../shared/db/table';
-import { insertDelivery } from '../../shared/webhooks/deliveries';
+import { insertDelivery, MAX_KEPT_ATTEMPTS, readDelivery, recordAttempt } from '../../shared/webhooks/deliveries';
 import { call } from '../support/http';
 import { eventually, startReceiver } from '../support/receiver';
 import { storedDelivery } from '../support/store';
@@ -37,7 +37,7 @@ async function pendingDelivery(webhookId: number, options: { token?: string; nex
   const now = new Date().toISOString();
   const token = options.token ?? 'chain-1';
   expect(
-    await insertDelivery(shop.tenant, { id, webhookId, eventId: event.id, kind: 'customer.created', test: false, status: 'pending', token, chainAttempts: 0, attemptCount: 0, createdAt: now, updatedAt: now, expiresAt: Math.floor(Date.now() / 1000) + 3600 }),
+    await insertDelivery(shop.tenant, { id, webhookId, eventId: event.id, kind: 'customer.created', test: false, status: 'pending', token, chainAttempts: 0, attemptCount: 0, attempts: [], createdAt: now, updatedAt: now, expiresAt: Math.floor(Date.now() / 1000) + 3600 }),
   ).toBe(true);
   if (options.nextAttemptAt) {
     await dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...(await storedDelivery(shop.tenant, id)), next_attempt_at: options.nextAttemptAt } }));
@@ -107,5 +107,38 @@ describe('the delivery worker', () => {
     const stored = await eventually(() => storedDelivery(shop.tenant, delivery.id), (item) => Number(item?.attempt_count) >= 2);
     expect(stored?.last_error).toBe('connection refused');
     expect(stored?.last_status_code).toBeUndefined();
+  });
+});
+
+describe('the attempt history of a delivery', () => {
+  const attempt = (number: number) => ({ attempt: number, attemptedAt: new Date().toISOString(), statusCode: 500, durationMs: 3, error: 'receiver answered 500', responseBody: 'x'.repeat(1024) });
+
+  it('lives in the delivery item and keeps the most recent attempts only', async () => {
+    const webhook = await register(shop.secretTest, { url: 'https://example.com/hook', events: ['stock.low'], active: false });
+    const { id } = await pendingDelivery(webhook.id);
+    for (let number = 1; number <= MAX_KEPT_ATTEMPTS + 2; number++) {
+      const delivery = (await readDelivery(shop.tenant, id))!;
+      expect(await recordAttempt(shop.tenant, delivery, attempt(number), { status: 'pending' })).toBe(true);
+    }
+    const delivery = (await readDelivery(shop.tenant, id))!;
+    expect(delivery.attemptCount).toBe(MAX_KEPT_ATTEMPTS + 2);
+    expect(delivery.attempts).toHaveLength(MAX_KEPT_ATTEMPTS);
+    expect(delivery.attempts.map((kept) => kept.attempt)).toEqual(Array.from({ length: MAX_KEPT_ATTEMPTS }, (_, index) => index + 3));
+    const detail = await call('GET', `/v1/webhooks/${webhook.id}/deliveries/${id}`, { key: shop.secretTest });
+    expect(detail.status).toBe(200);
+    expect(detail.body.data.attempt_count).toBe(MAX_KEPT_ATTEMPTS + 2);
+    expect(detail.body.data.attempts[0]).toMatchObject({ attempt: 3, status_code: 500, error: 'receiver answered 500' });
+  });
+
+  it('records one attempt when two copies of a message report the same one', async () => {
+    const webhook = await register(shop.secretTest, { url: 'https://example.com/hook', events: ['stock.low'], active: false });
+    const { id } = await pendingDelivery(webhook.id);
+    const seen = (await readDelivery(shop.tenant, id))!;
+    expect(await recordAttempt(shop.tenant, seen, attempt(1), { status: 'pending' })).toBe(true);
+    expect(await recordAttempt(shop.tenant, seen, { ...attempt(1), statusCode: 200, error: undefined }, { status: 'succeeded' })).toBe(false);
+    const stored = (await readDelivery(shop.tenant, id))!;
+    expect(stored.status).toBe('pending');
+    expect(stored.attempts).toHaveLength(1);
+    expect(stored.attempts[0]?.statusCode).toBe(500);
   });
 });

@@ -38,3 +38,25 @@ export async function storedDelivery(tenant: Tenant, deliveryId: string) {
   const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.delivery(tenant, deliveryId) }));
   return result.Item;
 }
+
+/** Runs `work` and counts the DynamoDB commands it sent through the shared client, by name (nothing else may use the client meanwhile). */
+export async function withCallCount<T>(work: () => Promise<T>): Promise<{ result: T; calls: Record<string, number>; commands: string[] }> {
+  const commands: string[] = [];
+  const client = dynamo();
+  const name = `countCommands-${Math.random()}`;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      commands.push(String(context.commandName).replace(/Command$/, ''));
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    const result = await work();
+    const calls: Record<string, number> = {};
+    for (const command of commands) calls[command] = (calls[command] ?? 0) + 1;
+    return { result, calls, commands };
+  } finally {
+    client.middlewareStack.remove(name);
+  }
+}
