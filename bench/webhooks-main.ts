@@ -2,7 +2,7 @@
  * Runs the webhook pipeline benchmark alone (bench/webhooks.ts):
  *
  *   npx tsx bench/webhooks-main.ts [--out file.json] [--events 1000] [--registrations 5]
- *     [--writers 8] [--latency-events 200] [--log-level WARN] [--no-backlog]
+ *     [--writers 8] [--latency-events 200] [--warmup-events 300] [--log-level WARN] [--no-with-writes]
  *
  * Prints the figures as JSON on stdout (progress on stderr) and exits non-zero when a delivery
  * was lost or a budget was missed.
@@ -19,7 +19,8 @@ const { values } = parseArgs({
     'latency-events': { type: 'string' },
     writers: { type: 'string' },
     'log-level': { type: 'string' },
-    'no-backlog': { type: 'boolean' },
+    'warmup-events': { type: 'string' },
+    'no-with-writes': { type: 'boolean' },
   },
 });
 const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
@@ -30,7 +31,8 @@ const figures = await benchWebhookPipeline({
   latencyEvents: number(values['latency-events']),
   writers: number(values.writers),
   logLevel: values['log-level'] as never,
-  backlog: values['no-backlog'] ? false : undefined,
+  warmupThroughputEvents: number(values['warmup-events']),
+  withWrites: values['no-with-writes'] ? false : undefined,
 });
 const json = JSON.stringify(figures, null, 2);
 console.log(json);

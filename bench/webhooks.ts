@@ -5,7 +5,7 @@
  * written through the real domain function (`createCustomer`, whose transaction writes the
  * customer and its outbox EVENT) and delivered to a loopback receiver that checks every signature.
  *
- * Three runs, each on fresh accounts of their own:
+ * Runs, each on fresh accounts of their own:
  *
  * - **latency**: `latencyEvents` customer creations (after `warmupEvents` not counted), written one
  *   after the other at a steady pace (`latencyIntervalMs` between write starts), to one
@@ -13,16 +13,21 @@
  *   has fully arrived at the receiver (`Date.now()` when the request body ends) − the time
  *   `createCustomer` resolved (its transaction, event included, is committed). Same clock, same
  *   process. First arrivals only (a retry's later arrival is not a latency sample).
- * - **throughput**: `throughputEvents` customer creations to `registrations` registrations each
- *   (1,000 × 5 = 5,000 deliveries by default), all to the same receiver. The events are written
- *   by `writers` tenants at once (8 by default), each with its own registrations and writing its
- *   share one customer after the other: concurrent creates of one tenant contend on its customer
- *   counter (one item updated in every create's transaction) and would measure that instead.
- *   Elapsed = from the first write's start to the arrival of the last expected delivery;
- *   deliveries/s = expected / elapsed.
- * - **backlog** (before the throughput run; `backlog: false` skips it): the same load, but written
- *   while the workers are stopped; the clock starts when they are started again. This is the
- *   pipeline's capacity without the writes, which share DynamoDB Local with it in the run above.
+ * - **warm-up** (not measured): `warmupThroughputEvents` events of the throughput load through the
+ *   whole pipeline, so that the measured runs do not pay for DynamoDB Local's JIT compiling its
+ *   hot paths (several seconds of a core in the first minute under load).
+ * - **throughput** (the budget figure): `throughputEvents` customer creations to `registrations`
+ *   registrations each (1,000 × 5 = 5,000 deliveries by default), all to the same receiver,
+ *   written by `writers` tenants at once (8 by default), each with its own registrations and
+ *   writing its share one customer after the other (concurrent creates of one tenant contend on
+ *   its customer counter). They are written while the workers are paused — as an event source
+ *   mapping is disabled: nothing is read, and reading goes on where it stopped — and the clock
+ *   starts when the workers resume: elapsed = resume → arrival of the last expected delivery,
+ *   deliveries/s = expected / elapsed. This is the pipeline's own capacity: on AWS the writes
+ *   run elsewhere, here they would share the two cores and DynamoDB Local's one SQLite thread.
+ * - **throughputWithWrites** (`withWrites: false` skips it): the same load written while the
+ *   pipeline runs; elapsed = first write's start → last expected delivery. The pipeline keeps pace
+ *   with the writes, so this mostly measures how fast 8 tenants can write on the same machine.
  *
  * In every run received, distinct delivery ids (`X-Webhook-Id`), duplicates (received − distinct)
  * and lost (expected − distinct) are counted; after the last expected delivery the receiver
@@ -73,8 +78,10 @@ export interface WebhookPipelineOptions {
   drainTimeoutMs?: number;
   /** How long the receiver keeps counting after the last expected delivery (default 1 s). */
   graceMs?: number;
-  /** Also measure the backlog run (default true; about 15 s more). */
-  backlog?: boolean;
+  /** Events of the (unmeasured) warm-up run before the throughput runs (default 300; 0 skips it). */
+  warmupThroughputEvents?: number;
+  /** Also measure the run with the writes (default true; about 15 s more). */
+  withWrites?: boolean;
   /** Structured log level during the run (default WARN). */
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   /** Progress lines on stderr (default true). */
@@ -105,12 +112,12 @@ export interface RunFigures {
   retried: number;
   /** TCP connections the receiver accepted (kept-alive connections carry many deliveries). */
   receiverConnections: number;
-  /** First write's start (backlog: the workers' start) → last expected delivery (or the drain timeout). */
+  /** First write's start (throughput: the workers' resume) → last expected delivery (or the drain timeout). */
   elapsedSeconds: number;
   /** Seconds the writes alone took. */
   writeSeconds: number;
   deliveriesPerSecond: number;
-  /** Write completion (backlog: the workers' start) → arrival, first arrival of each delivery. */
+  /** Write completion (throughput: the workers' resume) → arrival, first arrival of each delivery. */
   latencyMs: LatencyFigures;
   /** This process's CPU time (user + system) during the run, seconds. */
   cpuSeconds: number;
@@ -129,14 +136,18 @@ export interface RunFigures {
   machineBusyCpuSeconds: number | null;
   /** DynamoDB calls made through the shared client during the run (writes, router, delivery worker), by command. */
   dynamodbCalls: Record<string, number>;
+  /** The drain run only: CPU seconds the writes took (this process, DynamoDB Local) while the workers were paused. */
+  writeCpu: { cpuSeconds: number; dynamodbCpuSeconds: number | null } | null;
 }
 
 export interface WebhookPipelineFigures {
   latency: RunFigures & { intervalMs: number; warmupEvents: number };
-  /** The budget figure: events written while the pipeline runs, first write → last delivery. */
+  /** The budget figure: the load written with the workers paused, then drained; resume → last delivery. */
   throughput: RunFigures & { writers: number };
-  /** The same load written first with the workers stopped: the pipeline's own capacity (null when skipped). */
-  backlog: (RunFigures & { writers: number }) | null;
+  /** The same load written while the pipeline runs, first write → last delivery (null when skipped). */
+  throughputWithWrites: (RunFigures & { writers: number }) | null;
+  /** The unmeasured warm-up run: events and seconds. */
+  warmup: { events: number; seconds: number } | null;
   budgets: { latencyP50Ms: number; latencyP99Ms: number; deliveriesPerSecond: number };
   passed: { latencyP50: boolean; latencyP99: boolean; throughput: boolean; noneLost: boolean };
   /** Seconds for the whole section, engines included. */
@@ -351,7 +362,7 @@ function collect(
   for (const [id, arrivals] of receiver.arrivals) {
     const write = receiver.writeOf.get(id);
     const writtenAt = write === undefined ? undefined : written.get(write);
-    // A backlog's events were written before the clock started: they count from the start.
+    // Events written while the workers were paused count from the resume.
     if (writtenAt !== undefined) samples.push(Math.min(...arrivals.map((arrival) => arrival.at)) - Math.max(writtenAt, started));
   }
   const distinct = receiver.arrivals.size;
@@ -377,6 +388,7 @@ function collect(
       dynamodbThreadCpuSeconds: cpu.dynamodbThreads,
       machineBusyCpuSeconds: cpu.machine === null ? null : round(cpu.machine, 2),
       dynamodbCalls,
+      writeCpu: null,
     },
   };
 }
@@ -498,30 +510,34 @@ async function latencyRun(receiver: BenchReceiver, options: Required<WebhookPipe
   return { ...figures, intervalMs: options.latencyIntervalMs, warmupEvents: options.warmupEvents };
 }
 
-/** Starts and stops the workers (stream poller, queue pollers) between runs. */
+/** Pauses and resumes the workers (stream poller, queue pollers) between runs. */
 interface WorkerControl {
-  start(): Promise<void>;
-  stop(): Promise<void>;
+  pause(): Promise<void>;
+  resume(): void;
 }
 
 /**
- * `live`: the pipeline runs while the events are written (the budget figure). `backlog`: the
- * events are written with the workers stopped — the stream keeps them, as across a restart of
- * `npm start` — and the clock starts when the workers do, so the figure is the pipeline's own
- * capacity, without the writes' share of DynamoDB Local. (The restarted stream poller reads the
- * stream from its start, so the earlier runs' records are routed again first: a few hundred
- * idempotent no-ops, counted in this run's time.)
+ * `drain` (the budget figure): the events are written with the workers paused and the clock
+ * starts when they resume, so the figure is the pipeline's own capacity, without the writes'
+ * share of the machine (reported as `writeCpu`). `with-writes`: the pipeline runs while the
+ * events are written; the clock starts with the first write.
  */
-async function throughputRun(receiver: BenchReceiver, options: Required<WebhookPipelineOptions>, mode: 'live' | 'backlog', workers: WorkerControl): Promise<WebhookPipelineFigures['throughput']> {
+async function throughputRun(
+  receiver: BenchReceiver,
+  options: Required<WebhookPipelineOptions>,
+  mode: 'drain' | 'with-writes' | 'warm-up',
+  workers: WorkerControl,
+  eventCount = options.throughputEvents,
+): Promise<WebhookPipelineFigures['throughput']> {
   receiver.reset();
-  const writers = Math.max(1, Math.min(options.writers, options.throughputEvents));
+  const writers = Math.max(1, Math.min(options.writers, eventCount));
   const tenants: { tag: string; tenant: Tenant; events: number }[] = [];
   for (let index = 0; index < writers; index++) {
     const tag = `${mode}-${index + 1}`;
     const tenant = await freshTenant(`Bench webhook ${tag}`);
     await registerAll(tenant, receiver, options.registrations, tag);
     // The events split as evenly as they go: 1,000 over 8 writers is 125 each.
-    tenants.push({ tag, tenant, events: Math.floor(options.throughputEvents / writers) + (index < options.throughputEvents % writers ? 1 : 0) });
+    tenants.push({ tag, tenant, events: Math.floor(eventCount / writers) + (index < eventCount % writers ? 1 : 0) });
   }
 
   const written = new Map<string, number>();
@@ -538,14 +554,19 @@ async function throughputRun(receiver: BenchReceiver, options: Required<WebhookP
   startCounting();
   let started = Date.now();
   let writeSeconds: number | undefined;
-  if (mode === 'backlog') {
-    await workers.stop();
+  let writeCpu: RunFigures['writeCpu'] = null;
+  if (mode === 'drain') {
+    await workers.pause();
+    cpu = cpuMeter();
+    started = Date.now();
     await write();
     writeSeconds = (Date.now() - started) / 1000;
+    const used = cpu.since();
+    writeCpu = { cpuSeconds: round(used.process, 2), dynamodbCpuSeconds: used.dynamodb === null ? null : round(used.dynamodb, 2) };
     cpu = cpuMeter();
     startCounting();
     started = Date.now();
-    await workers.start();
+    workers.resume();
   } else {
     await write();
   }
@@ -555,7 +576,7 @@ async function throughputRun(receiver: BenchReceiver, options: Required<WebhookP
   const lastArrival = receiver.arrivals.size >= expected ? lastArrivalOf(receiver) : Date.now();
   await sleep(options.graceMs);
   const { figures } = collect(receiver, written, options.registrations, started, writesDone, lastArrival, cpu.since());
-  return { ...figures, ...(writeSeconds === undefined ? {} : { writeSeconds: round(writeSeconds, 3) }), writers };
+  return { ...figures, ...(writeSeconds === undefined ? {} : { writeSeconds: round(writeSeconds, 3) }), writeCpu, writers };
 }
 
 // ---- environment --------------------------------------------------------------------------------
@@ -589,7 +610,8 @@ export async function benchWebhookPipeline(options: WebhookPipelineOptions = {})
     writers: 8,
     drainTimeoutMs: 60_000,
     graceMs: 1000,
-    backlog: true,
+    warmupThroughputEvents: 300,
+    withWrites: true,
     logLevel: 'WARN',
     verbose: true,
     // Options given as undefined keep their default.
@@ -606,14 +628,8 @@ export async function benchWebhookPipeline(options: WebhookPipelineOptions = {})
   let workers: Workers | undefined;
   let receiver: BenchReceiver | undefined;
   const control: WorkerControl = {
-    start: async () => {
-      workers = await startWorkers({ endpoints: engines!.endpoints, resources: engines!.resources });
-    },
-    stop: async () => {
-      const running = workers;
-      workers = undefined;
-      await running?.stop();
-    },
+    pause: () => workers!.pause(),
+    resume: () => workers!.resume(),
   };
   let restoreEngineEnv: (() => void) | undefined;
   try {
@@ -623,36 +639,43 @@ export async function benchWebhookPipeline(options: WebhookPipelineOptions = {})
     restoreEngineEnv = overrideEnv(engines.env);
     forgetClients();
     countDynamoCalls();
-    await control.start();
+    workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
     receiver = await startBenchReceiver();
 
     say(`latency: ${settings.warmupEvents} warm-up + ${settings.latencyEvents} events, one every ${settings.latencyIntervalMs} ms, 1 registration…`);
     const latency = await latencyRun(receiver, settings);
     say(`latency: p50 ${latency.latencyMs.p50} ms, p99 ${latency.latencyMs.p99} ms, lost ${latency.lost}`);
 
-    // Before the live run, so that the restarted stream poller has only the latency run's records to read again.
-    let backlog: WebhookPipelineFigures['backlog'] = null;
-    if (settings.backlog) {
-      say(`backlog: ${settings.throughputEvents} events × ${settings.registrations} registrations written with the workers stopped, then drained…`);
-      backlog = await throughputRun(receiver, settings, 'backlog', control);
-      say(`backlog: ${backlog.deliveriesPerSecond} deliveries/s over ${backlog.elapsedSeconds} s, lost ${backlog.lost}, duplicates ${backlog.duplicates}`);
+    let warmup: WebhookPipelineFigures['warmup'] = null;
+    if (settings.warmupThroughputEvents > 0) {
+      say(`warm-up: ${settings.warmupThroughputEvents} events × ${settings.registrations} registrations (not measured)…`);
+      const run = await throughputRun(receiver, settings, 'warm-up', control, settings.warmupThroughputEvents);
+      warmup = { events: run.eventsWritten, seconds: run.elapsedSeconds };
     }
 
-    say(`throughput: ${settings.throughputEvents} events × ${settings.registrations} registrations, ${settings.writers} tenants writing…`);
-    const throughput = await throughputRun(receiver, settings, 'live', control);
+    say(`throughput: ${settings.throughputEvents} events × ${settings.registrations} registrations written by ${settings.writers} tenants with the workers paused, then drained…`);
+    const throughput = await throughputRun(receiver, settings, 'drain', control);
     say(`throughput: ${throughput.deliveriesPerSecond} deliveries/s over ${throughput.elapsedSeconds} s, lost ${throughput.lost}, duplicates ${throughput.duplicates}`);
+
+    let throughputWithWrites: WebhookPipelineFigures['throughputWithWrites'] = null;
+    if (settings.withWrites) {
+      say(`with writes: the same load written while the pipeline runs…`);
+      throughputWithWrites = await throughputRun(receiver, settings, 'with-writes', control);
+      say(`with writes: ${throughputWithWrites.deliveriesPerSecond} deliveries/s over ${throughputWithWrites.elapsedSeconds} s, lost ${throughputWithWrites.lost}, duplicates ${throughputWithWrites.duplicates}`);
+    }
 
     const { cpus, loadavg } = await import('node:os');
     return {
       latency,
       throughput,
-      backlog,
+      throughputWithWrites,
+      warmup,
       budgets: { ...BUDGETS },
       passed: {
         latencyP50: latency.latencyMs.p50 <= BUDGETS.latencyP50Ms,
         latencyP99: latency.latencyMs.p99 <= BUDGETS.latencyP99Ms,
         throughput: throughput.deliveriesPerSecond >= BUDGETS.deliveriesPerSecond,
-        noneLost: [latency, throughput, backlog].every((run) => !run || (run.lost === 0 && run.badSignatures === 0)),
+        noneLost: [latency, throughput, throughputWithWrites].every((run) => !run || (run.lost === 0 && run.badSignatures === 0)),
       },
       totalSeconds: round((Date.now() - sectionStarted) / 1000, 1),
       machine: { cpus: cpus().length, loadAverage: loadavg().map((value) => round(value, 2)) },
@@ -661,7 +684,7 @@ export async function benchWebhookPipeline(options: WebhookPipelineOptions = {})
     // Receiver and workers first (in-flight deliveries finish), then the engines under them.
     await receiver?.close().catch(() => undefined);
     closeWebhookConnections(); // the delivery worker's kept-alive sockets to the receiver
-    await control.stop().catch((error: unknown) => console.error('[bench:webhooks] stopping the workers:', error));
+    await workers?.stop().catch((error: unknown) => console.error('[bench:webhooks] stopping the workers:', error));
     await engines?.stop().catch((error: unknown) => console.error('[bench:webhooks] stopping the engines:', error));
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
     restoreEngineEnv?.();

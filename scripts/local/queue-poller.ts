@@ -15,6 +15,7 @@ import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from
 import { withoutSdkLogging } from '../../shared/clients/quiet';
 import { LOCAL_REGION, localClientConfig } from './clients';
 import { pause } from './lambda-context';
+import { PauseGate } from './pause-gate';
 import type { Poller } from './stream-poller';
 
 export interface QueuePollerOptions {
@@ -58,6 +59,8 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Pol
   const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: options.queueUrl, AttributeNames: ['QueueArn'] }));
   const queueArn = Attributes?.QueueArn ?? options.queueUrl;
   const abort = new AbortController();
+  const concurrency = options.concurrency ?? 1;
+  const gate = new PauseGate(concurrency, abort.signal);
   const log = (message: string, error?: unknown) => console.error(`[${options.name}] ${message}`, error ?? '');
 
   async function handleBatch(messages: Message[]): Promise<void> {
@@ -81,6 +84,8 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Pol
   /** One poller: receive a batch, handle it, receive the next; pause while the queue is empty. */
   async function poll(): Promise<void> {
     while (!abort.signal.aborted) {
+      await gate.pass();
+      if (abort.signal.aborted) break;
       try {
         const { Messages } = await client.send(
           new ReceiveMessageCommand({
@@ -105,9 +110,11 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Pol
     }
   }
 
-  const running = Promise.all(Array.from({ length: options.concurrency ?? 1 }, poll));
+  const running = Promise.all(Array.from({ length: concurrency }, poll));
   let stopping: Promise<void> | undefined;
   return {
+    pause: () => gate.pause(),
+    resume: () => gate.resume(),
     stop: () =>
       (stopping ??= (async () => {
         abort.abort();

@@ -17,6 +17,7 @@ import { matchesFilter, type StreamSource } from '../../shared/workers';
 import { withoutSdkLogging } from '../../shared/clients/quiet';
 import { localClientConfig } from './clients';
 import { pause } from './lambda-context';
+import { PauseGate } from './pause-gate';
 
 export interface StreamPollerOptions {
   name: string;
@@ -32,6 +33,10 @@ export interface StreamPollerOptions {
 export interface Poller {
   /** Resolves once the current invocation (if any) has finished. Idempotent. */
   stop(): Promise<void>;
+  /** Stops reading new batches; resolves once the batches being handled have finished (see pause-gate.ts). */
+  pause(): Promise<void>;
+  /** Goes on reading where it stopped. */
+  resume(): void;
 }
 
 interface ShardState {
@@ -65,6 +70,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   if (!streamArn) throw new Error(`${options.name}: table ${options.tableName} has no stream`);
 
   const abort = new AbortController();
+  const gate = new PauseGate(1, abort.signal);
   const shards = new Map<string, ShardState>();
   const interval = options.pollIntervalMs ?? 200;
   const log = (message: string, error?: unknown) => console.error(`[${options.name}] ${message}`, error ?? '');
@@ -148,6 +154,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   async function loop(): Promise<void> {
     let lastRefresh = 0;
     while (!abort.signal.aborted) {
+      await gate.pass();
+      if (abort.signal.aborted) break;
       try {
         if (Date.now() - lastRefresh > 1000 || [...shards.values()].every((shard) => shard.finished)) {
           await refreshShards();
@@ -170,6 +178,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   const running = loop();
   let stopping: Promise<void> | undefined;
   return {
+    pause: () => gate.pause(),
+    resume: () => gate.resume(),
     stop: () =>
       (stopping ??= (async () => {
         abort.abort();

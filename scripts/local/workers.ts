@@ -27,6 +27,10 @@ export interface WorkersOptions {
 export interface Workers {
   /** Stops every poller (in-flight invocations finish first). Idempotent. */
   stop(): Promise<void>;
+  /** Like disabling the event source mappings: nothing new is read, in-flight invocations finish. */
+  pause(): Promise<void>;
+  /** Like enabling them again: reading goes on where it stopped. */
+  resume(): void;
 }
 
 async function loadHandler(file: string): Promise<Handler> {
@@ -80,5 +84,9 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
     throw error;
   }
   let stopping: Promise<void> | undefined;
-  return { stop: () => (stopping ??= stop()) };
+  return {
+    stop: () => (stopping ??= stop()),
+    pause: async () => void (await Promise.all(pollers.map((poller) => poller.pause()))),
+    resume: () => pollers.forEach((poller) => poller.resume()),
+  };
 }
