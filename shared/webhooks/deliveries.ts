@@ -12,14 +12,10 @@ import { dynamo } from '../clients/dynamodb';
 import { writeConditionally } from '../db/conditional-writes';
 import { deliverySortKey, tenantKeys } from '../db/keys';
 import { tableName, type TransactItem } from '../db/table';
+import { MAX_KEPT_ATTEMPTS } from './limits';
 import type { DeliveryStatus } from './schema';
 
-/**
- * Attempts kept on a delivery: three whole chains of the default schedule (8 attempts each) and
- * one more. Older ones are dropped as new ones come (attempt numbers keep counting), which bounds
- * the item's size — and so the write units every attempt costs — at about 30 KB.
- */
-export const MAX_KEPT_ATTEMPTS = 25;
+export { MAX_KEPT_ATTEMPTS };
 
 export interface DeliveryRecord {
   id: string;

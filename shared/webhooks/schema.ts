@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { eventKinds } from '../../events/catalogue';
 import { paginationQuery } from '../http/pagination';
 import { optionalText, timestamp } from '../schemas/common';
+import { MAX_KEPT_ATTEMPTS } from './limits';
 
 /** What may be subscribed to: `["*"]` (everything, including kinds added later) or catalogue kinds. */
 export const subscribableKinds = ['*', ...eventKinds] as const;
@@ -100,7 +101,7 @@ export const DeliveryDetailSchema = z
   .object({
     ...deliveryFields,
     payload: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The body sent (null once its event has expired)' }),
-    attempts: z.array(DeliveryAttemptSchema),
+    attempts: z.array(DeliveryAttemptSchema).meta({ description: `The ${MAX_KEPT_ATTEMPTS} most recent attempts, oldest first (attempt_count counts them all)` }),
   })
   .meta({ id: 'WebhookDeliveryDetail' });
 
