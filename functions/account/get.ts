@@ -1,4 +1,4 @@
-import { accountOperations } from '../../shared/accounts/contract';
+import * as accountOperations from '../../shared/accounts/contract';
 import { describeCaller } from '../../shared/accounts/service';
 import { defineHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/envelope';

@@ -1,4 +1,4 @@
-import { auditOperations } from '../../shared/audit/contract';
+import * as auditOperations from '../../shared/audit/contract';
 import { listAudit } from '../../shared/audit/service';
 import { defineHandler } from '../../shared/http/handler';
 import { listed } from '../../shared/http/envelope';

@@ -1,4 +1,4 @@
-import { legacyProductOperations } from '../../shared/legacy-products/contract';
+import * as legacyProductOperations from '../../shared/legacy-products/contract';
 import { defineHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/envelope';

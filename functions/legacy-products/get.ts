@@ -1,4 +1,4 @@
-import { legacyProductOperations } from '../../shared/legacy-products/contract';
+import * as legacyProductOperations from '../../shared/legacy-products/contract';
 import { defineHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/envelope';
 import { getLegacyProduct } from '../../shared/legacy-products/service';

@@ -1,4 +1,5 @@
-import { CSV_MEDIA_TYPES, legacyProductOperations } from '../../shared/legacy-products/contract';
+import { CSV_MEDIA_TYPES } from '../../shared/legacy-products/contract';
+import * as legacyProductOperations from '../../shared/legacy-products/contract';
 import { defineHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/envelope';
 import { textBody } from '../../shared/http/raw-body';

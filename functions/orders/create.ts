@@ -1,4 +1,4 @@
-import { orderOperations } from '../../shared/orders/contract';
+import * as orderOperations from '../../shared/orders/contract';
 import { defineHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/envelope';

@@ -1,4 +1,4 @@
-import { orderOperations } from '../../shared/orders/contract';
+import * as orderOperations from '../../shared/orders/contract';
 import { defineHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/envelope';
 import { etagHeader } from '../../shared/orders/preconditions';

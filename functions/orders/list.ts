@@ -1,4 +1,4 @@
-import { orderListOperations } from '../../shared/orders/list-contract';
+import * as orderListOperations from '../../shared/orders/list-contract';
 import { defineHandler } from '../../shared/http/handler';
 import { listed } from '../../shared/http/envelope';
 import { pagination } from '../../shared/http/pagination';

@@ -1,4 +1,4 @@
-import { productOperations } from '../../shared/products/contract';
+import * as productOperations from '../../shared/products/contract';
 import { defineHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotency';
 import { ok } from '../../shared/http/envelope';

@@ -1,4 +1,4 @@
-import { productOperations } from '../../shared/products/contract';
+import * as productOperations from '../../shared/products/contract';
 import { defineHandler } from '../../shared/http/handler';
 import { listed } from '../../shared/http/envelope';
 import { pagination } from '../../shared/http/pagination';

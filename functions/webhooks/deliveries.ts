@@ -1,7 +1,7 @@
 import { defineHandler } from '../../shared/http/handler';
 import { listed } from '../../shared/http/envelope';
 import { pagination } from '../../shared/http/pagination';
-import { webhookOperations } from '../../shared/webhooks/contract';
+import * as webhookOperations from '../../shared/webhooks/contract';
 import { listWebhookDeliveries } from '../../shared/webhooks/delivery-service';
 
 export const handler = defineHandler(webhookOperations.deliveries, async ({ tenant, params, query }) => {

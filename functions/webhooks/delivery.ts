@@ -1,6 +1,6 @@
 import { defineHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/envelope';
-import { webhookOperations } from '../../shared/webhooks/contract';
+import * as webhookOperations from '../../shared/webhooks/contract';
 import { getWebhookDelivery } from '../../shared/webhooks/delivery-service';
 
 export const handler = defineHandler(webhookOperations.delivery, async ({ tenant, params }) =>

@@ -1,7 +1,7 @@
 import { defineHandler } from '../../shared/http/handler';
 import { idempotent } from '../../shared/http/idempotency';
 import { ok } from '../../shared/http/envelope';
-import { webhookOperations } from '../../shared/webhooks/contract';
+import * as webhookOperations from '../../shared/webhooks/contract';
 import { redeliver } from '../../shared/webhooks/delivery-service';
 
 export const handler = defineHandler(

@@ -1,7 +1,7 @@
 import { defineHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/envelope';
 import { idempotent } from '../../shared/http/idempotency';
-import { webhookOperations } from '../../shared/webhooks/contract';
+import * as webhookOperations from '../../shared/webhooks/contract';
 import { rotateSecret, withSecretHidden } from '../../shared/webhooks/service';
 
 export const handler = defineHandler(

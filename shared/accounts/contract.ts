@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineOperations } from '../http/operation';
+import type { Operation } from '../http/operation';
 
 export const AccountViewSchema = z
   .object({
@@ -14,6 +14,6 @@ export const AccountViewSchema = z
   })
   .meta({ id: 'Account', description: 'The account and the key making the call' });
 
-export const accountOperations = defineOperations({
-  get: { route: 'account.get', response: AccountViewSchema },
-});
+// One export per operation: handlers import this module as a namespace (`import * as accountOperations`),
+// so a bundle keeps, and builds at cold start, only the schemas of its own operation.
+export const get = { route: 'account.get', response: AccountViewSchema } satisfies Operation;

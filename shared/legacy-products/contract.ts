@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineOperations } from '../http/operation';
+import type { Operation } from '../http/operation';
 import { pathId } from '../schemas/common';
 import {
   LegacyCalculateBodySchema,
@@ -15,20 +15,20 @@ const legacyPath = z.object({ id: pathId.meta({ description: 'Legacy product id'
 /** Media types accepted by the CSV import. */
 export const CSV_MEDIA_TYPES = ['text/csv'] as const;
 
-export const legacyProductOperations = defineOperations({
-  list: { route: 'legacy-products.list', query: LegacyListQuerySchema, response: LegacyProductSchema, list: true },
-  create: { route: 'legacy-products.create', body: LegacyProductCreateSchema, response: LegacyProductSchema, status: 201, errors: [409] },
-  get: { route: 'legacy-products.get', params: legacyPath, response: LegacyProductSchema, errors: [404] },
-  calculate: { route: 'legacy-products.calculate', params: legacyPath, body: LegacyCalculateBodySchema, response: LegacyQuoteSchema, errors: [404] },
-  prices: {
-    route: 'legacy-products.prices',
-    params: legacyPath,
-    rawBody: {
-      contentType: 'text/csv',
-      schema: PriceCsvSchema,
-      description: 'The whole price table; validated completely (a bad line → 422 naming it, nothing stored), then replaces the previous table at once',
-    },
-    response: LegacyProductSchema,
-    errors: [404, 409],
+// One export per operation: handlers import this module as a namespace (`import * as legacyProductOperations`),
+// so a bundle keeps, and builds at cold start, only the schemas of its own operation.
+export const list = { route: 'legacy-products.list', query: LegacyListQuerySchema, response: LegacyProductSchema, list: true } satisfies Operation;
+export const create = { route: 'legacy-products.create', body: LegacyProductCreateSchema, response: LegacyProductSchema, status: 201, errors: [409] } satisfies Operation;
+export const get = { route: 'legacy-products.get', params: legacyPath, response: LegacyProductSchema, errors: [404] } satisfies Operation;
+export const calculate = { route: 'legacy-products.calculate', params: legacyPath, body: LegacyCalculateBodySchema, response: LegacyQuoteSchema, errors: [404] } satisfies Operation;
+export const prices = {
+  route: 'legacy-products.prices',
+  params: legacyPath,
+  rawBody: {
+    contentType: 'text/csv',
+    schema: PriceCsvSchema,
+    description: 'The whole price table; validated completely (a bad line → 422 naming it, nothing stored), then replaces the previous table at once',
   },
-});
+  response: LegacyProductSchema,
+  errors: [404, 409],
+} satisfies Operation;

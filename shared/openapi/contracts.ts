@@ -1,17 +1,28 @@
 /** Every resource's contract; the OpenAPI document and the route coverage test read this list. */
 import * as z from 'zod';
-import { accountOperations } from '../accounts/contract';
-import { auditOperations } from '../audit/contract';
-import { customerOperations } from '../customers/contract';
+import * as accountOperations from '../accounts/contract';
+import * as auditOperations from '../audit/contract';
+import * as customerOperations from '../customers/contract';
 import { defineOperations, type Operation } from '../http/operation';
-import { legacyProductOperations } from '../legacy-products/contract';
-import { orderOperations } from '../orders/contract';
-import { orderListOperations } from '../orders/list-contract';
-import { productOperations } from '../products/contract';
-import { webhookOperations } from '../webhooks/contract';
+import * as legacyProductOperations from '../legacy-products/contract';
+import * as orderOperations from '../orders/contract';
+import * as orderListOperations from '../orders/list-contract';
+import * as productOperations from '../products/contract';
+import { routes } from '../routes';
+import * as webhookOperations from '../webhooks/contract';
 
 const meta = defineOperations({
   openapi: { route: 'openapi.get', response: z.object({}).loose().meta({ description: 'OpenAPI 3.0.3 document' }) },
 });
 
-export const allOperations: readonly Operation[] = [...Object.values(orderListOperations), ...Object.values(orderOperations), ...Object.values(customerOperations), ...Object.values(productOperations), ...Object.values(legacyProductOperations), ...Object.values(auditOperations), ...Object.values(accountOperations), ...Object.values(webhookOperations), ...Object.values(meta)];
+/** A contract module also exports a few constants besides its operations (a schema, media types). */
+const isOperation = (value: unknown): value is Operation =>
+  typeof value === 'object' && value !== null && typeof (value as { route?: unknown }).route === 'string' && 'response' in value;
+
+const contracts = [orderListOperations, orderOperations, customerOperations, productOperations, legacyProductOperations, auditOperations, accountOperations, webhookOperations, meta];
+
+// In the route table's order (a module namespace lists its exports alphabetically).
+const routeOrder = new Map(routes.map((route, index) => [route.id, index]));
+const positionOf = (operation: Operation) => routeOrder.get(operation.route) ?? routes.length;
+
+export const allOperations: readonly Operation[] = contracts.flatMap((contract) => Object.values(contract).filter(isOperation)).sort((a, b) => positionOf(a) - positionOf(b));

@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import { defineOperations } from '../http/operation';
+import type { Operation } from '../http/operation';
 import { pathId } from '../schemas/common';
 import { OrderCreateSchema, OrderSchema, OrderUpdateSchema } from './schema';
 
 const orderPath = z.object({ id: pathId.meta({ description: 'Order id', param: { name: 'id', in: 'path' } }) });
 
 /** Single-order operations; the lists are in list-contract.ts (their query schemas stay out of these bundles). */
-export const orderOperations = defineOperations({
-  create: { route: 'orders.create', body: OrderCreateSchema, response: OrderSchema, status: 201, errors: [409] },
-  get: { route: 'orders.get', params: orderPath, response: OrderSchema, errors: [404] },
-  update: { route: 'orders.update', params: orderPath, body: OrderUpdateSchema, response: OrderSchema, errors: [404, 409, 412] },
-});
+// One export per operation: handlers import this module as a namespace (`import * as orderOperations`),
+// so a bundle keeps, and builds at cold start, only the schemas of its own operation.
+export const create = { route: 'orders.create', body: OrderCreateSchema, response: OrderSchema, status: 201, errors: [409] } satisfies Operation;
+export const get = { route: 'orders.get', params: orderPath, response: OrderSchema, errors: [404] } satisfies Operation;
+export const update = { route: 'orders.update', params: orderPath, body: OrderUpdateSchema, response: OrderSchema, errors: [404, 409, 412] } satisfies Operation;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineOperations } from '../http/operation';
+import type { Operation } from '../http/operation';
 import { pathId } from '../schemas/common';
 import { CustomerOrdersQuerySchema, OrderListQuerySchema } from './queries';
 import { OrderSchema } from './schema';
@@ -10,7 +10,7 @@ const customerPath = z.object({ id: pathId.meta({ description: 'Customer id', pa
  * The order lists. `GET /v1/customers/{id}/orders` is defined here, with the orders' schemas, so
  * the customer handlers' bundles do not carry them.
  */
-export const orderListOperations = defineOperations({
-  list: { route: 'orders.list', query: OrderListQuerySchema, response: OrderSchema, list: true },
-  customerOrders: { route: 'customers.orders', params: customerPath, query: CustomerOrdersQuerySchema, response: OrderSchema, list: true, errors: [404] },
-});
+// One export per operation: handlers import this module as a namespace (`import * as orderListOperations`),
+// so a bundle keeps, and builds at cold start, only the schemas of its own operation.
+export const list = { route: 'orders.list', query: OrderListQuerySchema, response: OrderSchema, list: true } satisfies Operation;
+export const customerOrders = { route: 'customers.orders', params: customerPath, query: CustomerOrdersQuerySchema, response: OrderSchema, list: true, errors: [404] } satisfies Operation;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { DELIVERY_ID_PATTERN } from '../../events/delivery-id';
-import { defineOperations } from '../http/operation';
+import type { Operation } from '../http/operation';
 import { paginationQuery } from '../http/pagination';
 import { pathId } from '../schemas/common';
 import {
@@ -23,15 +23,16 @@ const testSent = z
   .object({ success: z.literal(true), message: z.literal('Test webhook sent') })
   .meta({ id: 'WebhookTestSent', description: 'The sample event is on its way; its delivery appears in the delivery history.' });
 
-export const webhookOperations = defineOperations({
-  list: { route: 'webhooks.list', query: z.strictObject({ ...paginationQuery }), response: WebhookSchema, list: true },
-  create: { route: 'webhooks.create', body: WebhookCreateSchema, response: WebhookSchema, status: 201, errors: [409] },
-  get: { route: 'webhooks.get', params: webhookPath, response: WebhookSchema, errors: [404] },
-  update: { route: 'webhooks.update', params: webhookPath, body: WebhookUpdateSchema, response: WebhookSchema, errors: [404, 409] },
-  delete: { route: 'webhooks.delete', params: webhookPath, response: deleted, errors: [404] },
-  rotateSecret: { route: 'webhooks.rotateSecret', params: webhookPath, response: WebhookSchema, errors: [404, 409] },
-  test: { route: 'webhooks.test', params: webhookPath, body: WebhookTestSchema, response: testSent, envelope: false, errors: [404, 409] },
-  deliveries: { route: 'webhooks.deliveries', params: webhookPath, query: DeliveryListQuerySchema, response: DeliverySchema, list: true, errors: [404] },
-  delivery: { route: 'webhooks.delivery', params: deliveryPath, response: DeliveryDetailSchema, errors: [404] },
-  redeliver: { route: 'webhooks.redeliver', params: deliveryPath, response: DeliverySchema, errors: [404, 409] },
-});
+// One export per operation: handlers import this module as a namespace (`import * as webhookOperations`),
+// so a bundle keeps, and builds at cold start, only the schemas of its own operation.
+export const list = { route: 'webhooks.list', query: z.strictObject({ ...paginationQuery }), response: WebhookSchema, list: true } satisfies Operation;
+export const create = { route: 'webhooks.create', body: WebhookCreateSchema, response: WebhookSchema, status: 201, errors: [409] } satisfies Operation;
+export const get = { route: 'webhooks.get', params: webhookPath, response: WebhookSchema, errors: [404] } satisfies Operation;
+export const update = { route: 'webhooks.update', params: webhookPath, body: WebhookUpdateSchema, response: WebhookSchema, errors: [404, 409] } satisfies Operation;
+const deleteOperation = { route: 'webhooks.delete', params: webhookPath, response: deleted, errors: [404] } satisfies Operation;
+export { deleteOperation as delete };
+export const rotateSecret = { route: 'webhooks.rotateSecret', params: webhookPath, response: WebhookSchema, errors: [404, 409] } satisfies Operation;
+export const test = { route: 'webhooks.test', params: webhookPath, body: WebhookTestSchema, response: testSent, envelope: false, errors: [404, 409] } satisfies Operation;
+export const deliveries = { route: 'webhooks.deliveries', params: webhookPath, query: DeliveryListQuerySchema, response: DeliverySchema, list: true, errors: [404] } satisfies Operation;
+export const delivery = { route: 'webhooks.delivery', params: deliveryPath, response: DeliveryDetailSchema, errors: [404] } satisfies Operation;
+export const redeliver = { route: 'webhooks.redeliver', params: deliveryPath, response: DeliverySchema, errors: [404, 409] } satisfies Operation;

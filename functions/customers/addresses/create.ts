@@ -1,4 +1,4 @@
-import { customerOperations } from '../../../shared/customers/contract';
+import * as customerOperations from '../../../shared/customers/contract';
 import { defineHandler } from '../../../shared/http/handler';
 import { idempotent } from '../../../shared/http/idempotency';
 import { created } from '../../../shared/http/envelope';

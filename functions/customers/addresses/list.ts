@@ -1,4 +1,4 @@
-import { customerOperations } from '../../../shared/customers/contract';
+import * as customerOperations from '../../../shared/customers/contract';
 import { defineHandler } from '../../../shared/http/handler';
 import { listed } from '../../../shared/http/envelope';
 import { pagination } from '../../../shared/http/pagination';
