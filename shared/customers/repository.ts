@@ -241,18 +241,7 @@ export async function openOrderCount(tenant: Tenant, id: number): Promise<number
 }
 
 function addressAttributes(address: AddressRecord): Item {
-  return {
-    type: address.type,
-    name: address.name,
-    company: address.company,
-    line1: address.line1,
-    line2: address.line2,
-    postal_code: address.postal_code,
-    city: address.city,
-    region: address.region,
-    country: address.country,
-    updated_at: address.updated_at,
-  };
+  return { type: address.type, ...postalAddressFromItem(address), updated_at: address.updated_at };
 }
 
 export const tooManyAddresses = () =>

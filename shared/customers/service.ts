@@ -8,6 +8,7 @@ import type { Tenant } from '../auth/principal';
 import { retryOnConflict } from '../db/optimistic';
 import { nextId } from '../db/sequences';
 import { ConflictError } from '../http/errors';
+import { postalAddressFromItem } from '../schemas/address';
 import type { PageRequest } from '../db/collections';
 import * as repo from './repository';
 import { VersionConflict, type AddressRecord, type CustomerRecord } from './repository';
@@ -28,14 +29,7 @@ export function presentAddress(address: AddressRecord, customer: CustomerRecord)
     customer_id: address.customer_id,
     type: address.type,
     is_default: customer.defaults[address.type] === address.id,
-    name: address.name,
-    company: address.company,
-    line1: address.line1,
-    line2: address.line2,
-    postal_code: address.postal_code,
-    city: address.city,
-    region: address.region,
-    country: address.country,
+    ...postalAddressFromItem(address),
     created_at: address.created_at,
     updated_at: address.updated_at,
   };

@@ -38,8 +38,9 @@ export type PostalAddress = z.output<z.ZodObject<typeof postalAddressOutputField
 
 const text = (value: unknown): string | null => (value === undefined || value === null ? null : String(value));
 
-/** The postal fields of a stored item (an address, or an order's copy of one). */
-export function postalAddressFromItem(item: Record<string, unknown>): PostalAddress {
+/** The postal fields of a stored item or record (an address, or an order's copy of one), without anything else it carries. */
+export function postalAddressFromItem(record: object): PostalAddress {
+  const item = record as Record<string, unknown>;
   return {
     name: String(item.name),
     company: text(item.company),

@@ -85,6 +85,10 @@ function Overview({ webhook, onChanged, onRotated }: { webhook: Webhook; onChang
   const [message, setMessage] = useState<{ tone: 'success' | 'danger'; text: string }>();
 
   const fail = (caught: unknown) => (caught instanceof ApiError ? describeError(caught) : String(caught));
+  const closeDialog = () => {
+    setDialog(undefined);
+    setDialogError(undefined);
+  };
 
   async function toggleActive() {
     setBusy(true);
@@ -197,10 +201,7 @@ function Overview({ webhook, onChanged, onRotated }: { webhook: Webhook; onChang
         busy={busy}
         error={dialogError}
         onConfirm={confirm}
-        onCancel={() => {
-          setDialog(undefined);
-          setDialogError(undefined);
-        }}
+        onCancel={closeDialog}
       >
         <p>
           <span class="mono break">{webhook.url}</span> stops receiving events at once, and its delivery history is no longer shown. This cannot be undone.
@@ -213,10 +214,7 @@ function Overview({ webhook, onChanged, onRotated }: { webhook: Webhook; onChang
         busy={busy}
         error={dialogError}
         onConfirm={confirm}
-        onCancel={() => {
-          setDialog(undefined);
-          setDialogError(undefined);
-        }}
+        onCancel={closeDialog}
       >
         <p>A new secret is generated and shown once. For 24 hours deliveries carry signatures with both the new and the previous secret, so you can update your receiver without missing events.</p>
       </ConfirmDialog>
