@@ -65,7 +65,7 @@ export async function measure(
   name: string,
   call: () => Promise<unknown>,
   floor: () => Promise<unknown>,
-  { blocks = 20, perBlock = 25, warmup = 100 } = {},
+  { blocks = 20, perBlock = 25, warmup = 500 } = {},
 ): Promise<LatencyFigure> {
   for (let i = 0; i < warmup; i++) {
     await call();

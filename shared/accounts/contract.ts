@@ -15,5 +15,6 @@ export const AccountViewSchema = z
   .meta({ id: 'Account', description: 'The account and the key making the call' });
 
 // One export per operation: handlers import this module as a namespace (`import * as accountOperations`),
-// so a bundle keeps, and builds at cold start, only the schemas of its own operation.
+// so a bundle keeps only the operation it serves. The schema modules imported here still run whole
+// at cold start; that is why a GET by id has a contract module of its own (products/get-contract.ts).
 export const get = { route: 'account.get', response: AccountViewSchema } satisfies Operation;

@@ -10,16 +10,16 @@ import {
   CustomerSchema,
   CustomerUpdateSchema,
 } from './schema';
+import { customerPath } from './get-contract';
 
-const customerPath = z.object({ id: pathId.meta({ description: 'Customer id', param: { name: 'id', in: 'path' } }) });
 const addressPath = z.object({ id: pathId, addressId: pathId });
 const deleted = z.object({ id: z.number().int(), deleted: z.literal(true) }).meta({ id: 'Deleted' });
 
 // One export per operation: handlers import this module as a namespace (`import * as customerOperations`),
-// so a bundle keeps, and builds at cold start, only the schemas of its own operation.
+// so a bundle keeps only the operation it serves. The schema modules imported here still run whole
+// at cold start; that is why a GET by id has a contract module of its own (products/get-contract.ts).
 export const list = { route: 'customers.list', query: CustomerListQuerySchema, response: CustomerSchema, list: true } satisfies Operation;
 export const create = { route: 'customers.create', body: CustomerCreateSchema, response: CustomerSchema, status: 201, errors: [409] } satisfies Operation;
-export const get = { route: 'customers.get', params: customerPath, response: CustomerSchema, errors: [404] } satisfies Operation;
 export const update = { route: 'customers.update', params: customerPath, body: CustomerUpdateSchema, response: CustomerSchema, errors: [404, 409] } satisfies Operation;
 const deleteOperation = { route: 'customers.delete', params: customerPath, response: deleted, errors: [404, 409] } satisfies Operation;
 export { deleteOperation as delete };

@@ -3,6 +3,8 @@ import { optionalText, requiredText, timestamp } from '../schemas/common';
 import { countryCode, postalAddressFields, postalAddressOutputFields } from '../schemas/address';
 import { paginationQuery } from '../http/pagination';
 
+export { CustomerSchema, type Customer } from './output';
+
 const email = z
   .string()
   .trim()
@@ -24,20 +26,6 @@ export const CustomerCreateSchema = z.strictObject(customerFields).meta({ id: 'C
 export const CustomerUpdateSchema = z
   .strictObject({ ...customerFields, name: customerFields.name.optional(), email: email.optional() })
   .meta({ id: 'CustomerUpdate', description: 'Only the fields sent are changed; null clears an optional field.' });
-
-export const CustomerSchema = z
-  .object({
-    id: z.number().int(),
-    name: z.string(),
-    email: z.string(),
-    phone: z.string().nullable(),
-    company: z.string().nullable(),
-    vat_id: z.string().nullable(),
-    notes: z.string().nullable(),
-    created_at: timestamp,
-    updated_at: timestamp,
-  })
-  .meta({ id: 'Customer' });
 
 export const CustomerListQuerySchema = z.strictObject({
   ...paginationQuery,
@@ -85,7 +73,6 @@ export const AddressSchema = z
 
 export type CustomerCreate = z.output<typeof CustomerCreateSchema>;
 export type CustomerUpdate = z.output<typeof CustomerUpdateSchema>;
-export type Customer = z.output<typeof CustomerSchema>;
 export type AddressCreate = z.output<typeof AddressCreateSchema>;
 export type AddressUpdate = z.output<typeof AddressUpdateSchema>;
 export type Address = z.output<typeof AddressSchema>;

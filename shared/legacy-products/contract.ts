@@ -16,7 +16,8 @@ const legacyPath = z.object({ id: pathId.meta({ description: 'Legacy product id'
 export const CSV_MEDIA_TYPES = ['text/csv'] as const;
 
 // One export per operation: handlers import this module as a namespace (`import * as legacyProductOperations`),
-// so a bundle keeps, and builds at cold start, only the schemas of its own operation.
+// so a bundle keeps only the operation it serves. The schema modules imported here still run whole
+// at cold start; that is why a GET by id has a contract module of its own (products/get-contract.ts).
 export const list = { route: 'legacy-products.list', query: LegacyListQuerySchema, response: LegacyProductSchema, list: true } satisfies Operation;
 export const create = { route: 'legacy-products.create', body: LegacyProductCreateSchema, response: LegacyProductSchema, status: 201, errors: [409] } satisfies Operation;
 export const get = { route: 'legacy-products.get', params: legacyPath, response: LegacyProductSchema, errors: [404] } satisfies Operation;

@@ -3,11 +3,13 @@ import * as z from 'zod';
 import * as accountOperations from '../accounts/contract';
 import * as auditOperations from '../audit/contract';
 import * as customerOperations from '../customers/contract';
+import * as customerGetOperation from '../customers/get-contract';
 import { defineOperations, type Operation } from '../http/operation';
 import * as legacyProductOperations from '../legacy-products/contract';
 import * as orderOperations from '../orders/contract';
 import * as orderListOperations from '../orders/list-contract';
 import * as productOperations from '../products/contract';
+import * as productGetOperation from '../products/get-contract';
 import { routes } from '../routes';
 import * as webhookOperations from '../webhooks/contract';
 
@@ -19,7 +21,7 @@ const meta = defineOperations({
 const isOperation = (value: unknown): value is Operation =>
   typeof value === 'object' && value !== null && typeof (value as { route?: unknown }).route === 'string' && 'response' in value;
 
-const contracts = [orderListOperations, orderOperations, customerOperations, productOperations, legacyProductOperations, auditOperations, accountOperations, webhookOperations, meta];
+const contracts = [orderListOperations, orderOperations, customerOperations, customerGetOperation, productOperations, productGetOperation, legacyProductOperations, auditOperations, accountOperations, webhookOperations, meta];
 
 // In the route table's order (a module namespace lists its exports alphabetically).
 const routeOrder = new Map(routes.map((route, index) => [route.id, index]));

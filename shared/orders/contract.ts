@@ -7,7 +7,8 @@ const orderPath = z.object({ id: pathId.meta({ description: 'Order id', param: {
 
 /** Single-order operations; the lists are in list-contract.ts (their query schemas stay out of these bundles). */
 // One export per operation: handlers import this module as a namespace (`import * as orderOperations`),
-// so a bundle keeps, and builds at cold start, only the schemas of its own operation.
+// so a bundle keeps only the operation it serves. The schema modules imported here still run whole
+// at cold start; that is why a GET by id has a contract module of its own (products/get-contract.ts).
 export const create = { route: 'orders.create', body: OrderCreateSchema, response: OrderSchema, status: 201, errors: [409] } satisfies Operation;
 export const get = { route: 'orders.get', params: orderPath, response: OrderSchema, errors: [404] } satisfies Operation;
 export const update = { route: 'orders.update', params: orderPath, body: OrderUpdateSchema, response: OrderSchema, errors: [404, 409, 412] } satisfies Operation;

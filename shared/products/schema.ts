@@ -1,10 +1,13 @@
 import * as z from 'zod';
 import { paginationQuery } from '../http/pagination';
 import { hasAtMostDecimals } from '../money';
-import { optionalText, requiredText, timestamp } from '../schemas/common';
+import { optionalText, requiredText } from '../schemas/common';
 import { moneyInput, moneyOutput } from '../schemas/money';
 import { imageUrl } from '../schemas/url';
+import { ProductSchema } from './output';
 import { strictProductObject } from './renamed-fields';
+
+export { ProductSchema, type Product } from './output';
 
 /** Quantities are bounded so that every price stays an exact integer of minor units. */
 export const MAX_QUANTITY = 10_000_000;
@@ -96,37 +99,6 @@ export const ProductUpdateSchema = strictProductObject({
   description: 'Only the fields sent are changed; null clears an optional field; arrays (tiers, options, images) are replaced whole.',
 });
 
-const StockSchema = z.object({ tracked: z.boolean(), quantity: z.number().int(), low_threshold: z.number().int() }).meta({ id: 'ProductStock' });
-
-export const ProductSchema = z
-  .object({
-    id: z.number().int(),
-    name: z.string(),
-    description: z.string().nullable(),
-    category: z.string(),
-    is_active: z.boolean(),
-    min_qty: z.number().int(),
-    max_qty: z.number().int().nullable(),
-    unit: z.string(),
-    base_price: moneyOutput,
-    price_tiers: z.array(z.object({ min_qty: z.number().int(), unit_price: moneyOutput })),
-    options: z.array(
-      z.object({
-        code: z.string(),
-        name: z.string(),
-        required: z.boolean(),
-        default: z.string().nullable(),
-        values: z.array(z.object({ code: z.string(), name: z.string(), price_delta: moneyOutput, price_factor: z.number().nullable() })),
-      }),
-    ),
-    setup_fee: moneyOutput,
-    production_days: z.number().int(),
-    stock: StockSchema,
-    images: z.array(z.string()),
-    created_at: timestamp,
-    updated_at: timestamp,
-  })
-  .meta({ id: 'Product' });
 
 export const ProductListQuerySchema = strictProductObject({
   ...paginationQuery,
@@ -175,7 +147,6 @@ export const ProductDeletedSchema = z
 
 export type ProductCreate = z.output<typeof ProductCreateSchema>;
 export type ProductUpdate = z.output<typeof ProductUpdateSchema>;
-export type Product = z.output<typeof ProductSchema>;
 export type ProductListQuery = z.output<typeof ProductListQuerySchema>;
 export type CalculateBody = z.output<typeof CalculateBodySchema>;
 export type PriceQuoteView = z.output<typeof PriceQuoteSchema>;

@@ -24,7 +24,8 @@ const testSent = z
   .meta({ id: 'WebhookTestSent', description: 'The sample event is on its way; its delivery appears in the delivery history.' });
 
 // One export per operation: handlers import this module as a namespace (`import * as webhookOperations`),
-// so a bundle keeps, and builds at cold start, only the schemas of its own operation.
+// so a bundle keeps only the operation it serves. The schema modules imported here still run whole
+// at cold start; that is why a GET by id has a contract module of its own (products/get-contract.ts).
 export const list = { route: 'webhooks.list', query: z.strictObject({ ...paginationQuery }), response: WebhookSchema, list: true } satisfies Operation;
 export const create = { route: 'webhooks.create', body: WebhookCreateSchema, response: WebhookSchema, status: 201, errors: [409] } satisfies Operation;
 export const get = { route: 'webhooks.get', params: webhookPath, response: WebhookSchema, errors: [404] } satisfies Operation;
