@@ -53,6 +53,40 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
   };
 }
 
+/** How long a helper poller waits for a backlog before it looks at the queue anyway. */
+const HELPER_IDLE_MS = 1000;
+
+/** Wakes the waiting helper pollers when a receive comes back full. */
+class BacklogSignal {
+  private waiting: (() => void)[] = [];
+
+  constructor(private readonly aborted: AbortSignal) {
+    aborted.addEventListener('abort', () => this.signalAll(), { once: true });
+  }
+
+  signal(): void {
+    this.signalAll();
+  }
+
+  /** Resolves on the next signal, after `ms`, or when the poller stops. */
+  wait(ms: number): Promise<void> {
+    if (this.aborted.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiting = this.waiting.filter((waiter) => waiter !== done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiting.push(done);
+    });
+  }
+
+  private signalAll(): void {
+    this.waiting.splice(0).forEach((wake) => wake());
+  }
+}
+
 export async function startQueuePoller(options: QueuePollerOptions): Promise<Poller> {
   const client = new SQSClient(localClientConfig(options.endpoint));
   withoutSdkLogging(client);
@@ -81,8 +115,17 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Pol
     if (result.Failed?.length) log(`could not delete ${result.Failed.length} handled message(s); they will be handled again`, result.Failed);
   }
 
-  /** One poller: receive a batch, handle it, receive the next; pause while the queue is empty. */
-  async function poll(): Promise<void> {
+  const batchSize = Math.min(10, options.batchSize);
+  const backlog = new BacklogSignal(abort.signal);
+
+  /**
+   * One poller: receive a batch, handle it, receive the next. Poller 0 always polls (every
+   * `idleMs` while the queue is empty); the others join when a receive comes back full — a
+   * backlog — and go back to waiting once the queue runs dry, so an idle queue costs one receive
+   * per `idleMs`, not one per poller (Lambda scales its pollers with the backlog the same way).
+   */
+  async function poll(index: number): Promise<void> {
+    if (index > 0) await backlog.wait(HELPER_IDLE_MS);
     while (!abort.signal.aborted) {
       await gate.pass();
       if (abort.signal.aborted) break;
@@ -90,18 +133,20 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Pol
         const { Messages } = await client.send(
           new ReceiveMessageCommand({
             QueueUrl: options.queueUrl,
-            MaxNumberOfMessages: Math.min(10, options.batchSize),
+            MaxNumberOfMessages: batchSize,
             WaitTimeSeconds: 0,
             AttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
           { abortSignal: abort.signal },
         );
-        if (!Messages?.length) {
-          await pause(options.idleMs ?? 100, abort.signal);
-          continue;
+        const received = Messages?.length ?? 0;
+        if (received === batchSize) backlog.signal();
+        if (received > 0) await handleBatch(Messages!).catch((error: unknown) => log('batch failed', error));
+        if (received < batchSize) {
+          if (index > 0) await backlog.wait(HELPER_IDLE_MS);
+          else if (received === 0) await pause(options.idleMs ?? 100, abort.signal);
         }
-        await handleBatch(Messages).catch((error: unknown) => log('batch failed', error));
       } catch (error) {
         if (abort.signal.aborted) break;
         log('receiving failed; retrying in 1 s', error);
@@ -110,7 +155,7 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Pol
     }
   }
 
-  const running = Promise.all(Array.from({ length: concurrency }, poll));
+  const running = Promise.all(Array.from({ length: concurrency }, (_, index) => poll(index)));
   let stopping: Promise<void> | undefined;
   return {
     pause: () => gate.pause(),

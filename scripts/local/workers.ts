@@ -72,8 +72,10 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
             queueUrl: queueUrl(source.queue),
             endpoint: options.endpoints.sqs,
             batchSize: source.batchSize,
-            // Several batches at once on the deliveries queue, so a slow receiver does not block the others.
-            concurrency: source.queue === 'deliveries' ? 8 : 1,
+            // Up to 16 batches at once on the deliveries queue, so a slow receiver does not block the
+            // others and a backlog drains on both cores; one poller (every 50 ms) while it is idle.
+            concurrency: source.queue === 'deliveries' ? 16 : 1,
+            idleMs: source.queue === 'deliveries' ? 50 : 100,
             invoke: (event) => invoke(event) as Promise<never>,
           }),
         );
