@@ -52,3 +52,21 @@ export class PauseGate {
     this.parked.splice(0).forEach((resolve) => resolve());
   }
 }
+
+/**
+ * The handle of a running poller: pause/resume through its gate; stop aborts it, waits for its
+ * loops (each finishes the batch it is handling first) and then closes its client. Idempotent.
+ */
+export function pollerHandle(gate: PauseGate, abort: AbortController, running: Promise<unknown>, close: () => void) {
+  let stopping: Promise<void> | undefined;
+  return {
+    pause: () => gate.pause(),
+    resume: () => gate.resume(),
+    stop: () =>
+      (stopping ??= (async () => {
+        abort.abort();
+        await running;
+        close();
+      })()),
+  };
+}

@@ -15,7 +15,7 @@ import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from
 import { withoutSdkLogging } from '../../shared/clients/quiet';
 import { LOCAL_REGION, localClientConfig } from './clients';
 import { pause } from './lambda-context';
-import { PauseGate } from './pause-gate';
+import { PauseGate, pollerHandle } from './pause-gate';
 import type { Poller } from './stream-poller';
 
 export interface QueuePollerOptions {
@@ -156,15 +156,5 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Pol
   }
 
   const running = Promise.all(Array.from({ length: concurrency }, (_, index) => poll(index)));
-  let stopping: Promise<void> | undefined;
-  return {
-    pause: () => gate.pause(),
-    resume: () => gate.resume(),
-    stop: () =>
-      (stopping ??= (async () => {
-        abort.abort();
-        await running; // each poller finishes the batch it is handling first
-        client.destroy();
-      })()),
-  };
+  return pollerHandle(gate, abort, running, () => client.destroy());
 }

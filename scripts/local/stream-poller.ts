@@ -17,7 +17,7 @@ import { matchesFilter, type StreamSource } from '../../shared/workers';
 import { withoutSdkLogging } from '../../shared/clients/quiet';
 import { localClientConfig } from './clients';
 import { pause } from './lambda-context';
-import { PauseGate } from './pause-gate';
+import { PauseGate, pollerHandle } from './pause-gate';
 
 export interface StreamPollerOptions {
   name: string;
@@ -175,16 +175,5 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
     }
   }
 
-  const running = loop();
-  let stopping: Promise<void> | undefined;
-  return {
-    pause: () => gate.pause(),
-    resume: () => gate.resume(),
-    stop: () =>
-      (stopping ??= (async () => {
-        abort.abort();
-        await running;
-        streams.destroy();
-      })()),
-  };
+  return pollerHandle(gate, abort, loop(), () => streams.destroy());
 }

@@ -47,26 +47,38 @@ function itemKeyOf(item: TransactItem): string {
   return `${key?.pk}\u0000${key?.sk}`;
 }
 
-/** Consecutive groups packed into transactions: at most 100 items, no item twice in one. */
-function chunksOf(groups: TransactItem[][]): number[][] {
-  const chunks: number[][] = [];
+/**
+ * Groups packed into transactions of at most 100 items, in waves: a group that touches an item an
+ * earlier group of the wave touches starts a new wave, written only after the wave before it, so
+ * groups on the same item are written in their order (the first whose condition holds wins) and
+ * never share a transaction. Within a wave the transactions run at once.
+ */
+function wavesOf(groups: TransactItem[][]): number[][][] {
+  const waves: number[][][] = [];
+  let wave: number[][] = [];
   let chunk: number[] = [];
   let size = 0;
   let keys = new Set<string>();
+  const closeChunk = () => {
+    if (chunk.length) wave.push(chunk);
+    chunk = [];
+    size = 0;
+  };
   groups.forEach((group, index) => {
     const groupKeys = group.map(itemKeyOf);
-    if (chunk.length && (size + group.length > MAX_TRANSACTION_ITEMS || groupKeys.some((key) => keys.has(key)))) {
-      chunks.push(chunk);
-      chunk = [];
-      size = 0;
+    if (groupKeys.some((key) => keys.has(key))) {
+      closeChunk();
+      waves.push(wave);
+      wave = [];
       keys = new Set();
-    }
+    } else if (size + group.length > MAX_TRANSACTION_ITEMS) closeChunk();
     chunk.push(index);
     size += group.length;
     groupKeys.forEach((key) => keys.add(key));
   });
-  if (chunk.length) chunks.push(chunk);
-  return chunks;
+  closeChunk();
+  if (wave.length) waves.push(wave);
+  return waves;
 }
 
 /**
@@ -76,19 +88,18 @@ function chunksOf(groups: TransactItem[][]): number[][] {
  */
 export async function writeConditionallyBatched(groups: TransactItem[][]): Promise<boolean[]> {
   const answers: boolean[] = groups.map(() => false);
-  await Promise.all(
-    chunksOf(groups).map(async (indexes) => {
-      const alone = () => Promise.all(indexes.map(async (index) => void (answers[index] = await writeConditionally(groups[index]!))));
-      if (indexes.length === 1) return alone();
-      try {
-        await dynamo().send(new TransactWriteCommand({ TransactItems: indexes.flatMap((index) => groups[index]!) }));
-        indexes.forEach((index) => (answers[index] = true));
-      } catch (error) {
-        // A condition failed or another write touched one of the items: nothing was written.
-        if (!isTransactionCanceled(error)) throw error;
-        await alone();
-      }
-    }),
-  );
+  const writeChunk = async (indexes: number[]) => {
+    const alone = () => Promise.all(indexes.map(async (index) => void (answers[index] = await writeConditionally(groups[index]!))));
+    if (indexes.length === 1) return alone();
+    try {
+      await dynamo().send(new TransactWriteCommand({ TransactItems: indexes.flatMap((index) => groups[index]!) }));
+      indexes.forEach((index) => (answers[index] = true));
+    } catch (error) {
+      // A condition failed or another write touched one of the items: nothing was written.
+      if (!isTransactionCanceled(error)) throw error;
+      await alone();
+    }
+  };
+  for (const wave of wavesOf(groups)) await Promise.all(wave.map(writeChunk));
   return answers;
 }

@@ -35,7 +35,7 @@ describe('batched conditional writes', () => {
     expect((await read(`${base}#249`))?.value).toBe(249);
   });
 
-  it('never puts two groups on one item in the same transaction', async () => {
+  it('writes two groups on one item in their order, never in one transaction', async () => {
     const base = prefix();
     const answers = await writeConditionallyBatched([createOnce(`${base}#same`, 1), createOnce(`${base}#same`, 2)]);
     expect(answers).toEqual([true, false]);

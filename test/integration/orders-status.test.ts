@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http';
-import { newCustomer, newOrder, newProduct, putOrder, stockOf, tenantEvents } from '../support/orders';
-import { storedCustomer, storedTotal } from '../support/store';
+import { newCustomer, newOrder, newProduct, putOrder, stockOf } from '../support/orders';
+import { storedCustomer, storedEvents, storedTotal } from '../support/store';
 import { freshShop, type Shop } from '../support/webhooks';
 
 /** The status machine over HTTP, with exactly the event items each accepted change leaves. */
@@ -19,9 +19,9 @@ describe('order status', () => {
 
   /** Runs `change` and returns the kinds (sorted) of the events it left, and their data.order. */
   async function eventsOf(change: () => Promise<unknown>) {
-    const seen = new Set((await tenantEvents(own.tenant)).map((event) => event.event_id));
+    const seen = new Set((await storedEvents(own.tenant)).map((event) => event.event_id));
     await change();
-    const added = (await tenantEvents(own.tenant)).filter((event) => !seen.has(event.event_id));
+    const added = (await storedEvents(own.tenant)).filter((event) => !seen.has(event.event_id));
     return { kinds: added.map((event) => String(event.kind)).sort(), orders: added.map((event) => event.data.order) };
   }
 

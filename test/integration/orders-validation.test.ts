@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { MAX_ORDER_LINES } from '../../shared/orders/schema';
 import { call } from '../support/http';
-import { newCustomer, newOrder, newProduct, putOrder, stockOf, tenantEvents } from '../support/orders';
+import { newCustomer, newOrder, newProduct, putOrder, stockOf } from '../support/orders';
 import { businessCards } from '../support/products';
-import { storedCustomer, storedTotal } from '../support/store';
+import { storedCustomer, storedEvents, storedTotal } from '../support/store';
 import { freshShop, type Shop } from '../support/webhooks';
 
 const { other } = inject('fixtures');
@@ -53,10 +53,10 @@ describe('refused orders', () => {
     ['a due date that does not exist', { items: [line()], due_date: '2026-02-30' }, [{ field: 'due_date', message: 'must be a real calendar date' }]],
   ])('refuses %s with 422 naming the field and writes nothing', async (_name, body, details) => {
     const items = (body.items as Record<string, unknown>[]).map((item) => ({ ...item, product_id: placeholders().get(item.product_id as number) ?? item.product_id }));
-    const before = { orders: await storedTotal(own.tenant, 'orders'), events: (await tenantEvents(own.tenant)).length, stock: await stockOf(own.secretTest, tracked.id) };
+    const before = { orders: await storedTotal(own.tenant, 'orders'), events: (await storedEvents(own.tenant)).length, stock: await stockOf(own.secretTest, tracked.id) };
     await expectRefused({ customer_id: customer.id, ...body, items }, details);
     expect(await storedTotal(own.tenant, 'orders')).toBe(before.orders);
-    expect((await tenantEvents(own.tenant)).length).toBe(before.events);
+    expect((await storedEvents(own.tenant)).length).toBe(before.events);
     expect(await stockOf(own.secretTest, tracked.id)).toBe(before.stock);
     expect((await storedCustomer(own.tenant, customer.id))?.open_orders ?? 0).toBe(0);
   });
@@ -71,7 +71,7 @@ describe('refused orders', () => {
     expect(await stockOf(own.secretTest, tracked.id)).toBe(20);
     expect(await storedTotal(own.tenant, 'orders')).toBe(0);
     expect((await call('GET', '/v1/orders', { key: own.secretTest })).body.data).toEqual([]);
-    expect((await tenantEvents(own.tenant)).filter((event) => String(event.kind).startsWith('order.'))).toEqual([]);
+    expect((await storedEvents(own.tenant)).filter((event) => String(event.kind).startsWith('order.'))).toEqual([]);
   });
 
   it('names every problem of a request at once', async () => {

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { OrderSchema } from '../../shared/orders/schema';
 import { call } from '../support/http';
-import { newCustomer, newOrder, newProduct, orderEventKinds, stockOf, tenantEvents } from '../support/orders';
+import { newCustomer, newOrder, newProduct, orderEventKinds, stockOf } from '../support/orders';
 import { businessCards } from '../support/products';
-import { storedCustomer, storedTotal } from '../support/store';
+import { storedCustomer, storedEvents, storedTotal } from '../support/store';
 import { freshShop, type Shop } from '../support/webhooks';
 
 const { shop, other } = inject('fixtures');
@@ -87,7 +87,7 @@ describe('order creation', () => {
     const tracked = await newProduct(own.secretTest, { stock: { tracked: true, quantity: 10, low_threshold: 4 } });
     const order = await newOrder(own.secretTest, { customer_id: customer.id, items: [{ product_id: tracked.id, quantity: 4 }, { product_id: tracked.id, quantity: 3 }] });
     expect(await stockOf(own.secretTest, tracked.id)).toBe(3);
-    const lowEvents = (await tenantEvents(own.tenant)).filter((event) => event.kind === 'stock.low' && event.data.product.id === tracked.id);
+    const lowEvents = (await storedEvents(own.tenant)).filter((event) => event.kind === 'stock.low' && event.data.product.id === tracked.id);
     expect(lowEvents).toHaveLength(1);
     expect(await orderEventKinds(own.tenant, order.id)).toEqual(['order.created']);
 

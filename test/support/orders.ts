@@ -1,12 +1,8 @@
 /** Helpers for the order integration tests: customers, products and orders over HTTP, stored events. */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import type { Tenant } from '../../shared/auth/principal';
-import { dynamo } from '../../shared/clients/dynamodb';
-import { getMany } from '../../shared/db/collections';
-import { tenantKeys } from '../../shared/db/keys';
-import { tableName } from '../../shared/db/table';
 import { call, uniqueEmail } from './http';
+import { storedEvents } from './store';
 
 export async function newCustomer(key: string, overrides: Record<string, unknown> = {}) {
   const response = await call('POST', '/v1/customers', { key, body: { name: 'Anna Schmidt', email: uniqueEmail('orders'), ...overrides } });
@@ -32,31 +28,9 @@ export const putOrder = (key: string, id: number, body: Record<string, unknown>,
 
 export const stockOf = async (key: string, productId: number): Promise<number> => (await call('GET', `/v1/products/${productId}`, { key })).body.data.stock.quantity;
 
-/** All stored events of a tenant (use with a tenant of the test's own). */
-export async function tenantEvents(tenant: Tenant): Promise<Record<string, any>[]> {
-  const keys: { pk: string; sk: string }[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': tenantKeys.eventsCollection(tenant) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    keys.push(...(page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  const items: Record<string, any>[] = [];
-  for (let i = 0; i < keys.length; i += 100) items.push(...(await getMany(keys.slice(i, i + 100))));
-  return items;
-}
-
 /** Kinds of the events about one order, sorted by name (ids order events by millisecond only). */
 export const orderEventKinds = async (tenant: Tenant, orderId: number): Promise<string[]> =>
-  (await tenantEvents(tenant))
+  (await storedEvents(tenant))
     .filter((event) => event.data?.order?.id === orderId)
     .map((event) => String(event.kind))
     .sort();
