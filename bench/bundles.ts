@@ -5,8 +5,8 @@
 import { build, type Metafile } from 'esbuild';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { esbuildOptions } from '../infra/bundling';
-import { functionEntries } from '../infra/entries';
+import { esbuildOptions } from '#infra/bundling';
+import { functionEntries } from '#infra/entries';
 
 export const projectRoot = resolve(import.meta.dirname, '..');
 export const outDir = join(projectRoot, 'bench', 'out');
@@ -19,7 +19,7 @@ export interface BundleFigure {
   metafile: Metafile;
 }
 
-export { functionEntries as entries } from '../infra/entries';
+export { functionEntries as entries } from '#infra/entries';
 
 export async function buildBundles(): Promise<BundleFigure[]> {
   await mkdir(outDir, { recursive: true });

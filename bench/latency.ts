@@ -5,8 +5,8 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../shared/auth/principal';
-import { principalToContext } from '../shared/auth/principal';
+import type { Principal } from '#shared/auth/principal';
+import { principalToContext } from '#shared/auth/principal';
 import { distribution, round, type Distribution } from './stats';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;

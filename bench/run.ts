@@ -58,11 +58,11 @@ section(
 // 3. Warm latency (in-process against DynamoDB Local in memory, audit shipping on)
 const dataDir = await mkdtemp(join(tmpdir(), 'print-shop-bench-'));
 process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
-const { startEngines } = await import('../scripts/local/engines');
+const { startEngines } = await import('#local-aws/engines');
 const engines = await startEngines({ dataDir, inMemory: true, stage: 'bench' });
 Object.assign(process.env, engines.env);
-(await import('../shared/config')).resetConfig();
-const { startAuditShipping } = await import('../scripts/local/audit-shipping');
+(await import('#shared/config')).resetConfig();
+const { startAuditShipping } = await import('#local-aws/audit-shipping');
 const shipping = startAuditShipping();
 try {
   const { benchWarmLatency } = await import('./warm');

@@ -7,7 +7,7 @@
  */
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { pathToFileURL } from 'node:url';
-import type { Principal } from '../shared/auth/principal';
+import type { Principal } from '#shared/auth/principal';
 import { apiEvent, benchContext, measure, type LatencyFigure, type ProxyHandler } from './latency';
 
 type Item = Record<string, unknown>;
@@ -17,12 +17,12 @@ async function loadBundle(file: string): Promise<ProxyHandler> {
 }
 
 export async function benchWarmLatency(bundleFile: (id: string) => string): Promise<LatencyFigure[]> {
-  const { createAccount, resolveApiKey, setPlan } = await import('../shared/accounts/service');
-  const { createCustomer } = await import('../shared/customers/service');
-  const { createProduct } = await import('../shared/products/service');
-  const { dynamo, dynamoBase } = await import('../shared/clients/dynamodb');
-  const { tenantKeys } = await import('../shared/db/keys');
-  const { tableName } = await import('../shared/db/table');
+  const { createAccount, resolveApiKey, setPlan } = await import('#shared/accounts/service');
+  const { createCustomer } = await import('#shared/customers/service');
+  const { createProduct } = await import('#shared/products/service');
+  const { dynamo, dynamoBase } = await import('#shared/clients/dynamodb');
+  const { tenantKeys } = await import('#shared/db/keys');
+  const { tableName } = await import('#shared/db/table');
 
   const created = await createAccount({ name: 'Bench Shop', plan: 'enterprise' });
   // A very high custom limit: the limiter still runs (one reservation per 50 requests).
@@ -32,7 +32,7 @@ export async function benchWarmLatency(bundleFile: (id: string) => string): Prom
   const principal: Principal = resolution.principal;
   const tenant = { accountId: principal.accountId, mode: principal.mode };
   const customer = await createCustomer(tenant, { name: 'Bench Customer', email: 'bench@example.com' });
-  const { ProductCreateSchema } = await import('../shared/products/schema');
+  const { ProductCreateSchema } = await import('#shared/products/schema');
   const product = await createProduct(tenant, ProductCreateSchema.parse({
     name: 'Flyer A5',
     category: 'flyers',
@@ -90,8 +90,8 @@ export async function benchWarmLatency(bundleFile: (id: string) => string): Prom
     const result = await createOrderHandler(apiEvent(principal, 'POST', '/v1/orders', '/v1/orders', null, orderBody), benchContext('orders.create'));
     if (result.statusCode !== 201) throw new Error(result.body);
   };
-  const { createOrder } = await import('../shared/orders/service');
-  const { OrderCreateSchema } = await import('../shared/orders/schema');
+  const { createOrder } = await import('#shared/orders/service');
+  const { OrderCreateSchema } = await import('#shared/orders/schema');
   await createOrder(tenant, OrderCreateSchema.parse(orderBody));
   const template = captured ?? [];
   if (template.length === 0) throw new Error('could not capture the order transaction');

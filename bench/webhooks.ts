@@ -1,6 +1,6 @@
 /**
  * Webhook pipeline benchmark: the whole delivery path as `npm start` wires it — DynamoDB Local
- * (in memory), the SQS emulator, the workers of shared/workers.ts run by scripts/local/workers.ts
+ * (in memory), the SQS emulator, the workers of shared/workers.ts run by local-aws/workers.ts
  * (stream poller → EventRouter → deliveries queue → queue poller → WebhookDelivery) — with events
  * written through the real domain function (`createCustomer`, whose transaction writes the
  * customer and its outbox EVENT) and delivered to a loopback receiver that checks every signature.
@@ -48,17 +48,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeWebhookConnections } from '../events/http-post';
-import { startEngines, type Engines } from '../scripts/local/engines';
-import { startWorkers, type Workers } from '../scripts/local/workers';
-import { createAccount, setPlan } from '../shared/accounts/service';
-import type { Tenant } from '../shared/auth/principal';
-import { dynamoBase, setDynamo } from '../shared/clients/dynamodb';
-import { setSqs } from '../shared/clients/sqs';
-import { resetConfig } from '../shared/config';
-import { createCustomer } from '../shared/customers/service';
-import { logger } from '../shared/logger';
-import { createWebhook } from '../shared/webhooks/service';
+import { closeWebhookConnections } from '#shared/webhooks/http-post';
+import { startEngines, type Engines } from '#local-aws/engines';
+import { startWorkers, type Workers } from '#local-aws/workers';
+import { createAccount, setPlan } from '#shared/accounts/service';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamoBase, setDynamo } from '#shared/clients/dynamodb';
+import { setSqs } from '#shared/clients/sqs';
+import { resetConfig } from '#shared/config';
+import { createCustomer } from '#shared/customers/service';
+import { logger } from '#shared/logger';
+import { createWebhook } from '#shared/webhooks/service';
 import { percentile, round } from './stats';
 
 export interface WebhookPipelineOptions {

@@ -6,10 +6,10 @@
  * chain; the record (with all attempts) is what stays, and the API can redeliver it.
  */
 import type { SQSRecord } from 'aws-lambda';
-import { logger } from '../shared/logger';
-import { finishDelivery, readDelivery } from '../shared/webhooks/deliveries';
-import type { MessageOutcome } from './delivery';
-import { parseDeliveryMessage, tenantOf } from './messages';
+import { logger } from '#shared/logger';
+import { finishDelivery, readDelivery } from '#shared/webhooks/deliveries';
+import type { MessageOutcome } from '#shared/queues/partial-batch';
+import { parseDeliveryMessage, tenantOf } from '#shared/webhooks/messages';
 
 export async function markDeadLettered(record: SQSRecord, now = new Date()): Promise<MessageOutcome> {
   const message = parseDeliveryMessage(record.body);

@@ -4,7 +4,7 @@
  * so their DynamoDB calls are combined:
  *
  * - **reads**: the deliveries with their registrations and events (named by the messages) in one
- *   BatchGetItem, each distinct item read once (events/batch-get.ts) — instead of three GetItem
+ *   BatchGetItem, each distinct item read once (shared/db/batch-reader.ts) — instead of three GetItem
  *   calls per message, one after the other. Strongly consistent, like the reads they replace.
  * - **attempt records**: the attempts of messages that finish close together (all of the batch's,
  *   or whichever finished within GATHER_MS of the first) are written with one TransactWriteItems
@@ -15,16 +15,16 @@
  *   SSRF check still runs on every address for every delivery, and the connection still goes to
  *   the checked address; a failed lookup is not kept, so the next delivery asks again.
  */
-import type { Tenant } from '../shared/auth/principal';
-import { tenantKeys } from '../shared/db/keys';
-import { writeConditionallyBatched } from '../shared/db/conditional-writes';
-import type { TransactItem } from '../shared/db/table';
-import { attemptUpdate, deliveryFromItem, type AttemptOutcome, type AttemptRecord, type DeliveryRecord } from '../shared/webhooks/deliveries';
-import { webhookFromItem } from '../shared/webhooks/repository';
-import { batchItemReader } from './batch-get';
+import type { Tenant } from '#shared/auth/principal';
+import { tenantKeys } from '#shared/db/keys';
+import { writeConditionallyBatched } from '#shared/db/conditional-writes';
+import type { TransactItem } from '#shared/db/table';
+import { attemptUpdate, deliveryFromItem, type AttemptOutcome, type AttemptRecord, type DeliveryRecord } from '#shared/webhooks/deliveries';
+import { webhookFromItem } from '#shared/webhooks/repository';
+import { batchItemReader } from '#shared/db/batch-reader';
 import type { DeliveryContext } from './delivery';
-import { eventFromItem } from './event-store';
-import { systemLookup, type Lookup } from './ssrf';
+import { eventFromItem } from '#shared/events/stored-event';
+import { systemLookup, type Lookup } from '#shared/webhooks/ssrf';
 
 /** How long the first finished attempt waits for others of its batch before it is written. */
 const GATHER_MS = 20;

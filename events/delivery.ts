@@ -9,25 +9,25 @@
  * Crashing anywhere leaves the message in the queue; it comes back after the queue's visibility
  * timeout and the attempt is made again (at-least-once, same delivery id).
  */
-import type { Tenant } from '../shared/auth/principal';
-import { config } from '../shared/config';
-import { logger } from '../shared/logger';
-import { finishDelivery, readDelivery, recordAttempt, type DeliveryRecord } from '../shared/webhooks/deliveries';
-import { deactivateWebhook, readWebhook, type WebhookRecord } from '../shared/webhooks/repository';
-import { readEvent, type StoredEvent } from './event-store';
-import { postWebhook, type PostOutcome } from './http-post';
-import { sendToDeadLetterQueue, tenantOf, type DeliveryMessage } from './messages';
-import { buildPayload, deliveryHeaders } from './payload';
-import { delayAfter, maxAttempts, retrySchedule, visibilityFor } from './retry';
-import { activeSecrets } from './signing';
-import { checkWebhookUrl, resolveTarget, UnsafeUrlError, type Lookup, type ResolvedTarget } from './ssrf';
+import type { Tenant } from '#shared/auth/principal';
+import type { MessageOutcome } from '#shared/queues/partial-batch';
+import { config } from '#shared/config';
+import { logger } from '#shared/logger';
+import { finishDelivery, readDelivery, recordAttempt, type DeliveryRecord } from '#shared/webhooks/deliveries';
+import { deactivateWebhook, readWebhook, type WebhookRecord } from '#shared/webhooks/repository';
+import { readEvent, type StoredEvent } from '#shared/events/stored-event';
+import { postWebhook, type PostOutcome } from '#shared/webhooks/http-post';
+import { sendToDeadLetterQueue, tenantOf, type DeliveryMessage } from '#shared/webhooks/messages';
+import { buildPayload, deliveryHeaders } from '#shared/webhooks/payload';
+import { delayAfter, maxAttempts, retrySchedule, visibilityFor } from '#shared/webhooks/retry-schedule';
+import { activeSecrets } from '#shared/webhooks/signing';
+import { checkWebhookUrl, resolveTarget, UnsafeUrlError, type Lookup, type ResolvedTarget } from '#shared/webhooks/ssrf';
 
 /** The spec: a receiver must answer within 10 seconds. DNS and connect count toward it. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** A message may come back a little before its time (clock skew); that is close enough. */
 const EARLY_TOLERANCE_MS = 1_000;
 
-export type MessageOutcome = { kind: 'done' } | { kind: 'retry'; visibilitySeconds: number };
 
 const done: MessageOutcome = { kind: 'done' };
 

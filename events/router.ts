@@ -12,16 +12,16 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { Tenant } from '../shared/auth/principal';
-import { randomToken } from '../shared/ids';
-import { logger } from '../shared/logger';
-import { writeConditionallyBatched } from '../shared/db/conditional-writes';
-import { deliveryPut, readDelivery, rearmPending, type DeliveryRecord } from '../shared/webhooks/deliveries';
-import { listWebhooks, readWebhook, type WebhookRecord } from '../shared/webhooks/repository';
-import { deliveryIdFor } from './delivery-id';
-import { eventFromItem, type StoredEvent } from './event-store';
-import { forEachLimit } from './concurrency';
-import { deliveryMessage, sendDeliveryMessages, type DeliveryMessage } from './messages';
+import type { Tenant } from '#shared/auth/principal';
+import { randomToken } from '#shared/ids';
+import { logger } from '#shared/logger';
+import { writeConditionallyBatched } from '#shared/db/conditional-writes';
+import { deliveryPut, readDelivery, rearmPending, type DeliveryRecord } from '#shared/webhooks/deliveries';
+import { listWebhooks, readWebhook, type WebhookRecord } from '#shared/webhooks/repository';
+import { deliveryIdFor } from '#shared/webhooks/delivery-id';
+import { eventFromItem, type StoredEvent } from '#shared/events/stored-event';
+import { forEachLimit } from '#shared/async/for-each-limit';
+import { deliveryMessage, sendDeliveryMessages, type DeliveryMessage } from '#shared/webhooks/messages';
 
 export const subscribes = (webhook: WebhookRecord, kind: string): boolean => webhook.events.includes('*') || webhook.events.includes(kind);
 

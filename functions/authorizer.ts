@@ -7,10 +7,10 @@
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { bearerToken } from '../shared/auth/keys';
-import { principalToContext } from '../shared/auth/principal';
-import { resolveApiKey } from '../shared/accounts/service';
-import { emitAudit } from '../shared/audit/sink';
+import { bearerToken } from '#shared/auth/keys';
+import { principalToContext } from '#shared/auth/principal';
+import { resolveApiKey } from '#shared/accounts/service';
+import { emitAudit } from '#shared/audit/sink';
 
 /** `arn:…:apiId/stage/METHOD/path` → `arn:…:apiId/stage/*`. */
 const wholeApi = (methodArn: string): string => methodArn.split('/').slice(0, 2).join('/') + '/*';

@@ -49,7 +49,7 @@ export function allowedOrigins(stage: StageConfig, panelOrigin: string): string[
 /** Builds the panel into CDK's asset folder; never falls back to Docker (synth stays offline). */
 function viteBuild(sourceDir: string, projectRoot: string): s3deploy.ISource {
   return s3deploy.Source.asset(sourceDir, {
-    // Hash what was built (the panel also bundles events/catalogue.ts from outside admin/).
+    // Hash what was built (the panel also bundles shared/events/catalogue.ts from outside admin/).
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       image: DockerImage.fromRegistry('unused-local-bundling-only'),

@@ -7,14 +7,14 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { physicalName } from '../shared/resources';
-import { routeDocs } from '../shared/route-docs';
-import { pathsOf, type RouteDefinition } from '../shared/routes';
+import { physicalName } from '#shared/resources';
+import { routeDocs } from '#shared/route-docs';
+import { pathsOf, type RouteDefinition } from '#shared/routes';
 import { ServiceFunction } from './function';
 import { addGatewayResponses } from './gateway-responses';
 import { addMethodNotAllowed } from './method-not-allowed';
 import { addUsagePlans } from './usage-plans';
-import type { Plan } from '../shared/accounts/plans';
+import type { Plan } from '#shared/accounts/plans';
 import { grantTable, RouteRoles, type GrantTargets } from './grants';
 import type { StageConfig } from './stages';
 

@@ -14,7 +14,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as logsDestinations from 'aws-cdk-lib/aws-logs-destinations';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { physicalName } from '../shared/resources';
+import { physicalName } from '#shared/resources';
 import { AUDIT_SHIPPER_HANDLER } from './entries';
 import { ServiceFunction } from './function';
 import { grantTable } from './grants';

@@ -25,17 +25,17 @@ export const bundleSettings = {
   external: ['@smithy/core/event-streams'] as string[],
   legalComments: 'none' as const,
   banner: requireBanner,
-  /** Lambda gets credentials from its environment only (see lambda-credentials.ts). */
+  /** Lambda gets credentials from its environment only (see shared/lambda-stand-ins/credentials.ts). */
   // Stand-ins, each explained in its file: env-only credentials, a Map-based LRU for the SDK's
   // endpoint cache, and node:http(s) loaded through
   // `require` so their ESM facades (which load undici and tls) are not built at cold start.
   alias: {
-    '@aws-sdk/credential-provider-node': join(projectRoot, 'infra/lambda-credentials.ts'),
-    'mnemonist/lru-cache': join(projectRoot, 'infra/lambda-lru-cache.ts'),
-    'node:http': join(projectRoot, 'infra/lambda-node-http.ts'),
-    http: join(projectRoot, 'infra/lambda-node-http.ts'),
-    'node:https': join(projectRoot, 'infra/lambda-node-https.ts'),
-    https: join(projectRoot, 'infra/lambda-node-https.ts'),
+    '@aws-sdk/credential-provider-node': join(projectRoot, 'shared/lambda-stand-ins/credentials.ts'),
+    'mnemonist/lru-cache': join(projectRoot, 'shared/lambda-stand-ins/lru-cache.ts'),
+    'node:http': join(projectRoot, 'shared/lambda-stand-ins/node-http.ts'),
+    http: join(projectRoot, 'shared/lambda-stand-ins/node-http.ts'),
+    'node:https': join(projectRoot, 'shared/lambda-stand-ins/node-https.ts'),
+    https: join(projectRoot, 'shared/lambda-stand-ins/node-https.ts'),
   } as Record<string, string>,
 };
 

@@ -6,7 +6,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { buckets, physicalName, table, type AttributeType, type BucketDefinition } from '../shared/resources';
+import { buckets, physicalName, table, type AttributeType, type BucketDefinition } from '#shared/resources';
 import type { StageConfig } from './stages';
 
 const attributeTypes: Record<AttributeType, dynamodb.AttributeType> = {

@@ -3,8 +3,8 @@
  * the audit shipper — in one list, for the benchmark (bundle sizes) and the infra tests (stub
  * handlers). CDK itself builds them from the same sources (route table, worker table).
  */
-import { routes } from '../shared/routes';
-import { workers } from '../shared/workers';
+import { routes } from '#shared/routes';
+import { workers } from '#shared/workers';
 
 export const AUTHORIZER_HANDLER = 'functions/authorizer.ts';
 export const AUDIT_SHIPPER_HANDLER = 'functions/audit/ship.ts';

@@ -9,7 +9,7 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { holdingQueues, physicalName, queues } from '../shared/resources';
+import { holdingQueues, physicalName, queues } from '#shared/resources';
 import type { StageConfig } from './stages';
 
 export class Events extends Construct {

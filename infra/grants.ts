@@ -8,7 +8,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct, IConstruct } from 'constructs';
-import type { RouteDefinition } from '../shared/routes';
+import type { RouteDefinition } from '#shared/routes';
 
 export interface GrantTargets {
   table: dynamodb.Table;

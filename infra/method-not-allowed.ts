@@ -6,7 +6,7 @@
  */
 import { Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { pathsOf, type RouteDefinition } from '../shared/routes';
+import { pathsOf, type RouteDefinition } from '#shared/routes';
 
 export function addMethodNotAllowed(api: apigw.RestApi, routes: readonly RouteDefinition[]): void {
   const methodsByPath = new Map<string, Set<string>>();

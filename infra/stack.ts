@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { env } from '../shared/config';
-import { routes as allRoutes, type RouteDefinition } from '../shared/routes';
+import { env } from '#shared/config';
+import { routes as allRoutes, type RouteDefinition } from '#shared/routes';
 import { AdminPanel, allowedOrigins, CORS_ORIGINS_ENV } from './admin';
 import { Api } from './api';
 import { AuditShipping } from './audit';
 import { Data } from './data';
 import { Events } from './events';
 import { Workers } from './workers';
-import { workers as allWorkers } from '../shared/workers';
+import { workers as allWorkers } from '#shared/workers';
 import type { StageConfig } from './stages';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));

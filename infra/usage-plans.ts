@@ -6,7 +6,7 @@
  */
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
-import { plans, usagePlanName, usagePlanThrottle, type Plan } from '../shared/accounts/plans';
+import { plans, usagePlanName, usagePlanThrottle, type Plan } from '#shared/accounts/plans';
 import type { StageConfig } from './stages';
 
 export function addUsagePlans(scope: Construct, api: apigw.RestApi, stage: StageConfig): Record<Plan, apigw.UsagePlan> {

@@ -12,11 +12,11 @@
  * `--stage NAME`, against a deployed stage using your AWS credentials. `--json` prints JSON.
  */
 import { parseArgs } from 'node:util';
-import { physicalName, table } from '../shared/resources';
-import { env, resetConfig } from '../shared/config';
-import { ApiError } from '../shared/http/errors';
-import * as accounts from '../shared/accounts/service';
-import { readEndpoints } from './local/state';
+import { physicalName, table } from '#shared/resources';
+import { env, resetConfig } from '#shared/config';
+import { DomainError } from '#shared/errors';
+import * as accounts from '#shared/accounts/service';
+import { readEndpoints } from '#local-aws/state';
 import { createUsageKey, moveUsageKey } from './aws/usage-keys';
 
 const usage = `usage: npm run accounts -- <create|list|create-key|revoke-key|set-plan|set-allowed-ips> [options] [--json] [--stage NAME]
@@ -147,7 +147,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ApiError) {
+  if (error instanceof DomainError) {
     const details = error.details?.map((detail) => `${detail.field}: ${detail.message}`).join('; ');
     fail(`${error.message}${details ? ` (${details})` : ''}`);
   }

@@ -1,6 +1,6 @@
 /**
  * Resource definitions: the one place that says what the table, queues and buckets look like.
- * CDK (infra/) turns these into CloudFormation; the local runtime (scripts/local/) creates the
+ * CDK (infra/) turns these into CloudFormation; the local runtime (local-aws/) creates the
  * same things in DynamoDB Local, the SQS emulator and the S3 emulator. Never keep a second copy.
  */
 
@@ -54,7 +54,7 @@ export const queues: Record<'deliveries', QueueDefinition> = {
     // 6x the delivery worker's 20 s timeout (shared/workers.ts). Retries do not use this: the
     // worker sets each message's visibility to the retry delay itself.
     visibilityTimeoutSeconds: 120,
-    // Must outlive the whole retry schedule (default ~45 h, events/retry.ts): 4 days.
+    // Must outlive the whole retry schedule (default ~45 h, shared/webhooks/retry-schedule.ts): 4 days.
     retentionSeconds: 4 * 24 * 3600,
     // The worker moves a delivery to the DLQ itself after its last attempt. Redrive is only the
     // backstop for messages that keep crashing the worker, so it sits well above the receives a

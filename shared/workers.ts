@@ -2,7 +2,7 @@
  * The worker table: the functions that are not behind the API but fed by the table's stream or a
  * queue. Like the route table it is the single source of truth: CDK (infra/workers.ts) builds the
  * functions, event source mappings and grants from it, and the local runtime
- * (scripts/local/workers.ts) runs the same handler modules with a stream poller and queue pollers
+ * (local-aws/workers.ts) runs the same handler modules with a stream poller and queue pollers
  * configured from the same entries.
  *
  * Plain data on purpose: no AWS construct types here.

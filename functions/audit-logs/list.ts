@@ -1,8 +1,7 @@
-import * as auditOperations from '../../shared/audit/contract';
-import { listAudit } from '../../shared/audit/service';
-import { defineHandler } from '../../shared/http/handler';
-import { listed } from '../../shared/http/envelope';
-import { pagination } from '../../shared/http/pagination';
+import * as auditOperations from '#shared/audit/contract';
+import { listAudit } from '#shared/audit/service';
+import { defineHandler } from '#shared/http/handler';
+import { listed, pagination } from '#shared/http/envelope';
 
 export const handler = defineHandler(auditOperations.list, async ({ tenant, query }) => {
   const { items, total } = await listAudit(tenant, query);

@@ -5,8 +5,8 @@
  */
 import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent } from 'aws-lambda';
 import { gunzipSync } from 'node:zlib';
-import { shipAuditMessages } from '../../shared/audit/shipper';
-import { logger } from '../../shared/logger';
+import { shipAuditMessages } from '#shared/audit/shipper';
+import { logger } from '#shared/logger';
 
 export async function handler(event: CloudWatchLogsEvent): Promise<{ stored: number }> {
   const data = JSON.parse(gunzipSync(Buffer.from(event.awslogs.data, 'base64')).toString('utf8')) as CloudWatchLogsDecodedData;

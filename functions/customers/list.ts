@@ -1,8 +1,7 @@
-import * as customerOperations from '../../shared/customers/contract';
-import { defineHandler } from '../../shared/http/handler';
-import { listed } from '../../shared/http/envelope';
-import { pagination } from '../../shared/http/pagination';
-import { listCustomers } from '../../shared/customers/service';
+import * as customerOperations from '#shared/customers/contract';
+import { defineHandler } from '#shared/http/handler';
+import { listed, pagination } from '#shared/http/envelope';
+import { listCustomers } from '#shared/customers/service';
 
 export const handler = defineHandler(customerOperations.list, async ({ tenant, query }) => {
   const { items, total } = await listCustomers(tenant, query);

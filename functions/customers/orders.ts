@@ -1,8 +1,7 @@
-import * as orderListOperations from '../../shared/orders/list-contract';
-import { defineHandler } from '../../shared/http/handler';
-import { listed } from '../../shared/http/envelope';
-import { pagination } from '../../shared/http/pagination';
-import { listCustomerOrders } from '../../shared/orders/service';
+import * as orderListOperations from '#shared/orders/list-contract';
+import { defineHandler } from '#shared/http/handler';
+import { listed, pagination } from '#shared/http/envelope';
+import { listCustomerOrders } from '#shared/orders/service';
 
 export const handler = defineHandler(orderListOperations.customerOrders, async ({ tenant, params, query }) => {
   const { items, total } = await listCustomerOrders(tenant, params.id, query);

@@ -1,7 +1,7 @@
-import * as customerOperations from '../../shared/customers/contract';
-import { defineHandler } from '../../shared/http/handler';
-import { ok } from '../../shared/http/envelope';
-import { updateCustomer } from '../../shared/customers/service';
+import * as customerOperations from '#shared/customers/contract';
+import { defineHandler } from '#shared/http/handler';
+import { ok } from '#shared/http/envelope';
+import { updateCustomer } from '#shared/customers/service';
 
 export const handler = defineHandler(customerOperations.update, async ({ tenant, params, body }) =>
   ok(await updateCustomer(tenant, params.id, body)),

@@ -1,10 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { processDeliveryMessage } from '../../events/delivery';
-import { deliveryBatch } from '../../events/delivery-batch';
-import { parseDeliveryMessage } from '../../events/messages';
-import { processQueueBatch } from '../../events/queue-batch';
-import { config } from '../../shared/config';
-import { logger } from '../../shared/logger';
+import { processDeliveryMessage } from '#events/delivery';
+import { deliveryBatch } from '#events/delivery-batch';
+import { parseDeliveryMessage } from '#shared/webhooks/messages';
+import { processQueueBatch } from '#shared/queues/partial-batch';
+import { config } from '#shared/config';
+import { logger } from '#shared/logger';
 
 /** Deliveries queue → signed POSTs; retries by message visibility, partial batch failures. */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {

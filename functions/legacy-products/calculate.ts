@@ -1,8 +1,8 @@
-import * as legacyProductOperations from '../../shared/legacy-products/contract';
-import { defineHandler } from '../../shared/http/handler';
-import { idempotent } from '../../shared/http/idempotency';
-import { ok } from '../../shared/http/envelope';
-import { calculateLegacyPrice } from '../../shared/legacy-products/service';
+import * as legacyProductOperations from '#shared/legacy-products/contract';
+import { defineHandler } from '#shared/http/handler';
+import { idempotent } from '#shared/http/idempotency';
+import { ok } from '#shared/http/envelope';
+import { calculateLegacyPrice } from '#shared/legacy-products/service';
 
 export const handler = defineHandler(
   legacyProductOperations.calculate,

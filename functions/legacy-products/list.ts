@@ -1,8 +1,7 @@
-import * as legacyProductOperations from '../../shared/legacy-products/contract';
-import { defineHandler } from '../../shared/http/handler';
-import { listed } from '../../shared/http/envelope';
-import { pagination } from '../../shared/http/pagination';
-import { listLegacyProducts } from '../../shared/legacy-products/service';
+import * as legacyProductOperations from '#shared/legacy-products/contract';
+import { defineHandler } from '#shared/http/handler';
+import { listed, pagination } from '#shared/http/envelope';
+import { listLegacyProducts } from '#shared/legacy-products/service';
 
 export const handler = defineHandler(legacyProductOperations.list, async ({ tenant, query }) => {
   const { items, total } = await listLegacyProducts(tenant, query);

@@ -1,7 +1,7 @@
-import { definePublicHandler } from '../../shared/http/public-handler';
-import { ok } from '../../shared/http/envelope';
-import { buildOpenApiDocument } from '../../shared/openapi/document';
-import { allOperations } from '../../shared/openapi/contracts';
+import { definePublicHandler } from '#shared/http/public-handler';
+import { ok } from '#shared/http/envelope';
+import { buildOpenApiDocument } from '#shared/openapi/document';
+import { allOperations } from '#shared/openapi/contracts';
 
 const operation = allOperations.find((candidate) => candidate.route === 'openapi.get')!;
 let document: ReturnType<typeof buildOpenApiDocument> | undefined;

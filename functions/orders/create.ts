@@ -1,9 +1,9 @@
-import * as orderOperations from '../../shared/orders/contract';
-import { defineHandler } from '../../shared/http/handler';
-import { idempotent } from '../../shared/http/idempotency';
-import { created } from '../../shared/http/envelope';
-import { etagHeader } from '../../shared/orders/preconditions';
-import { createOrder } from '../../shared/orders/service';
+import * as orderOperations from '#shared/orders/contract';
+import { defineHandler } from '#shared/http/handler';
+import { idempotent } from '#shared/http/idempotency';
+import { created } from '#shared/http/envelope';
+import { etagHeader } from '#shared/orders/preconditions';
+import { createOrder } from '#shared/orders/service';
 
 export const handler = defineHandler(
   orderOperations.create,

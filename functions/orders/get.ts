@@ -1,8 +1,8 @@
-import * as orderOperations from '../../shared/orders/contract';
-import { defineHandler } from '../../shared/http/handler';
-import { ok } from '../../shared/http/envelope';
-import { etagHeader } from '../../shared/orders/preconditions';
-import { getOrder } from '../../shared/orders/service';
+import * as orderOperations from '#shared/orders/contract';
+import { defineHandler } from '#shared/http/handler';
+import { ok } from '#shared/http/envelope';
+import { etagHeader } from '#shared/orders/preconditions';
+import { getOrder } from '#shared/orders/service';
 
 export const handler = defineHandler(orderOperations.get, async ({ tenant, params }) => {
   const order = await getOrder(tenant, params.id);

@@ -1,8 +1,7 @@
-import * as orderListOperations from '../../shared/orders/list-contract';
-import { defineHandler } from '../../shared/http/handler';
-import { listed } from '../../shared/http/envelope';
-import { pagination } from '../../shared/http/pagination';
-import { listOrders } from '../../shared/orders/service';
+import * as orderListOperations from '#shared/orders/list-contract';
+import { defineHandler } from '#shared/http/handler';
+import { listed, pagination } from '#shared/http/envelope';
+import { listOrders } from '#shared/orders/service';
 
 export const handler = defineHandler(orderListOperations.list, async ({ tenant, query }) => {
   const { items, total } = await listOrders(tenant, query);

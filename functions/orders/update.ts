@@ -1,8 +1,8 @@
-import * as orderOperations from '../../shared/orders/contract';
-import { defineHandler } from '../../shared/http/handler';
-import { ok } from '../../shared/http/envelope';
-import { etagHeader, parseIfMatch } from '../../shared/orders/preconditions';
-import { updateOrder } from '../../shared/orders/update';
+import * as orderOperations from '#shared/orders/contract';
+import { defineHandler } from '#shared/http/handler';
+import { ok } from '#shared/http/envelope';
+import { etagHeader, parseIfMatch } from '#shared/orders/preconditions';
+import { updateOrder } from '#shared/orders/update';
 
 export const handler = defineHandler(orderOperations.update, async ({ tenant, params, body, headers }) => {
   const order = await updateOrder(tenant, params.id, body, parseIfMatch(headers['if-match']));

@@ -1,7 +1,7 @@
-import * as productOperations from '../../shared/products/get-contract';
-import { defineHandler } from '../../shared/http/handler';
-import { ok } from '../../shared/http/envelope';
-import { getProduct } from '../../shared/products/service';
+import * as productOperations from '#shared/products/get-contract';
+import { defineHandler } from '#shared/http/handler';
+import { ok } from '#shared/http/envelope';
+import { getProduct } from '#shared/products/service';
 
 export const handler = defineHandler(productOperations.get, async ({ tenant, principal, params }) =>
   ok(await getProduct(tenant, principal, params.id)),

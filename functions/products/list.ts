@@ -1,8 +1,7 @@
-import * as productOperations from '../../shared/products/contract';
-import { defineHandler } from '../../shared/http/handler';
-import { listed } from '../../shared/http/envelope';
-import { pagination } from '../../shared/http/pagination';
-import { listProducts } from '../../shared/products/service';
+import * as productOperations from '#shared/products/contract';
+import { defineHandler } from '#shared/http/handler';
+import { listed, pagination } from '#shared/http/envelope';
+import { listProducts } from '#shared/products/service';
 
 export const handler = defineHandler(productOperations.list, async ({ tenant, principal, query }) => {
   const { items, total } = await listProducts(tenant, principal, query);

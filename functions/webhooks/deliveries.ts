@@ -1,8 +1,7 @@
-import { defineHandler } from '../../shared/http/handler';
-import { listed } from '../../shared/http/envelope';
-import { pagination } from '../../shared/http/pagination';
-import * as webhookOperations from '../../shared/webhooks/contract';
-import { listWebhookDeliveries } from '../../shared/webhooks/delivery-service';
+import { defineHandler } from '#shared/http/handler';
+import { listed, pagination } from '#shared/http/envelope';
+import * as webhookOperations from '#shared/webhooks/contract';
+import { listWebhookDeliveries } from '#shared/webhooks/delivery-service';
 
 export const handler = defineHandler(webhookOperations.deliveries, async ({ tenant, params, query }) => {
   const { items, total } = await listWebhookDeliveries(tenant, params.id, query);

@@ -1,8 +1,7 @@
-import { defineHandler } from '../../shared/http/handler';
-import { listed } from '../../shared/http/envelope';
-import { pagination } from '../../shared/http/pagination';
-import * as webhookOperations from '../../shared/webhooks/contract';
-import { listWebhooks } from '../../shared/webhooks/service';
+import { defineHandler } from '#shared/http/handler';
+import { listed, pagination } from '#shared/http/envelope';
+import * as webhookOperations from '#shared/webhooks/contract';
+import { listWebhooks } from '#shared/webhooks/service';
 
 export const handler = defineHandler(webhookOperations.list, async ({ tenant, query }) => {
   const { items, total } = await listWebhooks(tenant, query.page, query.per_page);

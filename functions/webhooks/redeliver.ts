@@ -1,8 +1,8 @@
-import { defineHandler } from '../../shared/http/handler';
-import { idempotent } from '../../shared/http/idempotency';
-import { ok } from '../../shared/http/envelope';
-import * as webhookOperations from '../../shared/webhooks/contract';
-import { redeliver } from '../../shared/webhooks/delivery-service';
+import { defineHandler } from '#shared/http/handler';
+import { idempotent } from '#shared/http/idempotency';
+import { ok } from '#shared/http/envelope';
+import * as webhookOperations from '#shared/webhooks/contract';
+import { redeliver } from '#shared/webhooks/delivery-service';
 
 export const handler = defineHandler(
   webhookOperations.redeliver,

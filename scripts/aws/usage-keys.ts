@@ -10,8 +10,8 @@ import {
   DeleteUsagePlanKeyCommand,
   GetUsagePlansCommand,
 } from '@aws-sdk/client-api-gateway';
-import { randomToken } from '../../shared/ids';
-import { usagePlanName, type Plan } from '../../shared/accounts/plans';
+import { randomToken } from '#shared/ids';
+import { usagePlanName, type Plan } from '#shared/accounts/plans';
 
 const client = new APIGatewayClient({});
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Operation } from '../http/operation';
+import type { Operation } from '#shared/schemas/operation';
 
 export const AccountViewSchema = z
   .object({

@@ -4,12 +4,12 @@
  * record under its account (for listing and revocation). The key itself is never stored.
  */
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { KeyKind, Mode } from '../auth/keys';
-import { dynamo } from '../clients/dynamodb';
-import { platformKeys } from '../db/keys';
-import { isConditionFailure, tableName, transactWrite } from '../db/table';
-import { buildUpdate } from '../db/update-expression';
-import { NotFoundError } from '../http/errors';
+import type { KeyKind, Mode } from '#shared/auth/keys';
+import { dynamo } from '#shared/clients/dynamodb';
+import { platformKeys } from '#shared/db/keys';
+import { isConditionFailure, tableName, transactWrite } from '#shared/db/table';
+import { buildUpdate } from '#shared/db/update-expression';
+import { NotFoundError } from '#shared/errors';
 import type { Plan } from './plans';
 
 export interface Account {

@@ -2,12 +2,12 @@
  * Accounts and API keys: creation, listing, revocation, plans, and the key resolution the
  * authorizer uses. Used by the accounts CLI, the local runner's demo account and the authorizer.
  */
-import { generateApiKey, hashApiKey, keyPrefix, parseApiKey, type KeyKind, type Mode } from '../auth/keys';
-import type { Principal } from '../auth/principal';
-import { invalidCidrs } from '../auth/ip-allowlist';
-import { isScope, publishableScopes } from '../auth/scopes';
-import { NotFoundError, ValidationError } from '../http/errors';
-import { prefixedId, randomToken } from '../ids';
+import { generateApiKey, hashApiKey, keyPrefix, parseApiKey, type KeyKind, type Mode } from '#shared/auth/keys';
+import type { Principal } from '#shared/auth/principal';
+import { invalidCidrs } from '#shared/auth/ip-allowlist';
+import { isScope, publishableScopes } from '#shared/auth/scopes';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import { prefixedId, randomToken } from '#shared/ids';
 import { isPlan, plans, type Plan } from './plans';
 import * as repo from './repository';
 import type { Account, ApiKeyRecord } from './repository';

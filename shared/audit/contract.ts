@@ -1,4 +1,4 @@
-import type { Operation } from '../http/operation';
+import type { Operation } from '#shared/schemas/operation';
 import { AuditListQuerySchema, AuditLogSchema } from './schema';
 
 // One export per operation: handlers import this module as a namespace (`import * as auditOperations`),

@@ -4,11 +4,11 @@
  * same range and filters (audit reads are rare; the range is bounded to 31 days per request).
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { tenantKeys } from '../db/keys';
-import { tableName } from '../db/table';
-import { batchWriteAll, putRequest } from '../db/batch';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { tenantKeys } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
+import { batchWriteAll, putRequest } from '#shared/db/batch';
 import type { AuditLog } from './schema';
 
 export const AUDIT_RETENTION_SECONDS = 90 * 24 * 3600;

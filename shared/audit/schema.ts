@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { paginationQuery } from '../http/pagination';
-import { timestamp } from '../schemas/common';
+import { paginationQuery } from '#shared/schemas/pagination';
+import { timestamp } from '#shared/schemas/common';
 
 const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2026-11-21T00:00:00Z' });
 

@@ -1,6 +1,6 @@
 /** Listing the audit log (records arrive through the log sink and the shipper, see sink.ts). */
-import type { Tenant } from '../auth/principal';
-import { ValidationError } from '../http/errors';
+import type { Tenant } from '#shared/auth/principal';
+import { ValidationError } from '#shared/errors';
 import * as repo from './repository';
 import type { AuditListQuery, AuditLog } from './schema';
 

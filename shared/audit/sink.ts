@@ -3,10 +3,10 @@
  * the client waits. On Lambda, stdout goes to CloudWatch Logs and a subscription filter on
  * `{ $.audit.request_id = "*" }` hands these lines to the audit shipper (functions/audit/ship.ts),
  * which writes them to the table; locally the runtime tees stdout into the same shipper
- * (scripts/local/audit-shipping.ts). Writing to a pipe is synchronous on Linux, so the line is
+ * (local-aws/audit-shipping.ts). Writing to a pipe is synchronous on Linux, so the line is
  * out before the response is returned and cannot be lost with a frozen or crashed instance.
  */
-import type { Tenant } from '../auth/principal';
+import type { Tenant } from '#shared/auth/principal';
 import type { AuditLog } from './schema';
 
 export interface AuditLine {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { randomToken } from '../ids';
+import { randomToken } from '#shared/ids';
 
 export type Mode = 'test' | 'live';
 export type KeyKind = 'secret' | 'publishable';

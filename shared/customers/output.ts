@@ -3,7 +3,7 @@
  * schema at cold start, not the inputs of shared/customers/schema.ts (see products/output.ts).
  */
 import * as z from 'zod';
-import { timestamp } from '../schemas/common';
+import { timestamp } from '#shared/schemas/common';
 
 export const CustomerSchema = z
   .object({

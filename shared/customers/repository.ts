@@ -5,16 +5,16 @@
  * Access patterns are listed in docs/data-model.md.
  */
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { countCollection, readPage, readTotal, type PageRequest } from '../db/collections';
-import { createdSortKey, tenantKeys } from '../db/keys';
-import { adjustTotal } from '../db/sequences';
-import { tableName, transactWrite, type TransactItem } from '../db/table';
-import { buildUpdate } from '../db/update-expression';
-import { padId } from '../ids';
-import { postalAddressFromItem } from '../schemas/address';
-import { ApiError, ConflictError, NotFoundError } from '../http/errors';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { countCollection, readPage, readTotal, type PageRequest } from '#shared/db/collections';
+import { createdSortKey, tenantKeys } from '#shared/db/keys';
+import { adjustTotal } from '#shared/db/sequences';
+import { tableName, transactWrite, type TransactItem } from '#shared/db/table';
+import { buildUpdate } from '#shared/db/update-expression';
+import { padId } from '#shared/ids';
+import { postalAddressFromItem } from '#shared/schemas/address';
+import { DomainError, ConflictError, NotFoundError } from '#shared/errors';
 import type { Address, AddressType, Customer } from './schema';
 
 export const CUSTOMERS = 'customers';
@@ -245,7 +245,7 @@ function addressAttributes(address: AddressRecord): Item {
 }
 
 export const tooManyAddresses = () =>
-  new ApiError('conflict', `A customer can have at most ${MAX_ADDRESSES_PER_CUSTOMER} addresses`, [
+  new DomainError('conflict', `A customer can have at most ${MAX_ADDRESSES_PER_CUSTOMER} addresses`, [
     { field: 'addresses', message: `limit of ${MAX_ADDRESSES_PER_CUSTOMER} reached` },
   ]);
 

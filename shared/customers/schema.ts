@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { optionalText, requiredText, timestamp } from '../schemas/common';
-import { countryCode, postalAddressFields, postalAddressOutputFields } from '../schemas/address';
-import { paginationQuery } from '../http/pagination';
+import { optionalText, requiredText, timestamp } from '#shared/schemas/common';
+import { countryCode, postalAddressFields, postalAddressOutputFields } from '#shared/schemas/address';
+import { paginationQuery } from '#shared/schemas/pagination';
 
 export { CustomerSchema, type Customer } from './output';
 

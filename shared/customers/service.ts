@@ -3,13 +3,13 @@
  * under it (optimistic locking on `version`), and writes its `customer.*` event in the same
  * transaction (address changes are customer updates).
  */
-import { eventPut } from '../../events/outbox';
-import type { Tenant } from '../auth/principal';
-import { retryOnConflict } from '../db/optimistic';
-import { nextId } from '../db/sequences';
-import { ConflictError } from '../http/errors';
-import { postalAddressFromItem } from '../schemas/address';
-import type { PageRequest } from '../db/collections';
+import { eventPut } from '#shared/events/outbox';
+import type { Tenant } from '#shared/auth/principal';
+import { retryOnConflict } from '#shared/db/optimistic';
+import { nextId } from '#shared/db/sequences';
+import { ConflictError } from '#shared/errors';
+import { postalAddressFromItem } from '#shared/schemas/address';
+import type { PageRequest } from '#shared/db/collections';
 import * as repo from './repository';
 import { VersionConflict, type AddressRecord, type CustomerRecord } from './repository';
 import type { Address, AddressCreate, AddressUpdate, Customer, CustomerCreate, CustomerListQuery, CustomerUpdate } from './schema';

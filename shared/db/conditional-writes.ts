@@ -14,7 +14,7 @@
  * fewer calls (docs/performance.md has the arithmetic).
  */
 import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../clients/dynamodb';
+import { dynamo } from '#shared/clients/dynamodb';
 import type { ItemKey } from './keys';
 import { isConditionFailure, isTransactionCanceled, transactWrite, type TransactItem } from './table';
 

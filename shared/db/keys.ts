@@ -3,8 +3,8 @@
  * with `T#<accountId>#<mode>` and every tenant key builder takes the tenant, so no code can
  * address another tenant's data by accident. The table of patterns is in docs/data-model.md.
  */
-import type { Tenant } from '../auth/principal';
-import { padId } from '../ids';
+import type { Tenant } from '#shared/auth/principal';
+import { padId } from '#shared/ids';
 
 export interface ItemKey {
   pk: string;
@@ -106,8 +106,8 @@ export const tenantKeys = {
   /** Audit records of a tenant, one partition, sorted by time then request id; 90-day TTL. */
   audit: (tenant: Tenant, at: string, requestId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#AUDIT`, sk: `${at}#${requestId}` }),
   auditPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#AUDIT`,
-  /** Partition of the tenant's idempotency records (Powertools idempotency; sort key = its hashed key). */
-  idempotency: (tenant: Tenant): string => `${tenantPrefix(tenant)}#IDEMPOTENCY`,
+  /** An Idempotency-Key's record, by the key's SHA-256; all of a tenant's share one partition. */
+  idempotency: (tenant: Tenant, keyHash: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#IDEMPOTENCY`, sk: `idempotency#${keyHash}` }),
   /** gsi1 partition of a tenant's events, in creation order (event ids are time-ordered). */
   eventsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#EVENTS`,
 

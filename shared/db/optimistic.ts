@@ -1,4 +1,4 @@
-import { ConflictError } from '../http/errors';
+import { ConflictError } from '#shared/errors';
 
 const MAX_ATTEMPTS = 6;
 

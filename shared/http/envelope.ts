@@ -1,11 +1,10 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { ErrorCode, ErrorDetail } from './errors';
+import type { ErrorCode, ErrorDetail } from '#shared/errors';
+import type { Pagination } from '#shared/schemas/pagination';
 
-export interface Pagination {
-  page: number;
-  per_page: number;
-  total: number;
-  total_pages: number;
+/** The `pagination` block of a list answer. */
+export function pagination(page: number, perPage: number, total: number): Pagination {
+  return { page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) };
 }
 
 export interface HttpResult {

@@ -8,15 +8,15 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Tenant } from '../auth/principal';
-import { routeById } from '../routes';
+import type { Tenant } from '#shared/auth/principal';
+import { routeById } from '#shared/routes';
 import { toProxyResult, type HttpResult } from './envelope';
 import { idempotencyKeyOf } from './idempotency-key';
 import { admissionError, invocationOf } from './invocation';
 import { guard } from './middleware/guard';
 import { jsonBody } from './middleware/json-body';
 import { requestScope } from './middleware/request-scope';
-import type { Operation } from './operation';
+import type { Operation } from '#shared/schemas/operation';
 import { buildRequest, type ApiRequest } from './request';
 
 export type { ApiRequest, PublicRequest } from './request';

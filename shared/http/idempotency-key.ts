@@ -1,4 +1,4 @@
-import { ValidationError } from './errors';
+import { ValidationError } from '#shared/errors';
 
 const keyPattern = /^[\x20-\x7E]{1,255}$/;
 

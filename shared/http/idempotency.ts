@@ -12,13 +12,13 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context } from 'aws-lambda';
 import { createHash } from 'node:crypto';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { tenantKeys } from '../db/keys';
-import { isConditionFailure, tableName } from '../db/table';
-import { logger } from '../logger';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { tenantKeys } from '#shared/db/keys';
+import { isConditionFailure, tableName } from '#shared/db/table';
+import { logger } from '#shared/logger';
 import type { HttpResult } from './envelope';
-import { ApiError } from './errors';
+import { DomainError } from '#shared/errors';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
@@ -40,10 +40,10 @@ export function canonicalJson(value: unknown): string {
 }
 
 const conflict = (message: string, reason: string) =>
-  new ApiError('idempotency_conflict', message, [{ field: 'Idempotency-Key', message: reason }]);
+  new DomainError('idempotency_conflict', message, [{ field: 'Idempotency-Key', message: reason }]);
 
 /**
- * Runs `work` under an idempotency key. `redact` shapes what is stored for replays (e.g. a
+ * Runs `work` under an idempotency key. `replayView` shapes the `data` stored for replays (e.g. a
  * webhook secret is shown once: the first answer has it, a replay shows only its hint).
  */
 export async function runIdempotently(
@@ -51,9 +51,9 @@ export async function runIdempotently(
   input: IdempotentInput,
   context: Context | undefined,
   work: () => Promise<HttpResult>,
-  redact: (result: HttpResult) => HttpResult = (result) => result,
+  replayView?: (data: never) => unknown,
 ): Promise<HttpResult> {
-  const key = { pk: tenantKeys.idempotency(tenant), sk: `idempotency#${sha256(input.key)}` };
+  const key = tenantKeys.idempotency(tenant, sha256(input.key));
   const requestHash = sha256(canonicalJson(input.request));
   const now = Date.now();
   // A crashed first attempt blocks its key only until its own deadline.
@@ -97,7 +97,7 @@ export async function runIdempotently(
         Key: key,
         UpdateExpression: 'SET #status = :completed, #response = :response REMOVE in_progress_until',
         ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-        ExpressionAttributeValues: { ':completed': 'COMPLETED', ':response': JSON.stringify(redact(result)) },
+        ExpressionAttributeValues: { ':completed': 'COMPLETED', ':response': JSON.stringify(replayView ? withData(result, replayView) : result) },
       }),
     );
   } catch (error) {
@@ -110,6 +110,13 @@ export async function runIdempotently(
 
 /** Opt-in for POST handlers (`defineHandler(operation, fn, { idempotency: idempotent() })`): only their bundles carry it. */
 export const idempotent =
-  (redact?: (result: HttpResult) => HttpResult) =>
+  <D>(options: { replayView?: (data: D) => unknown } = {}) =>
   (tenant: Tenant, input: IdempotentInput, context: Context | undefined, work: () => Promise<HttpResult>) =>
-    runIdempotently(tenant, input, context, work, redact);
+    runIdempotently(tenant, input, context, work, options.replayView as ((data: never) => unknown) | undefined);
+
+/** The result with its envelope's `data` replaced by `view(data)`. */
+function withData(result: HttpResult, view: (data: never) => unknown): HttpResult {
+  const body = result.body as { data?: unknown } | undefined;
+  if (body?.data === undefined) return result;
+  return { ...result, body: { ...body, data: view(body.data as never) } };
+}

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Principal } from '../auth/principal';
-import type { RouteDefinition } from '../routes';
+import type { Principal } from '#shared/auth/principal';
+import type { RouteDefinition } from '#shared/routes';
 
 /** What the middleware stack learns about one invocation, shared between its steps. */
 export interface Invocation {

@@ -4,11 +4,11 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { routeById } from '../routes';
+import { routeById } from '#shared/routes';
 import { toProxyResult, type HttpResult } from './envelope';
 import { invocationOf } from './invocation';
 import { requestScope } from './middleware/request-scope';
-import type { Operation } from './operation';
+import type { Operation } from '#shared/schemas/operation';
 import { buildRequest, type PublicRequest } from './request';
 
 export function definePublicHandler<S extends Operation>(operation: S, fn: (request: PublicRequest<S>) => Promise<HttpResult>) {

@@ -3,7 +3,7 @@
  * `body` schema; an operation with `rawBody` gets `event.body` untouched and reads it here.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { ApiError } from './errors';
+import { DomainError } from '#shared/errors';
 
 /** `text/csv; charset=utf-8` → `text/csv`. */
 const mediaType = (header: string | undefined): string => (header ?? '').split(';')[0]!.trim().toLowerCase();
@@ -17,7 +17,7 @@ export function textBody(event: APIGatewayProxyEvent, accepted: readonly string[
   const headers = event.headers ?? {};
   const contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
   if (!accepted.includes(mediaType(contentType))) {
-    throw new ApiError('unsupported_media_type', `Send this body with Content-Type: ${accepted.join(' or ')}`);
+    throw new DomainError('unsupported_media_type', `Send this body with Content-Type: ${accepted.join(' or ')}`);
   }
   const raw = event.body ?? '';
   const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;

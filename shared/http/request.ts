@@ -1,10 +1,10 @@
 /** The typed request a handler receives, built from the proxy event and the operation's schemas. */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod';
-import type { Principal, Tenant } from '../auth/principal';
-import { ApiError } from './errors';
+import type { Principal, Tenant } from '#shared/auth/principal';
+import { DomainError } from '#shared/errors';
 import type { Invocation } from './invocation';
-import type { Operation } from './operation';
+import type { Operation } from '#shared/schemas/operation';
 import { parseOrThrow } from './validation';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -28,7 +28,7 @@ export type PublicRequest<S extends Schemas> = Omit<ApiRequest<S>, 'principal' |
 /** A malformed id in the path names no resource: 404, like an unknown one. */
 function parseParams(schema: z.ZodType, params: Record<string, string | undefined>) {
   const result = schema.safeParse(params);
-  if (!result.success) throw new ApiError('not_found', `Nothing exists at ${Object.values(params).join('/')}`);
+  if (!result.success) throw new DomainError('not_found', `Nothing exists at ${Object.values(params).join('/')}`);
   return result.data;
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ValidationError, type ErrorDetail } from './errors';
+import { ValidationError, type ErrorDetail } from '#shared/errors';
 
 /** Turns zod issues into `details: [{ field, message }]` with dotted field paths (`items.0.quantity`). */
 export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix?: string): ErrorDetail[] {

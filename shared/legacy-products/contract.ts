@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { Operation } from '../http/operation';
-import { pathId } from '../schemas/common';
+import type { Operation } from '#shared/schemas/operation';
+import { pathId } from '#shared/schemas/common';
 import {
   LegacyCalculateBodySchema,
   LegacyListQuerySchema,

@@ -3,7 +3,7 @@
  * values. Pure. Quantities and pages are never interpolated: a value between two listed ones is
  * answered with the nearest valid ones.
  */
-import type { ErrorDetail } from '../http/errors';
+import type { ErrorDetail } from '#shared/errors';
 import type { PriceCell, TableShape } from './price-table';
 
 const list = (values: readonly (string | number)[]): string => values.join(', ');

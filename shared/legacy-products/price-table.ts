@@ -3,9 +3,9 @@
  * here is pure: CSV rows are checked completely (every line, duplicates included) before any
  * write, and the option lists a product shows are derived from the rows.
  */
-import type { ErrorDetail } from '../http/errors';
-import { ValidationError } from '../http/errors';
-import { MAX_AMOUNT } from '../money';
+import type { ErrorDetail } from '#shared/errors';
+import { ValidationError } from '#shared/errors';
+import { MAX_AMOUNT } from '#shared/money';
 import { parseCsv } from './csv';
 
 export const MAX_PRICE_ROWS = 100_000;

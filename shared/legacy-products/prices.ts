@@ -10,11 +10,11 @@
  *      their records; what a time budget leaves over is finished by the next import.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { batchWriteAll, deleteRequest, putRequest } from '../db/batch';
-import { tenantKeys, type ItemKey } from '../db/keys';
-import { tableName, type TransactItem } from '../db/table';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { batchWriteAll, deleteRequest, putRequest } from '#shared/db/batch';
+import { tenantKeys, type ItemKey } from '#shared/db/keys';
+import { tableName, type TransactItem } from '#shared/db/table';
 import type { PriceCell, PriceRow, TableShape } from './price-table';
 
 /** An import still `writing` after this long has died (a function runs at most 15 minutes). */

@@ -4,13 +4,13 @@
  * items that are live; switching it is one conditional write (prices.ts explains the import).
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { readPage, readTotal, type PageRequest } from '../db/collections';
-import { createdSortKey, tenantKeys } from '../db/keys';
-import { adjustTotal } from '../db/sequences';
-import { tableName, transactWrite, type TransactItem } from '../db/table';
-import { NotFoundError } from '../http/errors';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { readPage, readTotal, type PageRequest } from '#shared/db/collections';
+import { createdSortKey, tenantKeys } from '#shared/db/keys';
+import { adjustTotal } from '#shared/db/sequences';
+import { tableName, transactWrite, type TransactItem } from '#shared/db/table';
+import { NotFoundError } from '#shared/errors';
 import type { TableShape } from './price-table';
 
 export const LEGACY_PRODUCTS = 'legacy_products';

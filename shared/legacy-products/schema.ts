@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { paginationQuery } from '../http/pagination';
-import { optionalText, requiredText, timestamp } from '../schemas/common';
-import { moneyInput, moneyOutput } from '../schemas/money';
-import { imageUrl } from '../schemas/url';
+import { paginationQuery } from '#shared/schemas/pagination';
+import { optionalText, requiredText, timestamp } from '#shared/schemas/common';
+import { moneyInput, moneyOutput } from '#shared/schemas/money';
+import { imageUrl } from '#shared/schemas/url';
 import { CSV_COLUMNS, MAX_PAGES, MAX_PRICE_ROWS, MAX_QUANTITY, MAX_VALUE_LENGTH } from './price-table';
 
 const value = (example: string) => requiredText(MAX_VALUE_LENGTH).meta({ example });

@@ -4,12 +4,12 @@
  * (versioned price items, prices.ts). Calculate reads the product and the account in parallel,
  * then exactly one price item.
  */
-import { getAccount } from '../accounts/service';
-import type { Tenant } from '../auth/principal';
-import { nextId } from '../db/sequences';
-import { ConflictError, NotFoundError, ValidationError } from '../http/errors';
-import { fromMinor } from '../money';
-import { taxOn } from '../pricing/tax';
+import { getAccount } from '#shared/accounts/service';
+import type { Tenant } from '#shared/auth/principal';
+import { nextId } from '#shared/db/sequences';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { fromMinor } from '#shared/money';
+import { taxOn } from '#shared/pricing/tax';
 import { needsPlaceholder, resolveImages } from './images';
 import { cellProblems, missingCellProblem } from './lookup';
 import { duplicateProblems, rowsFromCsv, tableShape, type PriceRow } from './price-table';

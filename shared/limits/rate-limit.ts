@@ -11,10 +11,10 @@
  * with several busy instances a few requests may be refused just before the exact limit.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { tenantKeys } from '../db/keys';
-import { isConditionFailure, tableName } from '../db/table';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { tenantKeys } from '#shared/db/keys';
+import { isConditionFailure, tableName } from '#shared/db/table';
 import { retryAfterSeconds, windowAt, type LimitState, type Window } from './windows';
 
 export interface Limits {

@@ -1,17 +1,17 @@
 /** Every resource's contract; the OpenAPI document and the route coverage test read this list. */
 import * as z from 'zod';
-import * as accountOperations from '../accounts/contract';
-import * as auditOperations from '../audit/contract';
-import * as customerOperations from '../customers/contract';
-import * as customerGetOperation from '../customers/get-contract';
-import { defineOperations, type Operation } from '../http/operation';
-import * as legacyProductOperations from '../legacy-products/contract';
-import * as orderOperations from '../orders/contract';
-import * as orderListOperations from '../orders/list-contract';
-import * as productOperations from '../products/contract';
-import * as productGetOperation from '../products/get-contract';
-import { routes } from '../routes';
-import * as webhookOperations from '../webhooks/contract';
+import * as accountOperations from '#shared/accounts/contract';
+import * as auditOperations from '#shared/audit/contract';
+import * as customerOperations from '#shared/customers/contract';
+import * as customerGetOperation from '#shared/customers/get-contract';
+import { defineOperations, type Operation } from '#shared/schemas/operation';
+import * as legacyProductOperations from '#shared/legacy-products/contract';
+import * as orderOperations from '#shared/orders/contract';
+import * as orderListOperations from '#shared/orders/list-contract';
+import * as productOperations from '#shared/products/contract';
+import * as productGetOperation from '#shared/products/get-contract';
+import { routes } from '#shared/routes';
+import * as webhookOperations from '#shared/webhooks/contract';
 
 const meta = defineOperations({
   openapi: { route: 'openapi.get', response: z.object({}).loose().meta({ description: 'OpenAPI 3.0.3 document' }) },

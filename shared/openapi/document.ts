@@ -4,10 +4,10 @@
  */
 import { OpenAPIRegistry, OpenApiGeneratorV3, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
-import { ErrorSchema } from '../schemas/common';
-import { PaginationSchema } from '../http/pagination';
-import { routeDocs } from '../route-docs';
-import { routesById, pathsOf } from '../routes';
+import { ErrorSchema } from '#shared/schemas/common';
+import { PaginationSchema } from '#shared/schemas/pagination';
+import { routeDocs } from '#shared/route-docs';
+import { routesById, pathsOf } from '#shared/routes';
 import { allOperations } from './contracts';
 
 const commonErrors: Record<number, string> = {

@@ -3,8 +3,8 @@
  * addresses (by id) or given inline, and never changed by later edits of the customer's
  * addresses. Pure; the service reads the customer's addresses once.
  */
-import type { AddressRecord, CustomerRecord } from '../customers/repository';
-import type { ErrorDetail } from '../http/errors';
+import type { AddressRecord, CustomerRecord } from '#shared/customers/repository';
+import type { ErrorDetail } from '#shared/errors';
 import type { OrderAddress, OrderAddressInput } from './schema';
 
 export type AddressKind = 'shipping' | 'billing';

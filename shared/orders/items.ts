@@ -5,11 +5,11 @@
  * list totals as counters moved in the same transactions — per tenant in META items, per customer
  * as attributes of the customer item (next to `open_orders`, which customer deletion checks).
  */
-import type { Tenant } from '../auth/principal';
-import { createdSortKey, tenantKeys } from '../db/keys';
-import { adjustTotal } from '../db/sequences';
-import { tableName, type TransactItem } from '../db/table';
-import { buildUpdate } from '../db/update-expression';
+import type { Tenant } from '#shared/auth/principal';
+import { createdSortKey, tenantKeys } from '#shared/db/keys';
+import { adjustTotal } from '#shared/db/sequences';
+import { tableName, type TransactItem } from '#shared/db/table';
+import { buildUpdate } from '#shared/db/update-expression';
 import type { OrderRecord } from './record';
 import { isClosed, type OrderStatus } from './status';
 

@@ -7,10 +7,10 @@
  *   subtotal = Σ line totals;  tax = round_half_up((subtotal + shipping) × tax_rate / 100)
  *   total    = subtotal + shipping + tax
  */
-import type { ErrorDetail } from '../http/errors';
-import { priceProduct, resolveOptions, type PricingContext } from '../pricing/product-price';
-import { taxOn } from '../pricing/tax';
-import type { ProductRecord } from '../products/items';
+import type { ErrorDetail } from '#shared/errors';
+import { priceProduct, resolveOptions, type PricingContext } from '#shared/pricing/product-price';
+import { taxOn } from '#shared/pricing/tax';
+import type { ProductRecord } from '#shared/products/items';
 import type { OrderLineRecord } from './record';
 import type { OrderLineInput } from './schema';
 

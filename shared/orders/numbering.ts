@@ -5,10 +5,10 @@
  * create that fails afterwards leaves a gap, never a duplicate (numbers are unique, not gapless).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { tenantKeys } from '../db/keys';
-import { tableName } from '../db/table';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { tenantKeys } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
 
 export const formatOrderNumber = (year: number, sequence: number): string => `ORD-${year}-${String(sequence).padStart(6, '0')}`;
 

@@ -3,7 +3,7 @@
  * `PUT` with `If-Match` (the version, `"<version>"`, the weak ETag, a comma-separated list of
  * these, or `*`) changes the order only while it still has that version — otherwise 412.
  */
-import { PreconditionFailedError, ValidationError } from '../http/errors';
+import { PreconditionFailedError, ValidationError } from '#shared/errors';
 
 /** undefined: no If-Match; '*': any version; otherwise the versions the client accepts. */
 export type IfMatch = '*' | number[] | undefined;

@@ -3,7 +3,7 @@
  * that only the list handlers' bundles carry them.
  */
 import * as z from 'zod';
-import { paginationQuery } from '../http/pagination';
+import { paginationQuery } from '#shared/schemas/pagination';
 import { calendarDate } from './schema';
 import { ORDER_STATUSES } from './status';
 

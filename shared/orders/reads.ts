@@ -1,12 +1,12 @@
 /** The reads order creation and changes share: the customer with addresses, products, the account's pricing. */
-import { getAccount } from '../accounts/repository';
-import type { Tenant } from '../auth/principal';
-import { readCustomerWithAddresses } from '../customers/repository';
-import { getMany } from '../db/collections';
-import { tenantKeys } from '../db/keys';
-import { NotFoundError, ValidationError, type ErrorDetail } from '../http/errors';
-import type { PricingContext } from '../pricing/product-price';
-import { productFromItem, type ProductRecord } from '../products/items';
+import { getAccount } from '#shared/accounts/repository';
+import type { Tenant } from '#shared/auth/principal';
+import { readCustomerWithAddresses } from '#shared/customers/repository';
+import { getMany } from '#shared/db/collections';
+import { tenantKeys } from '#shared/db/keys';
+import { NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
+import type { PricingContext } from '#shared/pricing/product-price';
+import { productFromItem, type ProductRecord } from '#shared/products/items';
 import type { CustomerAddresses } from './addresses';
 import type { OrderLineInput } from './schema';
 

@@ -2,10 +2,10 @@
  * An order as the domain keeps it (money in integer minor units, the stock it holds) and its
  * public view. The stored item (items.ts) and the API answer are both built from this record.
  */
-import { fromMinor } from '../money';
-import type { StockLine } from '../products/stock';
+import { fromMinor } from '#shared/money';
+import type { StockLine } from '#shared/products/stock';
 import type { Order, OrderAddress } from './schema';
-import { postalAddressFromItem } from '../schemas/address';
+import { postalAddressFromItem } from '#shared/schemas/address';
 import type { OrderStatus } from './status';
 
 export interface OrderLineRecord {

@@ -4,13 +4,13 @@
  * and version that were read. Keys and access patterns: docs/data-model.md.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { countCollection, readPage, readTotal, type CollectionQuery, type PageRequest } from '../db/collections';
-import { createdSortKey, tenantKeys } from '../db/keys';
-import { tableName, transactWrite, type TransactItem } from '../db/table';
-import { NotFoundError, ValidationError } from '../http/errors';
-import { reserveStock, stockReleaseItems, type StockLine } from '../products/stock';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { countCollection, readPage, readTotal, type CollectionQuery, type PageRequest } from '#shared/db/collections';
+import { createdSortKey, tenantKeys } from '#shared/db/keys';
+import { tableName, transactWrite, type TransactItem } from '#shared/db/table';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import { reserveStock, stockReleaseItems, type StockLine } from '#shared/products/stock';
 import { ORDERS, creationItems, customerCountAttribute, orderPut, orderUpdate, statusMoveItems } from './items';
 import { orderFromItem, type OrderRecord } from './record';
 import type { OrderStatus } from './status';

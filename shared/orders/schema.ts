@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { optionalText, timestamp } from '../schemas/common';
-import { postalAddressFields, postalAddressOutputFields } from '../schemas/address';
-import { moneyInput, moneyOutput } from '../schemas/money';
+import { optionalText, timestamp } from '#shared/schemas/common';
+import { postalAddressFields, postalAddressOutputFields } from '#shared/schemas/address';
+import { moneyInput, moneyOutput } from '#shared/schemas/money';
 import { ORDER_STATUSES } from './status';
 
 /**

@@ -3,10 +3,10 @@
  * an order, its stock, its counters and its `order.created` event are one transaction.
  * Changes after creation: update.ts.
  */
-import { eventPut } from '../../events/outbox';
-import type { Tenant } from '../auth/principal';
-import { nextId } from '../db/sequences';
-import { NotFoundError, ValidationError, type ErrorDetail } from '../http/errors';
+import { eventPut } from '#shared/events/outbox';
+import type { Tenant } from '#shared/auth/principal';
+import { nextId } from '#shared/db/sequences';
+import { NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { addressChoices, resolveAddress } from './addresses';
 import { orderTotals, priceLines, productIdsOf, stockLinesOf, type PricedLines } from './lines';
 import { nextOrderNumber } from './numbering';

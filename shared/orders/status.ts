@@ -3,8 +3,8 @@
  * table and a unit test checks every pair). Pure: the repository enforces a transition in the
  * database with a condition on the status it read, so of concurrent transitions exactly one wins.
  */
-import type { EventKind } from '../../events/catalogue';
-import { ApiError } from '../http/errors';
+import type { EventKind } from '#shared/events/catalogue';
+import { DomainError } from '#shared/errors';
 
 export const ORDER_STATUSES = ['pending', 'confirmed', 'in_production', 'ready', 'shipped', 'completed', 'cancelled'] as const;
 
@@ -36,7 +36,7 @@ export function assertTransition(from: OrderStatus, to: OrderStatus): void {
   const allowed = nextStatuses(from);
   const reason = from === to ? `The order is already ${from}` : `An order cannot move from ${from} to ${to}`;
   const next = allowed.length ? `allowed next states: ${allowed.join(', ')}` : `${from} is final; no further state is allowed`;
-  throw new ApiError('invalid_transition', `${reason}; ${next}`, [{ field: 'status', message: next }]);
+  throw new DomainError('invalid_transition', `${reason}; ${next}`, [{ field: 'status', message: next }]);
 }
 
 /**

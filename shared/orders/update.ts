@@ -5,10 +5,10 @@
  * and applies the request again — so a second, concurrent "confirm" meets `confirmed` and gets
  * 409 invalid_transition; with If-Match a stale version is 412 and nothing changes.
  */
-import { eventPut } from '../../events/outbox';
-import type { Tenant } from '../auth/principal';
-import { ApiError, ConflictError, type ErrorDetail } from '../http/errors';
-import type { TransactItem } from '../db/table';
+import { eventPut } from '#shared/events/outbox';
+import type { Tenant } from '#shared/auth/principal';
+import { DomainError, ConflictError, type ErrorDetail } from '#shared/errors';
+import type { TransactItem } from '#shared/db/table';
 import { addressChoices, needsCustomerAddresses, resolveAddress } from './addresses';
 import { orderTotals, priceLines, productIdsOf, stockLinesOf } from './lines';
 import { assertIfMatch, type IfMatch } from './preconditions';
@@ -34,7 +34,7 @@ function assertAllowed(order: OrderRecord, changes: OrderUpdate, ifMatch: IfMatc
   if (changes.status !== undefined) assertTransition(order.status, changes.status);
   const fixed = (['items', 'shipping'] as const).filter((field) => changes[field] !== undefined);
   if (fixed.length && order.status !== 'pending') {
-    throw new ApiError(
+    throw new DomainError(
       'conflict',
       `Lines and shipping can only change while the order is pending; it is ${order.status}`,
       fixed.map((field) => ({ field, message: `cannot change once the order is ${order.status}` })),

@@ -11,7 +11,7 @@
  *
  * The breakdown lines sum to the subtotal exactly.
  */
-import { divideHalfUp, formatMinor } from '../money';
+import { divideHalfUp, formatMinor } from '#shared/money';
 import { taxOn } from './tax';
 
 export interface PricingOptionValue {

@@ -1,4 +1,4 @@
-import { divideHalfUp } from '../money';
+import { divideHalfUp } from '#shared/money';
 
 /** Tax rates are percentages with at most 2 decimals (19, 7.7, 8.25): kept as hundredths of a percent. */
 const RATE_SCALE = 100n * 100n;

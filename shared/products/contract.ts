@@ -1,4 +1,4 @@
-import type { Operation } from '../http/operation';
+import type { Operation } from '#shared/schemas/operation';
 import { productPath } from './get-contract';
 import {
   CalculateBodySchema,

@@ -3,8 +3,8 @@
  * GET bundle then builds only the product's response schema at cold start, none of the inputs.
  */
 import * as z from 'zod';
-import type { Operation } from '../http/operation';
-import { pathId } from '../schemas/common';
+import type { Operation } from '#shared/schemas/operation';
+import { pathId } from '#shared/schemas/common';
 import { ProductSchema } from './output';
 
 export const productPath = z.object({ id: pathId.meta({ description: 'Product id', param: { name: 'id', in: 'path' } }) });

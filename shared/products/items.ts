@@ -4,11 +4,11 @@
  * four more index orderings. Which list partitions and counters a product belongs to follows from
  * its name, category and state only — see docs/data-model.md.
  */
-import type { Tenant } from '../auth/principal';
-import { createdSortKey, tenantKeys, type ProductListState } from '../db/keys';
-import { tableName, type TransactItem } from '../db/table';
-import { padId } from '../ids';
-import type { PricingOption, PricingProduct, PricingTier } from '../pricing/product-price';
+import type { Tenant } from '#shared/auth/principal';
+import { createdSortKey, tenantKeys, type ProductListState } from '#shared/db/keys';
+import { tableName, type TransactItem } from '#shared/db/table';
+import { padId } from '#shared/ids';
+import type { PricingOption, PricingProduct, PricingTier } from '#shared/pricing/product-price';
 
 export interface StockState {
   tracked: boolean;

@@ -1,6 +1,6 @@
 /** The public view of a product: money back to 2-decimal numbers, bookkeeping left out, fields in one order. */
-import { fromMinor } from '../money';
-import type { PriceQuote } from '../pricing/product-price';
+import { fromMinor } from '#shared/money';
+import type { PriceQuote } from '#shared/pricing/product-price';
 import type { ProductRecord } from './items';
 import type { PriceQuoteView, Product } from './schema';
 

@@ -4,14 +4,14 @@
  * Stock decrements live in stock.ts. Access patterns are listed in docs/data-model.md.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { countCollection, readPage, readTotal, type CollectionQuery, type PageRequest } from '../db/collections';
-import { tenantKeys, type ProductListState } from '../db/keys';
-import { adjustTotal } from '../db/sequences';
-import { tableName, transactWrite, type TransactItem } from '../db/table';
-import { buildUpdate } from '../db/update-expression';
-import { NotFoundError } from '../http/errors';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { countCollection, readPage, readTotal, type CollectionQuery, type PageRequest } from '#shared/db/collections';
+import { tenantKeys, type ProductListState } from '#shared/db/keys';
+import { adjustTotal } from '#shared/db/sequences';
+import { tableName, transactWrite, type TransactItem } from '#shared/db/table';
+import { buildUpdate } from '#shared/db/update-expression';
+import { NotFoundError } from '#shared/errors';
 import {
   PRODUCTS,
   countersOf,

@@ -3,9 +3,9 @@
  * lowers max_qty below the stored min_qty is caught too). Pure; the service turns the problems
  * into a 422.
  */
-import type { ErrorDetail } from '../http/errors';
-import { formatMinor } from '../money';
-import { cheapestPreFactorUnit, type PricingProduct } from '../pricing/product-price';
+import type { ErrorDetail } from '#shared/errors';
+import { formatMinor } from '#shared/money';
+import { cheapestPreFactorUnit, type PricingProduct } from '#shared/pricing/product-price';
 
 type Checked = Pick<PricingProduct, 'min_qty' | 'max_qty' | 'base_price' | 'price_tiers' | 'options'>;
 

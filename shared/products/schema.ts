@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { paginationQuery } from '../http/pagination';
-import { hasAtMostDecimals } from '../money';
-import { optionalText, requiredText } from '../schemas/common';
-import { moneyInput, moneyOutput } from '../schemas/money';
-import { imageUrl } from '../schemas/url';
+import { paginationQuery } from '#shared/schemas/pagination';
+import { hasAtMostDecimals } from '#shared/money';
+import { optionalText, requiredText } from '#shared/schemas/common';
+import { moneyInput, moneyOutput } from '#shared/schemas/money';
+import { imageUrl } from '#shared/schemas/url';
 import { ProductSchema } from './output';
 import { strictProductObject } from './renamed-fields';
 

@@ -3,12 +3,12 @@
  * locking on `version`). Publishable keys (storefronts) see active products only: an inactive
  * product is a 404 for them. The catalogue has no product.* events, so product writes emit none.
  */
-import { getAccount } from '../accounts/service';
-import type { Principal, Tenant } from '../auth/principal';
-import { retryOnConflict } from '../db/optimistic';
-import { nextId } from '../db/sequences';
-import { NotFoundError, ValidationError } from '../http/errors';
-import { priceProduct, type PricingOption } from '../pricing/product-price';
+import { getAccount } from '#shared/accounts/service';
+import type { Principal, Tenant } from '#shared/auth/principal';
+import { retryOnConflict } from '#shared/db/optimistic';
+import { nextId } from '#shared/db/sequences';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import { priceProduct, type PricingOption } from '#shared/pricing/product-price';
 import type { ProductFilter } from './repository';
 import * as repo from './repository';
 import { ProductVersionConflict, type ProductRecord, type StockState } from './repository';

@@ -13,12 +13,12 @@
  * fails re-reads (strongly consistent) and re-plans; when the fresh read shows too little stock
  * the caller gets 409 and nothing is written.
  */
-import { eventPut } from '../../events/outbox';
-import type { Tenant } from '../auth/principal';
-import { getMany } from '../db/collections';
-import { tenantKeys } from '../db/keys';
-import { isTransactionCanceled, tableName, transactWrite, type ConditionFailureMap, type TransactItem } from '../db/table';
-import { ConflictError, ValidationError, type ErrorDetail } from '../http/errors';
+import { eventPut } from '#shared/events/outbox';
+import type { Tenant } from '#shared/auth/principal';
+import { getMany } from '#shared/db/collections';
+import { tenantKeys } from '#shared/db/keys';
+import { isTransactionCanceled, tableName, transactWrite, type ConditionFailureMap, type TransactItem } from '#shared/db/table';
+import { ConflictError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { productFromItem, type ProductRecord } from './items';
 import { presentProduct } from './present';
 

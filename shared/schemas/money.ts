@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MAX_AMOUNT, hasAtMostDecimals, toMinor } from '../money';
+import { MAX_AMOUNT, hasAtMostDecimals, toMinor } from '#shared/money';
 
 /**
  * A money amount in a request: a JSON number with at most 2 decimals, turned into integer minor

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { DELIVERY_ID_PATTERN } from '../../events/delivery-id';
-import type { Operation } from '../http/operation';
-import { paginationQuery } from '../http/pagination';
-import { pathId } from '../schemas/common';
+import { DELIVERY_ID_PATTERN } from './delivery-id';
+import type { Operation } from '#shared/schemas/operation';
+import { paginationQuery } from '#shared/schemas/pagination';
+import { pathId } from '#shared/schemas/common';
 import {
   DeliveryDetailSchema,
   DeliveryListQuerySchema,

@@ -7,11 +7,11 @@
  * two copies of one message cannot both record theirs. History expires with its event (same TTL).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { writeConditionally } from '../db/conditional-writes';
-import { deliverySortKey, tenantKeys } from '../db/keys';
-import { tableName, type TransactItem } from '../db/table';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { writeConditionally } from '#shared/db/conditional-writes';
+import { deliverySortKey, tenantKeys } from '#shared/db/keys';
+import { tableName, type TransactItem } from '#shared/db/table';
 import { MAX_KEPT_ATTEMPTS } from './limits';
 import type { DeliveryStatus } from './schema';
 
@@ -24,7 +24,7 @@ export interface DeliveryRecord {
   kind: string;
   test: boolean;
   status: DeliveryStatus;
-  /** The message chain this delivery expects (see events/messages.ts). */
+  /** The message chain this delivery expects (see messages.ts). */
   token: string;
   /** Attempts in the current chain (a redelivery starts a new chain and a new retry schedule). */
   chainAttempts: number;

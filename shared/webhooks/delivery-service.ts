@@ -4,16 +4,16 @@
  * the router turns into a queue message, so they are as durable as any other event.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { eventKinds, isEventKind, type EventKind } from '../../events/catalogue';
-import { readEvent } from '../../events/event-store';
-import { testEventPut } from '../../events/outbox';
-import { buildPayload } from '../../events/payload';
-import { sampleData } from '../../events/samples';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import type { PageRequest } from '../db/collections';
-import { ConflictError, NotFoundError } from '../http/errors';
-import { randomToken } from '../ids';
+import { eventKinds, isEventKind, type EventKind } from '#shared/events/catalogue';
+import { readEvent } from '#shared/events/stored-event';
+import { testEventPut } from '#shared/events/outbox';
+import { buildPayload } from './payload';
+import { sampleData } from './samples';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import type { PageRequest } from '#shared/db/collections';
+import { ConflictError, NotFoundError } from '#shared/errors';
+import { randomToken } from '#shared/ids';
 import { readDelivery, requestRedelivery, type AttemptRecord, type DeliveryRecord } from './deliveries';
 import { listDeliveries } from './history';
 import { requireWebhook, type WebhookRecord } from './repository';

@@ -8,11 +8,11 @@
  * for the total: history expires by TTL, which a counter would not notice.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { getMany, type PageRequest } from '../db/collections';
-import { tenantKeys, type ItemKey } from '../db/keys';
-import { tableName } from '../db/table';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { getMany, type PageRequest } from '#shared/db/collections';
+import { tenantKeys, type ItemKey } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
 import { deliveryFromItem, type DeliveryRecord } from './deliveries';
 import type { DeliveryStatus } from './schema';
 

@@ -8,12 +8,12 @@
  * at rest and no read path outside signing ever returns it. See docs/webhooks.md.
  */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../auth/principal';
-import { dynamo } from '../clients/dynamodb';
-import { tenantKeys } from '../db/keys';
-import { isConditionFailure, tableName, transactWrite } from '../db/table';
-import { buildUpdate } from '../db/update-expression';
-import { ConflictError, NotFoundError } from '../http/errors';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { tenantKeys } from '#shared/db/keys';
+import { isConditionFailure, tableName, transactWrite } from '#shared/db/table';
+import { buildUpdate } from '#shared/db/update-expression';
+import { ConflictError, NotFoundError } from '#shared/errors';
 
 export const WEBHOOKS = 'webhooks';
 export const MAX_WEBHOOKS_PER_TENANT = 20;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { eventKinds } from '../../events/catalogue';
-import { paginationQuery } from '../http/pagination';
-import { optionalText, timestamp } from '../schemas/common';
+import { eventKinds } from '#shared/events/catalogue';
+import { paginationQuery } from '#shared/schemas/pagination';
+import { optionalText, timestamp } from '#shared/schemas/common';
 import { MAX_KEPT_ATTEMPTS } from './limits';
 
 /** What may be subscribed to: `["*"]` (everything, including kinds added later) or catalogue kinds. */

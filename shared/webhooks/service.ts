@@ -1,17 +1,16 @@
 /**
  * Webhook registrations: create, read, change, delete, rotate the secret. URLs pass the SSRF guard
- * (events/ssrf.ts) before anything is written; the secret is shown in full only in the answers
+ * (ssrf.ts) before anything is written; the secret is shown in full only in the answers
  * to create and rotate-secret.
  */
-import { checkWebhookUrl, isNameNotFound, resolveTarget, UnsafeUrlError } from '../../events/ssrf';
-import { generateSecret, ROTATION_OVERLAP_MS, secretHint } from '../../events/signing';
-import type { Tenant } from '../auth/principal';
-import { config } from '../config';
-import { retryOnConflict } from '../db/optimistic';
-import { nextId } from '../db/sequences';
-import { ValidationError } from '../http/errors';
-import type { HttpResult } from '../http/envelope';
-import { logger } from '../logger';
+import { checkWebhookUrl, isNameNotFound, resolveTarget, UnsafeUrlError } from './ssrf';
+import { generateSecret, ROTATION_OVERLAP_MS, secretHint } from './signing';
+import type { Tenant } from '#shared/auth/principal';
+import { config } from '#shared/config';
+import { retryOnConflict } from '#shared/db/optimistic';
+import { nextId } from '#shared/db/sequences';
+import { ValidationError } from '#shared/errors';
+import { logger } from '#shared/logger';
 import * as repo from './repository';
 import { WebhookVersionConflict, type WebhookRecord } from './repository';
 import type { Webhook, WebhookCreate, WebhookUpdate } from './schema';
@@ -129,8 +128,6 @@ export async function rotateSecret(tenant: Tenant, id: number): Promise<Webhook>
  * What an idempotent replay of create or rotate-secret may show: the secret is shown once, so
  * the stored answer carries only its hint (the first answer keeps the full secret).
  */
-export function withSecretHidden(result: HttpResult): HttpResult {
-  const body = result.body as { data?: { secret?: unknown } } | undefined;
-  if (typeof body?.data?.secret !== 'string') return result;
-  return { ...result, body: { ...body, data: { ...body.data, secret: secretHint(body.data.secret) } } };
+export function withSecretHint(webhook: Webhook): Webhook {
+  return { ...webhook, secret: secretHint(webhook.secret) };
 }

@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { resetConfig } from '../../shared/config';
+import { resetConfig } from '#shared/config';
 import { chromiumAvailable, CHROMIUM, DESKTOP, fitsWidth, launch, newContext, PHONE, screenshot, watchErrors } from './browser';
 import { startReceiver, type Receiver } from './receiver';
 import './fixtures';
@@ -282,7 +282,7 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
     expect(await page.getByRole('link', { name: /Add/ }).count()).toBe(0); // a read-only key cannot add webhooks
     Object.assign(process.env, env);
     resetConfig();
-    const { revokeApiKey } = await import('../../shared/accounts/service');
+    const { revokeApiKey } = await import('#shared/accounts/service');
     await revokeApiKey(shop.accountId, shop.revocable.id);
     // The next call (a client-side navigation, no reload) is refused.
     await page.evaluate(`history.pushState(null, '', '/admin/settings/webhooks/1'); dispatchEvent(new PopStateEvent('popstate'))`);

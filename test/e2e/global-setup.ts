@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
-import { ensureAdminBuilt } from '../../scripts/local/admin-build';
+import { ensureAdminBuilt } from '#local-aws/admin-build';
 import type { E2eFixtures } from './fixtures';
 
 const projectRoot = resolve(import.meta.dirname, '../..');

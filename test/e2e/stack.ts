@@ -9,12 +9,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adminDistDir } from '../../scripts/local/admin-build';
-import { startEngines } from '../../scripts/local/engines';
-import { startGateway } from '../../scripts/local/gateway';
-import { startWorkers } from '../../scripts/local/workers';
-import { createAccount, createApiKey, setPlan } from '../../shared/accounts/service';
-import { resetConfig } from '../../shared/config';
+import { adminDistDir } from '#local-aws/admin-build';
+import { startEngines } from '#local-aws/engines';
+import { startGateway } from '#local-aws/gateway';
+import { startWorkers } from '#local-aws/workers';
+import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
+import { resetConfig } from '#shared/config';
 import type { E2eFixtures } from './fixtures';
 
 // Two quick retries, then a long wait, so a failing receiver shows "Retrying" with a next retry time.

@@ -1,8 +1,8 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PREFIX, allowedOrigins, CORS_ORIGINS_ENV } from '../../infra/admin';
-import { stageConfig } from '../../infra/stages';
+import { ADMIN_PREFIX, allowedOrigins, CORS_ORIGINS_ENV } from '#infra/admin';
+import { stageConfig } from '#infra/stages';
 import { buildStack, methods } from './helpers';
 
 const { stack, template } = buildStack('prod');

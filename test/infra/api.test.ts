@@ -1,12 +1,12 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { env } from '../../shared/config';
-import { pathsOf, routes, type RouteDefinition } from '../../shared/routes';
-import { workers } from '../../shared/workers';
-import { assertConsistentPathParameters, functionId } from '../../infra/api';
+import { env } from '#shared/config';
+import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
+import { workers } from '#shared/workers';
+import { assertConsistentPathParameters, functionId } from '#infra/api';
 import { buildStack, methods } from './helpers';
-import { plans, usagePlanName, usagePlanThrottle, type Plan } from '../../shared/accounts/plans';
+import { plans, usagePlanName, usagePlanThrottle, type Plan } from '#shared/accounts/plans';
 
 const { stack, template } = buildStack('dev');
 const found = methods(template);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../shared/routes';
-import { AUDIT_FILTER_PATTERN } from '../../infra/audit';
+import { routes } from '#shared/routes';
+import { AUDIT_FILTER_PATTERN } from '#infra/audit';
 import { buildStack } from './helpers';
 
 const { stack, template } = buildStack('dev');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_BUDGET_KIB } from '../../bench/budgets';
-import { buildBundles, type BundleFigure } from '../../bench/bundles';
+import { BUNDLE_BUDGET_KIB } from '#bench/budgets';
+import { buildBundles, type BundleFigure } from '#bench/bundles';
 
 /** Every function bundled exactly as CDK bundles it (infra/bundling.ts), measured from the metafile. */
 let figures: BundleFigure[] = [];

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { buckets, physicalName, queues, table } from '../../shared/resources';
+import { buckets, physicalName, queues, table } from '#shared/resources';
 import { buildStack } from './helpers';
 
 const { stack, template } = buildStack('dev');

@@ -10,10 +10,10 @@ import { dirname, join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { routes as allRoutes, type RouteDefinition } from '../../shared/routes';
-import { functionEntries } from '../../infra/entries';
-import { PrintShopStack, projectRoot } from '../../infra/stack';
-import { stageConfig, type StageName } from '../../infra/stages';
+import { routes as allRoutes, type RouteDefinition } from '#shared/routes';
+import { functionEntries } from '#infra/entries';
+import { PrintShopStack, projectRoot } from '#infra/stack';
+import { stageConfig, type StageName } from '#infra/stages';
 
 const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
 

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { routes, type RouteDefinition } from '../../shared/routes';
-import { stageConfig, stageNames } from '../../infra/stages';
+import { routes, type RouteDefinition } from '#shared/routes';
+import { stageConfig, stageNames } from '#infra/stages';
 import { buildStack, methods } from './helpers';
 
 describe('stages', () => {

@@ -1,9 +1,9 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { env } from '../../shared/config';
-import { holdingQueues, physicalName, queues } from '../../shared/resources';
-import { workers } from '../../shared/workers';
+import { env } from '#shared/config';
+import { holdingQueues, physicalName, queues } from '#shared/resources';
+import { workers } from '#shared/workers';
 import { buildStack } from './helpers';
 
 const { stack, template } = buildStack('dev');

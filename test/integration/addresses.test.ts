@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
-import { AddressSchema } from '../../shared/customers/schema';
-import { call, uniqueEmail } from '../support/http';
-import { storedEvents } from '../support/store';
+import { AddressSchema } from '#shared/customers/schema';
+import { call, uniqueEmail } from '#test/support/http';
+import { storedEvents } from '#test/support/store';
 
 const { shop, other } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };

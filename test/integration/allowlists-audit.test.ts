@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
-import { createAccount, createApiKey, revokeApiKey, setAllowedIps } from '../../shared/accounts/service';
-import { auditRecords } from '../support/audit';
-import { call } from '../support/http';
+import { createAccount, createApiKey, revokeApiKey, setAllowedIps } from '#shared/accounts/service';
+import { auditRecords } from '#test/support/audit';
+import { call } from '#test/support/http';
 
 const { shop } = inject('fixtures');
 

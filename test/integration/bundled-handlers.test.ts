@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
-import { apiEvent, benchContext, type ProxyHandler } from '../../bench/latency';
-import { esbuildOptions } from '../../infra/bundling';
-import { resolveApiKey } from '../../shared/accounts/service';
-import { uniqueEmail } from '../support/http';
+import { apiEvent, benchContext, type ProxyHandler } from '#bench/latency';
+import { esbuildOptions } from '#infra/bundling';
+import { resolveApiKey } from '#shared/accounts/service';
+import { uniqueEmail } from '#test/support/http';
 
 const root = resolve(import.meta.dirname, '../..');
 

@@ -5,10 +5,10 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { dynamo } from '../../shared/clients/dynamodb';
-import { writeConditionally, writeConditionallyBatched } from '../../shared/db/conditional-writes';
-import { tableName, type TransactItem } from '../../shared/db/table';
-import { withCallCount } from '../support/store';
+import { dynamo } from '#shared/clients/dynamodb';
+import { writeConditionally, writeConditionallyBatched } from '#shared/db/conditional-writes';
+import { tableName, type TransactItem } from '#shared/db/table';
+import { withCallCount } from '#test/support/store';
 
 const prefix = () => `TEST#CONDITIONAL#${randomUUID()}`;
 const createOnce = (pk: string, value: number): TransactItem[] => [

@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
-import { CustomerSchema } from '../../shared/customers/schema';
-import { call, uniqueEmail } from '../support/http';
-import { storedCustomer, storedEmailOwner, storedEvents, storedTotal } from '../support/store';
+import { CustomerSchema } from '#shared/customers/schema';
+import { call, uniqueEmail } from '#test/support/http';
+import { storedCustomer, storedEmailOwner, storedEvents, storedTotal } from '#test/support/store';
 
 const { shop, other } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, uniqueEmail } from '../support/http';
+import { call, uniqueEmail } from '#test/support/http';
 
 const key = () => `idem-${Date.now()}-${Math.random()}`;
 

@@ -1,15 +1,15 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createAccount, setPlan } from '../../shared/accounts/service';
-import { updateAccount } from '../../shared/accounts/repository';
-import { dynamo } from '../../shared/clients/dynamodb';
-import { tenantKeys } from '../../shared/db/keys';
-import { tableName } from '../../shared/db/table';
-import { BUILT_IN_PLACEHOLDER } from '../../shared/legacy-products/images';
-import { LegacyProductSchema, LegacyQuoteSchema } from '../../shared/legacy-products/schema';
-import { calculateLegacyPrice } from '../../shared/legacy-products/service';
-import { call } from '../support/http';
-import { storedTotal, withCallCount } from '../support/store';
+import { createAccount, setPlan } from '#shared/accounts/service';
+import { updateAccount } from '#shared/accounts/repository';
+import { dynamo } from '#shared/clients/dynamodb';
+import { tenantKeys } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
+import { BUILT_IN_PLACEHOLDER } from '#shared/legacy-products/images';
+import { LegacyProductSchema, LegacyQuoteSchema } from '#shared/legacy-products/schema';
+import { calculateLegacyPrice } from '#shared/legacy-products/service';
+import { call } from '#test/support/http';
+import { storedTotal, withCallCount } from '#test/support/store';
 
 const { shop, other, swiss } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };

@@ -18,11 +18,11 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queues, table } from '../../shared/resources';
-import { localClientConfig } from '../../scripts/local/clients';
-import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local';
-import { startEngines, type Engines } from '../../scripts/local/engines';
-import { provisionResources } from '../../scripts/local/provision';
+import { queues, table } from '#shared/resources';
+import { localClientConfig } from '#local-aws/clients';
+import { startDynamoDbLocal } from '#local-aws/dynamodb-local';
+import { startEngines, type Engines } from '#local-aws/engines';
+import { provisionResources } from '#local-aws/provision';
 
 const TIMEOUT = 60_000;
 

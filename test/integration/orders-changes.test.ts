@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../support/http';
-import { newCustomer, newOrder, newProduct, orderEventKinds, putOrder, stockOf } from '../support/orders';
-import { freshShop, type Shop } from '../support/webhooks';
+import { call } from '#test/support/http';
+import { newCustomer, newOrder, newProduct, orderEventKinds, putOrder, stockOf } from '#test/support/orders';
+import { freshShop, type Shop } from '#test/support/webhooks';
 
 /** PUT /v1/orders/{id} beyond the status: fields, lines while pending, If-Match. */
 describe('order changes', () => {

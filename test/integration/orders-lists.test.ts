@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { OrderSchema } from '../../shared/orders/schema';
-import { call } from '../support/http';
-import { newCustomer, newOrder, newProduct, putOrder } from '../support/orders';
-import { freshShop, type Shop } from '../support/webhooks';
+import { OrderSchema } from '#shared/orders/schema';
+import { call } from '#test/support/http';
+import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
+import { freshShop, type Shop } from '#test/support/webhooks';
 
 const { other } = inject('fixtures');
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../support/http';
-import { newCustomer, newOrder, newProduct, putOrder, stockOf } from '../support/orders';
-import { storedCustomer, storedEvents, storedTotal } from '../support/store';
-import { freshShop, type Shop } from '../support/webhooks';
+import { call } from '#test/support/http';
+import { newCustomer, newOrder, newProduct, putOrder, stockOf } from '#test/support/orders';
+import { storedCustomer, storedEvents, storedTotal } from '#test/support/store';
+import { freshShop, type Shop } from '#test/support/webhooks';
 
 /** The status machine over HTTP, with exactly the event items each accepted change leaves. */
 describe('order status', () => {

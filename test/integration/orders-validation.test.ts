@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { MAX_ORDER_LINES } from '../../shared/orders/schema';
-import { call } from '../support/http';
-import { newCustomer, newOrder, newProduct, putOrder, stockOf } from '../support/orders';
-import { businessCards } from '../support/products';
-import { storedCustomer, storedEvents, storedTotal } from '../support/store';
-import { freshShop, type Shop } from '../support/webhooks';
+import { MAX_ORDER_LINES } from '#shared/orders/schema';
+import { call } from '#test/support/http';
+import { newCustomer, newOrder, newProduct, putOrder, stockOf } from '#test/support/orders';
+import { businessCards } from '#test/support/products';
+import { storedCustomer, storedEvents, storedTotal } from '#test/support/store';
+import { freshShop, type Shop } from '#test/support/webhooks';
 
 const { other } = inject('fixtures');
 

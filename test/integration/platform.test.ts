@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
-import { routes } from '../../shared/routes';
-import { createApiKey, revokeApiKey } from '../../shared/accounts/service';
-import { call } from '../support/http';
+import { routes } from '#shared/routes';
+import { createApiKey, revokeApiKey } from '#shared/accounts/service';
+import { call } from '#test/support/http';
 
 const { shop } = inject('fixtures');
 

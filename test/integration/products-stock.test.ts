@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
-import { tableName, transactWrite } from '../../shared/db/table';
-import { InsufficientStockError, reserveStock, stockReleaseItems } from '../../shared/products/stock';
-import { call } from '../support/http';
-import { businessCards, createProduct, expectNoRemovedNames } from '../support/products';
-import { storedEvents } from '../support/store';
+import { tableName, transactWrite } from '#shared/db/table';
+import { InsufficientStockError, reserveStock, stockReleaseItems } from '#shared/products/stock';
+import { call } from '#test/support/http';
+import { businessCards, createProduct, expectNoRemovedNames } from '#test/support/products';
+import { storedEvents } from '#test/support/store';
 
 const { shop } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };
@@ -30,7 +30,7 @@ describe('stock', () => {
     expect(lost).toHaveLength(15);
     for (const failure of lost) {
       expect(failure.reason).toBeInstanceOf(InsufficientStockError);
-      expect(failure.reason.status).toBe(409);
+      expect(failure.reason.code).toBe('conflict');
     }
     expect(await storedQuantity(id)).toBe(0);
     const events = await lowEvents(id);
@@ -57,7 +57,7 @@ describe('stock', () => {
   it('refuses an order larger than the stock with 409, changing nothing', async () => {
     const id = await trackedProduct(5, 1);
     await expect(reserveStock(testTenant, [{ product_id: id, quantity: 2 }, { product_id: id, quantity: 4 }])).rejects.toMatchObject({
-      status: 409,
+      code: 'conflict',
       details: [{ field: 'items.0.quantity', message: `only 5 of product ${id} in stock, 6 requested` }],
     });
     expect(await storedQuantity(id)).toBe(5);
@@ -96,6 +96,6 @@ describe('stock', () => {
     ]);
     expect(result).toEqual({ reserved: [{ product_id: tracked, quantity: 3 }], lowStock: [tracked] }); // 0 ≤ threshold 0
     expect(await storedQuantity(untracked)).toBe(0);
-    await expect(reserveStock(testTenant, [{ product_id: 999_999, quantity: 1 }])).rejects.toMatchObject({ status: 422, details: [{ field: 'items.0.product_id' }] });
+    await expect(reserveStock(testTenant, [{ product_id: 999_999, quantity: 1 }])).rejects.toMatchObject({ code: 'validation_failed', details: [{ field: 'items.0.product_id' }] });
   });
 });

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
-import { transactWrite } from '../../shared/db/table';
-import { orderReferenceItem } from '../../shared/products/repository';
-import { PriceQuoteSchema, ProductSchema } from '../../shared/products/schema';
-import { call } from '../support/http';
-import { businessCards, createProduct, expectNoRemovedNames } from '../support/products';
-import { storedTotal } from '../support/store';
+import { transactWrite } from '#shared/db/table';
+import { orderReferenceItem } from '#shared/products/repository';
+import { PriceQuoteSchema, ProductSchema } from '#shared/products/schema';
+import { call } from '#test/support/http';
+import { businessCards, createProduct, expectNoRemovedNames } from '#test/support/products';
+import { storedTotal } from '#test/support/store';
 
 const { shop, other, swiss } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAccount } from '../../shared/accounts/service';
-import { consumeRequest } from '../../shared/limits/rate-limit';
-import { call } from '../support/http';
+import { createAccount } from '#shared/accounts/service';
+import { consumeRequest } from '#shared/limits/rate-limit';
+import { call } from '#test/support/http';
 
 async function starterAccount() {
   const created = await createAccount({ name: 'Starter Shop', plan: 'starter' });

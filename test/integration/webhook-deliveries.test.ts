@@ -6,11 +6,11 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../docs/examples/verify-webhook';
-import { hexSignature } from '../../events/signing';
-import { call, uniqueEmail } from '../support/http';
-import { startReceiver, type Receiver } from '../support/receiver';
-import { storedDelivery } from '../support/store';
-import { deliveries, deliveryWhen, freshShop, register, type Shop } from '../support/webhooks';
+import { hexSignature } from '#shared/webhooks/signing';
+import { call, uniqueEmail } from '#test/support/http';
+import { startReceiver, type Receiver } from '#test/support/receiver';
+import { storedDelivery } from '#test/support/store';
+import { deliveries, deliveryWhen, freshShop, register, type Shop } from '#test/support/webhooks';
 
 let shop: Shop;
 let stranger: Shop;

@@ -8,15 +8,15 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { deliveryIdFor } from '../../events/delivery-id';
-import { eventPut } from '../../events/outbox';
-import { routeStreamRecords } from '../../events/router';
-import { dynamo } from '../../shared/clients/dynamodb';
-import { setSqs } from '../../shared/clients/sqs';
-import { call } from '../support/http';
-import { eventually, startReceiver, type Receiver } from '../support/receiver';
-import { storedDelivery } from '../support/store';
-import { freshShop, register, type Shop } from '../support/webhooks';
+import { deliveryIdFor } from '#shared/webhooks/delivery-id';
+import { eventPut } from '#shared/events/outbox';
+import { routeStreamRecords } from '#events/router';
+import { dynamo } from '#shared/clients/dynamodb';
+import { setSqs } from '#shared/clients/sqs';
+import { call } from '#test/support/http';
+import { eventually, startReceiver, type Receiver } from '#test/support/receiver';
+import { storedDelivery } from '#test/support/store';
+import { freshShop, register, type Shop } from '#test/support/webhooks';
 
 let shop: Shop;
 beforeAll(async () => {

@@ -4,16 +4,16 @@
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deliveryIdFor } from '../../events/delivery-id';
-import { eventPut } from '../../events/outbox';
-import { deliveryMessage, sendDeliveryMessages } from '../../events/messages';
-import { dynamo } from '../../shared/clients/dynamodb';
-import { tableName } from '../../shared/db/table';
-import { insertDelivery, MAX_KEPT_ATTEMPTS, readDelivery, recordAttempt } from '../../shared/webhooks/deliveries';
-import { call } from '../support/http';
-import { eventually, startReceiver } from '../support/receiver';
-import { storedDelivery } from '../support/store';
-import { freshShop, register, type Shop } from '../support/webhooks';
+import { deliveryIdFor } from '#shared/webhooks/delivery-id';
+import { eventPut } from '#shared/events/outbox';
+import { deliveryMessage, sendDeliveryMessages } from '#shared/webhooks/messages';
+import { dynamo } from '#shared/clients/dynamodb';
+import { tableName } from '#shared/db/table';
+import { insertDelivery, MAX_KEPT_ATTEMPTS, readDelivery, recordAttempt } from '#shared/webhooks/deliveries';
+import { call } from '#test/support/http';
+import { eventually, startReceiver } from '#test/support/receiver';
+import { storedDelivery } from '#test/support/store';
+import { freshShop, register, type Shop } from '#test/support/webhooks';
 
 let shop: Shop;
 beforeAll(async () => {

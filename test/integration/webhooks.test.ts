@@ -1,12 +1,12 @@
 /** Webhook registrations: CRUD, validation, the SSRF guard, secrets, auth, isolation, limits. */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { eventKinds } from '../../events/catalogue';
-import { resetConfig } from '../../shared/config';
-import { ValidationError } from '../../shared/http/errors';
-import { WebhookSchema } from '../../shared/webhooks/schema';
-import { createWebhook } from '../../shared/webhooks/service';
-import { call } from '../support/http';
-import { freshShop, register, type Shop } from '../support/webhooks';
+import { eventKinds } from '#shared/events/catalogue';
+import { resetConfig } from '#shared/config';
+import { ValidationError } from '#shared/errors';
+import { WebhookSchema } from '#shared/webhooks/schema';
+import { createWebhook } from '#shared/webhooks/service';
+import { call } from '#test/support/http';
+import { freshShop, register, type Shop } from '#test/support/webhooks';
 
 const { shop: fixtureShop } = inject('fixtures');
 let shop: Shop;

@@ -4,8 +4,8 @@
  * failing global teardown), so CI guards the budgets without timing anything.
  */
 import { writeFileSync } from 'node:fs';
-import type { RouteCalls } from '../../scripts/local/dynamodb-calls';
-import { callsBudget, FORBIDDEN_COMMANDS, medianOf } from '../../bench/budgets';
+import type { RouteCalls } from '#local-aws/dynamodb-calls';
+import { callsBudget, FORBIDDEN_COMMANDS, medianOf } from '#bench/budgets';
 
 export function checkCallBudgets(calls: Record<string, RouteCalls>, outputFile?: string): void {
   const summary = Object.entries(calls).map(([route, entry]) => ({

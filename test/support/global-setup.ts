@@ -6,13 +6,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { resetConfig } from '../../shared/config';
-import { startEngines } from '../../scripts/local/engines';
-import { startGateway } from '../../scripts/local/gateway';
-import { routeCalls } from '../../scripts/local/dynamodb-calls';
+import { resetConfig } from '#shared/config';
+import { startEngines } from '#local-aws/engines';
+import { startGateway } from '#local-aws/gateway';
+import { routeCalls } from '#local-aws/dynamodb-calls';
 import { checkCallBudgets } from './call-budgets';
-import { startWorkers } from '../../scripts/local/workers';
-import { createAccount, createApiKey, setPlan } from '../../shared/accounts/service';
+import { startWorkers } from '#local-aws/workers';
+import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
 import type { Fixtures } from './fixtures';
 
 export default async function setup(project: TestProject) {

@@ -1,6 +1,6 @@
 /** Helpers for the order integration tests: customers, products and orders over HTTP, stored events. */
 import { expect } from 'vitest';
-import type { Tenant } from '../../shared/auth/principal';
+import type { Tenant } from '#shared/auth/principal';
 import { call, uniqueEmail } from './http';
 import { storedEvents } from './store';
 

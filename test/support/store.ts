@@ -1,10 +1,10 @@
 /** Direct reads of stored state, so tests can assert on what was (and was not) written. */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../../shared/auth/principal';
-import { dynamo } from '../../shared/clients/dynamodb';
-import { getMany } from '../../shared/db/collections';
-import { tenantKeys, type ItemKey } from '../../shared/db/keys';
-import { tableName } from '../../shared/db/table';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { getMany } from '#shared/db/collections';
+import { tenantKeys, type ItemKey } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
 
 /** All stored events of a tenant, every page (use with a tenant of the test's own). */
 export async function storedEvents(tenant: Tenant): Promise<Record<string, any>[]> {

@@ -1,6 +1,6 @@
 /** Helpers for the webhook tests: isolated accounts, registrations, delivery history. */
 import { expect } from 'vitest';
-import { createAccount, setPlan } from '../../shared/accounts/service';
+import { createAccount, setPlan } from '#shared/accounts/service';
 import { call } from './http';
 import { eventually } from './receiver';
 

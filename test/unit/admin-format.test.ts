@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatDuration, formatRelative, plural, prettyJson, truncate } from '../../admin/src/lib/format';
+import { formatDateTime, formatDuration, formatRelative, plural, prettyJson, truncate } from '#admin/lib/format';
 
 const now = Date.parse('2026-11-21T10:15:00.000Z');
 const at = (secondsFromNow: number) => new Date(now + secondsFromNow * 1000).toISOString();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Account } from '../../admin/src/api/types';
-import { canReadWebhooks, canWriteWebhooks, keyFormatProblem, maskKey } from '../../admin/src/lib/access';
-import { deliveryFiltersQuery, parseDeliveryFilters, parseRoute, pathFor } from '../../admin/src/lib/routes';
+import type { Account } from '#admin/api/types';
+import { canReadWebhooks, canWriteWebhooks, keyFormatProblem, maskKey } from '#admin/lib/access';
+import { deliveryFiltersQuery, parseDeliveryFilters, parseRoute, pathFor } from '#admin/lib/routes';
 
 describe('admin addresses', () => {
   it('parses every view, and refuses anything else', () => {

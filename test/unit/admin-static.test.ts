@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminStatic } from '../../scripts/local/admin-static';
+import { adminStatic } from '#local-aws/admin-static';
 
 let server: Server;
 let base: string;

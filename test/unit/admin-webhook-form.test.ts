@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { eventKinds } from '../../events/catalogue';
-import { ALL_EVENTS, catalogue, checkState, groupEvents, isAllEvents, setKinds, summarizeEvents, validateEvents } from '../../admin/src/lib/events';
-import { describeError, fieldErrors, fieldSentence, otherErrors } from '../../admin/src/lib/errors';
-import { validateWebhookUrl } from '../../admin/src/lib/webhook-url';
+import { eventKinds } from '#shared/events/catalogue';
+import { ALL_EVENTS, catalogue, checkState, groupEvents, isAllEvents, setKinds, summarizeEvents, validateEvents } from '#admin/lib/events';
+import { describeError, fieldErrors, fieldSentence, otherErrors } from '#admin/lib/errors';
+import { validateWebhookUrl } from '#admin/lib/webhook-url';
 
 describe('admin webhook URL check', () => {
   it('accepts https URLs and a local http receiver', () => {

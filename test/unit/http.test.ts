@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { toErrorResult } from '../../shared/http/error-mapping';
-import { ApiError, NotFoundError } from '../../shared/http/errors';
-import { pagination, paginationQuery } from '../../shared/http/pagination';
-import { issuesToDetails } from '../../shared/http/validation';
-import { CustomerCreateSchema, CustomerListQuerySchema } from '../../shared/customers/schema';
+import { toErrorResult } from '#shared/http/error-mapping';
+import { NotFoundError, RateLimitedError } from '#shared/errors';
+import { pagination } from '#shared/http/envelope';
+import { paginationQuery } from '#shared/schemas/pagination';
+import { issuesToDetails } from '#shared/http/validation';
+import { CustomerCreateSchema, CustomerListQuerySchema } from '#shared/customers/schema';
 
 describe('pagination', () => {
   const query = z.strictObject({ ...paginationQuery });
@@ -66,7 +67,7 @@ describe('error mapping', () => {
   });
 
   it('keeps details and headers of API errors', () => {
-    const result = toErrorResult(new ApiError('rate_limited', 'slow down', undefined, { 'Retry-After': '3' }), 'r');
+    const result = toErrorResult(new RateLimitedError('slow down', 3), 'r');
     expect(result.statusCode).toBe(429);
     expect(result.headers?.['Retry-After']).toBe('3');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invalidCidrs, ipAllowed, parseCidr } from '../../shared/auth/ip-allowlist';
+import { invalidCidrs, ipAllowed, parseCidr } from '#shared/auth/ip-allowlist';
 
 describe('IP allowlists', () => {
   it('allows everyone when the list is empty', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createdSortKey, tenantKeys, tenantPrefix } from '../../shared/db/keys';
+import { createdSortKey, tenantKeys, tenantPrefix } from '#shared/db/keys';
 
 const test = { accountId: 'acct_a', mode: 'test' as const };
 const live = { accountId: 'acct_a', mode: 'live' as const };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerToken, generateApiKey, hashApiKey, keyPrefix, parseApiKey } from '../../shared/auth/keys';
+import { bearerToken, generateApiKey, hashApiKey, keyPrefix, parseApiKey } from '#shared/auth/keys';
 
 describe('API keys', () => {
   it('generates keys whose shape tells kind and mode', () => {

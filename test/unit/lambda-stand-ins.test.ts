@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 describe('the LRU cache stand-in of Lambda bundles', () => {
   it('behaves like mnemonist for the methods the SDK endpoint cache uses', async () => {
     const { default: Real } = await import('mnemonist/lru-cache.js');
-    const { default: StandIn } = await import('../../infra/lambda-lru-cache');
+    const { default: StandIn } = await import('#shared/lambda-stand-ins/lru-cache');
     const real = new Real<string, number>(2);
     const standIn = new StandIn<string, number>(2);
     for (const cache of [real, standIn]) {
@@ -24,7 +24,7 @@ describe('the LRU cache stand-in of Lambda bundles', () => {
 
 describe('idempotency request hashing', () => {
   it('hashes equal requests equally whatever their key order, and different ones differently', async () => {
-    const { canonicalJson } = await import('../../shared/http/idempotency');
+    const { canonicalJson } = await import('#shared/http/idempotency');
     expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
     expect(canonicalJson({ a: 1, b: undefined })).toBe(canonicalJson({ a: 1 }));
     expect(canonicalJson({ a: '1' })).not.toBe(canonicalJson({ a: 1 }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { divideHalfUp, formatMinor, fromMinor, hasAtMostDecimals, toMinor } from '../../shared/money';
-import { taxOn } from '../../shared/pricing/tax';
-import { moneyInput } from '../../shared/schemas/money';
+import { divideHalfUp, formatMinor, fromMinor, hasAtMostDecimals, toMinor } from '#shared/money';
+import { taxOn } from '#shared/pricing/tax';
+import { moneyInput } from '#shared/schemas/money';
 
 describe('money', () => {
   it('converts 2-decimal amounts to minor units exactly, including ones binary floats cannot hold', () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_ORDER_AMOUNT, orderTotals, priceLines, productIdsOf } from '../../shared/orders/lines';
-import type { OrderLineInput } from '../../shared/orders/schema';
-import type { ProductRecord } from '../../shared/products/items';
+import { MAX_ORDER_AMOUNT, orderTotals, priceLines, productIdsOf } from '#shared/orders/lines';
+import type { OrderLineInput } from '#shared/orders/schema';
+import type { ProductRecord } from '#shared/products/items';
 
 const eur19 = { currency: 'EUR', tax_rate: 19 };
 

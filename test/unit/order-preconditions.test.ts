@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatOrderNumber } from '../../shared/orders/numbering';
-import { assertIfMatch, etagOf, parseIfMatch } from '../../shared/orders/preconditions';
+import { formatOrderNumber } from '#shared/orders/numbering';
+import { assertIfMatch, etagOf, parseIfMatch } from '#shared/orders/preconditions';
 
 describe('If-Match and ETag', () => {
   it('shows the version as a weak ETag', () => {
@@ -17,14 +17,14 @@ describe('If-Match and ETag', () => {
   });
 
   it.each(['', 'abc', '"3', 'W/3', '0', '-1', '3.5', '*, 3', 'W/"3"x'])('refuses %j with 422 naming If-Match', (header) => {
-    expect(() => parseIfMatch(header)).toThrow(expect.objectContaining({ status: 422, details: [expect.objectContaining({ field: 'If-Match' })] }));
+    expect(() => parseIfMatch(header)).toThrow(expect.objectContaining({ code: 'validation_failed', details: [expect.objectContaining({ field: 'If-Match' })] }));
   });
 
   it('passes a matching version or * and answers 412 otherwise', () => {
     expect(() => assertIfMatch(undefined, 4)).not.toThrow();
     expect(() => assertIfMatch('*', 4)).not.toThrow();
     expect(() => assertIfMatch([3, 4], 4)).not.toThrow();
-    expect(() => assertIfMatch([3], 4)).toThrow(expect.objectContaining({ status: 412, code: 'precondition_failed' }));
+    expect(() => assertIfMatch([3], 4)).toThrow(expect.objectContaining({ code: 'precondition_failed' }));
   });
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { resolveAddress, snapshotAddress } from '../../shared/orders/addresses';
-import { OrderListQuerySchema } from '../../shared/orders/queries';
-import { MAX_LINE_QUANTITY, OrderCreateSchema, OrderUpdateSchema } from '../../shared/orders/schema';
-import { MAX_QUANTITY } from '../../shared/products/schema';
-import type { AddressRecord, CustomerRecord } from '../../shared/customers/repository';
+import { resolveAddress, snapshotAddress } from '#shared/orders/addresses';
+import { OrderListQuerySchema } from '#shared/orders/queries';
+import { MAX_LINE_QUANTITY, OrderCreateSchema, OrderUpdateSchema } from '#shared/orders/schema';
+import { MAX_QUANTITY } from '#shared/products/schema';
+import type { AddressRecord, CustomerRecord } from '#shared/customers/repository';
 
 const fieldsOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => result.error?.issues.map((issue) => issue.path.join('.')) ?? [];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventKinds, resourceTypeOf } from '../../events/catalogue';
-import { eventPut } from '../../events/outbox';
+import { eventKinds, resourceTypeOf } from '#shared/events/catalogue';
+import { eventPut } from '#shared/events/outbox';
 
 const tenant = { accountId: 'acct_1', mode: 'live' as const };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PauseGate } from '../../scripts/local/pause-gate';
+import { PauseGate } from '#local-aws/pause-gate';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 

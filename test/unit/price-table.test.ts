@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../shared/http/errors';
-import { parseCsv } from '../../shared/legacy-products/csv';
-import { BUILT_IN_PLACEHOLDER, resolveImages } from '../../shared/legacy-products/images';
-import { cellProblems, missingCellProblem } from '../../shared/legacy-products/lookup';
-import { rowsFromCsv, tableShape } from '../../shared/legacy-products/price-table';
+import { DomainError } from '#shared/errors';
+import { parseCsv } from '#shared/legacy-products/csv';
+import { BUILT_IN_PLACEHOLDER, resolveImages } from '#shared/legacy-products/images';
+import { cellProblems, missingCellProblem } from '#shared/legacy-products/lookup';
+import { rowsFromCsv, tableShape } from '#shared/legacy-products/price-table';
 
-function rejection(run: () => unknown): ApiError {
+function rejection(run: () => unknown): DomainError {
   try {
     run();
   } catch (error) {
-    if (error instanceof ApiError) return error;
+    if (error instanceof DomainError) return error;
     throw error;
   }
   throw new Error('expected a rejection');
@@ -56,13 +56,13 @@ describe('price tables from CSV', () => {
     expect(rejection(() => rowsFromCsv('A4,4/4,100,8,49.90')).details).toEqual([
       { field: 'line 1', message: 'the first line must name the columns format,color,quantity,pages,price (any order)' },
     ]);
-    expect(rejection(() => rowsFromCsv('')).status).toBe(422);
+    expect(rejection(() => rowsFromCsv('')).code).toBe('validation_failed');
     expect(rejection(() => rowsFromCsv(header)).details?.[0]?.message).toBe('at least one price row is required');
   });
 
   it('names every bad line and field', () => {
     const error = rejection(() => rowsFromCsv(`${header}\nA4,4/4,100,8,49.90\nA4,4/4,abc,8,12\nA4,,100,0,1.999\nA4,4/4,100`));
-    expect(error.status).toBe(422);
+    expect(error.code).toBe('validation_failed');
     expect(error.message).toContain('nothing was stored');
     expect(error.details).toEqual([
       { field: 'line 3', message: 'quantity must be a whole number from 1 to 10000000 (got "abc")' },

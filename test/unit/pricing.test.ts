@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applicableTier, priceProduct, type PricingProduct, type PriceQuote } from '../../shared/pricing/product-price';
-import { productProblems } from '../../shared/products/rules';
+import { applicableTier, priceProduct, type PricingProduct, type PriceQuote } from '#shared/pricing/product-price';
+import { productProblems } from '#shared/products/rules';
 
 const eur19 = { currency: 'EUR', tax_rate: 19 };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { issuesToDetails } from '../../shared/http/validation';
-import { buildOpenApiDocument } from '../../shared/openapi/document';
-import { productProblems } from '../../shared/products/rules';
-import { ProductCreateSchema, ProductListQuerySchema, ProductUpdateSchema } from '../../shared/products/schema';
+import { issuesToDetails } from '#shared/http/validation';
+import { buildOpenApiDocument } from '#shared/openapi/document';
+import { productProblems } from '#shared/products/rules';
+import { ProductCreateSchema, ProductListQuerySchema, ProductUpdateSchema } from '#shared/products/schema';
 
 const REMOVED = ['sku', 'status', 'category_id', 'min_quantity'];
 

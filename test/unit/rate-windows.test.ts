@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { usagePlanThrottle } from '../../shared/accounts/plans';
-import { rateLimitHeaders, retryAfterSeconds, windowAt } from '../../shared/limits/windows';
+import { usagePlanThrottle } from '#shared/accounts/plans';
+import { rateLimitHeaders, retryAfterSeconds, windowAt } from '#shared/limits/windows';
 
 describe('rate-limit windows', () => {
   it('aligns minute and hour windows to the clock', () => {

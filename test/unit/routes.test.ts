@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { routeDocs } from '../../shared/route-docs';
-import { routes } from '../../shared/routes';
-import { allOperations } from '../../shared/openapi/contracts';
-import { buildOpenApiDocument } from '../../shared/openapi/document';
+import { routeDocs } from '#shared/route-docs';
+import { routes } from '#shared/routes';
+import { allOperations } from '#shared/openapi/contracts';
+import { buildOpenApiDocument } from '#shared/openapi/document';
 
 describe('the route table', () => {
   it('has unique ids and unique method + path pairs', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allScopes, grants, isScope, missingScope, publishableScopes } from '../../shared/auth/scopes';
+import { allScopes, grants, isScope, missingScope, publishableScopes } from '#shared/auth/scopes';
 
 describe('scopes', () => {
   it('grants everything to *', () => {

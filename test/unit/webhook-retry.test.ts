@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryIdFor, DELIVERY_ID_PATTERN } from '../../events/delivery-id';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, delayAfter, MAX_VISIBILITY_SECONDS, maxAttempts, parseRetrySchedule, receivesFor, retrySchedule, visibilityFor } from '../../events/retry';
-import { queues } from '../../shared/resources';
-import { matchesFilter, workers } from '../../shared/workers';
+import { deliveryIdFor, DELIVERY_ID_PATTERN } from '#shared/webhooks/delivery-id';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, delayAfter, MAX_VISIBILITY_SECONDS, maxAttempts, parseRetrySchedule, receivesFor, retrySchedule, visibilityFor } from '#shared/webhooks/retry-schedule';
+import { queues } from '#shared/resources';
+import { matchesFilter, workers } from '#shared/workers';
 
 describe('the retry schedule', () => {
   it('defaults to about 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h: 8 attempts', () => {

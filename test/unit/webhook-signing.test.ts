@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildPayload, deliveryHeaders } from '../../events/payload';
-import { activeSecrets, generateSecret, hexSignature, secretHint, standardKey, standardSignature } from '../../events/signing';
+import { buildPayload, deliveryHeaders } from '#shared/webhooks/payload';
+import { activeSecrets, generateSecret, hexSignature, secretHint, standardKey, standardSignature } from '#shared/webhooks/signing';
 import { verifyWebhook } from '../../docs/examples/verify-webhook';
 
 // The Standard Webhooks specification's published test vector.

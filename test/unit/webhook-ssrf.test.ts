@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockedReason, checkWebhookUrl, parseV6, resolveTarget, UnsafeUrlError, type Lookup } from '../../events/ssrf';
+import { blockedReason, checkWebhookUrl, parseV6, resolveTarget, UnsafeUrlError, type Lookup } from '#shared/webhooks/ssrf';
 
 const aws = { localMode: false };
 const local = { localMode: true };

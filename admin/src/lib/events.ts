@@ -1,9 +1,9 @@
 /**
- * The event checklist: the catalogue (events/catalogue.ts, the single source, bundled at build
+ * The event checklist: the catalogue (shared/events/catalogue.ts, the single source, bundled at build
  * time) grouped by resource, and the selection rules. `["*"]` subscribes to every kind, including
  * kinds added later; ticking every box subscribes to today's kinds only.
  */
-import { eventKinds } from '../../../events/catalogue';
+import { eventKinds } from '../../../shared/events/catalogue';
 
 export const ALL_EVENTS = '*';
 export const catalogue: readonly string[] = eventKinds;

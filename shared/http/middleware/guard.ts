@@ -5,15 +5,15 @@
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ipAllowed } from '../../auth/ip-allowlist';
-import { principalFromContext } from '../../auth/principal';
-import { missingScope } from '../../auth/scopes';
-import { consumeRequest, peekRequest } from '../../limits/rate-limit';
-import { rateLimitHeaders } from '../../limits/windows';
-import { logger } from '../../logger';
-import type { RouteDefinition } from '../../routes';
-import { ApiError } from '../errors';
-import { invocationOf } from '../invocation';
+import { ipAllowed } from '#shared/auth/ip-allowlist';
+import { principalFromContext } from '#shared/auth/principal';
+import { missingScope } from '#shared/auth/scopes';
+import { consumeRequest, peekRequest } from '#shared/limits/rate-limit';
+import { rateLimitHeaders } from '#shared/limits/windows';
+import { logger } from '#shared/logger';
+import type { RouteDefinition } from '#shared/routes';
+import { DomainError, RateLimitedError } from '#shared/errors';
+import { invocationOf } from '#shared/http/invocation';
 
 /** Methods that change nothing: their work runs while the rate-limit counter is being updated. */
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -22,7 +22,7 @@ export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayPro
   before: async (request) => {
     const invocation = invocationOf(request.event);
     const principal = principalFromContext(request.event.requestContext?.authorizer);
-    if (!principal) throw new ApiError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>');
+    if (!principal) throw new DomainError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>');
     invocation.principal = principal;
     logger.appendKeys({ account_id: principal.accountId, mode: principal.mode, key_prefix: principal.keyPrefix });
 
@@ -32,15 +32,13 @@ export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayPro
     const sourceIp = request.event.requestContext?.identity?.sourceIp;
     if (!ipAllowed(sourceIp, principal.accountAllowedIps) || !ipAllowed(sourceIp, principal.keyAllowedIps)) {
       invocation.rateLimitHeaders = rateLimitHeaders(await peekRequest(tenant, principal.limits));
-      throw new ApiError('ip_not_allowed', `Requests from ${sourceIp ?? 'this address'} are not allowed for this account`);
+      throw new DomainError('ip_not_allowed', `Requests from ${sourceIp ?? 'this address'} are not allowed for this account`);
     }
 
     invocation.admission = consumeRequest(tenant, principal.limits).then((decision) => {
       invocation.rateLimitHeaders = rateLimitHeaders(decision.state);
       if (!decision.allowed) {
-        throw new ApiError('rate_limited', `Rate limit of ${decision.state.limit} requests exceeded; retry in ${decision.retryAfter} s`, undefined, {
-          'Retry-After': String(decision.retryAfter),
-        });
+        throw new RateLimitedError(`Rate limit of ${decision.state.limit} requests exceeded; retry in ${decision.retryAfter} s`, decision.retryAfter);
       }
     });
     // Settled later by whoever awaits it; never an unhandled rejection meanwhile.
@@ -49,7 +47,7 @@ export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayPro
 
     const missing = missingScope(principal.scopes, route.scopes);
     if (missing) {
-      throw new ApiError('insufficient_scope', `This key lacks the scope ${missing}`, [{ field: 'scope', message: `requires ${missing}` }]);
+      throw new DomainError('insufficient_scope', `This key lacks the scope ${missing}`, [{ field: 'scope', message: `requires ${missing}` }]);
     }
   },
 });

@@ -7,11 +7,11 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { emitAudit } from '../../audit/sink';
-import { logger } from '../../logger';
-import type { RouteDefinition } from '../../routes';
-import { toErrorResult } from '../error-mapping';
-import { admissionError, maybeInvocationOf, startInvocation, type Invocation } from '../invocation';
+import { emitAudit } from '#shared/audit/sink';
+import { logger } from '#shared/logger';
+import type { RouteDefinition } from '#shared/routes';
+import { toErrorResult } from '#shared/http/error-mapping';
+import { admissionError, maybeInvocationOf, startInvocation, type Invocation } from '#shared/http/invocation';
 
 type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
 

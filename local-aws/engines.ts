@@ -10,7 +10,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { env as envNames } from '../../shared/config';
+import { env as envNames } from '#shared/config';
 import { localAwsEnv, type LocalEndpoints } from './clients';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { provisionResources, type ProvisionedResources } from './provision';

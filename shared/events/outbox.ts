@@ -3,10 +3,10 @@
  * TransactWriteItems, so the event exists exactly when the change does. The stream router
  * (webhooks) reads only inserts of these EVENT items.
  */
-import type { Tenant } from '../shared/auth/principal';
-import { tenantKeys } from '../shared/db/keys';
-import { tableName, type TransactItem } from '../shared/db/table';
-import { prefixedId } from '../shared/ids';
+import type { Tenant } from '#shared/auth/principal';
+import { tenantKeys } from '#shared/db/keys';
+import { tableName, type TransactItem } from '#shared/db/table';
+import { prefixedId } from '#shared/ids';
 import { resourceTypeOf, type EventKind } from './catalogue';
 
 /** Events are kept 30 days (then removed by TTL); deliveries keep their own history. */

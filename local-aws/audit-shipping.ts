@@ -7,8 +7,8 @@
  */
 import type { CloudWatchLogsEvent } from 'aws-lambda';
 import { gzipSync } from 'node:zlib';
-import { AUDIT_LINE_PREFIX } from '../../shared/audit/sink';
-import { handler as shipAudit } from '../../functions/audit/ship';
+import { AUDIT_LINE_PREFIX } from '#shared/audit/sink';
+import { handler as shipAudit } from '#functions/audit/ship';
 
 const FLUSH_MS = 100;
 

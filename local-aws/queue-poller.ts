@@ -12,7 +12,7 @@
  */
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import { withoutSdkLogging } from '../../shared/clients/quiet';
+import { withoutSdkLogging } from '#shared/clients/quiet';
 import { LOCAL_REGION, localClientConfig } from './clients';
 import { pause } from './lambda-context';
 import { PauseGate, pollerHandle } from './pause-gate';

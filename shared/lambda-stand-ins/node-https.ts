@@ -1,4 +1,4 @@
-/** Like lambda-node-http.ts for `node:https`: required, not imported, so its ESM facade (and node:tls's) is not built at cold start. */
+/** Like node-http.ts for `node:https`: required, not imported, so its ESM facade (and node:tls's) is not built at cold start. */
 import type * as NodeHttps from 'node:https';
 import { createRequire } from 'node:module';
 

@@ -10,9 +10,9 @@
  */
 import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
-import type { Tenant } from '../shared/auth/principal';
-import { sqs } from '../shared/clients/sqs';
-import { config } from '../shared/config';
+import type { Tenant } from '#shared/auth/principal';
+import { sqs } from '#shared/clients/sqs';
+import { config } from '#shared/config';
 import { DELIVERY_ID_PATTERN } from './delivery-id';
 
 const MessageSchema = z.object({

@@ -3,13 +3,13 @@
  * its sources, so `npm start` and the end-to-end tests work from a fresh clone. Vite runs as a
  * child process on the same Node as this process (the project's Node 24).
  *
- * `tsx scripts/local/admin-build.ts [--force]` runs it from the command line.
+ * `tsx local-aws/admin-build.ts [--force]` runs it from the command line.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const projectRoot = resolve(import.meta.dirname, '../..');
+const projectRoot = resolve(import.meta.dirname, '..');
 export const adminDir = join(projectRoot, 'admin');
 export const adminDistDir = join(adminDir, 'dist');
 

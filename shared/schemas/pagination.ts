@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { Pagination } from './envelope';
 
 export const DEFAULT_PER_PAGE = 25;
 export const MAX_PER_PAGE = 100;
@@ -24,9 +23,6 @@ export const paginationQuery = {
     .meta({ description: `Page size, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})`, example: DEFAULT_PER_PAGE }),
 };
 
-export function pagination(page: number, perPage: number, total: number): Pagination {
-  return { page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) };
-}
 
 export const PaginationSchema = z
   .object({
@@ -36,3 +32,5 @@ export const PaginationSchema = z
     total_pages: z.number().int(),
   })
   .meta({ id: 'Pagination' });
+
+export type Pagination = z.output<typeof PaginationSchema>;

@@ -2,7 +2,7 @@
  * Sample resources for test deliveries (`POST /v1/webhooks/{id}/test`): realistic enough for a
  * receiver to exercise its parsing, obviously fake (id 0, example.com), and never real data.
  */
-import { resourceTypeOf, type EventKind } from './catalogue';
+import { resourceTypeOf, type EventKind } from '#shared/events/catalogue';
 
 const customer = { id: 0, name: 'Test Customer', email: 'test.customer@example.com' };
 

@@ -7,9 +7,11 @@
  */
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { sqs } from '../shared/clients/sqs';
-import { logger } from '../shared/logger';
-import type { MessageOutcome } from './delivery';
+import { sqs } from '#shared/clients/sqs';
+import { logger } from '#shared/logger';
+
+/** What should happen to a message: delete it (`done`), or hide it for a while and report it as failed (`retry`). */
+export type MessageOutcome = { kind: 'done' } | { kind: 'retry'; visibilitySeconds: number };
 
 export async function processQueueBatch(event: SQSEvent, queueUrl: string, handle: (record: SQSRecord) => Promise<MessageOutcome>): Promise<SQSBatchResponse> {
   const batchItemFailures: SQSBatchItemFailure[] = [];

@@ -5,7 +5,7 @@
  * tests can hold every route to a call budget and the benchmark can print calls per route.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { dynamoBase } from '../../shared/clients/dynamodb';
+import { dynamoBase } from '#shared/clients/dynamodb';
 
 interface CallLog {
   commands: string[];

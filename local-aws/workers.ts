@@ -7,14 +7,14 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { workers as allWorkers, type QueueRef, type WorkerDefinition } from '../../shared/workers';
+import { workers as allWorkers, type QueueRef, type WorkerDefinition } from '#shared/workers';
 import { localClientConfig, type LocalEndpoints } from './clients';
 import { lambdaContext } from './lambda-context';
 import type { ProvisionedResources } from './provision';
 import { startQueuePoller } from './queue-poller';
 import { startStreamPoller, type Poller } from './stream-poller';
 
-const projectRoot = resolve(import.meta.dirname, '../..');
+const projectRoot = resolve(import.meta.dirname, '..');
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 

@@ -36,7 +36,7 @@ import {
   type BucketDefinition,
   type IndexDefinition,
   type QueueDefinition,
-} from '../../shared/resources';
+} from '#shared/resources';
 import { localClientConfig, type LocalEndpoints } from './clients';
 
 type QueueKey = keyof typeof queues;

@@ -3,7 +3,7 @@
  * event, so every attempt sends the same bytes; the headers carry the attempt number and the
  * attempt's time, and the signatures over those exact bytes.
  */
-import type { Mode } from '../shared/auth/keys';
+import type { Mode } from '#shared/auth/keys';
 import { signatureHeaders } from './signing';
 
 export const USER_AGENT = 'PrintShopAPI-Webhooks/1.0';

@@ -13,8 +13,8 @@
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record, type Shard } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { matchesFilter, type StreamSource } from '../../shared/workers';
-import { withoutSdkLogging } from '../../shared/clients/quiet';
+import { matchesFilter, type StreamSource } from '#shared/workers';
+import { withoutSdkLogging } from '#shared/clients/quiet';
 import { localClientConfig } from './clients';
 import { pause } from './lambda-context';
 import { PauseGate, pollerHandle } from './pause-gate';

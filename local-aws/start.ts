@@ -5,8 +5,8 @@
  * `npm start -- --in-memory` keeps nothing.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resetConfig } from '../../shared/config';
-import { createAccount, getAccount } from '../../shared/accounts/service';
+import { resetConfig } from '#shared/config';
+import { createAccount, getAccount } from '#shared/accounts/service';
 import { adminDistDir, ensureAdminBuilt } from './admin-build';
 import { startEngines, type Engines } from './engines';
 import { startGateway, type Gateway } from './gateway';

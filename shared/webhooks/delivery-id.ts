@@ -8,7 +8,7 @@
  * history list newest first from the index) + 16 base62 characters of a SHA-256.
  */
 import { createHash } from 'node:crypto';
-import type { Tenant } from '../shared/auth/principal';
+import type { Tenant } from '#shared/auth/principal';
 
 const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

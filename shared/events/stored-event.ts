@@ -3,10 +3,10 @@
  * delivery worker, which builds the body from the stored event on every attempt).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../shared/auth/principal';
-import { dynamo } from '../shared/clients/dynamodb';
-import { tenantKeys } from '../shared/db/keys';
-import { tableName } from '../shared/db/table';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { tenantKeys } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
 
 export interface StoredEvent {
   eventId: string;

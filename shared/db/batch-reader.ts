@@ -9,9 +9,9 @@
  * which is what every message of a batch handled concurrently saw before as well.
  */
 import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../shared/clients/dynamodb';
-import type { ItemKey } from '../shared/db/keys';
-import { tableName } from '../shared/db/table';
+import { dynamo } from '#shared/clients/dynamodb';
+import type { ItemKey } from './keys';
+import { tableName } from './table';
 
 type Item = Record<string, unknown>;
 

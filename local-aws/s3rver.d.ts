@@ -1,4 +1,4 @@
-/** Minimal typings for s3rver 3.x (it ships none); only what scripts/local/s3.ts uses. */
+/** Minimal typings for s3rver 3.x (it ships none); only what local-aws/s3.ts uses. */
 declare module 's3rver' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 

@@ -10,16 +10,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { errorBody } from '../../shared/http/envelope';
-import type { ErrorCode } from '../../shared/http/errors';
-import { pathsOf, routes as routeTable, type RouteDefinition } from '../../shared/routes';
+import { errorBody } from '#shared/http/envelope';
+import type { ErrorCode } from '#shared/errors';
+import { pathsOf, routes as routeTable, type RouteDefinition } from '#shared/routes';
 import { adminStatic } from './admin-static';
 import { startAuditShipping } from './audit-shipping';
 import { countCalls, installCallCounter, recordRouteCalls } from './dynamodb-calls';
 import { lambdaContext } from './lambda-context';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
-const projectRoot = resolve(import.meta.dirname, '../..');
+const projectRoot = resolve(import.meta.dirname, '..');
 const binaryTypes = [/^multipart\/form-data/, /^application\/pdf/, /^application\/octet-stream/, /^image\//];
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
