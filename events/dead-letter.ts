@@ -7,7 +7,7 @@
  */
 import type { SQSRecord } from 'aws-lambda';
 import { logger } from '#shared/logger';
-import { finishDelivery, readDelivery } from '#shared/webhooks/deliveries';
+import { finishDelivery, readDelivery } from '#shared/webhooks/delivery-repository';
 import type { MessageOutcome } from '#shared/queues/partial-batch';
 import { parseDeliveryMessage, tenantOf } from '#shared/webhooks/messages';
 
@@ -24,6 +24,6 @@ export async function markDeadLettered(record: SQSRecord, now = new Date()): Pro
     ? `dead-lettered: ${record.messageAttributes.reason.stringValue}`
     : 'dead-lettered: the delivery kept failing to be processed';
   await finishDelivery(tenant, delivery, 'failed', reason, now.toISOString(), { token: message.token, deadLettered: true });
-  logger.warn('webhook delivery failed', { delivery_id: delivery.id, webhook_id: delivery.webhookId, reason });
+  logger.warn('webhook delivery failed', { delivery_id: delivery.id, webhook_id: delivery.webhook_id, reason });
   return { kind: 'done' };
 }

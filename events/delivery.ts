@@ -13,8 +13,9 @@ import type { Tenant } from '#shared/auth/principal';
 import type { MessageOutcome } from '#shared/queues/partial-batch';
 import { config } from '#shared/config';
 import { logger } from '#shared/logger';
-import { finishDelivery, readDelivery, recordAttempt, type DeliveryRecord } from '#shared/webhooks/deliveries';
-import { deactivateWebhook, readWebhook, type WebhookRecord } from '#shared/webhooks/repository';
+import { finishDelivery, readDelivery, recordAttempt } from '#shared/webhooks/delivery-repository';
+import { deactivateWebhook, readWebhook } from '#shared/webhooks/repository';
+import type { AttemptRecord, DeliveryRecord, WebhookRecord } from '#shared/webhooks/stored';
 import { readEvent, type StoredEvent } from '#shared/events/stored-event';
 import { postWebhook, type PostOutcome } from '#shared/webhooks/http-post';
 import { sendToDeadLetterQueue, tenantOf, type DeliveryMessage } from '#shared/webhooks/messages';
@@ -79,18 +80,18 @@ export async function processDeliveryMessage(message: DeliveryMessage, rawBody: 
   // Deleted, finished, or superseded by a newer chain (router replay, redelivery): nothing to do.
   if (!delivery || delivery.status !== 'pending' || delivery.token !== message.token) return done;
 
-  const dueIn = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - now.getTime() : 0;
+  const dueIn = delivery.next_attempt_at ? Date.parse(delivery.next_attempt_at) - now.getTime() : 0;
   if (dueIn > EARLY_TOLERANCE_MS) return { kind: 'retry', visibilitySeconds: visibilityFor(dueIn / 1000) };
 
   const schedule = retrySchedule();
-  if (delivery.chainAttempts >= maxAttempts(schedule)) return deadLetter(rawBody, delivery);
+  if (delivery.chain_attempts >= maxAttempts(schedule)) return deadLetter(rawBody, delivery);
 
   const stamp = now.toISOString();
   // What the delivery item names; read again only when the message named something else (or, sent
   // before messages carried event_id, nothing).
   const [webhook, event] = await Promise.all([
-    delivery.webhookId === message.webhook_id ? namedWebhook : context.readWebhook(tenant, delivery.webhookId),
-    delivery.eventId === message.event_id ? namedEvent : context.readEvent(tenant, delivery.eventId),
+    delivery.webhook_id === message.webhook_id ? namedWebhook : context.readWebhook(tenant, delivery.webhook_id),
+    delivery.event_id === message.event_id ? namedEvent : context.readEvent(tenant, delivery.event_id),
   ]);
   if (!webhook || !webhook.active) {
     await finishDelivery(tenant, delivery, 'skipped', webhook ? 'webhook inactive' : 'webhook deleted', stamp, { token: delivery.token });
@@ -101,9 +102,9 @@ export async function processDeliveryMessage(message: DeliveryMessage, rawBody: 
     return done;
   }
 
-  const body = buildPayload({ deliveryId: delivery.id, eventId: event.eventId, kind: event.kind, createdAt: event.createdAt, mode: tenant.mode, test: event.test, data: event.data });
-  const number = delivery.attemptCount + 1;
-  const secrets = activeSecrets({ current: webhook.secret, previous: webhook.previousSecret, previousExpiresAt: webhook.previousSecretExpiresAt }, now);
+  const body = buildPayload(delivery.id, event);
+  const number = delivery.attempt_count + 1;
+  const secrets = activeSecrets(webhook, now);
   const headers = deliveryHeaders({ deliveryId: delivery.id, kind: event.kind, attempt: number, timestamp: Math.floor(now.getTime() / 1000), body, secrets });
   const outcome = await attempt(webhook, body, headers, context.lookup);
   return settle(tenant, delivery, webhook, outcome, number, stamp, schedule, rawBody, context);
@@ -121,25 +122,25 @@ async function settle(
   context: DeliveryContext,
 ): Promise<MessageOutcome> {
   const gone = outcome.statusCode === 410;
-  const record = {
+  const record: AttemptRecord = {
     attempt: number,
-    attemptedAt,
-    statusCode: outcome.statusCode,
-    durationMs: outcome.durationMs,
-    error: gone ? 'receiver answered 410 Gone; the webhook was deactivated' : (outcome.error ?? (isSuccess(outcome) ? undefined : `receiver answered ${outcome.statusCode}`)),
-    responseBody: outcome.responseBody,
+    attempted_at: attemptedAt,
+    status_code: outcome.statusCode ?? null,
+    duration_ms: outcome.durationMs,
+    error: gone ? 'receiver answered 410 Gone; the webhook was deactivated' : (outcome.error ?? (isSuccess(outcome) ? null : `receiver answered ${outcome.statusCode}`)),
+    response_body: outcome.responseBody ?? null,
   };
   const log = { delivery_id: delivery.id, webhook_id: webhook.id, attempt: number, status_code: outcome.statusCode, duration_ms: outcome.durationMs };
 
   if (isSuccess(outcome) || gone) {
     if (gone) await deactivateWebhook(tenant, webhook.id, attemptedAt);
-    await context.recordAttempt(tenant, delivery, record, { status: gone ? 'failed' : 'succeeded' });
+    await context.recordAttempt(tenant, delivery, record, { status: gone ? 'failed' : 'succeeded', next_attempt_at: null });
     logger.info(gone ? 'webhook gone, deactivated' : 'webhook delivered', log);
     return done;
   }
-  const delay = delayAfter(schedule, delivery.chainAttempts + 1);
-  const nextAttemptAt = delay === undefined ? undefined : new Date(Date.parse(attemptedAt) + delay * 1000).toISOString();
-  const recorded = await context.recordAttempt(tenant, delivery, record, { status: 'pending', nextAttemptAt });
+  const delay = delayAfter(schedule, delivery.chain_attempts + 1);
+  const nextAttemptAt = delay === undefined ? null : new Date(Date.parse(attemptedAt) + delay * 1000).toISOString();
+  const recorded = await context.recordAttempt(tenant, delivery, record, { status: 'pending', next_attempt_at: nextAttemptAt });
   logger.warn('webhook attempt failed', { ...log, error: record.error, next_attempt_at: nextAttemptAt });
   if (!recorded) return done; // another chain took over meanwhile
   if (delay === undefined) return deadLetter(rawBody, delivery);
@@ -149,6 +150,6 @@ async function settle(
 /** After the last attempt: the message goes to the DLQ, whose handler marks the delivery failed. */
 async function deadLetter(rawBody: string, delivery: DeliveryRecord): Promise<MessageOutcome> {
   await sendToDeadLetterQueue(rawBody, 'retry schedule exhausted');
-  logger.warn('webhook delivery dead-lettered', { delivery_id: delivery.id, webhook_id: delivery.webhookId });
+  logger.warn('webhook delivery dead-lettered', { delivery_id: delivery.id, webhook_id: delivery.webhook_id });
   return done;
 }

@@ -16,8 +16,9 @@ import type { Tenant } from '#shared/auth/principal';
 import { randomToken } from '#shared/ids';
 import { logger } from '#shared/logger';
 import { writeConditionallyBatched } from '#shared/db/conditional-writes';
-import { deliveryPut, readDelivery, rearmPending, type DeliveryRecord } from '#shared/webhooks/deliveries';
-import { listWebhooks, readWebhook, type WebhookRecord } from '#shared/webhooks/repository';
+import { readDelivery, rearmPending } from '#shared/webhooks/delivery-repository';
+import { listWebhooks, readWebhook } from '#shared/webhooks/repository';
+import { deliveryPut, type DeliveryRecord, type WebhookRecord } from '#shared/webhooks/stored';
 import { deliveryIdFor } from '#shared/webhooks/delivery-id';
 import { eventFromItem, type StoredEvent } from '#shared/events/stored-event';
 import { forEachLimit } from '#shared/async/for-each-limit';
@@ -28,19 +29,23 @@ export const subscribes = (webhook: WebhookRecord, kind: string): boolean => web
 /** A new delivery of `event` to `webhook`: pending, on a fresh message chain. */
 function newDelivery(event: StoredEvent, webhook: WebhookRecord, now: string): DeliveryRecord {
   return {
-    id: deliveryIdFor(event.eventId, event.tenant, webhook.id),
-    webhookId: webhook.id,
-    eventId: event.eventId,
-    kind: event.kind,
+    id: deliveryIdFor(event.event_id, event.tenant, webhook.id),
+    webhook_id: webhook.id,
+    event_id: event.event_id,
+    event: event.kind,
     test: event.test,
     status: 'pending',
+    attempt_count: 0,
+    last_attempt_at: null,
+    next_attempt_at: null,
+    last_status_code: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
     token: randomToken(16),
-    chainAttempts: 0,
-    attemptCount: 0,
+    chain_attempts: 0,
     attempts: [],
-    createdAt: now,
-    updatedAt: now,
-    expiresAt: event.expiresAt,
+    expires_at: event.expires_at,
   };
 }
 
@@ -78,8 +83,8 @@ function recipientReader(): (event: StoredEvent) => Promise<WebhookRecord[]> {
     const tenantKey = `${event.tenant.accountId}|${event.tenant.mode}`;
     // A test event goes to its target only (whatever it subscribes to), others to the active subscribers.
     if (event.test) {
-      const targetId = event.targetWebhookId;
-      if (targetId === undefined) return [];
+      const targetId = event.target_webhook_id;
+      if (targetId === null) return [];
       const target = await once(targets, `${tenantKey}|${targetId}`, () => readWebhook(event.tenant, targetId));
       return target ? [target] : [];
     }
@@ -122,7 +127,7 @@ async function routeRedelivery(item: Record<string, unknown>, send: (message: De
   const tenant: Tenant = { accountId: String(item.account_id), mode: item.mode };
   const delivery = await readDelivery(tenant, String(item.delivery_id));
   if (!delivery || delivery.status !== 'pending' || delivery.token !== item.token) return;
-  send(deliveryMessage(tenant, delivery.webhookId, delivery.id, delivery.token, delivery.eventId));
+  send(deliveryMessage(tenant, delivery.webhook_id, delivery.id, delivery.token, delivery.event_id));
 }
 
 /**
@@ -157,7 +162,7 @@ export async function routeStreamRecords(records: DynamoDBRecord[]): Promise<voi
   if (routed.status === 'rejected') throw routed.reason;
   routed.value.forEach(({ webhooks, enqueued }, index) => {
     const event = events[index]!;
-    if (webhooks) logger.info('event routed', { event_id: event.eventId, kind: event.kind, webhooks, enqueued });
+    if (webhooks) logger.info('event routed', { event_id: event.event_id, kind: event.kind, webhooks, enqueued });
   });
 }
 
@@ -176,7 +181,7 @@ async function routeEvents(events: StoredEvent[], send: (message: DeliveryMessag
   const created = await writeConditionallyBatched(pairs.map(({ event, delivery }) => [deliveryPut(event.tenant, delivery)]));
   const enqueue = (pair: (typeof pairs)[number], token: string) => {
     counts[pair.index]!.enqueued++;
-    send(deliveryMessage(pair.event.tenant, pair.webhook.id, pair.delivery.id, token, pair.event.eventId));
+    send(deliveryMessage(pair.event.tenant, pair.webhook.id, pair.delivery.id, token, pair.event.event_id));
   };
   pairs.forEach((pair, index) => created[index] && enqueue(pair, pair.delivery.token));
   await forEachLimit(
@@ -188,13 +193,4 @@ async function routeEvents(events: StoredEvent[], send: (message: DeliveryMessag
     },
   );
   return counts;
-}
-
-/** One event on its own (the same path as a stream batch of one); the number of messages enqueued. */
-export async function routeEvent(event: StoredEvent): Promise<number> {
-  const sender = messageSender();
-  const [routed] = await Promise.allSettled([routeEvents([event], sender.add)]);
-  await sender.finish();
-  if (routed.status === 'rejected') throw routed.reason;
-  return routed.value[0]?.enqueued ?? 0;
 }

@@ -1,4 +1,4 @@
-import * as customerOperations from '#shared/customers/get-contract';
+import * as customerOperations from '#shared/customers/contract';
 import { defineHandler } from '#shared/http/handler';
 import { ok } from '#shared/http/envelope';
 import { getCustomer } from '#shared/customers/service';

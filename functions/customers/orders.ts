@@ -1,9 +1,9 @@
-import * as orderListOperations from '#shared/orders/list-contract';
+import * as orderOperations from '#shared/orders/contract';
 import { defineHandler } from '#shared/http/handler';
 import { listed, pagination } from '#shared/http/envelope';
 import { listCustomerOrders } from '#shared/orders/service';
 
-export const handler = defineHandler(orderListOperations.customerOrders, async ({ tenant, params, query }) => {
+export const handler = defineHandler(orderOperations.customerOrders, async ({ tenant, params, query }) => {
   const { items, total } = await listCustomerOrders(tenant, params.id, query);
   return listed(items, pagination(query.page, query.per_page, total));
 });

@@ -1,9 +1,9 @@
-import * as orderListOperations from '#shared/orders/list-contract';
+import * as orderOperations from '#shared/orders/contract';
 import { defineHandler } from '#shared/http/handler';
 import { listed, pagination } from '#shared/http/envelope';
 import { listOrders } from '#shared/orders/service';
 
-export const handler = defineHandler(orderListOperations.list, async ({ tenant, query }) => {
+export const handler = defineHandler(orderOperations.list, async ({ tenant, query }) => {
   const { items, total } = await listOrders(tenant, query);
   return listed(items, pagination(query.page, query.per_page, total));
 });

@@ -2,7 +2,7 @@ import * as orderOperations from '#shared/orders/contract';
 import { defineHandler } from '#shared/http/handler';
 import { ok } from '#shared/http/envelope';
 import { etagHeader, parseIfMatch } from '#shared/orders/preconditions';
-import { updateOrder } from '#shared/orders/update';
+import { updateOrder } from '#shared/orders/service';
 
 export const handler = defineHandler(orderOperations.update, async ({ tenant, params, body, headers }) => {
   const order = await updateOrder(tenant, params.id, body, parseIfMatch(headers['if-match']));

@@ -1,4 +1,4 @@
-import * as productOperations from '#shared/products/get-contract';
+import * as productOperations from '#shared/products/contract';
 import { defineHandler } from '#shared/http/handler';
 import { ok } from '#shared/http/envelope';
 import { getProduct } from '#shared/products/service';

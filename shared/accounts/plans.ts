@@ -3,6 +3,8 @@ export const plans = { starter: 100, professional: 500, enterprise: 1000 } as co
 
 export type Plan = keyof typeof plans;
 
+export const PLAN_NAMES = Object.keys(plans) as [Plan, ...Plan[]];
+
 export const isPlan = (value: string): value is Plan => Object.hasOwn(plans, value);
 
 /** Name of a plan's API Gateway usage plan on a stage (CDK creates it, the accounts CLI finds it). */

@@ -40,6 +40,11 @@ export async function createAccount(input: { name: string; plan: string; currenc
     plan: input.plan,
     currency: input.currency ?? 'EUR',
     tax_rate: input.taxRate ?? 19,
+    rate_limit_per_minute: null,
+    rate_limit_per_hour: null,
+    usage_key_id: null,
+    usage_key: null,
+    placeholder_image_url: null,
     allowed_ips: [],
     created_at: now,
     updated_at: now,
@@ -73,6 +78,8 @@ export async function createApiKey(input: { accountId: string; mode: Mode; kind:
     scopes,
     prefix: keyPrefix(key),
     created_at: new Date().toISOString(),
+    revoked_at: null,
+    allowed_ips: [],
   };
   await repo.putApiKey(record, hashApiKey(key));
   return { ...record, key };
@@ -153,7 +160,7 @@ export async function resolveApiKey(key: string): Promise<KeyResolution> {
       plan: found.account.plan,
       limits: limitsOf(found.account),
       accountAllowedIps: found.account.allowed_ips,
-      keyAllowedIps: found.key.allowed_ips ?? [],
+      keyAllowedIps: found.key.allowed_ips,
       ...(found.account.usage_key ? { usageKey: found.account.usage_key } : {}),
     },
   };

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { randomToken } from '#shared/ids';
 
-export type Mode = 'test' | 'live';
-export type KeyKind = 'secret' | 'publishable';
+export const MODES = ['test', 'live'] as const;
+export type Mode = (typeof MODES)[number];
+export const KEY_KINDS = ['secret', 'publishable'] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
 
 const keyPattern = /^(sk|pk)_(test|live)_[0-9A-Za-z]{32}$/;
 

@@ -8,96 +8,37 @@ import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { countCollection, readPage, readTotal, type PageRequest } from '#shared/db/collections';
-import { createdSortKey, tenantKeys } from '#shared/db/keys';
-import { adjustTotal } from '#shared/db/sequences';
-import { tableName, transactWrite, type TransactItem } from '#shared/db/table';
+import { adjustTotal } from '#shared/db/totals';
+import { tenantKeys } from '#shared/db/keys';
+import { tableName, type TransactItem } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
 import { buildUpdate } from '#shared/db/update-expression';
-import { padId } from '#shared/ids';
-import { postalAddressFromItem } from '#shared/schemas/address';
-import { DomainError, ConflictError, NotFoundError } from '#shared/errors';
-import type { Address, AddressType, Customer } from './schema';
+import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
+import {
+  CUSTOMERS,
+  addressFromItem,
+  addressPut,
+  customerChanges,
+  customerFromItem,
+  customerPut,
+  defaultPointer,
+  emailMarkerPut,
+  storedAddress,
+  type AddressRecord,
+  type CustomerRecord,
+} from './stored';
 
-export const CUSTOMERS = 'customers';
 /** Bounded so that deleting a customer with all its addresses fits one transaction. */
 export const MAX_ADDRESSES_PER_CUSTOMER = 25;
 
-export interface CustomerRecord extends Customer {
-  version: number;
-  defaults: Partial<Record<AddressType, number>>;
-  addressCount: number;
-}
-
-export type AddressRecord = Omit<Address, 'is_default'>;
-
-/** Raised when the customer changed between our read and our write; the service re-reads and retries. */
-export class VersionConflict extends Error {}
-
-type Item = Record<string, unknown>;
-
-const text = (value: unknown): string | null => (value === undefined || value === null ? null : String(value));
-
-export function customerFromItem(item: Item): CustomerRecord {
-  return {
-    id: Number(item.id),
-    name: String(item.name),
-    email: String(item.email),
-    phone: text(item.phone),
-    company: text(item.company),
-    vat_id: text(item.vat_id),
-    notes: text(item.notes),
-    created_at: String(item.created_at),
-    updated_at: String(item.updated_at),
-    version: Number(item.version),
-    defaults: {
-      ...(item.default_billing_address_id ? { billing: Number(item.default_billing_address_id) } : {}),
-      ...(item.default_shipping_address_id ? { shipping: Number(item.default_shipping_address_id) } : {}),
-    },
-    addressCount: Number(item.address_count ?? 0),
-  };
-}
-
-export function addressFromItem(item: Item): AddressRecord {
-  return {
-    id: Number(item.id),
-    customer_id: Number(item.customer_id),
-    type: item.type as AddressType,
-    ...postalAddressFromItem(item),
-    created_at: String(item.created_at),
-    updated_at: String(item.updated_at),
-  };
-}
-
-/** The customer's public fields as stored (index attributes follow from them). */
-function customerAttributes(tenant: Tenant, customer: CustomerRecord): Item {
-  return {
-    name: customer.name,
-    email: customer.email,
-    phone: customer.phone,
-    company: customer.company,
-    vat_id: customer.vat_id,
-    notes: customer.notes,
-    updated_at: customer.updated_at,
-    default_billing_address_id: customer.defaults.billing,
-    default_shipping_address_id: customer.defaults.shipping,
-    gsi2pk: tenantKeys.customersByName(tenant),
-    gsi2sk: `${customer.name.toLowerCase()}#${padId(customer.id)}`,
-  };
-}
-
-const emailMarker = (tenant: Tenant, email: string, customerId: number): TransactItem => ({
-  Put: {
-    TableName: tableName(),
-    Item: { ...tenantKeys.customerEmail(tenant, email), entity: 'CUSTOMER_EMAIL', customer_id: customerId },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  },
-});
+const customerMoved = () => new VersionConflict('customer');
 
 const emailTaken = (email: string) =>
   new ConflictError('A customer with this email already exists', [{ field: 'email', message: `${email} is already used by another customer` }]);
 
 /** Update of the customer item, conditional on the version we read; bumps the version. */
 function customerUpdate(tenant: Tenant, before: CustomerRecord, after: CustomerRecord, counters = ''): TransactItem {
-  const parts = buildUpdate(customerAttributes(tenant, after), ['#version = :next', ...(counters ? [counters] : [])], {
+  const parts = buildUpdate(customerChanges(tenant, after), ['#version = :next', ...(counters ? [counters] : [])], {
     ':expected': before.version,
     ':next': before.version + 1,
   });
@@ -113,29 +54,12 @@ function customerUpdate(tenant: Tenant, before: CustomerRecord, after: CustomerR
 }
 
 export async function insertCustomer(tenant: Tenant, customer: CustomerRecord, event: TransactItem): Promise<void> {
-  const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...tenantKeys.customer(tenant, customer.id),
-          entity: 'CUSTOMER',
-          id: customer.id,
-          created_at: customer.created_at,
-          version: customer.version,
-          address_count: 0,
-          ...customerAttributes(tenant, customer),
-          gsi1pk: tenantKeys.customersCollection(tenant),
-          gsi1sk: createdSortKey(customer.created_at, customer.id),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    emailMarker(tenant, customer.email, customer.id),
+  await transactWrite([
+    customerPut(tenant, customer),
+    { item: emailMarkerPut(tenant, customer.email, customer.id), onConditionFailure: () => emailTaken(customer.email) },
     adjustTotal(tenant, CUSTOMERS, 1),
     event,
-  ];
-  await transactWrite(items, (index) => (index === 1 ? emailTaken(customer.email) : undefined));
+  ]);
 }
 
 export async function readCustomer(tenant: Tenant, id: number): Promise<CustomerRecord | undefined> {
@@ -187,24 +111,21 @@ export async function readCustomerAndAddress(tenant: Tenant, id: number, address
 }
 
 export async function saveCustomer(tenant: Tenant, before: CustomerRecord, after: CustomerRecord, event: TransactItem): Promise<void> {
-  const items: TransactItem[] = [customerUpdate(tenant, before, after)];
   const emailChanged = before.email.toLowerCase() !== after.email.toLowerCase();
-  if (emailChanged) {
-    items.push(emailMarker(tenant, after.email, after.id), {
-      Delete: {
-        TableName: tableName(),
-        Key: tenantKeys.customerEmail(tenant, before.email),
-        ConditionExpression: 'customer_id = :id',
-        ExpressionAttributeValues: { ':id': before.id },
-      },
-    });
-  }
-  items.push(event);
-  await transactWrite(items, (index) => {
-    if (index === 0) return new VersionConflict();
-    if (emailChanged && index === 1) return emailTaken(after.email);
-    return undefined;
-  });
+  const emailMove = emailChanged
+    ? [
+        { item: emailMarkerPut(tenant, after.email, after.id), onConditionFailure: () => emailTaken(after.email) },
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: tenantKeys.customerEmail(tenant, before.email),
+            ConditionExpression: 'customer_id = :id',
+            ExpressionAttributeValues: { ':id': before.id },
+          },
+        },
+      ]
+    : [];
+  await transactWrite([{ item: customerUpdate(tenant, before, after), onConditionFailure: customerMoved }, ...emailMove, event]);
 }
 
 /**
@@ -212,21 +133,21 @@ export async function saveCustomer(tenant: Tenant, before: CustomerRecord, after
  * nothing. The condition on `open_orders` lets the orders slice block deletion in the database.
  */
 export async function deleteCustomer(tenant: Tenant, customer: CustomerRecord, addresses: AddressRecord[]): Promise<void> {
-  const items: TransactItem[] = [
-    {
-      Delete: {
-        TableName: tableName(),
-        Key: tenantKeys.customer(tenant, customer.id),
-        ConditionExpression: '#version = :expected AND (attribute_not_exists(open_orders) OR open_orders <= :zero)',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':expected': customer.version, ':zero': 0 },
-      },
+  const remove: TransactItem = {
+    Delete: {
+      TableName: tableName(),
+      Key: tenantKeys.customer(tenant, customer.id),
+      ConditionExpression: '#version = :expected AND (attribute_not_exists(open_orders) OR open_orders <= :zero)',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':expected': customer.version, ':zero': 0 },
     },
+  };
+  await transactWrite([
+    { item: remove, onConditionFailure: customerMoved },
     { Delete: { TableName: tableName(), Key: tenantKeys.customerEmail(tenant, customer.email) } },
     adjustTotal(tenant, CUSTOMERS, -1),
     ...addresses.map((address): TransactItem => ({ Delete: { TableName: tableName(), Key: tenantKeys.address(tenant, customer.id, address.id) } })),
-  ];
-  await transactWrite(items, (index) => (index === 0 ? new VersionConflict() : undefined));
+  ]);
 }
 
 /**
@@ -240,12 +161,8 @@ export async function openOrderCount(tenant: Tenant, id: number): Promise<number
   return Number(result.Item?.open_orders ?? 0);
 }
 
-function addressAttributes(address: AddressRecord): Item {
-  return { type: address.type, ...postalAddressFromItem(address), updated_at: address.updated_at };
-}
-
 export const tooManyAddresses = () =>
-  new DomainError('conflict', `A customer can have at most ${MAX_ADDRESSES_PER_CUSTOMER} addresses`, [
+  new ConflictError(`A customer can have at most ${MAX_ADDRESSES_PER_CUSTOMER} addresses`, [
     { field: 'addresses', message: `limit of ${MAX_ADDRESSES_PER_CUSTOMER} reached` },
   ]);
 
@@ -258,28 +175,15 @@ export type DefaultChange = 'set' | 'set-if-none' | 'keep';
  * VersionConflict, and the service retries with a fresh read).
  */
 export async function insertAddress(tenant: Tenant, address: AddressRecord, makeDefault: DefaultChange, event: TransactItem): Promise<void> {
-  const pointer = address.type === 'billing' ? 'default_billing_address_id' : 'default_shipping_address_id';
+  const pointer = defaultPointer(address.type);
   const sets = ['address_count = if_not_exists(address_count, :zero) + :one', '#version = #version + :one', 'updated_at = :now'];
   const conditions = ['attribute_exists(pk)', '(attribute_not_exists(address_count) OR address_count < :max)'];
   if (makeDefault !== 'keep') sets.push('#pointer = :id');
   if (makeDefault === 'set-if-none') conditions.push('attribute_not_exists(#pointer)');
-  await transactWrite(
-    [
-      {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...tenantKeys.address(tenant, address.customer_id, address.id),
-            entity: 'ADDRESS',
-            id: address.id,
-            customer_id: address.customer_id,
-            created_at: address.created_at,
-            ...addressAttributes(address),
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      {
+  await transactWrite([
+    addressPut(tenant, address),
+    {
+      item: {
         Update: {
           TableName: tableName(),
           Key: tenantKeys.customer(tenant, address.customer_id),
@@ -295,42 +199,37 @@ export async function insertAddress(tenant: Tenant, address: AddressRecord, make
           },
         },
       },
-      event,
-    ],
-    (index) => (index === 1 ? new VersionConflict() : undefined),
-  );
+      onConditionFailure: customerMoved,
+    },
+    event,
+  ]);
 }
 
 export async function saveAddress(tenant: Tenant, before: CustomerRecord, after: CustomerRecord, address: AddressRecord, event: TransactItem): Promise<void> {
-  const parts = buildUpdate(addressAttributes(address));
-  await transactWrite(
-    [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: tenantKeys.address(tenant, address.customer_id, address.id),
-          ...parts,
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      },
-      customerUpdate(tenant, before, after),
-      event,
-    ],
-    (index) => (index === 0 ? new NotFoundError('address', address.id) : index === 1 ? new VersionConflict() : undefined),
-  );
+  const update: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: tenantKeys.address(tenant, address.customer_id, address.id),
+      ...buildUpdate(storedAddress.attributes(address, 'update')),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  };
+  await transactWrite([
+    { item: update, onConditionFailure: () => new NotFoundError('address', address.id) },
+    { item: customerUpdate(tenant, before, after), onConditionFailure: customerMoved },
+    event,
+  ]);
 }
 
 export async function deleteAddress(tenant: Tenant, before: CustomerRecord, after: CustomerRecord, address: AddressRecord, event: TransactItem): Promise<void> {
   const update = customerUpdate(tenant, before, after, 'address_count = address_count - :one');
   update.Update!.ExpressionAttributeValues = { ...update.Update!.ExpressionAttributeValues, ':one': 1 };
-  await transactWrite(
-    [
-      { Delete: { TableName: tableName(), Key: tenantKeys.address(tenant, address.customer_id, address.id), ConditionExpression: 'attribute_exists(pk)' } },
-      update,
-      event,
-    ],
-    (index) => (index === 0 ? new NotFoundError('address', address.id) : index === 1 ? new VersionConflict() : undefined),
-  );
+  const remove: TransactItem = { Delete: { TableName: tableName(), Key: tenantKeys.address(tenant, address.customer_id, address.id), ConditionExpression: 'attribute_exists(pk)' } };
+  await transactWrite([
+    { item: remove, onConditionFailure: () => new NotFoundError('address', address.id) },
+    { item: update, onConditionFailure: customerMoved },
+    event,
+  ]);
 }
 
 export async function findCustomerIdByEmail(tenant: Tenant, email: string): Promise<number | undefined> {

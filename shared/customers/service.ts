@@ -3,37 +3,24 @@
  * under it (optimistic locking on `version`), and writes its `customer.*` event in the same
  * transaction (address changes are customer updates).
  */
-import { eventPut } from '#shared/events/outbox';
 import type { Tenant } from '#shared/auth/principal';
-import { retryOnConflict } from '#shared/db/optimistic';
-import { nextId } from '#shared/db/sequences';
-import { ConflictError } from '#shared/errors';
-import { postalAddressFromItem } from '#shared/schemas/address';
 import type { PageRequest } from '#shared/db/collections';
+import { nextId } from '#shared/db/counters';
+import { retryOnVersionConflict } from '#shared/db/optimistic';
+import { ConflictError, VersionConflict } from '#shared/errors';
+import { eventPut } from '#shared/events/outbox';
+import { customerCreated, customerUpdated } from './events';
 import * as repo from './repository';
-import { VersionConflict, type AddressRecord, type CustomerRecord } from './repository';
 import type { Address, AddressCreate, AddressUpdate, Customer, CustomerCreate, CustomerListQuery, CustomerUpdate } from './schema';
+import { defaultPointer, storedAddress, storedCustomer, type AddressRecord, type CustomerRecord } from './stored';
 
-const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnConflict(operation, (error) => error instanceof VersionConflict, 'customer');
+const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnVersionConflict('customer', operation);
 
-/** The public view of a customer (internal bookkeeping stays inside). */
-export function presentCustomer(customer: CustomerRecord): Customer {
-  const { version: _version, defaults: _defaults, addressCount: _count, ...fields } = customer;
-  return fields;
-}
+const presentCustomer = storedCustomer.view;
 
-/** Fields in one fixed order, whichever way the record was built. */
-export function presentAddress(address: AddressRecord, customer: CustomerRecord): Address {
-  return {
-    id: address.id,
-    customer_id: address.customer_id,
-    type: address.type,
-    is_default: customer.defaults[address.type] === address.id,
-    ...postalAddressFromItem(address),
-    created_at: address.created_at,
-    updated_at: address.updated_at,
-  };
-}
+/** The address as responses show it: `is_default` from the customer's default pointer of its type. */
+const presentAddress = (address: AddressRecord, customer: CustomerRecord): Address =>
+  storedAddress.view({ ...address, is_default: customer[defaultPointer(address.type)] === address.id });
 
 export async function createCustomer(tenant: Tenant, input: CustomerCreate): Promise<Customer> {
   const id = await nextId(tenant, 'customer');
@@ -49,11 +36,13 @@ export async function createCustomer(tenant: Tenant, input: CustomerCreate): Pro
     created_at: now,
     updated_at: now,
     version: 1,
-    defaults: {},
-    addressCount: 0,
+    default_billing_address_id: null,
+    default_shipping_address_id: null,
+    address_count: 0,
+    open_orders: 0,
   };
   const presented = presentCustomer(customer);
-  await repo.insertCustomer(tenant, customer, eventPut(tenant, 'customer.created', presented).item);
+  await repo.insertCustomer(tenant, customer, eventPut(tenant, customerCreated, { customer: presented }).item);
   return presented;
 }
 
@@ -68,8 +57,8 @@ export async function updateCustomer(tenant: Tenant, id: number, changes: Custom
     for (const [field, value] of Object.entries(changes) as [keyof CustomerUpdate, unknown][]) {
       if (value !== undefined) (after as unknown as Record<string, unknown>)[field] = value;
     }
-    const presented = presentCustomer({ ...after, version: after.version + 1 });
-    await repo.saveCustomer(tenant, before, after, eventPut(tenant, 'customer.updated', presented).item);
+    const presented = presentCustomer(after);
+    await repo.saveCustomer(tenant, before, after, eventPut(tenant, customerUpdated, { customer: presented }).item);
     return presented;
   });
 }
@@ -113,18 +102,15 @@ export async function listCustomers(tenant: Tenant, query: CustomerListQuery): P
  * default only when asked.
  */
 function withDefaults(customer: CustomerRecord, address: AddressRecord, isDefault: boolean | undefined, previousType: AddressRecord['type']): CustomerRecord {
-  const defaults = { ...customer.defaults };
-  if (previousType !== address.type && defaults[previousType] === address.id) delete defaults[previousType];
-  if (isDefault === true) defaults[address.type] = address.id;
-  else if (isDefault === false && defaults[address.type] === address.id) delete defaults[address.type];
-  return { ...customer, defaults, updated_at: address.updated_at };
+  const after: CustomerRecord = { ...customer, updated_at: address.updated_at };
+  if (previousType !== address.type && after[defaultPointer(previousType)] === address.id) after[defaultPointer(previousType)] = null;
+  if (isDefault === true) after[defaultPointer(address.type)] = address.id;
+  else if (isDefault === false && after[defaultPointer(address.type)] === address.id) after[defaultPointer(address.type)] = null;
+  return after;
 }
 
 function addressEvent(tenant: Tenant, customer: CustomerRecord, address: Address, action: 'created' | 'updated' | 'deleted') {
-  return eventPut(tenant, 'customer.updated', presentCustomer({ ...customer, version: customer.version + 1 }), {
-    address,
-    change: `address.${action}`,
-  }).item;
+  return eventPut(tenant, customerUpdated, { customer: presentCustomer(customer), address, change: `address.${action}` }).item;
 }
 
 export async function listAddresses(tenant: Tenant, customerId: number): Promise<Address[]> {
@@ -139,13 +125,14 @@ export async function getAddress(tenant: Tenant, customerId: number, addressId: 
 
 export async function createAddress(tenant: Tenant, customerId: number, input: AddressCreate): Promise<Address> {
   const customer = await repo.requireCustomer(tenant, customerId);
-  if (customer.addressCount >= repo.MAX_ADDRESSES_PER_CUSTOMER) throw repo.tooManyAddresses();
+  if (customer.address_count >= repo.MAX_ADDRESSES_PER_CUSTOMER) throw repo.tooManyAddresses();
   const id = await nextId(tenant, 'address');
   const now = new Date().toISOString();
   const { is_default, ...fields } = input;
   const address: AddressRecord = {
     id,
     customer_id: customerId,
+    is_default: false,
     ...fields,
     company: fields.company ?? null,
     line2: fields.line2 ?? null,
@@ -155,11 +142,11 @@ export async function createAddress(tenant: Tenant, customerId: number, input: A
   };
   return withRetry(async () => {
     const current = await repo.requireCustomer(tenant, customerId);
-    if (current.addressCount >= repo.MAX_ADDRESSES_PER_CUSTOMER) throw repo.tooManyAddresses();
+    if (current.address_count >= repo.MAX_ADDRESSES_PER_CUSTOMER) throw repo.tooManyAddresses();
     // The first address of a type becomes its default unless the caller says otherwise.
     const change: repo.DefaultChange =
-      is_default === true ? 'set' : is_default === undefined && current.defaults[address.type] === undefined ? 'set-if-none' : 'keep';
-    const after: CustomerRecord = { ...current, updated_at: now, defaults: change === 'keep' ? current.defaults : { ...current.defaults, [address.type]: id } };
+      is_default === true ? 'set' : is_default === undefined && current[defaultPointer(address.type)] === null ? 'set-if-none' : 'keep';
+    const after: CustomerRecord = { ...current, updated_at: now, ...(change === 'keep' ? {} : { [defaultPointer(address.type)]: id }) };
     const presented = presentAddress(address, after);
     await repo.insertAddress(tenant, address, change, addressEvent(tenant, after, presented, 'created'));
     return presented;
@@ -184,11 +171,9 @@ export async function updateAddress(tenant: Tenant, customerId: number, addressI
 export async function deleteAddress(tenant: Tenant, customerId: number, addressId: number): Promise<{ id: number; deleted: true }> {
   return withRetry(async () => {
     const { customer, address } = await repo.readCustomerAndAddress(tenant, customerId, addressId);
-    const defaults = { ...customer.defaults };
-    const wasDefault = defaults[address.type] === address.id;
-    if (wasDefault) delete defaults[address.type];
-    const after: CustomerRecord = { ...customer, defaults, updated_at: new Date().toISOString() };
-    await repo.deleteAddress(tenant, customer, after, address, addressEvent(tenant, after, { ...address, is_default: wasDefault }, 'deleted'));
+    const wasDefault = customer[defaultPointer(address.type)] === address.id;
+    const after: CustomerRecord = { ...customer, updated_at: new Date().toISOString(), ...(wasDefault ? { [defaultPointer(address.type)]: null } : {}) };
+    await repo.deleteAddress(tenant, customer, after, address, addressEvent(tenant, after, storedAddress.view({ ...address, is_default: wasDefault }), 'deleted'));
     return { id: addressId, deleted: true as const };
   });
 }

@@ -1,7 +1,9 @@
-import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { tenantKeys, type ItemKey } from './keys';
+import { batchGet, keyId } from './batch';
+import { countAll, queryAll } from './query';
 import { tableName } from './table';
 
 export interface PageRequest {
@@ -52,18 +54,7 @@ function keyCondition(query: CollectionQuery): Pick<QueryCommandInput, 'KeyCondi
  * Counts the members of a filtered collection on its KEYS_ONLY index (used where no counter
  * item exists, e.g. a name-prefix search). Reads keys only, never full items.
  */
-export async function countCollection(query: CollectionQuery): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await dynamo().send(
-      new QueryCommand({ TableName: tableName(), IndexName: query.index, Select: 'COUNT', ExclusiveStartKey: startKey, ...keyCondition(query) }),
-    );
-    count += result.Count ?? 0;
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return count;
-}
+export const countCollection = (query: CollectionQuery): Promise<number> => countAll({ IndexName: query.index, ...keyCondition(query) });
 
 /**
  * Page-number pagination over a collection index. The indexes are KEYS_ONLY, so skipping to a
@@ -71,41 +62,16 @@ export async function countCollection(query: CollectionQuery): Promise<number> {
  */
 export async function readPage(query: CollectionQuery, { page, perPage }: PageRequest): Promise<Item[]> {
   const offset = (page - 1) * perPage;
-  const wanted = offset + perPage;
-  const keys: ItemKey[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: query.index,
-        ScanIndexForward: !query.newestFirst,
-        Limit: wanted - keys.length,
-        ExclusiveStartKey: startKey,
-        ...keyCondition(query),
-      }),
-    );
-    for (const item of result.Items ?? []) keys.push({ pk: String(item.pk), sk: String(item.sk) });
-    startKey = result.LastEvaluatedKey;
-  } while (startKey && keys.length < wanted);
-  const window = keys.slice(offset, wanted);
+  const entries = await queryAll({ IndexName: query.index, ScanIndexForward: !query.newestFirst, ...keyCondition(query) }, { max: offset + perPage });
+  const window = entries.slice(offset).map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) }));
   return getMany(query.itemKey ? window.map((key) => query.itemKey!(key)) : window);
 }
 
 /**
- * BatchGet of up to 100 keys, retrying unprocessed keys, returned in the order of `keys` (missing
- * ones dropped). `consistent` asks for strongly consistent reads (stock checks before a write).
+ * The items at `keys` (BatchGetItem, 100 keys a call), in the order of `keys`, missing ones
+ * dropped. `consistent` asks for strongly consistent reads (stock checks before a write).
  */
 export async function getMany(keys: ItemKey[], options: { consistent?: boolean } = {}): Promise<Item[]> {
-  if (keys.length === 0) return [];
-  const found = new Map<string, Item>();
-  let pending: Record<string, unknown>[] | undefined = keys.map((key) => ({ pk: key.pk, sk: key.sk }));
-  for (let attempt = 0; pending && pending.length > 0; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-    const result = await dynamo().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: options.consistent } } }));
-    for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
-    pending = result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined;
-    if (attempt > 8 && pending?.length) throw new Error('BatchGet kept returning unprocessed keys');
-  }
-  return keys.map((key) => found.get(`${key.pk}|${key.sk}`)).filter((item): item is Item => item !== undefined);
+  const found = await batchGet(keys, options);
+  return keys.map((key) => found.get(keyId(key))).filter((item): item is Item => item !== undefined);
 }

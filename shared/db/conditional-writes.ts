@@ -16,7 +16,8 @@
 import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '#shared/clients/dynamodb';
 import type { ItemKey } from './keys';
-import { isConditionFailure, isTransactionCanceled, transactWrite, type TransactItem } from './table';
+import { isConditionFailure, isTransactionCanceled, type TransactItem } from './table';
+import { transactWrite } from './transactions';
 
 /** TransactWriteItems' limit. */
 export const MAX_TRANSACTION_ITEMS = 100;

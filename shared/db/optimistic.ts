@@ -1,20 +1,20 @@
-import { ConflictError } from '#shared/errors';
+import { retry } from '#shared/async/retry';
+import { ConflictError, VersionConflict } from '#shared/errors';
 
-const MAX_ATTEMPTS = 6;
+/** Read-decide-write attempts of one optimistic operation before the caller gets a 409. */
+export const OPTIMISTIC_ATTEMPTS = 5;
 
 /**
- * Optimistic locking's retry loop: runs `operation` (read, decide, conditional write) again while
- * it fails with `isConflict` — the item changed between our read and our write — after a short
- * jittered pause so colliding requests do not collide again; gives up with 409 after 6 tries.
+ * Optimistic locking's loop: runs `operation` (read, decide, conditional write) again while its
+ * write meets a VersionConflict — the item changed between our read and our write — and gives
+ * up with 409 `conflict` after `maxAttempts` tries. `what` names the resource in the message;
+ * `operation` learns which attempt it is (the first may reuse reads made before).
  */
-export async function retryOnConflict<T>(operation: () => Promise<T>, isConflict: (error: unknown) => boolean, what: string): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await operation();
-    } catch (error) {
-      if (!isConflict(error)) throw error;
-      if (attempt >= MAX_ATTEMPTS) throw new ConflictError(`The ${what} was changed by another request at the same time; try again`);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
-    }
-  }
+export function retryOnVersionConflict<T>(what: string, operation: (attempt: number) => Promise<T>, maxAttempts = OPTIMISTIC_ATTEMPTS): Promise<T> {
+  return retry(operation, {
+    isRetryable: (error) => error instanceof VersionConflict,
+    maxAttempts,
+    pauseMs: 15,
+    exhausted: () => new ConflictError(`The ${what} was changed by other requests at the same time; try again`),
+  });
 }

@@ -1,55 +1,31 @@
+/**
+ * The table's name, the shape of transaction items, and how DynamoDB's failures are recognised.
+ * No client here: item builders (every resource's stored.ts) import this module, and the bundles
+ * that only build schemas (the OpenAPI document) must not carry the DynamoDB client.
+ */
 import type { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../clients/dynamodb';
-import { config } from '../config';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config';
 
 export const tableName = (): string => config().tableName;
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
- * Maps the index of a cancelled transaction item to the domain error it means
- * (e.g. the email marker's condition failed → 409 email taken). Return undefined to fall through.
+ * An item of a transaction with what a failed condition on it means (e.g. the email marker's
+ * condition → 409 email taken; the order's version condition → VersionConflict). A plain
+ * TransactItem carries no meaning: its failed condition is rethrown as the SDK's error.
  */
-export type ConditionFailureMap = (index: number, item: TransactItem) => Error | undefined;
-
-/**
- * Runs one TransactWriteItems. When a condition fails, the first failing item is handed to
- * `onConditionFailure` so the caller turns it into a domain error; nothing was written.
- */
-export async function transactWrite(items: TransactItem[], onConditionFailure?: ConditionFailureMap): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-      return;
-    } catch (error) {
-      // Another transaction touched the same items at the same moment: nothing was written, try again.
-      if (attempt < 4 && isTransactionConflict(error)) {
-        await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
-        continue;
-      }
-      rethrowMapped(error, items, onConditionFailure);
-    }
-  }
+export interface TransactionPart {
+  item: TransactItem;
+  onConditionFailure: () => Error;
 }
 
-const isTransactionConflict = (error: unknown): boolean =>
+/** Cancelled only because other transactions touched the same items (no condition failed): safe to send again. */
+export const isTransactionConflict = (error: unknown): boolean =>
   isTransactionCanceled(error) &&
   (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict') &&
   !(error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed');
-
-function rethrowMapped(error: unknown, items: TransactItem[], onConditionFailure?: ConditionFailureMap): never {
-  if (isTransactionCanceled(error) && onConditionFailure) {
-    const reasons = error.CancellationReasons ?? [];
-    for (let index = 0; index < reasons.length; index++) {
-      if (reasons[index]?.Code === 'ConditionalCheckFailed') {
-        const mapped = onConditionFailure(index, items[index]!);
-        if (mapped) throw mapped;
-      }
-    }
-  }
-  throw error;
-}
 
 /**
  * A cancelled transaction, recognised by name: importing the exception class would pull every

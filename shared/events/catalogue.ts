@@ -1,35 +1,20 @@
 /**
- * The event catalogue: every kind the spec lists (union of its overview and webhook guide).
- * Which operation emits which kind is documented in docs/events.md.
+ * The event catalogue: every kind the spec lists (the union of its overview and its webhook
+ * guide), the resource each kind carries in `data`, and `defineEvent`, with which a resource
+ * declares its kinds together with their payload schemas (`shared/<resource>/events.ts`, e.g.
+ * `defineEvent('order.created', z.object({ order: OrderSchema }))`). The outbox writer
+ * (outbox.ts) takes such a definition, so a payload that does not match its kind does not
+ * compile; the OpenAPI document and docs/events.md show each payload.
+ *
+ * Kinds whose resource is not built yet (invoices, quotes, production, shipments) can be
+ * subscribed to and sent as test events, but nothing emits them until their resource declares them.
+ *
+ * This module is plain data (zod only as types): the admin panel bundles it for its event list.
  */
-export const eventKinds = [
-  'order.created',
-  'order.updated',
-  'order.completed',
-  'order.cancelled',
-  'order.shipped',
-  'customer.created',
-  'customer.updated',
-  'invoice.created',
-  'invoice.sent',
-  'invoice.paid',
-  'quote.created',
-  'quote.accepted',
-  'quote.rejected',
-  'production.started',
-  'production.completed',
-  'production.job.created',
-  'production.job.completed',
-  'shipment.delivered',
-  'stock.low',
-] as const;
+import type * as z from 'zod';
 
-export type EventKind = (typeof eventKinds)[number];
-
-export const isEventKind = (value: string): value is EventKind => (eventKinds as readonly string[]).includes(value);
-
-/** The resource type name under which each kind carries its resource in `data`. */
-export const resourceTypeOf: Record<EventKind, string> = {
+/** Each kind and the resource type under which its payload carries the resource (`data.order`…). */
+export const resourceTypeOf = {
   'order.created': 'order',
   'order.updated': 'order',
   'order.completed': 'order',
@@ -49,4 +34,21 @@ export const resourceTypeOf: Record<EventKind, string> = {
   'production.job.completed': 'production_job',
   'shipment.delivered': 'shipment',
   'stock.low': 'product',
-};
+} as const;
+
+export type EventKind = keyof typeof resourceTypeOf;
+
+export const eventKinds = /* @__PURE__ */ Object.keys(resourceTypeOf) as [EventKind, ...EventKind[]];
+
+export const isEventKind = (value: string): value is EventKind => Object.hasOwn(resourceTypeOf, value);
+
+/** A kind with the schema of its `data`: an object holding the resource under its type name (and siblings, if any). */
+export interface EventDefinition<K extends EventKind = EventKind, S extends z.ZodType = z.ZodType> {
+  kind: K;
+  payload: S;
+}
+
+type PayloadShape<K extends EventKind> = { [P in (typeof resourceTypeOf)[K]]: z.ZodType };
+
+/** Declares `kind` with the schema of its payload, which must carry the kind's resource under its type name. */
+export const defineEvent = <K extends EventKind, S extends z.ZodObject<PayloadShape<K> & z.ZodRawShape>>(kind: K, payload: S): EventDefinition<K, S> => ({ kind, payload });

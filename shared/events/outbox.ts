@@ -1,13 +1,14 @@
 /**
  * The transactional outbox: a change that produces an event adds `eventPut(...)` to its own
  * TransactWriteItems, so the event exists exactly when the change does. The stream router
- * (webhooks) reads only inserts of these EVENT items.
+ * (events/router.ts) reads only inserts of these EVENT items.
  */
+import type * as z from 'zod';
 import type { Tenant } from '#shared/auth/principal';
 import { tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { prefixedId } from '#shared/ids';
-import { resourceTypeOf, type EventKind } from './catalogue';
+import type { EventDefinition, EventKind } from './catalogue';
 
 /** Events are kept 30 days (then removed by TTL); deliveries keep their own history. */
 export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
@@ -20,24 +21,10 @@ export interface OutboxEvent {
   data: Record<string, unknown>;
 }
 
-/**
- * Builds the event and the transaction item that stores it. `resource` goes under its type name
- * (`data.customer`, `data.order`…); `extra` adds siblings (e.g. the changed address).
- */
-export function eventPut(
-  tenant: Tenant,
-  kind: EventKind,
-  resource: unknown,
-  extra: Record<string, unknown> = {},
-  now = new Date(),
-): { event: OutboxEvent; item: TransactItem } {
-  const event: OutboxEvent = {
-    id: prefixedId('evt'),
-    kind,
-    tenant,
-    createdAt: now.toISOString(),
-    data: { [resourceTypeOf[kind]]: resource, ...extra },
-  };
+/** `testTarget`: a sample for one registration, kept out of the tenant's event collection; otherwise listed in it (gsi1, by id = time). */
+function storedEventPut(tenant: Tenant, kind: EventKind, data: Record<string, unknown>, now: Date, testTarget?: number): { event: OutboxEvent; item: TransactItem } {
+  const event: OutboxEvent = { id: prefixedId('evt'), kind, tenant, createdAt: now.toISOString(), data };
+  const placement = testTarget === undefined ? { gsi1pk: tenantKeys.eventsCollection(tenant), gsi1sk: event.id } : { test: true, target_webhook_id: testTarget };
   const item: TransactItem = {
     Put: {
       TableName: tableName(),
@@ -49,13 +36,12 @@ export function eventPut(
         account_id: tenant.accountId,
         mode: tenant.mode,
         created_at: event.createdAt,
-        data: event.data,
+        data,
         // DynamoDB maps do not keep key order; webhook bodies are built from this exact JSON so
         // receivers get the resource with its fields in the API's order.
-        data_json: JSON.stringify(event.data),
+        data_json: JSON.stringify(data),
         expires_at: Math.floor(now.getTime() / 1000) + EVENT_RETENTION_SECONDS,
-        gsi1pk: tenantKeys.eventsCollection(tenant),
-        gsi1sk: event.id,
+        ...placement,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
@@ -64,14 +50,25 @@ export function eventPut(
 }
 
 /**
+ * Builds the event of `definition` with `data` (its payload: the resource under its type name,
+ * e.g. `{ order }`) and the transaction item that stores it, in the tenant's event collection.
+ */
+export function eventPut<K extends EventKind, S extends z.ZodType>(
+  tenant: Tenant,
+  definition: EventDefinition<K, S>,
+  data: z.output<S>,
+  now = new Date(),
+): { event: OutboxEvent; item: TransactItem } {
+  return storedEventPut(tenant, definition.kind, data as Record<string, unknown>, now);
+}
+
+/**
  * A sample event for `POST /v1/webhooks/{id}/test`: written to the outbox like any event, so it
  * travels the same stream → router → queue → delivery path, but marked `test` and addressed to
  * one registration (the router sends it there only, whatever that registration subscribes to).
- * It stays out of the tenant's event collection.
+ * It stays out of the tenant's event collection. Samples exist for every kind, also those no
+ * resource emits yet, so they are not typed by a definition.
  */
 export function testEventPut(tenant: Tenant, kind: EventKind, data: Record<string, unknown>, webhookId: number, now = new Date()): { event: OutboxEvent; item: TransactItem } {
-  const { event, item } = eventPut(tenant, kind, undefined, {}, now);
-  const testEvent: OutboxEvent = { ...event, data };
-  const { gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, ...stored } = item.Put!.Item!;
-  return { event: testEvent, item: { Put: { ...item.Put!, Item: { ...stored, data, data_json: JSON.stringify(data), test: true, target_webhook_id: webhookId } } } };
+  return storedEventPut(tenant, kind, data, now, webhookId);
 }

@@ -9,16 +9,16 @@ import { tenantKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 
 export interface StoredEvent {
-  eventId: string;
+  event_id: string;
   kind: string;
   tenant: Tenant;
-  createdAt: string;
+  created_at: string;
   data: Record<string, unknown>;
-  /** A sample from the test endpoint, addressed to `targetWebhookId` only. */
+  /** A sample from the test endpoint, addressed to `target_webhook_id` only. */
   test: boolean;
-  targetWebhookId?: number;
+  target_webhook_id: number | null;
   /** Unix seconds; deliveries and their attempts expire with their event. */
-  expiresAt: number;
+  expires_at: number;
 }
 
 /** Undefined for anything that is not a well-formed EVENT item. */
@@ -26,14 +26,14 @@ export function eventFromItem(item: Record<string, unknown>): StoredEvent | unde
   if (item.entity !== 'EVENT' || typeof item.event_id !== 'string' || typeof item.kind !== 'string' || typeof item.account_id !== 'string') return undefined;
   if (item.mode !== 'test' && item.mode !== 'live') return undefined;
   return {
-    eventId: item.event_id,
+    event_id: item.event_id,
     kind: item.kind,
     tenant: { accountId: item.account_id, mode: item.mode },
-    createdAt: String(item.created_at),
+    created_at: String(item.created_at),
     data: typeof item.data_json === 'string' ? (JSON.parse(item.data_json) as Record<string, unknown>) : ((item.data as Record<string, unknown> | undefined) ?? {}),
     test: item.test === true,
-    ...(item.target_webhook_id === undefined ? {} : { targetWebhookId: Number(item.target_webhook_id) }),
-    expiresAt: Number(item.expires_at),
+    target_webhook_id: item.target_webhook_id === undefined || item.target_webhook_id === null ? null : Number(item.target_webhook_id),
+    expires_at: Number(item.expires_at),
   };
 }
 

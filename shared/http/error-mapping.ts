@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { logger } from '#shared/logger';
-import { DomainError, RateLimitedError, type ErrorCode } from '#shared/errors';
+import { ConflictError, DomainError, RateLimitedError, VersionConflict, type ErrorCode } from '#shared/errors';
 import { errorBody } from './envelope';
 
 /** The HTTP status of every error code: the one place where domain errors meet HTTP. */
@@ -48,6 +48,7 @@ function fromMiddy(error: MiddyHttpError): DomainError | undefined {
 export function toErrorResult(error: unknown, requestId: string): APIGatewayProxyResult {
   let known: DomainError | undefined;
   if (error instanceof DomainError) known = error;
+  else if (error instanceof VersionConflict) known = new ConflictError('The resource was changed by another request at the same time; try again');
   else if (isMiddyHttpError(error)) known = fromMiddy(error);
 
   if (!known) {

@@ -1,6 +1,5 @@
-import * as z from 'zod';
 import type { Operation } from '#shared/schemas/operation';
-import { pathId } from '#shared/schemas/common';
+import { idPath } from '#shared/schemas/common';
 import {
   LegacyCalculateBodySchema,
   LegacyListQuerySchema,
@@ -10,14 +9,13 @@ import {
   PriceCsvSchema,
 } from './schema';
 
-const legacyPath = z.object({ id: pathId.meta({ description: 'Legacy product id', param: { name: 'id', in: 'path' } }) });
+const legacyPath = /* @__PURE__ */ idPath('Legacy product id');
 
 /** Media types accepted by the CSV import. */
 export const CSV_MEDIA_TYPES = ['text/csv'] as const;
 
-// One export per operation: handlers import this module as a namespace (`import * as legacyProductOperations`),
-// so a bundle keeps only the operation it serves. The schema modules imported here still run whole
-// at cold start; that is why a GET by id has a contract module of its own (products/get-contract.ts).
+// Handlers import this module as a namespace (`import * as legacyProductOperations`) and the schemas
+// are marked pure, so each bundle keeps — and builds at cold start — only its own operation's.
 export const list = { route: 'legacy-products.list', query: LegacyListQuerySchema, response: LegacyProductSchema, list: true } satisfies Operation;
 export const create = { route: 'legacy-products.create', body: LegacyProductCreateSchema, response: LegacyProductSchema, status: 201, errors: [409] } satisfies Operation;
 export const get = { route: 'legacy-products.get', params: legacyPath, response: LegacyProductSchema, errors: [404] } satisfies Operation;

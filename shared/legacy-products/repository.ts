@@ -7,85 +7,31 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { readPage, readTotal, type PageRequest } from '#shared/db/collections';
-import { createdSortKey, tenantKeys } from '#shared/db/keys';
-import { adjustTotal } from '#shared/db/sequences';
-import { tableName, transactWrite, type TransactItem } from '#shared/db/table';
+import { adjustTotal } from '#shared/db/totals';
+import { tenantKeys } from '#shared/db/keys';
+import { isConditionFailure, tableName, type TransactItem } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
 import { NotFoundError } from '#shared/errors';
-import type { TableShape } from './price-table';
-
-export const LEGACY_PRODUCTS = 'legacy_products';
-
-export interface LegacyProductRecord extends TableShape {
-  id: number;
-  name: string;
-  description: string | null;
-  image: string | null;
-  gallery_images: string[];
-  brands: string[];
-  /** Version of the live price items; 0 = no prices yet. */
-  price_version: number;
-  price_count: number;
-  prices_updated_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import { LEGACY_PRODUCTS, legacyProductFromItem, legacyProductPut, type LegacyProductRecord } from './stored';
 
 /** Another import switched the price table first (the condition on price_version failed). */
 export class PriceTableChanged extends Error {}
 /** The version's bookkeeping item is gone: the import ran so long that it was taken for abandoned. */
 export class PriceVersionLost extends Error {}
 
-type Item = Record<string, unknown>;
-
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
-const numbers = (value: unknown): number[] => (Array.isArray(value) ? value.map(Number) : []);
-
-export function legacyProductFromItem(item: Item): LegacyProductRecord {
-  return {
-    id: Number(item.id),
-    name: String(item.name),
-    description: item.description === undefined || item.description === null ? null : String(item.description),
-    image: item.image === undefined || item.image === null ? null : String(item.image),
-    gallery_images: strings(item.gallery_images),
-    brands: strings(item.brands),
-    formats: strings(item.formats),
-    colors: strings(item.colors),
-    quantities: numbers(item.quantities),
-    pages: numbers(item.pages),
-    price_version: Number(item.price_version ?? 0),
-    price_count: Number(item.price_count ?? 0),
-    prices_updated_at: item.prices_updated_at ? String(item.prices_updated_at) : null,
-    created_at: String(item.created_at),
-    updated_at: String(item.updated_at),
-  };
-}
-
 /**
  * Creates the product, counting it in the total. `pendingVersion` is the price version written
  * beforehand: its bookkeeping item is removed in the same transaction (it is live from now on).
  */
 export async function insertLegacyProduct(tenant: Tenant, record: LegacyProductRecord, pendingVersion?: number): Promise<void> {
-  const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...tenantKeys.legacyProduct(tenant, record.id),
-          entity: 'LEGACY_PRODUCT',
-          ...record,
-          price_version_seq: record.price_version,
-          gsi1pk: tenantKeys.legacyProductsCollection(tenant),
-          gsi1sk: createdSortKey(record.created_at, record.id),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+  const pending = (version: number): TransactItem => ({
+    Delete: { TableName: tableName(), Key: tenantKeys.legacyPriceVersion(tenant, record.id, version), ConditionExpression: 'attribute_exists(pk)' },
+  });
+  await transactWrite([
+    legacyProductPut(tenant, record),
     adjustTotal(tenant, LEGACY_PRODUCTS, 1),
-  ];
-  if (pendingVersion) {
-    items.push({ Delete: { TableName: tableName(), Key: tenantKeys.legacyPriceVersion(tenant, record.id, pendingVersion), ConditionExpression: 'attribute_exists(pk)' } });
-  }
-  await transactWrite(items, (index) => (index === 2 ? new PriceVersionLost() : undefined));
+    ...(pendingVersion ? [{ item: pending(pendingVersion), onConditionFailure: () => new PriceVersionLost() }] : []),
+  ]);
 }
 
 export async function readLegacyProduct(tenant: Tenant, id: number, consistent = false): Promise<LegacyProductRecord | undefined> {
@@ -122,7 +68,7 @@ export async function allocatePriceVersion(tenant: Tenant, id: number): Promise<
     );
     return Number(result.Attributes?.price_version_seq);
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') throw new NotFoundError('legacy product', id);
+    if (isConditionFailure(error)) throw new NotFoundError('legacy product', id);
     throw error;
   }
 }
@@ -133,8 +79,7 @@ export async function allocatePriceVersion(tenant: Tenant, id: number): Promise<
  * still exist; the previous version is recorded for removal.
  */
 export async function switchPriceVersion(tenant: Tenant, before: LegacyProductRecord, after: LegacyProductRecord, retireOld: TransactItem | undefined): Promise<void> {
-  const items: TransactItem[] = [
-    {
+  const pointer: TransactItem = {
       Update: {
         TableName: tableName(),
         Key: tenantKeys.legacyProduct(tenant, before.id),
@@ -162,9 +107,11 @@ export async function switchPriceVersion(tenant: Tenant, before: LegacyProductRe
           ':now': after.updated_at,
         },
       },
-    },
-    { Delete: { TableName: tableName(), Key: tenantKeys.legacyPriceVersion(tenant, before.id, after.price_version), ConditionExpression: 'attribute_exists(pk)' } },
+    };
+  const staged: TransactItem = { Delete: { TableName: tableName(), Key: tenantKeys.legacyPriceVersion(tenant, before.id, after.price_version), ConditionExpression: 'attribute_exists(pk)' } };
+  await transactWrite([
+    { item: pointer, onConditionFailure: () => new PriceTableChanged() },
+    { item: staged, onConditionFailure: () => new PriceVersionLost() },
     ...(retireOld ? [retireOld] : []),
-  ];
-  await transactWrite(items, (index) => (index === 0 ? new PriceTableChanged() : index === 1 ? new PriceVersionLost() : undefined));
+  ]);
 }

@@ -6,7 +6,7 @@
  */
 import { getAccount } from '#shared/accounts/service';
 import type { Tenant } from '#shared/auth/principal';
-import { nextId } from '#shared/db/sequences';
+import { nextId } from '#shared/db/counters';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import { fromMinor } from '#shared/money';
 import { taxOn } from '#shared/pricing/tax';
@@ -15,36 +15,21 @@ import { cellProblems, missingCellProblem } from './lookup';
 import { duplicateProblems, rowsFromCsv, tableShape, type PriceRow } from './price-table';
 import { pricedCells, readPrice, removeStaleVersions, retireVersion, retiredVersionPut, startPriceVersion, writePrices } from './prices';
 import * as repo from './repository';
-import { PriceTableChanged, PriceVersionLost, type LegacyProductRecord } from './repository';
+import { PriceTableChanged, PriceVersionLost } from './repository';
 import type { LegacyCalculateBody, LegacyListQuery, LegacyProduct, LegacyProductCreate, LegacyQuote } from './schema';
+import { storedLegacyProduct, type LegacyProductRecord } from './stored';
 
 /** Time an import spends removing the previous table's items; the rest waits for the next import. */
 const CLEANUP_BUDGET_MS = 5_000;
 
-export function presentLegacyProduct(record: LegacyProductRecord, placeholder: string | undefined): LegacyProduct {
-  return {
-    id: record.id,
-    name: record.name,
-    description: record.description,
-    brands: record.brands,
-    formats: record.formats,
-    colors: record.colors,
-    quantities: record.quantities,
-    pages: record.pages,
-    images: resolveImages(record, placeholder),
-    image: record.image,
-    gallery_images: record.gallery_images,
-    price_count: record.price_count,
-    prices_updated_at: record.prices_updated_at,
-    created_at: record.created_at,
-    updated_at: record.updated_at,
-  };
-}
+/** The product as responses show it: `images` resolved (gallery, else image, else the account's placeholder). */
+export const presentLegacyProduct = (record: LegacyProductRecord, placeholder: string | undefined): LegacyProduct =>
+  storedLegacyProduct.view({ ...record, images: resolveImages(record, placeholder) });
 
 /** The account's placeholder, read only when some product has no image of its own. */
 async function placeholderFor(tenant: Tenant, records: LegacyProductRecord[]): Promise<string | undefined> {
   if (!records.some(needsPlaceholder)) return undefined;
-  return (await getAccount(tenant.accountId))?.placeholder_image_url;
+  return (await getAccount(tenant.accountId))?.placeholder_image_url ?? undefined;
 }
 
 /** Writes version `version` of the price items and records it first, so that a crash leaves a trace for cleanup. */
@@ -68,11 +53,13 @@ export async function createLegacyProduct(tenant: Tenant, input: LegacyProductCr
     gallery_images: input.gallery_images,
     brands: input.brands,
     ...tableShape(input.prices),
+    images: [],
     price_version: version,
     price_count: input.prices.length,
     prices_updated_at: version ? now : null,
     created_at: now,
     updated_at: now,
+    price_version_seq: version,
   };
   try {
     await repo.insertLegacyProduct(tenant, record, version || undefined);

@@ -3,13 +3,10 @@ import * as z from 'zod';
 import * as accountOperations from '#shared/accounts/contract';
 import * as auditOperations from '#shared/audit/contract';
 import * as customerOperations from '#shared/customers/contract';
-import * as customerGetOperation from '#shared/customers/get-contract';
 import { defineOperations, type Operation } from '#shared/schemas/operation';
 import * as legacyProductOperations from '#shared/legacy-products/contract';
 import * as orderOperations from '#shared/orders/contract';
-import * as orderListOperations from '#shared/orders/list-contract';
 import * as productOperations from '#shared/products/contract';
-import * as productGetOperation from '#shared/products/get-contract';
 import { routes } from '#shared/routes';
 import * as webhookOperations from '#shared/webhooks/contract';
 
@@ -21,7 +18,7 @@ const meta = defineOperations({
 const isOperation = (value: unknown): value is Operation =>
   typeof value === 'object' && value !== null && typeof (value as { route?: unknown }).route === 'string' && 'response' in value;
 
-const contracts = [orderListOperations, orderOperations, customerOperations, customerGetOperation, productOperations, productGetOperation, legacyProductOperations, auditOperations, accountOperations, webhookOperations, meta];
+const contracts = [orderOperations, customerOperations, productOperations, legacyProductOperations, auditOperations, accountOperations, webhookOperations, meta];
 
 // In the route table's order (a module namespace lists its exports alphabetically).
 const routeOrder = new Map(routes.map((route, index) => [route.id, index]));

@@ -3,25 +3,17 @@
  * addresses (by id) or given inline, and never changed by later edits of the customer's
  * addresses. Pure; the service reads the customer's addresses once.
  */
-import type { AddressRecord, CustomerRecord } from '#shared/customers/repository';
+import type { AddressRecord, CustomerRecord } from '#shared/customers/stored';
 import type { ErrorDetail } from '#shared/errors';
-import type { OrderAddress, OrderAddressInput } from './schema';
+import type { OrderAddressInput } from './schema';
+import { orderAddress, type OrderAddressRecord } from './stored';
 
 export type AddressKind = 'shipping' | 'billing';
 
 type Source = Pick<OrderAddressInput, 'name' | 'line1' | 'postal_code' | 'city' | 'country'> & Partial<Pick<OrderAddressInput, 'company' | 'line2' | 'region'>>;
 
-/** The copy, fields in one fixed order. */
-export const snapshotAddress = (source: Source): OrderAddress => ({
-  name: source.name,
-  company: source.company ?? null,
-  line1: source.line1,
-  line2: source.line2 ?? null,
-  postal_code: source.postal_code,
-  city: source.city,
-  region: source.region ?? null,
-  country: source.country,
-});
+/** The copy: the postal fields of an address (a customer's or an inline one), nothing else. */
+export const snapshotAddress = (source: Source): OrderAddressRecord => orderAddress.decode(source);
 
 /** What a request says about one address: an id to copy, an inline address, null (clear) or nothing. */
 export interface AddressChoice {
@@ -38,7 +30,7 @@ export interface CustomerAddresses {
  * The address to store: undefined means "leave as it is". With `useDefault` (creation), an
  * address not chosen is copied from the customer's default of that kind, or null.
  */
-export function resolveAddress(kind: AddressKind, choice: AddressChoice, owner: CustomerAddresses | undefined, useDefault: boolean, problems: ErrorDetail[]): OrderAddress | null | undefined {
+export function resolveAddress(kind: AddressKind, choice: AddressChoice, owner: CustomerAddresses | undefined, useDefault: boolean, problems: ErrorDetail[]): OrderAddressRecord | null | undefined {
   if (choice.id !== undefined) {
     const address = owner?.addresses.find((candidate) => candidate.id === choice.id);
     if (!address) {
@@ -50,8 +42,8 @@ export function resolveAddress(kind: AddressKind, choice: AddressChoice, owner: 
   }
   if (choice.inline !== undefined) return choice.inline === null ? null : snapshotAddress(choice.inline);
   if (!useDefault) return undefined;
-  const defaultId = owner?.customer.defaults[kind];
-  const fallback = defaultId === undefined ? undefined : owner?.addresses.find((candidate) => candidate.id === defaultId);
+  const defaultId = owner?.customer[`default_${kind}_address_id`];
+  const fallback = defaultId === undefined || defaultId === null ? undefined : owner?.addresses.find((candidate) => candidate.id === defaultId);
   return fallback ? snapshotAddress(fallback) : null;
 }
 

@@ -1,14 +1,17 @@
-import * as z from 'zod';
+/**
+ * The order operations, `GET /v1/customers/{id}/orders` included (it shows orders). Handlers
+ * import this module as a namespace (`import * as orderOperations`) and the schemas are marked
+ * pure, so each bundle keeps — and builds at cold start — only its own operation's.
+ */
+import { idPath } from '#shared/schemas/common';
 import type { Operation } from '#shared/schemas/operation';
-import { pathId } from '#shared/schemas/common';
-import { OrderCreateSchema, OrderSchema, OrderUpdateSchema } from './schema';
+import { CustomerOrdersQuerySchema, OrderCreateSchema, OrderListQuerySchema, OrderSchema, OrderUpdateSchema } from './schema';
 
-const orderPath = z.object({ id: pathId.meta({ description: 'Order id', param: { name: 'id', in: 'path' } }) });
+const orderPath = /* @__PURE__ */ idPath('Order id');
+const customerPath = /* @__PURE__ */ idPath('Customer id');
 
-/** Single-order operations; the lists are in list-contract.ts (their query schemas stay out of these bundles). */
-// One export per operation: handlers import this module as a namespace (`import * as orderOperations`),
-// so a bundle keeps only the operation it serves. The schema modules imported here still run whole
-// at cold start; that is why a GET by id has a contract module of its own (products/get-contract.ts).
+export const list = { route: 'orders.list', query: OrderListQuerySchema, response: OrderSchema, list: true } satisfies Operation;
 export const create = { route: 'orders.create', body: OrderCreateSchema, response: OrderSchema, status: 201, errors: [409] } satisfies Operation;
 export const get = { route: 'orders.get', params: orderPath, response: OrderSchema, errors: [404] } satisfies Operation;
 export const update = { route: 'orders.update', params: orderPath, body: OrderUpdateSchema, response: OrderSchema, errors: [404, 409, 412] } satisfies Operation;
+export const customerOrders = { route: 'customers.orders', params: customerPath, query: CustomerOrdersQuerySchema, response: OrderSchema, list: true, errors: [404] } satisfies Operation;

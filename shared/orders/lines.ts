@@ -10,8 +10,8 @@
 import type { ErrorDetail } from '#shared/errors';
 import { priceProduct, resolveOptions, type PricingContext } from '#shared/pricing/product-price';
 import { taxOn } from '#shared/pricing/tax';
-import type { ProductRecord } from '#shared/products/items';
-import type { OrderLineRecord } from './record';
+import type { ProductRecord } from '#shared/products/stored';
+import type { OrderLineRecord } from './stored';
 import type { OrderLineInput } from './schema';
 
 /** 1,000,000,000.00 in minor units: far inside exact integer arithmetic, far beyond any print order. */

@@ -4,26 +4,14 @@
  * create takes its number with one atomic `ADD`, so concurrent creates never share a number. A
  * create that fails afterwards leaves a gap, never a duplicate (numbers are unique, not gapless).
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
-import { dynamo } from '#shared/clients/dynamodb';
+import { incrementCounter } from '#shared/db/counters';
 import { tenantKeys } from '#shared/db/keys';
-import { tableName } from '#shared/db/table';
 
 export const formatOrderNumber = (year: number, sequence: number): string => `ORD-${year}-${String(sequence).padStart(6, '0')}`;
 
 /** The next number of the year of `createdAt` (UTC), the order's own creation time. */
 export async function nextOrderNumber(tenant: Tenant, createdAt: string): Promise<string> {
   const year = Number(createdAt.slice(0, 4));
-  const result = await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: tenantKeys.orderNumberSequence(tenant, year),
-      UpdateExpression: 'ADD #value :one',
-      ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return formatOrderNumber(year, Number(result.Attributes?.value));
+  return formatOrderNumber(year, await incrementCounter(tenantKeys.orderNumberSequence(tenant, year)));
 }

@@ -1,47 +1,50 @@
 /**
- * Orders in the single table. Creation and line changes run in one TransactWriteItems together
- * with their stock (shared/products/stock.ts); every later change is conditional on the status
- * and version that were read. Keys and access patterns: docs/data-model.md.
+ * Orders in the single table. Every write is one TransactWriteItems that the repository
+ * assembles whole: the order, its bookkeeping, the stock items the service planned
+ * (shared/products/stock.ts) and the events. A failed condition means what its item's role says:
+ * the customer gone (422), the order or its stock changed since they were read (VersionConflict:
+ * the service reads again and retries). Keys and access patterns: docs/data-model.md.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { countCollection, readPage, readTotal, type CollectionQuery, type PageRequest } from '#shared/db/collections';
 import { createdSortKey, tenantKeys } from '#shared/db/keys';
-import { tableName, transactWrite, type TransactItem } from '#shared/db/table';
-import { NotFoundError, ValidationError } from '#shared/errors';
-import { reserveStock, stockReleaseItems, type StockLine } from '#shared/products/stock';
-import { ORDERS, creationItems, customerCountAttribute, orderPut, orderUpdate, statusMoveItems } from './items';
-import { orderFromItem, type OrderRecord } from './record';
+import { tableName, type TransactItem } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
+import { NotFoundError, ValidationError, VersionConflict } from '#shared/errors';
+import { stockReleaseItems, type StockPlan } from '#shared/products/stock';
+import {
+  ORDERS,
+  creationCounters,
+  creationCustomerCounts,
+  customerCountAttribute,
+  listEntryPut,
+  orderFromItem,
+  orderPut,
+  orderUpdate,
+  statusMoveItems,
+  type OrderRecord,
+} from './stored';
 import type { OrderStatus } from './status';
 
-/** The order changed between our read and our write; the service re-reads (or answers 412). */
-export class OrderVersionConflict extends Error {}
-
-const customerGone = (customerId: number) =>
+const customerGone = (customerId: number) => () =>
   new ValidationError('The customer cannot take orders', [{ field: 'customer_id', message: `No customer with id ${customerId}` }]);
 
-/**
- * Creates the order with its stock in one transaction. `build` receives which lines hold
- * tracked stock and returns the order to store (and the events to write with it).
- */
-export async function insertOrder(
-  tenant: Tenant,
-  stock: StockLine[],
-  productIds: number[],
-  build: (reserved: StockLine[]) => { order: OrderRecord; events: TransactItem[] },
-): Promise<OrderRecord> {
-  let stored: OrderRecord | undefined;
-  const companion = (plan: { reserved: StockLine[] }) => {
-    const { order, events } = build(plan.reserved);
-    stored = order;
-    return [orderPut(tenant, order), ...creationItems(tenant, order), ...events];
-  };
-  // The customer's counters are conditional on the customer: a customer deleted meanwhile is a 422.
-  const onConditionFailure = (_index: number, item: TransactItem) =>
-    item.Update?.Key?.pk === tenantKeys.customer(tenant, stored!.customer.id).pk ? customerGone(stored!.customer.id) : undefined;
-  await reserveStock(tenant, stock, { items: companion, onConditionFailure }, 'items', { orderRefs: new Map(productIds.map((id) => [id, 1])) });
-  return stored!;
+const orderMoved = () => new VersionConflict('order');
+
+/** Creates the order with its list entry, counters, stock and events: one transaction. */
+export async function insertOrder(tenant: Tenant, order: OrderRecord, stock: StockPlan, events: TransactItem[]): Promise<void> {
+  await transactWrite([
+    orderPut(tenant, order),
+    listEntryPut(tenant, order),
+    ...creationCounters(tenant, order),
+    // The customer's counters are conditional on the customer: one deleted meanwhile refuses the order.
+    { item: creationCustomerCounts(tenant, order), onConditionFailure: customerGone(order.customer.id) },
+    ...stock.parts,
+    ...events,
+    ...stock.events,
+  ]);
 }
 
 export async function readOrder(tenant: Tenant, id: number, consistent = false): Promise<OrderRecord | undefined> {
@@ -60,35 +63,17 @@ export async function requireOrder(tenant: Tenant, id: number, consistent = fals
  * on a status change its list and counter moves, on a cancel the stock it held, and the events.
  */
 export async function saveOrder(tenant: Tenant, before: OrderRecord, after: OrderRecord, events: TransactItem[]): Promise<void> {
-  const items: TransactItem[] = [orderUpdate(tenant, before, after)];
-  if (before.status !== after.status) items.push(...statusMoveItems(tenant, before, before.status, after.status));
-  if (after.status === 'cancelled' && before.reserved.length) items.push(...stockReleaseItems(tenant, before.reserved));
-  items.push(...events);
-  await transactWrite(items, (index) => (index === 0 ? new OrderVersionConflict() : undefined));
+  await transactWrite([
+    { item: orderUpdate(tenant, before, after), onConditionFailure: orderMoved },
+    ...(before.status !== after.status ? statusMoveItems(tenant, before, before.status, after.status) : []),
+    ...(after.status === 'cancelled' ? stockReleaseItems(tenant, before.reserved) : []),
+    ...events,
+  ]);
 }
 
-/**
- * Replaces the lines of a pending order: the new stock is netted against what the order held
- * (only the difference moves) and product references move for products added or dropped.
- */
-export async function saveOrderLines(
-  tenant: Tenant,
-  before: OrderRecord,
-  stock: StockLine[],
-  refs: Map<number, number>,
-  build: (reserved: StockLine[]) => { order: OrderRecord; events: TransactItem[] },
-): Promise<OrderRecord> {
-  let stored: OrderRecord | undefined;
-  const companion = (plan: { reserved: StockLine[] }) => {
-    const { order, events } = build(plan.reserved);
-    stored = order;
-    return [orderUpdate(tenant, before, order), ...events];
-  };
-  await reserveStock(tenant, stock, { items: companion, onConditionFailure: (index) => (index === 0 ? new OrderVersionConflict() : undefined) }, 'items', {
-    release: before.reserved,
-    orderRefs: refs,
-  });
-  return stored!;
+/** Replaces the lines of a pending order: the order, the stock difference the service planned, the events. */
+export async function saveOrderLines(tenant: Tenant, before: OrderRecord, after: OrderRecord, stock: StockPlan, events: TransactItem[]): Promise<void> {
+  await transactWrite([{ item: orderUpdate(tenant, before, after), onConditionFailure: orderMoved }, ...stock.parts, ...events, ...stock.events]);
 }
 
 export interface OrderFilter {

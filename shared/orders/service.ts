@@ -1,27 +1,82 @@
 /**
- * Order creation, reading and lists. The server prices every line and computes every total;
- * an order, its stock, its counters and its `order.created` event are one transaction.
- * Changes after creation: update.ts.
+ * Orders: create, read, list, change. The server prices every line and computes every total.
+ * Each write reads what it needs once, decides with pure rules (lines.ts, addresses.ts,
+ * status.ts, the stock plan of shared/products/stock.ts), and hands the repository everything
+ * for its one transaction. When that transaction finds the order or its stock changed since the
+ * read (a VersionConflict), the operation reads again and decides again; without If-Match a
+ * second, concurrent "confirm" thus meets `confirmed` and gets 409 invalid_transition, with
+ * If-Match a stale version is 412 and nothing changes.
  */
-import { eventPut } from '#shared/events/outbox';
+import { getAccount } from '#shared/accounts/repository';
 import type { Tenant } from '#shared/auth/principal';
-import { nextId } from '#shared/db/sequences';
-import { NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
-import { addressChoices, resolveAddress } from './addresses';
-import { orderTotals, priceLines, productIdsOf, stockLinesOf, type PricedLines } from './lines';
+import { readCustomerWithAddresses } from '#shared/customers/repository';
+import { nextId } from '#shared/db/counters';
+import { retryOnVersionConflict } from '#shared/db/optimistic';
+import type { TransactItem } from '#shared/db/table';
+import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
+import { eventPut } from '#shared/events/outbox';
+import type { PricingContext } from '#shared/pricing/product-price';
+import { readProducts } from '#shared/products/repository';
+import { planStock } from '#shared/products/stock';
+import type { ProductRecord } from '#shared/products/stored';
+import { addressChoices, needsCustomerAddresses, resolveAddress, type CustomerAddresses } from './addresses';
+import { changeEvents, orderCreated } from './events';
+import { orderTotals, priceLines, productIdsOf, stockLinesOf } from './lines';
 import { nextOrderNumber } from './numbering';
-import { accountPricing, assertValid, readOwner, readProducts } from './reads';
-import { presentOrder, type OrderRecord } from './record';
+import { assertIfMatch, type IfMatch } from './preconditions';
 import * as repo from './repository';
-import type { CustomerOrdersQuery, OrderListQuery } from './queries';
-import type { Order, OrderCreate } from './schema';
+import type { CustomerOrdersQuery, Order, OrderCreate, OrderLineInput, OrderListQuery, OrderUpdate } from './schema';
+import { assertTransition, eventsForChange } from './status';
+import { storedOrder, type OrderAddressRecord, type OrderLineRecord, type OrderRecord } from './stored';
+
+const present = storedOrder.view;
+
+/**
+ * Attempts of an order write whose stock moved under it. Each attempt's transaction is itself
+ * sent at most TRANSACTION_ATTEMPTS times (shared/db/table.ts): at most 18 TransactWriteItems
+ * calls for one request, in the worst case of heavy contention on one product.
+ */
+const ORDER_WRITE_ATTEMPTS = 6;
+
+// ---- Reads shared by create and update -------------------------------------------------------
+// Strongly consistent: integrations create a customer or a product and order it the next moment;
+// an eventually consistent read could miss it and refuse a valid order.
+
+/** The customer with its addresses, or undefined when the tenant has no such customer. */
+async function readOwner(tenant: Tenant, customerId: number): Promise<CustomerAddresses | undefined> {
+  try {
+    return await readCustomerWithAddresses(tenant, customerId, true);
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
+const productsOf = (tenant: Tenant, lines: readonly OrderLineInput[]): Promise<Map<number, ProductRecord>> =>
+  readProducts(
+    tenant,
+    lines.map((line) => line.product_id),
+  );
+
+async function accountPricing(tenant: Tenant): Promise<PricingContext> {
+  const account = await getAccount(tenant.accountId);
+  return { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 };
+}
+
+function assertValid(problems: ErrorDetail[]): void {
+  if (problems.length) throw new ValidationError('The order is invalid', problems);
+}
+
+const eventItem = (tenant: Tenant, kind: keyof typeof changeEvents, order: OrderRecord): TransactItem => eventPut(tenant, changeEvents[kind], { order: present(order) }).item;
+
+// ---- Create -----------------------------------------------------------------------------------
 
 export async function createOrder(tenant: Tenant, input: OrderCreate): Promise<Order> {
   // Three independent reads at once: the customer (with addresses), the products, the account.
-  const [owner, products, pricing] = await Promise.all([readOwner(tenant, input.customer_id), readProducts(tenant, input.items), accountPricing(tenant)]);
+  const [owner, products, pricing] = await Promise.all([readOwner(tenant, input.customer_id), productsOf(tenant, input.items), accountPricing(tenant)]);
   const problems: ErrorDetail[] = [];
   if (!owner) problems.push({ field: 'customer_id', message: `No customer with id ${input.customer_id}` });
-  const priced: PricedLines = priceLines(input.items, products, pricing);
+  const priced = priceLines(input.items, products, pricing);
   problems.push(...priced.problems);
   const choices = addressChoices(input);
   const shippingAddress = owner ? resolveAddress('shipping', choices.shipping, owner, true, problems) : null;
@@ -50,15 +105,25 @@ export async function createOrder(tenant: Tenant, input: OrderCreate): Promise<O
     version: 1,
     reserved: [],
   };
-  const order = await repo.insertOrder(tenant, stockLinesOf(base.items), productIdsOf(base.items), (reserved) => {
-    const stored = { ...base, reserved };
-    return { order: stored, events: [eventPut(tenant, 'order.created', presentOrder(stored)).item] };
-  });
-  return presentOrder(order);
+  const references = new Map(productIdsOf(base.items).map((productId) => [productId, 1]));
+  return retryOnVersionConflict(
+    'stock',
+    async (attempt) => {
+      // The first attempt plans from the products read above; a later one from a fresh read.
+      const current = attempt === 1 ? products : await productsOf(tenant, input.items);
+      const stock = planStock(tenant, current, stockLinesOf(base.items), { orderRefs: references });
+      const order: OrderRecord = { ...base, reserved: stock.reserved };
+      await repo.insertOrder(tenant, order, stock, [eventPut(tenant, orderCreated, { order: present(order) }).item]);
+      return present(order);
+    },
+    ORDER_WRITE_ATTEMPTS,
+  );
 }
 
+// ---- Read and list ----------------------------------------------------------------------------
+
 export async function getOrder(tenant: Tenant, id: number): Promise<Order> {
-  return presentOrder(await repo.requireOrder(tenant, id));
+  return present(await repo.requireOrder(tenant, id));
 }
 
 /** The cursor's position: the order named by `starting_after` (422 when the tenant has none). */
@@ -73,7 +138,7 @@ export async function listOrders(tenant: Tenant, query: OrderListQuery): Promise
   const before = await cursorOf(tenant, query.starting_after);
   const filter = { status: query.status, customerId: query.customer_id, from: query.created_from, to: query.created_to, before };
   const result = await repo.listOrders(tenant, filter, { page: query.page, perPage: query.per_page });
-  return { items: result.items.map(presentOrder), total: result.total };
+  return { items: result.items.map(present), total: result.total };
 }
 
 /** A customer's orders (404 for an unknown customer); totals from the customer's counters. */
@@ -82,5 +147,94 @@ export async function listCustomerOrders(tenant: Tenant, customerId: number, que
   if (!counts) throw new NotFoundError('customer', customerId);
   const filter = { status: query.status, customerId, from: query.created_from, to: query.created_to, before };
   const result = await repo.listOrders(tenant, filter, { page: query.page, perPage: query.per_page }, counts);
-  return { items: result.items.map(presentOrder), total: result.total };
+  return { items: result.items.map(present), total: result.total };
+}
+
+// ---- Change -----------------------------------------------------------------------------------
+// Notes, due date and addresses at any time; status along the machine (status.ts); lines and
+// shipping only while pending (totals and stock recomputed).
+
+/** The rules that depend on the order's current state; checked on every (re-)read. */
+function assertAllowed(order: OrderRecord, changes: OrderUpdate, ifMatch: IfMatch): void {
+  // The transition is judged first: of two concurrent transitions the loser learns why it lost.
+  if (changes.status !== undefined) assertTransition(order.status, changes.status);
+  const fixed = (['items', 'shipping'] as const).filter((field) => changes[field] !== undefined);
+  if (fixed.length && order.status !== 'pending') {
+    throw new ConflictError(
+      `Lines and shipping can only change while the order is pending; it is ${order.status}`,
+      fixed.map((field) => ({ field, message: `cannot change once the order is ${order.status}` })),
+    );
+  }
+  assertIfMatch(ifMatch, order.version);
+}
+
+/** What the request resolves to: priced lines (with the products they were priced from) and address copies. */
+interface Prepared {
+  lines?: { records: OrderLineRecord[]; products: Map<number, ProductRecord> };
+  shipping_address?: OrderAddressRecord | null;
+  billing_address?: OrderAddressRecord | null;
+}
+
+async function prepare(tenant: Tenant, order: OrderRecord, changes: OrderUpdate): Promise<Prepared> {
+  const choices = addressChoices(changes);
+  const [products, owner] = await Promise.all([
+    changes.items ? productsOf(tenant, changes.items) : undefined,
+    needsCustomerAddresses(choices) ? readOwner(tenant, order.customer.id) : undefined,
+  ]);
+  const problems: ErrorDetail[] = [];
+  const prepared: Prepared = {};
+  if (changes.items && products) {
+    // Priced with the order's own currency and tax rate, fixed when it was created.
+    const priced = priceLines(changes.items, products, { currency: order.currency, tax_rate: order.tax_rate });
+    problems.push(...priced.problems);
+    prepared.lines = { records: priced.lines, products };
+  }
+  prepared.shipping_address = resolveAddress('shipping', choices.shipping, owner, false, problems);
+  prepared.billing_address = resolveAddress('billing', choices.billing, owner, false, problems);
+  assertValid(problems);
+  return prepared;
+}
+
+function apply(order: OrderRecord, changes: OrderUpdate, prepared: Prepared): OrderRecord {
+  const after: OrderRecord = { ...order, updated_at: new Date().toISOString(), version: order.version + 1 };
+  if (changes.status !== undefined) after.status = changes.status;
+  // A cancel gives back the stock it held (the repository writes that) and keeps nothing.
+  if (after.status === 'cancelled') after.reserved = [];
+  if (changes.notes !== undefined) after.notes = changes.notes;
+  if (changes.due_date !== undefined) after.due_date = changes.due_date;
+  if (prepared.shipping_address !== undefined) after.shipping_address = prepared.shipping_address;
+  if (prepared.billing_address !== undefined) after.billing_address = prepared.billing_address;
+  if (prepared.lines) after.items = prepared.lines.records;
+  if (changes.shipping !== undefined) after.shipping = changes.shipping;
+  if (prepared.lines || changes.shipping !== undefined) Object.assign(after, orderTotals(after.items, after.shipping, after.tax_rate));
+  return after;
+}
+
+/** +1 for products the new lines add, −1 for products they drop (one reference per order and product). */
+function referenceMoves(before: readonly OrderLineRecord[], after: readonly OrderLineRecord[]): Map<number, number> {
+  const old = new Set(productIdsOf(before));
+  const now = new Set(productIdsOf(after));
+  return new Map([...[...now].filter((id) => !old.has(id)).map((id): [number, number] => [id, 1]), ...[...old].filter((id) => !now.has(id)).map((id): [number, number] => [id, -1])]);
+}
+
+export async function updateOrder(tenant: Tenant, id: number, changes: OrderUpdate, ifMatch: IfMatch): Promise<Order> {
+  return retryOnVersionConflict(
+    'order',
+    async () => {
+      const order = await repo.requireOrder(tenant, id, true);
+      assertAllowed(order, changes, ifMatch);
+      const prepared = await prepare(tenant, order, changes);
+      const after = apply(order, changes, prepared);
+      if (!prepared.lines) {
+        await repo.saveOrder(tenant, order, after, eventsForChange(order.status, after.status).map((kind) => eventItem(tenant, kind, after)));
+        return present(after);
+      }
+      // Only the difference to what the order holds moves; references move for products added or dropped.
+      const stock = planStock(tenant, prepared.lines.products, stockLinesOf(after.items), { release: order.reserved, orderRefs: referenceMoves(order.items, after.items) });
+      const stored: OrderRecord = { ...after, reserved: stock.reserved };
+      await repo.saveOrderLines(tenant, order, stored, stock, [eventItem(tenant, 'order.updated', stored)]);
+      return present(stored);
+    },
+    ORDER_WRITE_ATTEMPTS,
+  );
 }

@@ -3,7 +3,6 @@
  * table and a unit test checks every pair). Pure: the repository enforces a transition in the
  * database with a condition on the status it read, so of concurrent transitions exactly one wins.
  */
-import type { EventKind } from '#shared/events/catalogue';
 import { DomainError } from '#shared/errors';
 
 export const ORDER_STATUSES = ['pending', 'confirmed', 'in_production', 'ready', 'shipped', 'completed', 'cancelled'] as const;
@@ -21,8 +20,6 @@ export const TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> 
   cancelled: [],
 };
 
-export const isOrderStatus = (value: string): value is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(value);
-
 export const nextStatuses = (from: OrderStatus): readonly OrderStatus[] => TRANSITIONS[from];
 
 export const canTransition = (from: OrderStatus, to: OrderStatus): boolean => TRANSITIONS[from].includes(to);
@@ -39,13 +36,16 @@ export function assertTransition(from: OrderStatus, to: OrderStatus): void {
   throw new DomainError('invalid_transition', `${reason}; ${next}`, [{ field: 'status', message: next }]);
 }
 
+/** The event kinds a change of an order can write. */
+export type OrderChangeEvent = 'order.updated' | 'order.shipped' | 'order.completed' | 'order.cancelled';
+
+const entered: Partial<Record<OrderStatus, OrderChangeEvent>> = { shipped: 'order.shipped', completed: 'order.completed', cancelled: 'order.cancelled' };
+
 /**
- * Events an accepted change writes (in its own transaction): every change is an `order.updated`;
- * entering shipped, completed or cancelled adds its own kind.
+ * Event kinds an accepted change writes (in its own transaction): every change is an
+ * `order.updated`; entering shipped, completed or cancelled adds its own kind.
  */
-export function eventsForChange(from: OrderStatus, to: OrderStatus): EventKind[] {
-  if (from === to) return ['order.updated'];
-  const entered: Partial<Record<OrderStatus, EventKind>> = { shipped: 'order.shipped', completed: 'order.completed', cancelled: 'order.cancelled' };
-  const specific = entered[to];
+export function eventsForChange(from: OrderStatus, to: OrderStatus): OrderChangeEvent[] {
+  const specific = from === to ? undefined : entered[to];
   return specific ? ['order.updated', specific] : ['order.updated'];
 }

@@ -1,5 +1,10 @@
+/**
+ * The product operations: route id and the schemas of path, query, body and answer. Handlers
+ * import this module as a namespace (`import * as productOperations`) and the schemas are
+ * marked pure, so each bundle keeps — and builds at cold start — only its own operation's.
+ */
+import { idPath } from '#shared/schemas/common';
 import type { Operation } from '#shared/schemas/operation';
-import { productPath } from './get-contract';
 import {
   CalculateBodySchema,
   PriceQuoteSchema,
@@ -10,11 +15,11 @@ import {
   ProductUpdateSchema,
 } from './schema';
 
-// One export per operation: handlers import this module as a namespace (`import * as productOperations`),
-// so a bundle keeps only the operation it serves. The schema modules imported here still run whole
-// at cold start; that is why a GET by id has a contract module of its own (products/get-contract.ts).
+const productPath = /* @__PURE__ */ idPath('Product id');
+
 export const list = { route: 'products.list', query: ProductListQuerySchema, response: ProductSchema, list: true } satisfies Operation;
 export const create = { route: 'products.create', body: ProductCreateSchema, response: ProductSchema, status: 201 } satisfies Operation;
+export const get = { route: 'products.get', params: productPath, response: ProductSchema, errors: [404] } satisfies Operation;
 export const update = { route: 'products.update', params: productPath, body: ProductUpdateSchema, response: ProductSchema, errors: [404, 409] } satisfies Operation;
 const deleteOperation = { route: 'products.delete', params: productPath, response: ProductDeletedSchema, errors: [404, 409] } satisfies Operation;
 export { deleteOperation as delete };

@@ -1,58 +1,36 @@
 /**
- * Products in the single table: the product item plus two list entries (items.ts), list totals
+ * Products in the single table: the product item plus two list entries (stored.ts), list totals
  * as counters in the same transaction, every change conditional on the product's version.
- * Stock decrements live in stock.ts. Access patterns are listed in docs/data-model.md.
+ * Access patterns are listed in docs/data-model.md.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import { countCollection, readPage, readTotal, type CollectionQuery, type PageRequest } from '#shared/db/collections';
+import { countCollection, getMany, readPage, readTotal, type CollectionQuery, type PageRequest } from '#shared/db/collections';
+import { adjustTotal } from '#shared/db/totals';
 import { tenantKeys, type ProductListState } from '#shared/db/keys';
-import { adjustTotal } from '#shared/db/sequences';
-import { tableName, transactWrite, type TransactItem } from '#shared/db/table';
+import { tableName, type TransactItem } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
 import { buildUpdate } from '#shared/db/update-expression';
-import { NotFoundError } from '#shared/errors';
+import { NotFoundError, VersionConflict } from '#shared/errors';
 import {
   PRODUCTS,
   countersOf,
   listEntryDeletes,
   listEntryPuts,
   listingChanged,
-  productAttributes,
+  productChanges,
   productFromItem,
+  productPut,
   stockAttributes,
   type ProductRecord,
   type StockState,
-} from './items';
+} from './stored';
 
-export type { ProductRecord, StockState };
-
-/** The product changed between our read and our write; the service re-reads and retries. */
-export class ProductVersionConflict extends Error {}
-
-const defined = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined));
+const versionMoved = () => new VersionConflict('product');
 
 export async function insertProduct(tenant: Tenant, record: ProductRecord): Promise<void> {
-  await transactWrite([
-    {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...tenantKeys.product(tenant, record.id),
-          entity: 'PRODUCT',
-          id: record.id,
-          created_at: record.created_at,
-          version: record.version,
-          order_refs: 0,
-          ...defined(productAttributes(tenant, record)),
-          ...stockAttributes(record.stock),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    ...listEntryPuts(tenant, record),
-    ...countersOf(record).map((counter) => adjustTotal(tenant, counter, 1)),
-  ]);
+  await transactWrite([productPut(tenant, record), ...listEntryPuts(tenant, record), ...countersOf(record).map((counter) => adjustTotal(tenant, counter, 1))]);
 }
 
 export async function readProduct(tenant: Tenant, id: number): Promise<ProductRecord | undefined> {
@@ -64,6 +42,15 @@ export async function requireProduct(tenant: Tenant, id: number): Promise<Produc
   const product = await readProduct(tenant, id);
   if (!product) throw new NotFoundError('product', id);
   return product;
+}
+
+/**
+ * Products by id, strongly consistent (an order placed right after a product was created or its
+ * stock changed must see it). One BatchGetItem.
+ */
+export async function readProducts(tenant: Tenant, ids: Iterable<number>): Promise<Map<number, ProductRecord>> {
+  const items = await getMany([...new Set(ids)].map((id) => tenantKeys.product(tenant, id)), { consistent: true });
+  return new Map(items.map((item) => [Number(item.id), productFromItem(item)]));
 }
 
 /** +1 for counters the product enters, −1 for those it leaves. */
@@ -81,24 +68,22 @@ function counterMoves(tenant: Tenant, before: ProductRecord, after: ProductRecor
  * written only for the stock fields the caller sent (`stock`), so a concurrent order's decrement
  * is never overwritten by an edit of, say, the name.
  */
-export async function saveProduct(tenant: Tenant, before: ProductRecord, after: ProductRecord, stock?: Partial<StockState>): Promise<void> {
-  const parts = buildUpdate({ ...productAttributes(tenant, after), ...defined(stockAttributes(stock ?? {})) }, ['#version = :next'], {
+export async function saveProduct(tenant: Tenant, before: ProductRecord, after: ProductRecord, stock: Partial<StockState> = {}): Promise<void> {
+  const parts = buildUpdate({ ...productChanges(tenant, after), ...stockAttributes(stock) }, ['#version = :next'], {
     ':expected': before.version,
     ':next': before.version + 1,
   });
-  const items: TransactItem[] = [
-    {
-      Update: {
-        TableName: tableName(),
-        Key: tenantKeys.product(tenant, before.id),
-        ...parts,
-        ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#version': 'version' },
-        ConditionExpression: '#version = :expected',
-      },
+  const update: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: tenantKeys.product(tenant, before.id),
+      ...parts,
+      ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#version': 'version' },
+      ConditionExpression: '#version = :expected',
     },
-  ];
-  if (listingChanged(before, after)) items.push(...listEntryPuts(tenant, after), ...counterMoves(tenant, before, after));
-  await transactWrite(items, (index) => (index === 0 ? new ProductVersionConflict() : undefined));
+  };
+  const listing = listingChanged(before, after) ? [...listEntryPuts(tenant, after), ...counterMoves(tenant, before, after)] : [];
+  await transactWrite([{ item: update, onConditionFailure: versionMoved }, ...listing]);
 }
 
 /**
@@ -106,39 +91,20 @@ export async function saveProduct(tenant: Tenant, before: ProductRecord, after: 
  * (a database condition on `order_refs`, which the orders slice keeps in its own transactions).
  */
 export async function deleteProduct(tenant: Tenant, record: ProductRecord): Promise<void> {
-  await transactWrite(
-    [
-      {
-        Delete: {
-          TableName: tableName(),
-          Key: tenantKeys.product(tenant, record.id),
-          ConditionExpression: '#version = :expected AND (attribute_not_exists(order_refs) OR order_refs <= :zero)',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':expected': record.version, ':zero': 0 },
-        },
-      },
-      ...listEntryDeletes(tenant, record.id),
-      ...countersOf(record).map((counter) => adjustTotal(tenant, counter, -1)),
-    ],
-    (index) => (index === 0 ? new ProductVersionConflict() : undefined),
-  );
-}
-
-/**
- * For the orders slice: a transaction item that moves the product's order reference count, so a
- * product that orders point to is archived instead of deleted. Fails (condition) when the
- * product does not exist.
- */
-export function orderReferenceItem(tenant: Tenant, productId: number, delta: 1 | -1): TransactItem {
-  return {
-    Update: {
+  const remove: TransactItem = {
+    Delete: {
       TableName: tableName(),
-      Key: tenantKeys.product(tenant, productId),
-      UpdateExpression: 'ADD order_refs :delta',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':delta': delta },
+      Key: tenantKeys.product(tenant, record.id),
+      ConditionExpression: '#version = :expected AND (attribute_not_exists(order_refs) OR order_refs <= :zero)',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':expected': record.version, ':zero': 0 },
     },
   };
+  await transactWrite([
+    { item: remove, onConditionFailure: versionMoved },
+    ...listEntryDeletes(tenant, record.id),
+    ...countersOf(record).map((counter) => adjustTotal(tenant, counter, -1)),
+  ]);
 }
 
 export interface ProductFilter {

@@ -5,20 +5,38 @@
  */
 import { getAccount } from '#shared/accounts/service';
 import type { Principal, Tenant } from '#shared/auth/principal';
-import { retryOnConflict } from '#shared/db/optimistic';
-import { nextId } from '#shared/db/sequences';
+import { nextId } from '#shared/db/counters';
+import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { NotFoundError, ValidationError } from '#shared/errors';
-import { priceProduct, type PricingOption } from '#shared/pricing/product-price';
+import { fromMinor } from '#shared/money';
+import { priceProduct, type PriceQuote, type PricingOption } from '#shared/pricing/product-price';
 import type { ProductFilter } from './repository';
 import * as repo from './repository';
-import { ProductVersionConflict, type ProductRecord, type StockState } from './repository';
-import { presentProduct, presentQuote } from './present';
 import { productProblems } from './rules';
 import type { CalculateBody, PriceQuoteView, Product, ProductCreate, ProductDeleted, ProductListQuery, ProductUpdate } from './schema';
+import { storedProduct, type ProductRecord, type StockState } from './stored';
 
 type Viewer = Pick<Principal, 'kind'>;
 
-const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnConflict(operation, (error) => error instanceof ProductVersionConflict, 'product');
+const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnVersionConflict('product', operation);
+
+const presentProduct = storedProduct.view;
+
+function presentQuote(quote: PriceQuote): PriceQuoteView {
+  return {
+    product_id: quote.product_id,
+    quantity: quote.quantity,
+    unit_price: fromMinor(quote.unit_price),
+    setup_fee: fromMinor(quote.setup_fee),
+    subtotal: fromMinor(quote.subtotal),
+    tax_rate: quote.tax_rate,
+    tax: fromMinor(quote.tax),
+    total: fromMinor(quote.total),
+    currency: quote.currency,
+    breakdown: quote.breakdown.map((line) => ({ label: line.label, amount: fromMinor(line.amount) })),
+    production_days: quote.production_days,
+  };
+}
 
 type OptionInput = NonNullable<ProductCreate['options']>[number];
 

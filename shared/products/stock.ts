@@ -1,7 +1,8 @@
 /**
- * Stock reservation for orders and checkouts. The orders slice calls `reserveStock` with its own
- * transaction items (the order, its event…): the decrements join that one TransactWriteItems, so
- * the order exists exactly when its stock was taken.
+ * Stock planning for orders — a pure function of the products already read: which transaction
+ * items take (or give back) stock, which stock the order then holds, and which `stock.low`
+ * events the same transaction writes. The caller (the orders repository) writes the plan in the
+ * one transaction that also writes the order, so the order exists exactly when its stock was taken.
  *
  * Overselling and duplicate `stock.low` events are prevented by the database, not by the read:
  * each decrement carries a condition that pins down which side of `low_threshold` it lands on —
@@ -9,70 +10,46 @@
  *   already below: qty ≤ stock_quantity ≤ threshold                     (no event)
  *   crosses:       stock_quantity = <the exact quantity read>, version  (+ the stock.low event)
  * so of any number of concurrent decrements exactly the one that really crosses the threshold
- * commits the event, and none can take the quantity below zero. A decrement whose condition
- * fails re-reads (strongly consistent) and re-plans; when the fresh read shows too little stock
- * the caller gets 409 and nothing is written.
+ * commits the event, and none can take the quantity below zero. When a stock condition fails the
+ * write throws a VersionConflict: the caller reads the products again (strongly consistent) and
+ * plans again; when that read shows too little stock, the answer is 409 and nothing is written.
  */
-import { eventPut } from '#shared/events/outbox';
 import type { Tenant } from '#shared/auth/principal';
-import { getMany } from '#shared/db/collections';
 import { tenantKeys } from '#shared/db/keys';
-import { isTransactionCanceled, tableName, transactWrite, type ConditionFailureMap, type TransactItem } from '#shared/db/table';
-import { ConflictError, ValidationError, type ErrorDetail } from '#shared/errors';
-import { productFromItem, type ProductRecord } from './items';
-import { presentProduct } from './present';
+import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
+import { ConflictError, ValidationError, VersionConflict, type ErrorDetail } from '#shared/errors';
+import { stockLow } from './events';
+import { storedProduct, type ProductRecord } from './stored';
 
 export interface StockLine {
   product_id: number;
   quantity: number;
 }
 
-/** The caller's own items for the same transaction, and how their condition failures map to errors. */
-export interface Companion {
-  /**
-   * Fixed items, or a function of the plan, called once per attempt, for callers that record in
-   * their own item which stock they hold (an order stores `reserved` for a later cancel).
-   */
-  items: TransactItem[] | ((plan: Reservation) => TransactItem[]);
-  onConditionFailure?: ConditionFailureMap;
-}
-
-/**
- * Changes folded into each product's one transaction item (DynamoDB lets a transaction touch an
- * item only once, so these cannot be separate items next to the decrements).
- */
+/** What the order already holds and how its product references move (both folded into each product's one item). */
 export interface StockAdjustments {
   /**
-   * Stock the caller already holds for the same purpose (an order's reservation before its lines
-   * are replaced): netted per product against `lines`, so only the difference is taken or given back.
+   * Stock the order already holds (its reservation before its lines are replaced): netted per
+   * product against the new lines, so only the difference is taken or given back.
    */
   release?: StockLine[];
-  /** Moves of `order_refs` per product id (orders slice): what turns a product delete into an archive. */
+  /** Moves of `order_refs` per product id: what turns a product delete into an archive. */
   orderRefs?: ReadonlyMap<number, number>;
 }
 
-export interface Reservation {
-  /** Lines of tracked products whose stock was taken, one per product; hand these to `stockReleaseItems` on cancel. */
+export interface StockPlan {
+  /** One item per product touched (DynamoDB lets a transaction touch an item once); a failed condition is a VersionConflict. */
+  parts: TransactionPart[];
+  /** The `stock.low` events of the decrements that cross their threshold. */
+  events: TransactItem[];
+  /** Tracked stock the order holds afterwards, one line per product (what a cancel gives back). */
   reserved: StockLine[];
-  /** Product ids whose decrement crossed `low_threshold` (a stock.low event was written). */
-  lowStock: number[];
 }
-
-const MAX_ATTEMPTS = 10;
-
-/** A stock condition failed: the quantity moved since our read. Re-read and re-plan. */
-class StockMoved extends Error {}
 
 export class InsufficientStockError extends ConflictError {}
 
-interface Planned {
-  items: TransactItem[];
-  reserved: StockLine[];
-  lowStock: number[];
-}
-
-/** One line per product (a transaction may touch an item once), remembering the first line index. */
-function aggregate(lines: StockLine[]): Map<number, { quantity: number; index: number }> {
+/** One line per product, remembering the first line's index (for error details). */
+function aggregate(lines: readonly StockLine[]): Map<number, { quantity: number; index: number }> {
   const byProduct = new Map<number, { quantity: number; index: number }>();
   lines.forEach((line, index) => {
     const seen = byProduct.get(line.product_id);
@@ -82,7 +59,9 @@ function aggregate(lines: StockLine[]): Map<number, { quantity: number; index: n
   return byProduct;
 }
 
-function decrement(tenant: Tenant, product: ProductRecord, quantity: number, refs = 0): { item: TransactItem; event?: TransactItem } {
+const stockMoved = (): TransactionPart['onConditionFailure'] => () => new VersionConflict('stock');
+
+function decrement(tenant: Tenant, product: ProductRecord, quantity: number, refs: number): { part: TransactionPart; event?: TransactItem } {
   const { quantity: before, low_threshold: threshold } = product.stock;
   const values: Record<string, unknown> = { ':true': true, ':qty': quantity, ':thr': threshold, ...(refs ? { ':ref': refs } : {}) };
   let condition = 'stock_tracked = :true AND stock_low_threshold = :thr AND ';
@@ -97,22 +76,19 @@ function decrement(tenant: Tenant, product: ProductRecord, quantity: number, ref
     condition += 'stock_quantity = :before AND #version = :version';
     values[':before'] = before;
     values[':version'] = product.version;
-    const remaining = presentProduct({ ...product, stock: { ...product.stock, quantity: before - quantity } });
-    event = eventPut(tenant, 'stock.low', remaining).item;
+    event = stockLow(tenant, { product: storedProduct.view({ ...product, stock: { ...product.stock, quantity: before - quantity } }) });
   }
-  return {
-    item: {
-      Update: {
-        TableName: tableName(),
-        Key: tenantKeys.product(tenant, product.id),
-        UpdateExpression: `SET stock_quantity = stock_quantity - :qty${refs ? ' ADD order_refs :ref' : ''}`,
-        ConditionExpression: condition,
-        ...(condition.includes('#version') ? { ExpressionAttributeNames: { '#version': 'version' } } : {}),
-        ExpressionAttributeValues: values,
-      },
+  const item: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: tenantKeys.product(tenant, product.id),
+      UpdateExpression: `SET stock_quantity = stock_quantity - :qty${refs ? ' ADD order_refs :ref' : ''}`,
+      ConditionExpression: condition,
+      ...(condition.includes('#version') ? { ExpressionAttributeNames: { '#version': 'version' } } : {}),
+      ExpressionAttributeValues: values,
     },
-    event,
   };
+  return { part: { item, onConditionFailure: stockMoved() }, event };
 }
 
 /** What must still hold of a product whose stock does not go down, when the transaction commits. */
@@ -127,7 +103,7 @@ const steadyConditions = {
  * still untracked, a tracked one still tracked), plus giving stock back and moving `order_refs`
  * when asked — a ConditionCheck when there is nothing to add.
  */
-function steadyItem(tenant: Tenant, productId: number, condition: keyof typeof steadyConditions, giveBack: number, refs: number): TransactItem {
+function steadyItem(tenant: Tenant, productId: number, condition: keyof typeof steadyConditions, giveBack: number, refs: number): TransactionPart {
   const adds = [...(giveBack ? ['stock_quantity :back'] : []), ...(refs ? ['order_refs :ref'] : [])];
   const values = {
     ...(condition === 'untracked' ? { ':false': false } : condition === 'tracked' ? { ':true': true } : {}),
@@ -140,17 +116,23 @@ function steadyItem(tenant: Tenant, productId: number, condition: keyof typeof s
     ConditionExpression: steadyConditions[condition],
     ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}), // DynamoDB refuses an empty map
   };
-  return adds.length ? { Update: { ...base, UpdateExpression: `ADD ${adds.join(', ')}` } } : { ConditionCheck: base };
+  return { item: adds.length ? { Update: { ...base, UpdateExpression: `ADD ${adds.join(', ')}` } } : { ConditionCheck: base }, onConditionFailure: stockMoved() };
 }
 
-async function plan(tenant: Tenant, lines: StockLine[], field: string, adjustments: StockAdjustments): Promise<Planned> {
+/**
+ * Plans the stock of `lines` from `products` (read strongly consistent just before). Throws 422
+ * for products that do not exist and 409 (InsufficientStockError) when a tracked product has too
+ * little stock; `field` names the lines in error details (`items.0.quantity`).
+ */
+export function planStock(tenant: Tenant, products: ReadonlyMap<number, ProductRecord>, lines: readonly StockLine[], adjustments: StockAdjustments = {}, field = 'items'): StockPlan {
+  for (const line of lines) {
+    if (!Number.isSafeInteger(line.quantity) || line.quantity < 1) throw new RangeError('Stock line quantities must be positive integers');
+  }
   const wanted = aggregate(lines);
   const held = aggregate(adjustments.release ?? []);
   const refs = adjustments.orderRefs ?? new Map<number, number>();
   const heldOf = (id: number): number => held.get(id)?.quantity ?? 0;
-  const ids = [...wanted.keys()];
-  const items = await getMany(ids.map((id) => tenantKeys.product(tenant, id)), { consistent: true });
-  const products = new Map(items.map((item) => [Number(item.id), productFromItem(item)]));
+
   const missing: ErrorDetail[] = [];
   const short: ErrorDetail[] = [];
   for (const [id, { quantity, index }] of wanted) {
@@ -164,85 +146,35 @@ async function plan(tenant: Tenant, lines: StockLine[], field: string, adjustmen
   if (missing.length) throw new ValidationError('Unknown products', missing);
   if (short.length) throw new InsufficientStockError('Not enough stock', short);
 
-  const planned: Planned = { items: [], reserved: [], lowStock: [] };
-  const events: TransactItem[] = [];
+  const plan: StockPlan = { parts: [], events: [], reserved: [] };
   for (const [id, { quantity }] of wanted) {
     const product = products.get(id)!;
     const ref = refs.get(id) ?? 0;
     if (!product.stock.tracked) {
       // Nothing is held for an untracked product; what was held before it stopped being tracked goes back.
-      planned.items.push(steadyItem(tenant, id, 'untracked', heldOf(id), ref));
+      plan.parts.push(steadyItem(tenant, id, 'untracked', heldOf(id), ref));
       continue;
     }
-    planned.reserved.push({ product_id: id, quantity });
+    plan.reserved.push({ product_id: id, quantity });
     const net = quantity - heldOf(id);
     if (net <= 0) {
-      planned.items.push(steadyItem(tenant, id, 'tracked', -net, ref));
+      plan.parts.push(steadyItem(tenant, id, 'tracked', -net, ref));
       continue;
     }
-    const { item, event } = decrement(tenant, product, net, ref);
-    planned.items.push(item);
-    if (event) {
-      events.push(event);
-      planned.lowStock.push(id);
-    }
+    const { part, event } = decrement(tenant, product, net, ref);
+    plan.parts.push(part);
+    if (event) plan.events.push(event);
   }
-  // Products the caller no longer wants: give back what it held, move their references.
+  // Products the order no longer wants: give back what it held, move their references.
   for (const id of new Set([...held.keys(), ...refs.keys()])) {
     if (wanted.has(id) || (heldOf(id) === 0 && !refs.get(id))) continue;
-    planned.items.push(steadyItem(tenant, id, 'exists', heldOf(id), refs.get(id) ?? 0));
+    plan.parts.push(steadyItem(tenant, id, 'exists', heldOf(id), refs.get(id) ?? 0));
   }
-  planned.items.push(...events);
-  return planned;
+  return plan;
 }
-
-/**
- * Takes stock for `lines` in one transaction together with the companion's items. Throws 409
- * (InsufficientStockError) when a tracked product has too little stock, 422 for unknown products,
- * or whatever the companion's condition failures map to; in every failure nothing is written.
- * `field` names the lines in error details (`items.0.quantity`). `adjustments` net an earlier
- * reservation of the same caller against `lines` and move `order_refs`, inside the same items.
- */
-export async function reserveStock(
-  tenant: Tenant,
-  lines: StockLine[],
-  companion: Companion = { items: [] },
-  field = 'items',
-  adjustments: StockAdjustments = {},
-): Promise<Reservation> {
-  for (const line of lines) {
-    if (!Number.isSafeInteger(line.quantity) || line.quantity < 1) throw new RangeError('Stock line quantities must be positive integers');
-  }
-  if (lines.length === 0) throw new RangeError('reserveStock needs at least one line');
-  for (let attempt = 1; ; attempt++) {
-    const planned = await plan(tenant, lines, field, adjustments);
-    const reservation: Reservation = { reserved: planned.reserved, lowStock: planned.lowStock };
-    const ownItems = typeof companion.items === 'function' ? companion.items(reservation) : companion.items;
-    const own = ownItems.length;
-    try {
-      await transactWrite([...ownItems, ...planned.items], (index, item) => {
-        if (index < own) return companion.onConditionFailure?.(index, item);
-        return new StockMoved();
-      });
-      return reservation;
-    } catch (error) {
-      const retryable = error instanceof StockMoved || onlyConflicts(error);
-      if (!retryable) throw error;
-      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('Stock changed too often while this request ran; try again');
-      // Jittered pause so that colliding requests do not collide again.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-    }
-  }
-}
-
-/** Cancelled only because other transactions touched the same items (no condition failed). */
-const onlyConflicts = (error: unknown): boolean =>
-  isTransactionCanceled(error) &&
-  (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict') &&
-  (error.CancellationReasons ?? []).every((reason) => reason.Code === 'TransactionConflict' || reason.Code === 'None');
 
 /** For cancellations: transaction items that give reserved stock back (no event: stock rises). */
-export function stockReleaseItems(tenant: Tenant, reserved: StockLine[]): TransactItem[] {
+export function stockReleaseItems(tenant: Tenant, reserved: readonly StockLine[]): TransactItem[] {
   return [...aggregate(reserved)].map(([productId, { quantity }]) => ({
     Update: {
       TableName: tableName(),

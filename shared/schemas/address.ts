@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { optionalText, requiredText } from './common';
 import { countryCodes } from './countries';
+import { codecs, field, type RecordOf } from './fields';
 
 /** ISO 3166-1 alpha-2, accepted in any case, stored upper-case. */
-export const countryCode = z
+export const countryCode = /* @__PURE__ */ z
   .string()
   .trim()
   .transform((value) => value.toUpperCase())
@@ -11,7 +12,7 @@ export const countryCode = z
   .meta({ example: 'DE' });
 
 /** The postal fields of an address (customer addresses add type and default; orders copy these). */
-export const postalAddressFields = {
+export const postalAddressFields = /* @__PURE__ */ (() => ({
   name: requiredText(200).meta({ example: 'Anna Schmidt' }),
   company: optionalText(200),
   line1: requiredText(200).meta({ example: 'Hauptstraße 1' }),
@@ -20,35 +21,21 @@ export const postalAddressFields = {
   city: requiredText(100).meta({ example: 'Berlin' }),
   region: optionalText(100),
   country: countryCode,
-};
+}))();
 
-/** The postal fields as responses show them (customer addresses add their own; orders show copies). */
-export const postalAddressOutputFields = {
-  name: z.string(),
-  company: z.string().nullable(),
-  line1: z.string(),
-  line2: z.string().nullable(),
-  postal_code: z.string(),
-  city: z.string(),
-  region: z.string().nullable(),
-  country: z.string(),
-};
+/**
+ * The postal fields as stored and shown: customer addresses list them among their own fields,
+ * orders keep copies of them (shared/schemas/fields.ts derives reading, views and schemas).
+ */
+export const postalAddressShape = /* @__PURE__ */ (() => ({
+  name: field(codecs.string),
+  company: field(codecs.nullable(codecs.string)),
+  line1: field(codecs.string),
+  line2: field(codecs.nullable(codecs.string)),
+  postal_code: field(codecs.string),
+  city: field(codecs.string),
+  region: field(codecs.nullable(codecs.string)),
+  country: field(codecs.string),
+}))();
 
-export type PostalAddress = z.output<z.ZodObject<typeof postalAddressOutputFields>>;
-
-const text = (value: unknown): string | null => (value === undefined || value === null ? null : String(value));
-
-/** The postal fields of a stored item or record (an address, or an order's copy of one), without anything else it carries. */
-export function postalAddressFromItem(record: object): PostalAddress {
-  const item = record as Record<string, unknown>;
-  return {
-    name: String(item.name),
-    company: text(item.company),
-    line1: String(item.line1),
-    line2: text(item.line2),
-    postal_code: String(item.postal_code),
-    city: String(item.city),
-    region: text(item.region),
-    country: String(item.country),
-  };
-}
+export type PostalAddress = RecordOf<typeof postalAddressShape>;

@@ -15,4 +15,5 @@ export const moneyInput = (options: { allowNegative?: boolean } = {}) =>
     .meta({ description: 'Amount in the account currency, at most 2 decimals', example: 12.5 });
 
 /** A money amount in a response (converted from minor units by the presenter). */
-export const moneyOutput = z.number().meta({ description: 'Amount in the account currency (2 decimals)', example: 12.5 });
+export const moneyOutput = /* @__PURE__ */ (() =>
+  z.number().meta({ description: 'Amount in the account currency (2 decimals)', example: 12.5 }))();

@@ -15,16 +15,16 @@ const integerString = (name: string, max?: number) =>
         : z.number().int().min(1, `${name} must be at least 1`).max(max, `${name} must be at most ${max}`),
     );
 
-export const paginationQuery = {
+export const paginationQuery = /* @__PURE__ */ (() => ({
   page: integerString('page').optional().default(1).meta({ description: 'Page number, starting at 1', example: 1 }),
   per_page: integerString('per_page', MAX_PER_PAGE)
     .optional()
     .default(DEFAULT_PER_PAGE)
     .meta({ description: `Page size, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})`, example: DEFAULT_PER_PAGE }),
-};
+}))();
 
 
-export const PaginationSchema = z
+export const PaginationSchema = /* @__PURE__ */ z
   .object({
     page: z.number().int(),
     per_page: z.number().int(),

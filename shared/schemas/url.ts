@@ -11,9 +11,10 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /** An image URL in a request. */
-export const imageUrl = z
-  .string()
-  .trim()
-  .max(2000, 'must be at most 2000 characters')
-  .refine(isHttpUrl, 'must be an absolute http(s) URL')
-  .meta({ format: 'uri', example: 'https://cdn.example.com/flyer.jpg' });
+export const imageUrl = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .trim()
+    .max(2000, 'must be at most 2000 characters')
+    .refine(isHttpUrl, 'must be an absolute http(s) URL')
+    .meta({ format: 'uri', example: 'https://cdn.example.com/flyer.jpg' }))();

@@ -14,40 +14,17 @@ import { dynamo } from '#shared/clients/dynamodb';
 import type { PageRequest } from '#shared/db/collections';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomToken } from '#shared/ids';
-import { readDelivery, requestRedelivery, type AttemptRecord, type DeliveryRecord } from './deliveries';
-import { listDeliveries } from './history';
-import { requireWebhook, type WebhookRecord } from './repository';
-import type { Delivery, DeliveryAttempt, DeliveryDetail, DeliveryListQuery } from './schema';
+import { listDeliveries, readDelivery, requestRedelivery } from './delivery-repository';
+import { requireWebhook } from './repository';
+import type { Delivery, DeliveryDetail, DeliveryListQuery } from './schema';
+import { storedAttempt, storedDelivery, type DeliveryRecord, type WebhookRecord } from './stored';
 
 /** Redelivery requests only need to live until the router has read them. */
 const REQUEST_TTL_SECONDS = 24 * 3600;
 
-export function presentDelivery(record: DeliveryRecord): Delivery {
-  return {
-    id: record.id,
-    webhook_id: record.webhookId,
-    event_id: record.eventId,
-    event: record.kind,
-    test: record.test,
-    status: record.status,
-    attempt_count: record.attemptCount,
-    last_attempt_at: record.lastAttemptAt ?? null,
-    next_attempt_at: record.status === 'pending' ? (record.nextAttemptAt ?? null) : null,
-    last_status_code: record.lastStatusCode ?? null,
-    last_error: record.lastError ?? null,
-    created_at: record.createdAt,
-    updated_at: record.updatedAt,
-  };
-}
-
-const presentAttempt = (attempt: AttemptRecord): DeliveryAttempt => ({
-  attempt: attempt.attempt,
-  attempted_at: attempt.attemptedAt,
-  status_code: attempt.statusCode ?? null,
-  duration_ms: attempt.durationMs,
-  error: attempt.error ?? null,
-  response_body: attempt.responseBody ?? null,
-});
+/** A delivery as responses show it; `next_attempt_at` only while it is pending. */
+export const presentDelivery = (record: DeliveryRecord): Delivery =>
+  storedDelivery.view({ ...record, next_attempt_at: record.status === 'pending' ? record.next_attempt_at : null });
 
 const inactive = () =>
   new ConflictError('This webhook is inactive; activate it (PUT with "active": true) to send deliveries', [{ field: 'active', message: 'is false' }]);
@@ -63,17 +40,15 @@ export async function listWebhookDeliveries(tenant: Tenant, webhookId: number, q
 async function requireDelivery(tenant: Tenant, webhookId: number, deliveryId: string) {
   await requireWebhook(tenant, webhookId);
   const delivery = await readDelivery(tenant, deliveryId);
-  if (!delivery || delivery.webhookId !== webhookId) throw new NotFoundError('delivery', deliveryId);
+  if (!delivery || delivery.webhook_id !== webhookId) throw new NotFoundError('delivery', deliveryId);
   return delivery;
 }
 
 export async function getWebhookDelivery(tenant: Tenant, webhookId: number, deliveryId: string): Promise<DeliveryDetail> {
   const delivery = await requireDelivery(tenant, webhookId, deliveryId);
-  const event = await readEvent(tenant, delivery.eventId);
-  const payload = event
-    ? (JSON.parse(buildPayload({ deliveryId: delivery.id, eventId: event.eventId, kind: event.kind, createdAt: event.createdAt, mode: tenant.mode, test: event.test, data: event.data })) as Record<string, unknown>)
-    : null;
-  return { ...presentDelivery(delivery), payload, attempts: delivery.attempts.map(presentAttempt) };
+  const event = await readEvent(tenant, delivery.event_id);
+  const payload = event ? (JSON.parse(buildPayload(delivery.id, event)) as Record<string, unknown>) : null;
+  return { ...presentDelivery(delivery), payload, attempts: delivery.attempts.map(storedAttempt.view) };
 }
 
 /** Sends the delivery again: same delivery id, the next attempt number, a fresh retry schedule. */
@@ -85,7 +60,7 @@ export async function redeliver(tenant: Tenant, webhookId: number, deliveryId: s
     const now = new Date().toISOString();
     const token = randomToken(16);
     if (await requestRedelivery(tenant, delivery, token, now, Math.floor(Date.now() / 1000) + REQUEST_TTL_SECONDS)) {
-      return presentDelivery({ ...delivery, status: 'pending', token, chainAttempts: 0, nextAttemptAt: undefined, updatedAt: now });
+      return presentDelivery({ ...delivery, status: 'pending', token, chain_attempts: 0, next_attempt_at: null, updated_at: now });
     }
   }
   throw new ConflictError('The delivery changed while being redelivered; try again');

@@ -1,34 +1,27 @@
 /**
- * The delivery body and headers of DESIGN.md §6. The body depends only on the delivery and its
+ * The delivery body and headers (docs/webhooks.md). The body depends only on the delivery and its
  * event, so every attempt sends the same bytes; the headers carry the attempt number and the
  * attempt's time, and the signatures over those exact bytes.
  */
-import type { Mode } from '#shared/auth/keys';
+import type { StoredEvent } from '#shared/events/stored-event';
 import { signatureHeaders } from './signing';
 
 export const USER_AGENT = 'PrintShopAPI-Webhooks/1.0';
 
-export interface PayloadInput {
-  deliveryId: string;
-  eventId: string;
-  kind: string;
-  /** The event's creation time (ISO): stable across retries, so receivers can sort on it. */
-  createdAt: string;
-  mode: Mode;
-  test: boolean;
-  data: Record<string, unknown>;
-}
-
-/** The JSON body, keys in the documented order; `test: true` only on test deliveries. */
-export function buildPayload(input: PayloadInput): string {
+/**
+ * The JSON body of delivery `deliveryId` of `event`, keys in the documented order; `timestamp` is
+ * the event's creation time (stable across retries, so receivers can sort on it); `test: true`
+ * only on test deliveries.
+ */
+export function buildPayload(deliveryId: string, event: StoredEvent): string {
   return JSON.stringify({
-    id: input.deliveryId,
-    event_id: input.eventId,
-    event: input.kind,
-    timestamp: input.createdAt,
-    mode: input.mode,
-    ...(input.test ? { test: true } : {}),
-    data: input.data,
+    id: deliveryId,
+    event_id: event.event_id,
+    event: event.kind,
+    timestamp: event.created_at,
+    mode: event.tenant.mode,
+    ...(event.test ? { test: true } : {}),
+    data: event.data,
   });
 }
 

@@ -7,29 +7,19 @@ import { checkWebhookUrl, isNameNotFound, resolveTarget, UnsafeUrlError } from '
 import { generateSecret, ROTATION_OVERLAP_MS, secretHint } from './signing';
 import type { Tenant } from '#shared/auth/principal';
 import { config } from '#shared/config';
-import { retryOnConflict } from '#shared/db/optimistic';
-import { nextId } from '#shared/db/sequences';
+import { retryOnVersionConflict } from '#shared/db/optimistic';
+import { nextId } from '#shared/db/counters';
 import { ValidationError } from '#shared/errors';
 import { logger } from '#shared/logger';
 import * as repo from './repository';
-import { WebhookVersionConflict, type WebhookRecord } from './repository';
 import type { Webhook, WebhookCreate, WebhookUpdate } from './schema';
+import { storedWebhook, type WebhookRecord } from './stored';
 
-const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnConflict(operation, (error) => error instanceof WebhookVersionConflict, 'webhook');
+const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnVersionConflict('webhook', operation);
 
-/** The public view; `revealSecret` only for the answers to create and rotate-secret. */
-export function presentWebhook(record: WebhookRecord, revealSecret = false): Webhook {
-  return {
-    id: record.id,
-    url: record.url,
-    events: record.events,
-    active: record.active,
-    description: record.description,
-    secret: revealSecret ? record.secret : secretHint(record.secret),
-    created_at: record.createdAt,
-    updated_at: record.updatedAt,
-  };
-}
+/** The public view; the secret in full only for the answers to create and rotate-secret, a hint elsewhere. */
+export const presentWebhook = (record: WebhookRecord, revealSecret = false): Webhook =>
+  storedWebhook.view({ ...record, secret: revealSecret ? record.secret : secretHint(record.secret) });
 
 /**
  * Refuses URLs that are, or resolve to, non-public addresses (422 on `url`). A name that does not
@@ -61,9 +51,11 @@ export async function createWebhook(tenant: Tenant, input: WebhookCreate): Promi
     active: input.active,
     description: input.description ?? null,
     secret: generateSecret(),
-    createdAt: now,
-    updatedAt: now,
+    created_at: now,
+    updated_at: now,
     version: 1,
+    previous_secret: null,
+    previous_secret_expires_at: null,
   };
   await repo.insertWebhook(tenant, record);
   return presentWebhook(record, true);
@@ -88,7 +80,7 @@ export async function updateWebhook(tenant: Tenant, id: number, changes: Webhook
       events: changes.events ?? before.events,
       active: changes.active ?? before.active,
       description: changes.description === undefined ? before.description : changes.description,
-      updatedAt: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
     };
     await repo.saveWebhook(tenant, before, after);
     return presentWebhook({ ...after, version: before.version + 1 });
@@ -115,9 +107,9 @@ export async function rotateSecret(tenant: Tenant, id: number): Promise<Webhook>
     const after: WebhookRecord = {
       ...before,
       secret: generateSecret(),
-      previousSecret: before.secret,
-      previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
-      updatedAt: now.toISOString(),
+      previous_secret: before.secret,
+      previous_secret_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+      updated_at: now.toISOString(),
     };
     await repo.saveWebhook(tenant, before, after);
     return presentWebhook({ ...after, version: before.version + 1 }, true);

@@ -44,16 +44,16 @@ export function standardSignature(secret: string, id: string, timestamp: number,
 }
 
 export interface SigningSecrets {
-  current: string;
-  /** Still signing until `previousExpiresAt` (ISO time). */
-  previous?: string;
-  previousExpiresAt?: string;
+  secret: string;
+  /** Still signing until `previous_secret_expires_at` (ISO time). */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
 }
 
 /** The secrets that sign right now: the current one first, then the previous one while it overlaps. */
 export function activeSecrets(secrets: SigningSecrets, now = new Date()): string[] {
-  const previousValid = secrets.previous && secrets.previousExpiresAt && Date.parse(secrets.previousExpiresAt) > now.getTime();
-  return previousValid ? [secrets.current, secrets.previous!] : [secrets.current];
+  const { secret, previous_secret: previous, previous_secret_expires_at: expiresAt } = secrets;
+  return previous && expiresAt && Date.parse(expiresAt) > now.getTime() ? [secret, previous] : [secret];
 }
 
 export function signatureHeaders(secrets: string[], id: string, timestamp: number, body: string): Record<string, string> {

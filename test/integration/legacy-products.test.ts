@@ -9,28 +9,12 @@ import { BUILT_IN_PLACEHOLDER } from '#shared/legacy-products/images';
 import { LegacyProductSchema, LegacyQuoteSchema } from '#shared/legacy-products/schema';
 import { calculateLegacyPrice } from '#shared/legacy-products/service';
 import { call } from '#test/support/http';
+import { brochure, smallTable } from '#test/support/products';
 import { storedTotal, withCallCount } from '#test/support/store';
 
 const { shop, other, swiss } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };
 const HEADER = 'format,color,quantity,pages,price';
-
-const brochure = (prices: unknown[] = smallTable) => ({
-  name: 'Brochure',
-  description: 'Saddle-stitched',
-  image: 'https://cdn.example.com/brochure.jpg',
-  gallery_images: ['https://cdn.example.com/b1.jpg', 'https://cdn.example.com/b2.jpg'],
-  brands: ['PrintPro', 'EcoPrint'],
-  prices,
-});
-
-const smallTable = [
-  { format: 'A5', color: '4/4', quantity: 100, pages: 8, price: 49.9 },
-  { format: 'A5', color: '4/4', quantity: 250, pages: 8, price: 89 },
-  { format: 'A4', color: '4/4', quantity: 100, pages: 8, price: 69.9 },
-  { format: 'A4', color: '4/0', quantity: 100, pages: 12, price: 79.5 },
-  { format: 'A4', color: '4/4', quantity: 500, pages: 12, price: 210.25 },
-];
 
 async function create(body: Record<string, unknown> = brochure(), key?: string, prefix = '/v1') {
   const response = await call('POST', `${prefix}/legacy-products`, { key, body });

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
-import { transactWrite } from '#shared/db/table';
-import { orderReferenceItem } from '#shared/products/repository';
 import { PriceQuoteSchema, ProductSchema } from '#shared/products/schema';
 import { call } from '#test/support/http';
+import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
 import { businessCards, createProduct, expectNoRemovedNames } from '#test/support/products';
 import { storedTotal } from '#test/support/store';
 
@@ -259,16 +258,17 @@ describe('deleting products', () => {
   it('archives a product that orders reference instead of deleting it', async () => {
     const category = `archive-${randomUUID()}`;
     const product = await createProduct(businessCards(category));
-    // What the orders slice does in its order transaction.
-    await transactWrite([orderReferenceItem(testTenant, product.id, 1)]);
+    const customer = await newCustomer(shop.secretTest);
+    const order = await newOrder(shop.secretTest, { customer_id: customer.id, items: [{ product_id: product.id, quantity: 100, options: { paper: 'matt300' } }] });
     const response = await call('DELETE', `/v1/products/${product.id}`);
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ id: product.id, deleted: false, archived: true, product: { id: product.id, is_active: false } });
     expect((await call('GET', `/v1/products/${product.id}`)).body.data.is_active).toBe(false);
     expect((await call('GET', `/v1/products?category=${category}&is_active=false`)).body.pagination.total).toBe(1);
     expect((await call('GET', `/v1/products?category=${category}&is_active=true`)).body.pagination.total).toBe(0);
-    // Once no order references it any more, it can be deleted.
-    await transactWrite([orderReferenceItem(testTenant, product.id, -1)]);
+    // Once no order references it any more (the pending order's lines name another product), it can be deleted.
+    const other = await newProduct(shop.secretTest);
+    expect((await putOrder(shop.secretTest, order.id, { items: [{ product_id: other.id, quantity: 1 }] })).status).toBe(200);
     expect((await call('DELETE', `/v1/products/${product.id}`)).body.data).toEqual({ id: product.id, deleted: true });
   });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_ORDER_AMOUNT, orderTotals, priceLines, productIdsOf } from '#shared/orders/lines';
 import type { OrderLineInput } from '#shared/orders/schema';
-import type { ProductRecord } from '#shared/products/items';
+import type { ProductRecord } from '#shared/products/stored';
 
 const eur19 = { currency: 'EUR', tax_rate: 19 };
 

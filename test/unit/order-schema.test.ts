@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveAddress, snapshotAddress } from '#shared/orders/addresses';
-import { OrderListQuerySchema } from '#shared/orders/queries';
-import { MAX_LINE_QUANTITY, OrderCreateSchema, OrderUpdateSchema } from '#shared/orders/schema';
+import { MAX_LINE_QUANTITY, OrderCreateSchema, OrderListQuerySchema, OrderUpdateSchema } from '#shared/orders/schema';
 import { MAX_QUANTITY } from '#shared/products/schema';
-import type { AddressRecord, CustomerRecord } from '#shared/customers/repository';
+import type { AddressRecord, CustomerRecord } from '#shared/customers/stored';
 
 const fieldsOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => result.error?.issues.map((issue) => issue.path.join('.')) ?? [];
 
@@ -45,6 +44,7 @@ describe('order addresses', () => {
     id,
     customer_id: 1,
     type,
+    is_default: false,
     name: `Address ${id}`,
     company: null,
     line1: 'Hauptstraße 1',
@@ -56,7 +56,7 @@ describe('order addresses', () => {
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
   });
-  const customer = { id: 1, defaults: { shipping: 2 } } as unknown as CustomerRecord;
+  const customer = { id: 1, default_shipping_address_id: 2, default_billing_address_id: null } as unknown as CustomerRecord;
   const owner = { customer, addresses: [address(1, 'billing'), address(2, 'shipping')] };
 
   it('copies by id, inline or the default, and leaves an address alone when nothing is said on update', () => {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { customerCreated, customerUpdated } from '#shared/customers/events';
 import { eventKinds, resourceTypeOf } from '#shared/events/catalogue';
 import { eventPut } from '#shared/events/outbox';
+import { declaredEvents, undeclaredKinds } from '#shared/openapi/events';
 
 const tenant = { accountId: 'acct_1', mode: 'live' as const };
+const customer = { id: 1, name: 'Anna', email: 'anna@example.com', phone: null, company: null, vat_id: null, notes: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
 
 describe('the event catalogue', () => {
   it('holds all 19 kinds the spec lists, each with a resource type', () => {
@@ -10,24 +13,38 @@ describe('the event catalogue', () => {
     expect(new Set(eventKinds).size).toBe(19);
     for (const kind of eventKinds) expect(resourceTypeOf[kind]).toBeTruthy();
   });
+
+  it('has every kind declared once with its payload schema, but those of resources not built yet', () => {
+    const declared = declaredEvents.map((definition) => definition.kind);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect([...declared, ...undeclaredKinds].sort()).toEqual([...eventKinds].sort());
+    expect(undeclaredKinds.every((kind) => /^(invoice|quote|production|shipment)\./.test(kind))).toBe(true);
+    for (const definition of declaredEvents) expect(Object.keys(definition.payload.shape)).toContain(resourceTypeOf[definition.kind]);
+  });
 });
 
 describe('the outbox writer', () => {
   it('puts the resource under its type name in a conditional put keyed by tenant', () => {
-    const { event, item } = eventPut(tenant, 'customer.created', { id: 1 }, {}, new Date('2026-01-01T00:00:00Z'));
+    const { event, item } = eventPut(tenant, customerCreated, { customer }, new Date('2026-01-01T00:00:00Z'));
     expect(event.id).toMatch(/^evt_/);
-    expect(event.data).toEqual({ customer: { id: 1 } });
+    expect(event.data).toEqual({ customer });
     const put = item.Put!;
     expect(put.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect(put.Item!.pk).toBe(`T#acct_1#live#EVENT#${event.id}`);
-    expect(put.Item).toMatchObject({ kind: 'customer.created', mode: 'live', account_id: 'acct_1', created_at: '2026-01-01T00:00:00.000Z' });
+    expect(put.Item).toMatchObject({ kind: 'customer.created', mode: 'live', account_id: 'acct_1', created_at: '2026-01-01T00:00:00.000Z', gsi1sk: event.id });
     expect(put.Item!.expires_at).toBe(Date.parse('2026-01-31T00:00:00Z') / 1000);
   });
 
   it('gives events time-ordered, unique ids', async () => {
-    const first = eventPut(tenant, 'customer.updated', {}).event.id;
+    const first = eventPut(tenant, customerUpdated, { customer }).event.id;
     await new Promise((resolve) => setTimeout(resolve, 2));
-    const second = eventPut(tenant, 'customer.updated', {}).event.id;
+    const second = eventPut(tenant, customerUpdated, { customer }).event.id;
     expect(second > first).toBe(true);
+  });
+
+  it('refuses, at compile time, a payload that is not its kind’s', () => {
+    // @ts-expect-error customer.created carries a customer, not an order
+    eventPut(tenant, customerCreated, { order: { id: 1 } });
+    expect(true).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { StoredEvent } from '#shared/events/stored-event';
 import { describe, expect, it } from 'vitest';
 import { buildPayload, deliveryHeaders } from '#shared/webhooks/payload';
 import { activeSecrets, generateSecret, hexSignature, secretHint, standardKey, standardSignature } from '#shared/webhooks/signing';
@@ -42,10 +43,10 @@ describe('signatures', () => {
 
   it('sign with both secrets during the rotation overlap, and only the new one after it', () => {
     const now = new Date('2026-01-01T12:00:00Z');
-    const secrets = { current: 'whsec_bmV3', previous: 'whsec_b2xk', previousExpiresAt: '2026-01-02T12:00:00.000Z' };
+    const secrets = { secret: 'whsec_bmV3', previous_secret: 'whsec_b2xk', previous_secret_expires_at: '2026-01-02T12:00:00.000Z' };
     expect(activeSecrets(secrets, now)).toEqual(['whsec_bmV3', 'whsec_b2xk']);
     expect(activeSecrets(secrets, new Date('2026-01-02T12:00:01Z'))).toEqual(['whsec_bmV3']);
-    expect(activeSecrets({ current: 'whsec_bmV3' }, now)).toEqual(['whsec_bmV3']);
+    expect(activeSecrets({ secret: 'whsec_bmV3', previous_secret: null, previous_secret_expires_at: null }, now)).toEqual(['whsec_bmV3']);
 
     const body = '{}';
     const headers = deliveryHeaders({ deliveryId: 'wh_x', kind: 'order.created', attempt: 2, timestamp: 1700000000, body, secrets: activeSecrets(secrets, now) });
@@ -57,29 +58,39 @@ describe('signatures', () => {
 });
 
 describe('delivery body and headers', () => {
-  const input = { deliveryId: 'wh_0000000000000000000000AA', eventId: 'evt_1', kind: 'customer.created', createdAt: '2026-01-01T00:00:00.000Z', mode: 'test' as const, test: false, data: { customer: { id: 1 } } };
+  const deliveryId = 'wh_0000000000000000000000AA';
+  const event: StoredEvent = {
+    event_id: 'evt_1',
+    kind: 'customer.created',
+    tenant: { accountId: 'acct_1', mode: 'test' },
+    created_at: '2026-01-01T00:00:00.000Z',
+    data: { customer: { id: 1 } },
+    test: false,
+    target_webhook_id: null,
+    expires_at: 0,
+  };
 
-  it('is the DESIGN §6 envelope in documented key order, with "test" only on test deliveries', () => {
-    expect(buildPayload(input)).toBe(
+  it('is the documented envelope in documented key order, with "test" only on test deliveries', () => {
+    expect(buildPayload(deliveryId, event)).toBe(
       '{"id":"wh_0000000000000000000000AA","event_id":"evt_1","event":"customer.created","timestamp":"2026-01-01T00:00:00.000Z","mode":"test","data":{"customer":{"id":1}}}',
     );
-    expect(JSON.parse(buildPayload({ ...input, test: true }))).toMatchObject({ test: true });
+    expect(JSON.parse(buildPayload(deliveryId, { ...event, test: true }))).toMatchObject({ test: true });
   });
 
   it('carries every documented header', () => {
-    const body = buildPayload(input);
-    const headers = deliveryHeaders({ deliveryId: input.deliveryId, kind: input.kind, attempt: 3, timestamp: 1767225600, body, secrets: [vector.secret] });
+    const body = buildPayload(deliveryId, event);
+    const headers = deliveryHeaders({ deliveryId, kind: event.kind, attempt: 3, timestamp: 1767225600, body, secrets: [vector.secret] });
     expect(headers).toEqual({
       'Content-Type': 'application/json',
       'User-Agent': 'PrintShopAPI-Webhooks/1.0',
-      'X-Webhook-Id': input.deliveryId,
+      'X-Webhook-Id': deliveryId,
       'X-Webhook-Event': 'customer.created',
       'X-Webhook-Timestamp': '1767225600',
       'X-Webhook-Attempt': '3',
       'X-Webhook-Signature': hexSignature(vector.secret, body),
-      'webhook-id': input.deliveryId,
+      'webhook-id': deliveryId,
       'webhook-timestamp': '1767225600',
-      'webhook-signature': standardSignature(vector.secret, input.deliveryId, 1767225600, body),
+      'webhook-signature': standardSignature(vector.secret, deliveryId, 1767225600, body),
     });
   });
 });

@@ -1,0 +1,83 @@
+/**
+ * How accounts and API keys are stored (platform items, not tenant data; see
+ * docs/data-model.md). A key is stored twice in one transaction: a lookup item addressed by the
+ * key's SHA-256 (what the authorizer reads) and a record under its account (for listing and
+ * revocation, holding the hash so revocation can find the lookup item). The key itself is never stored.
+ */
+import { KEY_KINDS, MODES } from '#shared/auth/keys';
+import { platformKeys } from '#shared/db/keys';
+import { tableName, type TransactItem } from '#shared/db/table';
+import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
+import { PLAN_NAMES } from './plans';
+
+export const storedAccount = entity({
+  id: field(c.string).fixed(),
+  name: field(c.string),
+  plan: field(c.enumOf(PLAN_NAMES)),
+  /** Custom requests-per-minute figure; overrides the plan's. */
+  rate_limit_per_minute: field(c.nullable(c.int)),
+  /** Optional hourly cap on top of the per-minute limit (e.g. the beta's 1000/hour). */
+  rate_limit_per_hour: field(c.nullable(c.int)),
+  /** API Gateway usage identifier key (deployed stages only): puts the account in its plan's usage plan. */
+  usage_key_id: field(c.nullable(c.string)),
+  usage_key: field(c.nullable(c.string)),
+  currency: field(c.string),
+  /** Percent, e.g. 19 for 19 %. */
+  tax_rate: field(c.number),
+  /** Image for legacy products that have none (a built-in placeholder when unset). */
+  placeholder_image_url: field(c.nullable(c.string)),
+  allowed_ips: field(c.list(c.string)),
+  created_at: field(c.timestamp).fixed(),
+  updated_at: field(c.timestamp),
+});
+
+export const storedApiKey = entity({
+  key_id: field(c.string).fixed(),
+  account_id: field(c.string).fixed(),
+  mode: field(c.enumOf(MODES)).fixed(),
+  kind: field(c.enumOf(KEY_KINDS)).fixed(),
+  scopes: field(c.list(c.string)),
+  /** What may be shown of the key later: type, mode and its first characters. */
+  prefix: field(c.string).fixed(),
+  created_at: field(c.timestamp).fixed(),
+  revoked_at: field(c.nullable(c.timestamp)),
+  /** Further restriction of the account's allowlist for this key only (empty: none). */
+  allowed_ips: field(c.list(c.string)),
+});
+
+export type Account = RecordOf<typeof storedAccount.shape>;
+export type ApiKeyRecord = RecordOf<typeof storedApiKey.shape>;
+
+export const accountFromItem = storedAccount.read;
+export const apiKeyFromItem = storedApiKey.read;
+
+export function accountPut(account: Account): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...platformKeys.account(account.id),
+        entity: 'ACCOUNT',
+        ...storedAccount.attributes(account, 'put'),
+        gsi1pk: platformKeys.accountsCollection,
+        gsi1sk: `${account.created_at}#${account.id}`,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** The two items of a new key: the authorizer's lookup by hash, and the record under its account. */
+export function apiKeyPuts(record: ApiKeyRecord, hash: string): TransactItem[] {
+  const attributes = storedApiKey.attributes(record, 'put');
+  return [
+    { Put: { TableName: tableName(), Item: { ...platformKeys.apiKeyByHash(hash), entity: 'APIKEY', ...attributes }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...platformKeys.accountApiKey(record.account_id, record.key_id), entity: 'APIKEY_REF', ...attributes, hash },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+}

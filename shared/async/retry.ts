@@ -1,0 +1,28 @@
+/**
+ * The one retry loop: runs `attempt` again while it fails with an error `isRetryable` accepts,
+ * after a short jittered pause (colliding requests must not collide again), at most
+ * `maxAttempts` times; then `exhausted(error)` is thrown (default: the last error).
+ *
+ * Retries nest in one place only: a domain operation retries its read-decide-write on a
+ * VersionConflict, and the transaction it writes retries a bare TransactionConflict
+ * (shared/db/table.ts). Their limits multiply, so both are small: see docs/data-model.md.
+ */
+export interface RetryOptions {
+  isRetryable(error: unknown): boolean;
+  maxAttempts: number;
+  /** Pause before attempt n+1 is random in [0, pauseMs × n). */
+  pauseMs: number;
+  exhausted?(error: unknown): unknown;
+}
+
+export async function retry<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
+  for (let attemptNumber = 1; ; attemptNumber++) {
+    try {
+      return await attempt(attemptNumber);
+    } catch (error) {
+      if (!options.isRetryable(error)) throw error;
+      if (attemptNumber >= options.maxAttempts) throw options.exhausted ? options.exhausted(error) : error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * options.pauseMs * attemptNumber));
+    }
+  }
+}

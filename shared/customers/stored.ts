@@ -1,0 +1,102 @@
+/**
+ * How customers and their addresses are stored (see docs/data-model.md): the customer item and
+ * its addresses share one partition (one Query reads a customer with all its addresses); the
+ * customer item also carries the counters other writers move (addresses, open orders — and the
+ * orders' per-status counts, read by the orders slice); email uniqueness is a marker item.
+ */
+import type { Tenant } from '#shared/auth/principal';
+import { createdSortKey, tenantKeys } from '#shared/db/keys';
+import { tableName, type TransactItem } from '#shared/db/table';
+import { padId } from '#shared/ids';
+import { postalAddressShape } from '#shared/schemas/address';
+import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
+
+export const ADDRESS_TYPES = ['billing', 'shipping'] as const;
+
+export const storedCustomer = entity({
+  id: field(c.int).fixed(),
+  name: field(c.string),
+  email: field(c.string),
+  phone: field(c.nullable(c.string)),
+  company: field(c.nullable(c.string)),
+  vat_id: field(c.nullable(c.string)),
+  notes: field(c.nullable(c.string)),
+  created_at: field(c.timestamp).fixed(),
+  updated_at: field(c.timestamp),
+  version: field(c.int).fixed().internal(),
+  /** The default address of each type (the address's id), or none. */
+  default_billing_address_id: field(c.nullable(c.int)).internal(),
+  default_shipping_address_id: field(c.nullable(c.int)).internal(),
+  /** Bounded (MAX_ADDRESSES_PER_CUSTOMER) so that deleting a customer with its addresses fits one transaction. */
+  address_count: field(c.int).counter(),
+  /** Orders neither completed nor cancelled (kept by the orders' transactions); > 0 blocks deletion. */
+  open_orders: field(c.int).counter(),
+});
+
+export const storedAddress = entity({
+  id: field(c.int).fixed(),
+  customer_id: field(c.int).fixed(),
+  type: field(c.enumOf(ADDRESS_TYPES)),
+  /** Whether the customer's default pointer of this type names this address. */
+  is_default: field(c.boolean).derived(),
+  ...postalAddressShape,
+  created_at: field(c.timestamp).fixed(),
+  updated_at: field(c.timestamp),
+});
+
+export type CustomerRecord = RecordOf<typeof storedCustomer.shape>;
+export type AddressRecord = RecordOf<typeof storedAddress.shape>;
+export type AddressType = AddressRecord['type'];
+
+export const CUSTOMERS = 'customers';
+
+export const customerFromItem = storedCustomer.read;
+export const addressFromItem = storedAddress.read;
+
+/** The customer's default-pointer attribute of an address type. */
+export const defaultPointer = (type: AddressType) => `default_${type}_address_id` as const;
+
+/** Index attributes of the customer item: newest first (gsi1, set once) and by name (gsi2, follows renames). */
+const nameIndex = (tenant: Tenant, customer: CustomerRecord) => ({
+  gsi2pk: tenantKeys.customersByName(tenant),
+  gsi2sk: `${customer.name.toLowerCase()}#${padId(customer.id)}`,
+});
+
+export function customerPut(tenant: Tenant, customer: CustomerRecord): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...tenantKeys.customer(tenant, customer.id),
+        entity: 'CUSTOMER',
+        ...storedCustomer.attributes(customer, 'put'),
+        gsi1pk: tenantKeys.customersCollection(tenant),
+        gsi1sk: createdSortKey(customer.created_at, customer.id),
+        ...nameIndex(tenant, customer),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** What an update of the customer item writes (its own fields and the name index). */
+export const customerChanges = (tenant: Tenant, customer: CustomerRecord) => ({ ...storedCustomer.attributes(customer, 'update'), ...nameIndex(tenant, customer) });
+
+export function addressPut(tenant: Tenant, address: AddressRecord): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...tenantKeys.address(tenant, address.customer_id, address.id), entity: 'ADDRESS', ...storedAddress.attributes(address, 'put') },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** Uniqueness marker: one per (tenant, lower-cased email), written in the same transaction as the customer. */
+export const emailMarkerPut = (tenant: Tenant, email: string, customerId: number): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: { ...tenantKeys.customerEmail(tenant, email), entity: 'CUSTOMER_EMAIL', customer_id: customerId },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});

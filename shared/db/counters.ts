@@ -1,0 +1,30 @@
+/**
+ * Counters: the one atomic increment (`ADD`) that hands out integer ids and human numbers. (A
+ * list's total moves inside the create's or delete's own transaction: totals.ts.)
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { tenantKeys, type ItemKey, type SequenceName } from './keys';
+import { tableName } from './table';
+
+/** Adds one to the counter item at `key` (created at 0 on first use) and answers the new value. */
+export async function incrementCounter(key: ItemKey): Promise<number> {
+  const result = await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'ADD #value :one',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(result.Attributes?.value);
+}
+
+/**
+ * The next integer id of a tenant's sequence. A failed create afterwards leaves a gap, never a
+ * duplicate.
+ */
+export const nextId = (tenant: Tenant, name: SequenceName): Promise<number> => incrementCounter(tenantKeys.sequence(tenant, name));

@@ -1,0 +1,180 @@
+/**
+ * How an order is stored (see docs/data-model.md): the order item — its fields listed once
+ * below, money in integer minor units — whose two index slots give "all orders" (gsi1) and
+ * "orders of one status" (gsi2), newest first; a list entry in the order's partition that gives
+ * "orders of one customer" (gsi1) and "of one customer and status" (gsi2); list totals as
+ * counters moved in the same transactions — per tenant in META items, per customer as attributes
+ * of the customer item (next to `open_orders`, which customer deletion checks).
+ */
+import type { Tenant } from '#shared/auth/principal';
+import { adjustTotal } from '#shared/db/totals';
+import { createdSortKey, tenantKeys } from '#shared/db/keys';
+import { tableName, type TransactItem } from '#shared/db/table';
+import { buildUpdate } from '#shared/db/update-expression';
+import { postalAddressShape } from '#shared/schemas/address';
+import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
+import { ORDER_STATUSES, isClosed, type OrderStatus } from './status';
+
+const line = c.object(
+  {
+    id: field(c.int).describe('Line number within the order, from 1'),
+    product_id: field(c.int),
+    description: field(c.string),
+    quantity: field(c.int),
+    unit_price: field(c.money),
+    setup_fee: field(c.money),
+    price_source: field(c.enumOf(['product', 'manual'])).describe('manual when unit_price was sent'),
+    options: field(c.stringMap).describe('The chosen option values, defaults included'),
+    file_ids: field(c.list(c.int)),
+    total: field(c.money).describe('quantity × unit_price + setup_fee'),
+  },
+  { id: 'OrderLine' },
+);
+
+/** An order's copy of an address: later edits of the customer's addresses do not change it. */
+export const orderAddress = c.object(postalAddressShape, { id: 'OrderAddress', description: "A copy: later edits of the customer's addresses do not change it" });
+
+export const storedOrder = entity({
+  id: field(c.int).fixed(),
+  order_number: field(c.string).fixed().describe('Yearly, per tenant and mode', 'ORD-2026-000042'),
+  status: field(c.enumOf(ORDER_STATUSES)),
+  customer: field(c.object({ id: field(c.int), name: field(c.string), email: field(c.string) }))
+    .fixed()
+    .describe('As at ordering time'),
+  items: field(c.list(line)),
+  subtotal: field(c.money),
+  tax_rate: field(c.number).fixed().describe('Percent', 19),
+  tax: field(c.money),
+  shipping: field(c.money),
+  total: field(c.money).describe('subtotal + shipping + tax'),
+  currency: field(c.string).fixed().describe('ISO 4217', 'EUR'),
+  shipping_address: field(c.nullable(orderAddress)),
+  billing_address: field(c.nullable(orderAddress)),
+  notes: field(c.nullable(c.string)),
+  due_date: field(c.nullable(c.string)).describe('YYYY-MM-DD', '2026-12-01'),
+  created_at: field(c.timestamp).fixed(),
+  updated_at: field(c.timestamp),
+  version: field(c.int).fixed().describe('Raised by every change; send it as If-Match'),
+  /** Tracked stock this order holds, one line per product (what a cancel gives back). */
+  reserved: field(c.list(c.object({ product_id: field(c.int), quantity: field(c.int) }))).internal(),
+});
+
+/** An order as the domain keeps it: money in integer minor units, the stock it holds. */
+export type OrderRecord = RecordOf<typeof storedOrder.shape>;
+export type OrderLineRecord = OrderRecord['items'][number];
+export type OrderAddressRecord = NonNullable<OrderRecord['shipping_address']>;
+
+export const orderFromItem = storedOrder.read;
+
+export const ORDERS = 'orders';
+
+/** Names of the tenant-wide counters an order of `status` counts in. */
+export const tenantCounters = (status: OrderStatus): string[] => [ORDERS, `${ORDERS}:${status}`];
+
+/** Customer item attributes counting the customer's orders (all, and per status). */
+export const customerCountAttribute = (status?: OrderStatus): string => (status ? `order_count_${status}` : 'order_count');
+
+export function orderPut(tenant: Tenant, order: OrderRecord): TransactItem {
+  const sortKey = createdSortKey(order.created_at, order.id);
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...tenantKeys.order(tenant, order.id),
+        entity: 'ORDER',
+        ...storedOrder.attributes(order, 'put'),
+        customer_id: order.customer.id,
+        gsi1pk: tenantKeys.ordersCollection(tenant),
+        gsi1sk: sortKey,
+        gsi2pk: tenantKeys.ordersByStatus(tenant, order.status),
+        gsi2sk: sortKey,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export function listEntryPut(tenant: Tenant, order: OrderRecord): TransactItem {
+  const sortKey = createdSortKey(order.created_at, order.id);
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...tenantKeys.orderListEntry(tenant, order.id),
+        entity: 'ORDER_LIST_ENTRY',
+        order_id: order.id,
+        gsi1pk: tenantKeys.customerOrders(tenant, order.customer.id),
+        gsi1sk: sortKey,
+        gsi2pk: tenantKeys.customerOrdersByStatus(tenant, order.customer.id, order.status),
+        gsi2sk: sortKey,
+      },
+    },
+  };
+}
+
+/**
+ * Moves the customer's order counters. Conditional on the customer existing: an `ADD` on a
+ * deleted customer would otherwise create a stray item. The customer's `version` is left alone,
+ * so order traffic never makes a concurrent customer edit retry.
+ */
+export function customerCounts(tenant: Tenant, customerId: number, moves: Record<string, number>): TransactItem {
+  const entries = Object.entries(moves).filter(([, delta]) => delta !== 0);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: tenantKeys.customer(tenant, customerId),
+      UpdateExpression: `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#c${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, delta], i) => [`:c${i}`, delta])),
+    },
+  };
+}
+
+/** The tenant's counters of a new order (its list entry and the customer's counters are separate: they have a failure meaning). */
+export const creationCounters = (tenant: Tenant, order: OrderRecord): TransactItem[] => tenantCounters(order.status).map((counter) => adjustTotal(tenant, counter, 1));
+
+/** The customer's counters of a new order: conditional on the customer (deleted meanwhile → the order is refused). */
+export const creationCustomerCounts = (tenant: Tenant, order: OrderRecord): TransactItem =>
+  customerCounts(tenant, order.customer.id, { open_orders: 1, [customerCountAttribute()]: 1, [customerCountAttribute(order.status)]: 1 });
+
+/** The update of the order item, conditional on the status and version that were read. */
+export function orderUpdate(tenant: Tenant, before: OrderRecord, after: OrderRecord): TransactItem {
+  const parts = buildUpdate({ ...storedOrder.attributes(after, 'update'), gsi2pk: tenantKeys.ordersByStatus(tenant, after.status) }, ['#version = :next'], {
+    ':from': before.status,
+    ':expected': before.version,
+    ':next': before.version + 1,
+  });
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: tenantKeys.order(tenant, before.id),
+      ...parts,
+      ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#version': 'version', '#status': 'status' },
+      ConditionExpression: '#status = :from AND #version = :expected',
+    },
+  };
+}
+
+/** A status change moves the order between list partitions and counters (same transaction). */
+export function statusMoveItems(tenant: Tenant, order: OrderRecord, from: OrderStatus, to: OrderStatus): TransactItem[] {
+  const closing = !isClosed(from) && isClosed(to);
+  return [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: tenantKeys.orderListEntry(tenant, order.id),
+        UpdateExpression: 'SET gsi2pk = :partition',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':partition': tenantKeys.customerOrdersByStatus(tenant, order.customer.id, to) },
+      },
+    },
+    adjustTotal(tenant, `${ORDERS}:${from}`, -1),
+    adjustTotal(tenant, `${ORDERS}:${to}`, 1),
+    customerCounts(tenant, order.customer.id, {
+      [customerCountAttribute(from)]: -1,
+      [customerCountAttribute(to)]: 1,
+      ...(closing ? { open_orders: -1 } : {}),
+    }),
+  ];
+}

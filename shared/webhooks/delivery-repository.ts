@@ -1,0 +1,191 @@
+/**
+ * Deliveries in the single table (stored.ts has the item). Every state change is conditional on
+ * the status being `pending` and on the message chain (`token`) the item expects, so a
+ * superseded duplicate message can never overwrite a newer outcome; an attempt is also
+ * conditional on the attempt count it follows, so two copies of one message cannot both record
+ * theirs.
+ *
+ * The history of one registration, newest first, optionally by status and event kind: unfiltered
+ * pages come from gsi1, status filters from gsi2 (whose partition moves with the status). Both
+ * are KEYS_ONLY and their sort key is `<delivery id>#<kind>`: delivery ids sort by event time and
+ * the kind rides along, so the event filter and the total are worked out on the small key records
+ * alone, and only the page itself is fetched (one BatchGet). No counter is kept for the total:
+ * history expires by TTL, which a counter would not notice.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { getMany, type PageRequest } from '#shared/db/collections';
+import { writeConditionally } from '#shared/db/conditional-writes';
+import { tenantKeys, type ItemKey } from '#shared/db/keys';
+import { queryPages } from '#shared/db/query';
+import { tableName, type TransactItem } from '#shared/db/table';
+import { buildUpdate } from '#shared/db/update-expression';
+import { MAX_KEPT_ATTEMPTS } from './limits';
+import { deliveryFromItem, deliveryPut, storedAttempt, type AttemptRecord, type DeliveryRecord, type DeliveryStatus } from './stored';
+
+export { MAX_KEPT_ATTEMPTS };
+
+export async function readDelivery(tenant: Tenant, id: string): Promise<DeliveryRecord | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.delivery(tenant, id), ConsistentRead: true }));
+  return result.Item ? deliveryFromItem(result.Item) : undefined;
+}
+
+/** An Update of the delivery that only applies while it is pending on `token` (or, without a token, pending at all). Null values are removed. */
+function deliveryUpdate(
+  tenant: Tenant,
+  delivery: DeliveryRecord,
+  fields: Record<string, unknown>,
+  options: { token?: string; attemptCount?: number; requirePending?: boolean } = {},
+): TransactItem {
+  const parts = buildUpdate(fields);
+  const names: Record<string, string> = { ...parts.ExpressionAttributeNames };
+  const values: Record<string, unknown> = { ...parts.ExpressionAttributeValues };
+  const conditions = ['attribute_exists(pk)'];
+  if (options.requirePending !== false) {
+    conditions.push('#status = :pending');
+    names['#status'] = 'status';
+    values[':pending'] = 'pending';
+  }
+  if (options.token !== undefined) {
+    conditions.push('#token = :token');
+    names['#token'] = 'token';
+    values[':token'] = options.token;
+  }
+  if (options.attemptCount !== undefined) {
+    conditions.push('#count = :count');
+    names['#count'] = 'attempt_count';
+    values[':count'] = options.attemptCount;
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: tenantKeys.delivery(tenant, delivery.id),
+      UpdateExpression: parts.UpdateExpression,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+const statusFields = (tenant: Tenant, delivery: DeliveryRecord, status: DeliveryStatus, now: string) => ({
+  status,
+  updated_at: now,
+  gsi2pk: tenantKeys.webhookDeliveriesByStatus(tenant, delivery.webhook_id, status),
+});
+
+/** Points a pending delivery at a new message chain (the router re-enqueues a replayed event). */
+export function rearmPending(tenant: Tenant, delivery: DeliveryRecord, token: string, now: string): Promise<boolean> {
+  return writeConditionally([deliveryUpdate(tenant, delivery, { token, updated_at: now }, { token: delivery.token })]);
+}
+
+/**
+ * A redelivery: back to pending with a new chain and a fresh retry schedule, plus a request item
+ * whose stream insert makes the router enqueue it — in one transaction, so a crash cannot leave a
+ * pending delivery without a message on its way.
+ */
+export function requestRedelivery(tenant: Tenant, delivery: DeliveryRecord, token: string, now: string, requestExpiresAt: number): Promise<boolean> {
+  return writeConditionally([
+    deliveryUpdate(tenant, delivery, { ...statusFields(tenant, delivery, 'pending', now), token, chain_attempts: 0, next_attempt_at: null }, { requirePending: false }),
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...tenantKeys.deliveryRequest(tenant, delivery.id, token),
+          entity: 'DELIVERY_REQUEST',
+          account_id: tenant.accountId,
+          mode: tenant.mode,
+          delivery_id: delivery.id,
+          webhook_id: delivery.webhook_id,
+          token,
+          created_at: now,
+          expires_at: requestExpiresAt,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+}
+
+export interface AttemptOutcome {
+  status: 'pending' | 'succeeded' | 'failed';
+  /** When the next attempt is due (pending only). */
+  next_attempt_at?: string | null;
+}
+
+/**
+ * The delivery's conditional update for one attempt: its outcome, and the attempt appended to the
+ * kept history (the whole list is written: it is already in the item's size, and the condition on
+ * the attempt count guarantees it is the list the worker read).
+ */
+export function attemptUpdate(tenant: Tenant, delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome): TransactItem {
+  const kept = [...delivery.attempts, attempt].slice(-MAX_KEPT_ATTEMPTS);
+  return deliveryUpdate(
+    tenant,
+    delivery,
+    {
+      ...statusFields(tenant, delivery, outcome.status, attempt.attempted_at),
+      attempt_count: attempt.attempt,
+      chain_attempts: delivery.chain_attempts + 1,
+      last_attempt_at: attempt.attempted_at,
+      last_status_code: attempt.status_code,
+      last_error: attempt.error,
+      next_attempt_at: outcome.next_attempt_at ?? null,
+      // Absent values are left out of the stored map (reads give null).
+      attempts: kept.map((entry) => Object.fromEntries(Object.entries(storedAttempt.view(entry)).filter(([, value]) => value !== null))),
+    },
+    { token: delivery.token, attemptCount: delivery.attempt_count },
+  );
+}
+
+/** Records an attempt and its consequence together; false when another chain (or a copy of this message) took over meanwhile. */
+export function recordAttempt(tenant: Tenant, delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<boolean> {
+  return writeConditionally([attemptUpdate(tenant, delivery, attempt, outcome)]);
+}
+
+/** Ends a pending delivery without an attempt: `skipped` (registration gone or paused) or `failed` (dead-lettered, event expired). */
+export function finishDelivery(
+  tenant: Tenant,
+  delivery: DeliveryRecord,
+  status: 'skipped' | 'failed',
+  reason: string,
+  now: string,
+  options: { token?: string; deadLettered?: boolean } = {},
+): Promise<boolean> {
+  const fields = {
+    ...statusFields(tenant, delivery, status, now),
+    last_error: reason,
+    next_attempt_at: null,
+    ...(options.deadLettered ? { dead_lettered_at: now } : {}),
+  };
+  return writeConditionally([deliveryUpdate(tenant, delivery, fields, { token: options.token })]);
+}
+
+export interface HistoryFilter {
+  status?: DeliveryStatus;
+  kind?: string;
+}
+
+export async function listDeliveries(tenant: Tenant, webhookId: number, filter: HistoryFilter, { page, perPage }: PageRequest): Promise<{ items: DeliveryRecord[]; total: number }> {
+  const index = filter.status ? 'gsi2' : 'gsi1';
+  const partition = filter.status ? tenantKeys.webhookDeliveriesByStatus(tenant, webhookId, filter.status) : tenantKeys.webhookDeliveries(tenant, webhookId);
+  const suffix = filter.kind === undefined ? undefined : `#${filter.kind}`;
+  const offset = (page - 1) * perPage;
+  const pageKeys: ItemKey[] = [];
+  let total = 0;
+  const query = { IndexName: index, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': `${index}pk` }, ExpressionAttributeValues: { ':pk': partition }, ScanIndexForward: false };
+  for await (const { items } of queryPages(query)) {
+    for (const key of items) {
+      if (suffix !== undefined && !String(key[`${index}sk`]).endsWith(suffix)) continue;
+      if (total >= offset && total < offset + perPage) pageKeys.push({ pk: String(key.pk), sk: String(key.sk) });
+      total++;
+    }
+  }
+  const items = await getMany(pageKeys);
+  // An item can change status between the index read and the fetch; the page shows it as it is now.
+  return { items: items.map(deliveryFromItem), total };
+}
+
+/** Creates the delivery unless it exists already: true when created (the router writes its batch's deliveries together). */
+export const insertDelivery = (tenant: Tenant, delivery: DeliveryRecord): Promise<boolean> => writeConditionally([deliveryPut(tenant, delivery)]);
