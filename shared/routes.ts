@@ -24,6 +24,12 @@ export interface RouteDefinition {
   /** `none` skips the authorizer (public documents). */
   auth: 'key' | 'none';
   /**
+   * A storefront route: publishable keys (`pk_…`, shown in browsers) may call it, within their
+   * scopes. Every other route refuses a publishable key with 403 `forbidden` before its scopes are
+   * checked (shared/http/middleware/guard.ts), so a new route is closed to storefronts by default.
+   */
+  storefront?: true;
+  /**
    * Function timeout in seconds when a route needs more than the default 10 (bulk imports). The
    * local gateway honours it; API Gateway ends the request after 29 s whatever the function does.
    */
@@ -58,18 +64,18 @@ export const routes: readonly RouteDefinition[] = [
   r({ id: 'addresses.delete', method: 'DELETE', path: '/v1/customers/{id}/addresses/{addressId}', handler: 'functions/customers/addresses/delete.ts', scopes: ['customers:write'] }),
 
   // Products
-  r({ id: 'products.list', method: 'GET', path: '/v1/products', handler: 'functions/products/list.ts', scopes: ['products:read'] }),
+  r({ id: 'products.list', method: 'GET', path: '/v1/products', handler: 'functions/products/list.ts', scopes: ['products:read'], storefront: true }),
   r({ id: 'products.create', method: 'POST', path: '/v1/products', handler: 'functions/products/create.ts', scopes: ['products:write'] }),
-  r({ id: 'products.get', method: 'GET', path: '/v1/products/{id}', handler: 'functions/products/get.ts', scopes: ['products:read'] }),
+  r({ id: 'products.get', method: 'GET', path: '/v1/products/{id}', handler: 'functions/products/get.ts', scopes: ['products:read'], storefront: true }),
   r({ id: 'products.update', method: 'PUT', path: '/v1/products/{id}', handler: 'functions/products/update.ts', scopes: ['products:write'] }),
   r({ id: 'products.delete', method: 'DELETE', path: '/v1/products/{id}', handler: 'functions/products/delete.ts', scopes: ['products:write'] }),
-  r({ id: 'products.calculate', method: 'POST', path: '/v1/products/{id}/calculate', handler: 'functions/products/calculate.ts', scopes: ['products:read'] }),
+  r({ id: 'products.calculate', method: 'POST', path: '/v1/products/{id}/calculate', handler: 'functions/products/calculate.ts', scopes: ['products:read'], storefront: true }),
 
   // Legacy products: the spec shows them without the /v1 prefix; both prefixes reach the same handlers.
-  r({ id: 'legacy-products.list', method: 'GET', path: '/v1/legacy-products', aliases: ['/legacy-products'], handler: 'functions/legacy-products/list.ts', scopes: ['products:read'] }),
+  r({ id: 'legacy-products.list', method: 'GET', path: '/v1/legacy-products', aliases: ['/legacy-products'], handler: 'functions/legacy-products/list.ts', scopes: ['products:read'], storefront: true }),
   r({ id: 'legacy-products.create', method: 'POST', path: '/v1/legacy-products', aliases: ['/legacy-products'], handler: 'functions/legacy-products/create.ts', scopes: ['products:write'], timeoutSeconds: 120 }),
-  r({ id: 'legacy-products.get', method: 'GET', path: '/v1/legacy-products/{id}', aliases: ['/legacy-products/{id}'], handler: 'functions/legacy-products/get.ts', scopes: ['products:read'] }),
-  r({ id: 'legacy-products.calculate', method: 'POST', path: '/v1/legacy-products/{id}/calculate', aliases: ['/legacy-products/{id}/calculate'], handler: 'functions/legacy-products/calculate.ts', scopes: ['products:read'] }),
+  r({ id: 'legacy-products.get', method: 'GET', path: '/v1/legacy-products/{id}', aliases: ['/legacy-products/{id}'], handler: 'functions/legacy-products/get.ts', scopes: ['products:read'], storefront: true }),
+  r({ id: 'legacy-products.calculate', method: 'POST', path: '/v1/legacy-products/{id}/calculate', aliases: ['/legacy-products/{id}/calculate'], handler: 'functions/legacy-products/calculate.ts', scopes: ['products:read'], storefront: true }),
   r({ id: 'legacy-products.prices', method: 'PUT', path: '/v1/legacy-products/{id}/prices', aliases: ['/legacy-products/{id}/prices'], handler: 'functions/legacy-products/prices.ts', scopes: ['products:write'], timeoutSeconds: 120 }),
 
   // The calling key's account (any valid key)

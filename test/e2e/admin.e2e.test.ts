@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resetConfig } from '#shared/config';
 import { chromiumAvailable, CHROMIUM, DESKTOP, fitsWidth, launch, newContext, PHONE, screenshot, watchErrors } from './browser';
-import { startReceiver, type Receiver } from './receiver';
+import { useReceiver } from '#test/support/receiver';
 import './fixtures';
 
 const { origin, env, shop } = inject('e2e');
@@ -22,17 +22,22 @@ if (!chromiumAvailable) {
 }
 
 let browser: Browser;
-let receiver: Receiver;
 
 beforeAll(async () => {
   if (!chromiumAvailable) return;
-  [browser, receiver] = await Promise.all([launch(), startReceiver()]);
+  browser = await launch();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await receiver?.close();
 });
+
+/**
+ * The test's webhook receiver (test/support/receiver.ts, closed when the test ends), answering
+ * like a small JSON service: `{"received":true}`, or an error body while it is told to fail.
+ */
+const jsonService = (status: number) => (status < 300 ? '{"received":true}' : '{"error":"receiver is down for maintenance"}');
+const startTestReceiver = () => useReceiver({ path: '/hooks/print-shop', body: jsonService });
 
 /** The API as an integrator calls it, for setting up state that a test does not click through. */
 async function api(method: string, path: string, body?: unknown, key = shop.secretTest) {
@@ -73,6 +78,7 @@ async function newDeliveryId(page: Page, known: Set<string>): Promise<string> {
 
 describe.skipIf(!chromiumAvailable)('admin panel', () => {
   it('does the whole webhook flow by clicking, at 1280 px', async () => {
+    const receiver = await startTestReceiver();
     const context = await newContext(browser, origin, DESKTOP);
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -152,14 +158,14 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
     await page.getByText('Test webhook sent').waitFor();
     const first = await newDeliveryId(page, known);
     await expect.poll(() => deliveryRow(page, first).locator('[data-status]').textContent(), { timeout: 20_000 }).toContain('Succeeded');
-    const delivered = receiver.received.find((request) => request.headers['x-webhook-id'] === first)!;
+    const delivered = receiver.requests.find((request) => request.headers['x-webhook-id'] === first)!;
     expect(delivered).toBeDefined();
-    expect(delivered.headers['x-webhook-signature']).toBe(createHmac('sha256', secret).update(delivered.body).digest('hex'));
-    expect(JSON.parse(delivered.body)).toMatchObject({ id: first, event: 'order.created', mode: 'test', test: true });
+    expect(delivered.headers['x-webhook-signature']).toBe(createHmac('sha256', secret).update(delivered.rawBody).digest('hex'));
+    expect(JSON.parse(delivered.rawBody)).toMatchObject({ id: first, event: 'order.created', mode: 'test', test: true });
     expect(await deliveryRow(page, first).textContent()).toContain('200');
 
     // The receiver fails: retries with their status codes, a next retry time, then a resend.
-    receiver.failing = true;
+    receiver.respondWith(500);
     await page.locator('#test-event').selectOption('invoice.paid');
     await page.getByRole('button', { name: 'Send test event' }).click();
     const second = await newDeliveryId(page, known);
@@ -181,7 +187,7 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
     }
     await screenshot(page, 'delivery-retrying');
 
-    receiver.failing = false;
+    receiver.respondWith(200);
     await page.getByRole('button', { name: 'Resend' }).click();
     await page.getByText('Resent: a new attempt is on its way').waitFor();
     await expect.poll(() => page.locator('.overview [data-status]').textContent(), { timeout: 20_000 }).toContain('Succeeded');
@@ -294,7 +300,7 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
   });
 
   it('pages through a long delivery history, 20 at a time', async () => {
-    receiver.failing = false;
+    const receiver = await startTestReceiver();
     const created = await api('POST', '/v1/webhooks', { url: receiver.url, events: ['*'], description: 'Busy endpoint' });
     const id = created.data.id as number;
     for (let i = 0; i < 22; i++) await api('POST', `/v1/webhooks/${id}/test`, { event: i % 2 ? 'order.created' : 'quote.accepted' });
@@ -325,6 +331,7 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
   });
 
   it('works at 390 px: every main screen fits the width', async () => {
+    const receiver = await startTestReceiver();
     const context = await newContext(browser, origin, PHONE);
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -340,13 +347,13 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
     // State through the API, as an integrator would have it: one delivery succeeded, one retrying.
     const created = await api('POST', '/v1/webhooks', { url: receiver.url, events: ['order.created', 'order.shipped', 'invoice.paid'], description: 'Shop floor display' });
     const id = created.data.id as number;
-    receiver.failing = false;
+    receiver.respondWith(200);
     await api('POST', `/v1/webhooks/${id}/test`, { event: 'order.shipped' });
     await expect.poll(async () => (await api('GET', `/v1/webhooks/${id}/deliveries?status=succeeded`)).data.length, { timeout: 20_000 }).toBe(1);
-    receiver.failing = true;
+    receiver.respondWith(500);
     await api('POST', `/v1/webhooks/${id}/test`, { event: 'invoice.paid' });
     await expect.poll(async () => (await api('GET', `/v1/webhooks/${id}/deliveries?event=invoice.paid`)).data[0]?.attempt_count, { timeout: 30_000 }).toBe(3);
-    receiver.failing = false;
+    receiver.respondWith(200);
 
     await page.reload(); // the tab's session survives a reload
     const row = page.locator('tbody tr').first();

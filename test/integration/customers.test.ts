@@ -73,7 +73,8 @@ describe('customers', () => {
   it('refuses a publishable key on customer routes', async () => {
     const response = await call('GET', '/v1/customers', { key: shop.publishableTest });
     expect(response.status).toBe(403);
-    expect(response.body.error.code).toBe('insufficient_scope');
+    expect(response.body.error.code).toBe('forbidden');
+    expect(response.body.error.message).toContain('storefront');
   });
 
   it('answers malformed JSON with 400 invalid_json', async () => {

@@ -4,29 +4,23 @@
  * the global setup: 4 attempts), the DLQ handler, delivery history, redelivery, test events.
  */
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../docs/examples/verify-webhook';
 import { hexSignature } from '#shared/webhooks/signing';
 import { call, uniqueEmail } from '#test/support/http';
-import { startReceiver, type Receiver } from '#test/support/receiver';
+import { useReceiver } from '#test/support/receiver';
 import { storedDelivery } from '#test/support/store';
-import { deliveries, deliveryWhen, freshShop, register, type Shop } from '#test/support/webhooks';
+import { deliveryQueuesDrained, eventually } from '#test/support/wait';
+import { deliveries, deliveryWhen, freshShop, registerForTest, type Shop } from '#test/support/webhooks';
 
 let shop: Shop;
 let stranger: Shop;
-const receivers: Receiver[] = [];
 
-async function receiver(statuses?: number[]) {
-  const started = await startReceiver(statuses);
-  receivers.push(started);
-  return started;
-}
+/** A receiver for the running test (closed when it finishes). */
+const receiver = (statuses?: number[]) => useReceiver({ statuses });
 
 beforeAll(async () => {
   [shop, stranger] = await Promise.all([freshShop('Webhook Deliveries'), freshShop('Webhook Deliveries Other')]);
-});
-afterAll(async () => {
-  await Promise.all(receivers.map((started) => started.close()));
 });
 
 async function createCustomer(key = shop.secretTest) {
@@ -35,13 +29,16 @@ async function createCustomer(key = shop.secretTest) {
   return response.body.data;
 }
 
-/** Waits a little longer than a delivery takes, for the tests that expect nothing to arrive. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 2500));
+/**
+ * For the tests that expect nothing (more) to arrive: every delivery message sent so far has been
+ * handled to the end — attempted, retried, dead-lettered or dropped — so no request can still come.
+ */
+const settled = () => deliveryQueuesDrained();
 
 describe('a delivery', () => {
   it('reaches a loopback receiver with exactly the documented body and headers, verifiably signed', async () => {
     const hook = await receiver();
-    const webhook = await register(shop.secretTest, { url: hook.url, events: ['customer.created'] });
+    const webhook = await registerForTest(shop.secretTest, { url: hook.url, events: ['customer.created'] });
     const customer = await createCustomer();
     const [request] = await hook.waitFor(1);
     const { headers, rawBody } = request!;
@@ -84,7 +81,7 @@ describe('a delivery', () => {
 
   it('is retried after 500, 500 and succeeds on the third attempt with the same delivery id', async () => {
     const hook = await receiver([500, 500, 200]);
-    const webhook = await register(shop.secretTest, { url: hook.url, events: ['customer.created'] });
+    const webhook = await registerForTest(shop.secretTest, { url: hook.url, events: ['customer.created'] });
     await createCustomer();
     const requests = await hook.waitFor(3);
     const ids = requests.map((request) => JSON.parse(request.rawBody).id);
@@ -102,7 +99,7 @@ describe('a delivery', () => {
 
   it('ends failed after the configured attempts, dead-lettered, and can be redelivered', async () => {
     const hook = await receiver([503]);
-    const webhook = await register(shop.secretTest, { url: hook.url, events: ['customer.created'] });
+    const webhook = await registerForTest(shop.secretTest, { url: hook.url, events: ['customer.created'] });
     await createCustomer();
     const requests = await hook.waitFor(4);
     const id = JSON.parse(requests[0]!.rawBody).id;
@@ -112,7 +109,7 @@ describe('a delivery', () => {
     expect(delivery.last_error).toBe('dead-lettered: retry schedule exhausted');
     // Marked by the DLQ handler from the message the worker moved to the DLQ.
     expect((await storedDelivery(shop.tenant, id))?.dead_lettered_at).toEqual(expect.any(String));
-    await settle();
+    await settled();
     expect(hook.requests).toHaveLength(4); // nothing after the last attempt
 
     const redelivered = await call('POST', `/v1/webhooks/${webhook.id}/deliveries/${id}/redeliver`, { key: shop.secretTest });
@@ -127,17 +124,17 @@ describe('a delivery', () => {
 describe('who receives what', () => {
   it('sends nothing to another kind, an inactive webhook, another account or the other mode', async () => {
     const [target, otherKind, inactive, otherAccount, otherMode] = await Promise.all([receiver(), receiver(), receiver(), receiver(), receiver()]);
-    const webhook = await register(shop.secretTest, { url: target.url, events: ['customer.created'] });
+    const webhook = await registerForTest(shop.secretTest, { url: target.url, events: ['customer.created'] });
     const silent = [
-      await register(shop.secretTest, { url: otherKind.url, events: ['order.created', 'customer.updated'] }),
-      await register(shop.secretTest, { url: inactive.url, events: ['customer.created'], active: false }),
-      await register(stranger.secretTest, { url: otherAccount.url, events: ['*'] }),
-      await register(shop.secretLive, { url: otherMode.url, events: ['*'] }),
+      await registerForTest(shop.secretTest, { url: otherKind.url, events: ['order.created', 'customer.updated'] }),
+      await registerForTest(shop.secretTest, { url: inactive.url, events: ['customer.created'], active: false }),
+      await registerForTest(stranger.secretTest, { url: otherAccount.url, events: ['*'] }),
+      await registerForTest(shop.secretLive, { url: otherMode.url, events: ['*'] }),
     ];
     const customer = await createCustomer();
     const [request] = await target.waitFor(1);
     expect(JSON.parse(request!.rawBody).data.customer.id).toBe(customer.id);
-    await settle();
+    await settled();
     expect(target.requests).toHaveLength(1);
     for (const hook of [otherKind, inactive, otherAccount, otherMode]) expect(hook.requests).toHaveLength(0);
     expect((await deliveries(shop.secretTest, silent[0]!.id)).pagination.total).toBe(0);
@@ -149,7 +146,7 @@ describe('who receives what', () => {
 
   it('disables a webhook whose receiver answers 410 Gone', async () => {
     const gone = await receiver([410]);
-    const webhook = await register(shop.secretTest, { url: gone.url, events: ['customer.created'] });
+    const webhook = await registerForTest(shop.secretTest, { url: gone.url, events: ['customer.created'] });
     await createCustomer();
     const [request] = await gone.waitFor(1);
     const id = JSON.parse(request!.rawBody).id;
@@ -167,7 +164,7 @@ describe('who receives what', () => {
 describe('the test endpoint', () => {
   it('sends a test event through the pipeline under both prefixes, visible in the history', async () => {
     const hook = await receiver();
-    const webhook = await register(shop.secretTest, { url: hook.url, events: ['invoice.paid'] });
+    const webhook = await registerForTest(shop.secretTest, { url: hook.url, events: ['invoice.paid'] });
     for (const path of [`/v1/webhooks/${webhook.id}/test`, `/api/v1/webhooks/${webhook.id}/test`]) {
       const response = await call('POST', path, { key: shop.secretTest });
       expect(response.status, path).toBe(200);
@@ -193,7 +190,7 @@ describe('the test endpoint', () => {
 describe('secret rotation', () => {
   it('signs with the new and, for 24 h, the old secret', async () => {
     const hook = await receiver();
-    const webhook = await register(shop.secretTest, { url: hook.url, events: ['*'] });
+    const webhook = await registerForTest(shop.secretTest, { url: hook.url, events: ['*'] });
     const rotated = (await call('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, { key: shop.secretTest })).body.data;
     await call('POST', `/v1/webhooks/${webhook.id}/test`, { key: shop.secretTest });
     const [request] = await hook.waitFor(1);
@@ -208,7 +205,7 @@ describe('secret rotation', () => {
 describe('the delivery history', () => {
   it('lists newest first and filters by status and event', async () => {
     const hook = await receiver();
-    const webhook = await register(shop.secretTest, { url: hook.url, events: ['*'] });
+    const webhook = await registerForTest(shop.secretTest, { url: hook.url, events: ['*'] });
     const customer = await createCustomer();
     await call('PUT', `/v1/customers/${customer.id}`, { key: shop.secretTest, body: { phone: '+49 30 1' } });
     await hook.waitFor(2);
@@ -232,8 +229,8 @@ describe('the delivery history', () => {
 
   it('keeps deliveries of one webhook out of another', async () => {
     const [a, b] = await Promise.all([receiver(), receiver()]);
-    const first = await register(shop.secretTest, { url: a.url, events: ['customer.created'] });
-    const second = await register(shop.secretTest, { url: b.url, events: ['customer.created'] });
+    const first = await registerForTest(shop.secretTest, { url: a.url, events: ['customer.created'] });
+    const second = await registerForTest(shop.secretTest, { url: b.url, events: ['customer.created'] });
     await createCustomer();
     const [request] = await a.waitFor(1);
     await b.waitFor(1);
@@ -243,11 +240,5 @@ describe('the delivery history', () => {
   });
 });
 
-async function deliveryWhenCount(webhookId: number, query: string, count: number) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const page = await deliveries(shop.secretTest, webhookId, query);
-    if (page.pagination.total >= count || Date.now() > deadline) return page;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const deliveryWhenCount = (webhookId: number, query: string, count: number) =>
+  eventually(() => deliveries(shop.secretTest, webhookId, query), (page) => page.pagination.total >= count, 10_000);

@@ -5,14 +5,15 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliveryIdFor } from '#shared/webhooks/delivery-id';
-import { eventPut } from '#shared/events/outbox';
 import { deliveryMessage, sendDeliveryMessages } from '#shared/webhooks/messages';
 import { dynamo } from '#shared/clients/dynamodb';
 import { tableName } from '#shared/db/table';
-import { insertDelivery, MAX_KEPT_ATTEMPTS, readDelivery, recordAttempt } from '#shared/webhooks/deliveries';
+import { insertDelivery, MAX_KEPT_ATTEMPTS, readDelivery, recordAttempt } from '#shared/webhooks/delivery-repository';
 import { call } from '#test/support/http';
-import { eventually, startReceiver } from '#test/support/receiver';
+import { outboxEventItem } from '#test/support/lambda-events';
+import { useReceiver } from '#test/support/receiver';
 import { storedDelivery } from '#test/support/store';
+import { deliveryQueuesDrained, eventually } from '#test/support/wait';
 import { freshShop, register, type Shop } from '#test/support/webhooks';
 
 let shop: Shop;
@@ -25,9 +26,9 @@ beforeAll(async () => {
  * leaves this `customer.created` alone and the test drives the delivery itself.
  */
 async function storedEvent() {
-  const { event, item } = eventPut(shop.tenant, 'customer.created', { id: 42, name: 'Worker Test' });
-  await dynamo().send(new PutCommand(item.Put as never));
-  return event;
+  const item = outboxEventItem(shop.tenant, 'customer.created', { customer: { id: 42, name: 'Worker Test' } });
+  await dynamo().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  return { id: String(item.event_id) };
 }
 
 /** A pending delivery for `webhookId` and the message that drives it. */
@@ -37,7 +38,25 @@ async function pendingDelivery(webhookId: number, options: { token?: string; nex
   const now = new Date().toISOString();
   const token = options.token ?? 'chain-1';
   expect(
-    await insertDelivery(shop.tenant, { id, webhookId, eventId: event.id, kind: 'customer.created', test: false, status: 'pending', token, chainAttempts: 0, attemptCount: 0, attempts: [], createdAt: now, updatedAt: now, expiresAt: Math.floor(Date.now() / 1000) + 3600 }),
+    await insertDelivery(shop.tenant, {
+      id,
+      webhook_id: webhookId,
+      event_id: event.id,
+      event: 'customer.created',
+      test: false,
+      status: 'pending',
+      attempt_count: 0,
+      last_attempt_at: null,
+      next_attempt_at: null,
+      last_status_code: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+      token,
+      chain_attempts: 0,
+      attempts: [],
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+    }),
   ).toBe(true);
   if (options.nextAttemptAt) {
     await dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...(await storedDelivery(shop.tenant, id)), next_attempt_at: options.nextAttemptAt } }));
@@ -49,18 +68,17 @@ const statusOf = async (id: string) => (await storedDelivery(shop.tenant, id))?.
 
 describe('the delivery worker', () => {
   it('records a delivery for a paused webhook as skipped, without calling it', async () => {
-    const hook = await startReceiver();
+    const hook = await useReceiver();
     const webhook = await register(shop.secretTest, { url: hook.url, events: ['stock.low'], active: false });
     const delivery = await pendingDelivery(webhook.id);
     await delivery.send();
     expect(await eventually(() => statusOf(delivery.id), (status) => status === 'skipped')).toBe('skipped');
     expect((await storedDelivery(shop.tenant, delivery.id))?.last_error).toBe('webhook inactive');
     expect(hook.requests).toHaveLength(0);
-    await hook.close();
   });
 
   it('records a delivery for a deleted webhook as skipped', async () => {
-    const hook = await startReceiver();
+    const hook = await useReceiver();
     const webhook = await register(shop.secretTest, { url: hook.url, events: ['stock.low'] });
     const delivery = await pendingDelivery(webhook.id);
     expect((await call('DELETE', `/v1/webhooks/${webhook.id}`, { key: shop.secretTest })).status).toBe(200);
@@ -68,25 +86,23 @@ describe('the delivery worker', () => {
     expect(await eventually(() => statusOf(delivery.id), (status) => status === 'skipped')).toBe('skipped');
     expect((await storedDelivery(shop.tenant, delivery.id))?.last_error).toBe('webhook deleted');
     expect(hook.requests).toHaveLength(0);
-    await hook.close();
   });
 
   it('drops a superseded duplicate message without an attempt', async () => {
-    const hook = await startReceiver();
+    const hook = await useReceiver();
     const webhook = await register(shop.secretTest, { url: hook.url, events: ['stock.low'] });
     const delivery = await pendingDelivery(webhook.id, { token: 'current' });
     await delivery.send('stale');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await deliveryQueuesDrained(); // the stale message has been handled (and deleted)
     expect(hook.requests).toHaveLength(0);
     expect(await statusOf(delivery.id)).toBe('pending');
     await delivery.send('current');
     await hook.waitFor(1);
     expect(await eventually(() => statusOf(delivery.id), (status) => status === 'succeeded')).toBe('succeeded');
-    await hook.close();
   });
 
   it('hides a message that arrives before its attempt is due and attempts it on time', async () => {
-    const hook = await startReceiver();
+    const hook = await useReceiver();
     const webhook = await register(shop.secretTest, { url: hook.url, events: ['stock.low'] });
     const due = Date.now() + 3000;
     const delivery = await pendingDelivery(webhook.id, { nextAttemptAt: new Date(due).toISOString() });
@@ -94,11 +110,10 @@ describe('the delivery worker', () => {
     const [request] = await hook.waitFor(1, 10_000);
     expect(request!.receivedAt).toBeGreaterThanOrEqual(due - 1000);
     expect(request!.headers['x-webhook-attempt']).toBe('1');
-    await hook.close();
   });
 
   it('counts an unreachable receiver as a failed attempt and retries it', async () => {
-    const hook = await startReceiver();
+    const hook = await useReceiver();
     const url = hook.url;
     await hook.close(); // nothing listens there any more
     const webhook = await register(shop.secretTest, { url, events: ['stock.low'] });
@@ -111,17 +126,17 @@ describe('the delivery worker', () => {
 });
 
 describe('the attempt history of a delivery', () => {
-  const attempt = (number: number) => ({ attempt: number, attemptedAt: new Date().toISOString(), statusCode: 500, durationMs: 3, error: 'receiver answered 500', responseBody: 'x'.repeat(1024) });
+  const attempt = (number: number) => ({ attempt: number, attempted_at: new Date().toISOString(), status_code: 500, duration_ms: 3, error: 'receiver answered 500', response_body: 'x'.repeat(1024) });
 
   it('lives in the delivery item and keeps the most recent attempts only', async () => {
     const webhook = await register(shop.secretTest, { url: 'https://example.com/hook', events: ['stock.low'], active: false });
     const { id } = await pendingDelivery(webhook.id);
     for (let number = 1; number <= MAX_KEPT_ATTEMPTS + 2; number++) {
       const delivery = (await readDelivery(shop.tenant, id))!;
-      expect(await recordAttempt(shop.tenant, delivery, attempt(number), { status: 'pending' })).toBe(true);
+      expect(await recordAttempt(shop.tenant, delivery, attempt(number), { status: 'pending', next_attempt_at: null })).toBe(true);
     }
     const delivery = (await readDelivery(shop.tenant, id))!;
-    expect(delivery.attemptCount).toBe(MAX_KEPT_ATTEMPTS + 2);
+    expect(delivery.attempt_count).toBe(MAX_KEPT_ATTEMPTS + 2);
     expect(delivery.attempts).toHaveLength(MAX_KEPT_ATTEMPTS);
     expect(delivery.attempts.map((kept) => kept.attempt)).toEqual(Array.from({ length: MAX_KEPT_ATTEMPTS }, (_, index) => index + 3));
     const detail = await call('GET', `/v1/webhooks/${webhook.id}/deliveries/${id}`, { key: shop.secretTest });
@@ -135,10 +150,10 @@ describe('the attempt history of a delivery', () => {
     const { id } = await pendingDelivery(webhook.id);
     const seen = (await readDelivery(shop.tenant, id))!;
     expect(await recordAttempt(shop.tenant, seen, attempt(1), { status: 'pending' })).toBe(true);
-    expect(await recordAttempt(shop.tenant, seen, { ...attempt(1), statusCode: 200, error: undefined }, { status: 'succeeded' })).toBe(false);
+    expect(await recordAttempt(shop.tenant, seen, { ...attempt(1), status_code: 200, error: null }, { status: 'succeeded', next_attempt_at: null })).toBe(false);
     const stored = (await readDelivery(shop.tenant, id))!;
     expect(stored.status).toBe('pending');
     expect(stored.attempts).toHaveLength(1);
-    expect(stored.attempts[0]?.statusCode).toBe(500);
+    expect(stored.attempts[0]?.status_code).toBe(500);
   });
 });

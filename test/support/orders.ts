@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import type { Tenant } from '#shared/auth/principal';
 import { call, uniqueEmail } from './http';
+import { posterA2 } from '#test/support/products';
 import { storedEvents } from './store';
 
 export async function newCustomer(key: string, overrides: Record<string, unknown> = {}) {
@@ -12,7 +13,7 @@ export async function newCustomer(key: string, overrides: Record<string, unknown
 
 /** A simple product: 1.00 per piece, no tiers, no setup fee (or what `overrides` says). */
 export async function newProduct(key: string, overrides: Record<string, unknown> = {}) {
-  const response = await call('POST', '/v1/products', { key, body: { name: 'Poster A2', category: 'posters', base_price: 1, ...overrides } });
+  const response = await call('POST', '/v1/products', { key, body: posterA2(overrides) });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.data as { id: number; name: string; stock: { quantity: number } };
 }

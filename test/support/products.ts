@@ -1,4 +1,7 @@
-/** Product fixtures and checks shared by the product integration tests. */
+/**
+ * The product fixtures — every product and legacy-product create body the tests send lives here —
+ * and checks shared by the product integration tests.
+ */
 import { expect } from 'vitest';
 import { call } from './http';
 
@@ -55,6 +58,28 @@ export const businessCards = (category = 'cards') => ({
   setup_fee: 9.9,
   production_days: 4,
   images: ['https://cdn.example.com/cards.jpg'],
+});
+
+/** The simplest product: 1.00 per piece, no tiers, options or setup fee (or what `overrides` says). */
+export const posterA2 = (overrides: Record<string, unknown> = {}) => ({ name: 'Poster A2', category: 'posters', base_price: 1, ...overrides });
+
+/** A legacy price table: five cells of format × color × quantity × pages. */
+export const smallTable = [
+  { format: 'A5', color: '4/4', quantity: 100, pages: 8, price: 49.9 },
+  { format: 'A5', color: '4/4', quantity: 250, pages: 8, price: 89 },
+  { format: 'A4', color: '4/4', quantity: 100, pages: 8, price: 69.9 },
+  { format: 'A4', color: '4/0', quantity: 100, pages: 12, price: 79.5 },
+  { format: 'A4', color: '4/4', quantity: 500, pages: 12, price: 210.25 },
+];
+
+/** A legacy product priced by lookup in `prices` (default: the small table). */
+export const brochure = (prices: unknown[] = smallTable) => ({
+  name: 'Brochure',
+  description: 'Saddle-stitched',
+  image: 'https://cdn.example.com/brochure.jpg',
+  gallery_images: ['https://cdn.example.com/b1.jpg', 'https://cdn.example.com/b2.jpg'],
+  brands: ['PrintPro', 'EcoPrint'],
+  prices,
 });
 
 export async function createProduct(body: Record<string, unknown> = businessCards(), key?: string) {

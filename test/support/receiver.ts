@@ -1,10 +1,15 @@
 /**
- * A real webhook receiver on loopback (node:http on port 0) for the integration tests: records
- * every request with its raw body and headers, and answers with the status codes it is told
- * (one per request in order, then the last one again).
+ * The one webhook receiver of the tests (integration and end-to-end): a real HTTP server on
+ * loopback (node:http on port 0) that records every request with its raw body and headers, and
+ * answers with the status codes it is told — one per request in order, then the last one again;
+ * `respondWith` changes the plan for the requests still to come.
+ *
+ * Start it with `useReceiver()` inside a test: it is closed when the test finishes, pass or fail.
+ * A receiver shared by a whole file (`startReceiver()` in `beforeAll`) is closed in `afterAll`.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { onTestFinished } from 'vitest';
 
 export interface ReceivedRequest {
   method: string;
@@ -14,41 +19,63 @@ export interface ReceivedRequest {
   receivedAt: number;
 }
 
+export interface ReceiverOptions {
+  /** Status per request, in order; the last one repeats. Default `[200]`. */
+  statuses?: number[];
+  /** Response body for a status; default `ok` for 2xx, `status <code>` otherwise. */
+  body?: (status: number) => string;
+  /** Path part of `url`. Default `/hooks`. */
+  path?: string;
+}
+
 export interface Receiver {
   url: string;
   requests: ReceivedRequest[];
+  /** From the next request on: answer these statuses (the last one repeats), with `body` if given. */
+  respondWith(statuses: number | number[], body?: (status: number) => string): void;
   /** Resolves once `count` requests have arrived (rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  /** Idempotent. */
   close(): Promise<void>;
 }
 
-export async function startReceiver(statuses: number[] = [200], path = '/hooks'): Promise<Receiver> {
+const defaultBody = (status: number) => (status < 300 ? 'ok' : `status ${status}`);
+
+export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const waiters: (() => void)[] = [];
+  let plan = { statuses: options.statuses ?? [200], body: options.body ?? defaultBody, from: 0 };
+
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() });
-      const status = statuses[Math.min(requests.length - 1, statuses.length - 1)] ?? 200;
-      res.writeHead(status, { 'Content-Type': 'text/plain' });
-      res.end(status < 300 ? 'ok' : `status ${status}`);
+      const served = requests.length - 1 - plan.from;
+      const status = plan.statuses[Math.min(served, plan.statuses.length - 1)] ?? 200;
+      const body = plan.body(status);
+      res.writeHead(status, { 'Content-Type': body.startsWith('{') ? 'application/json' : 'text/plain' });
+      res.end(body);
       waiters.splice(0).forEach((wake) => wake());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
 
   return {
-    url: `http://127.0.0.1:${port}${path}`,
+    url: `http://127.0.0.1:${port}${options.path ?? '/hooks'}`,
     requests,
+    respondWith(statuses, body) {
+      plan = { statuses: Array.isArray(statuses) ? statuses : [statuses], body: body ?? plan.body, from: requests.length };
+    },
     async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (requests.length < count) {
         const left = deadline - Date.now();
         if (left <= 0) throw new Error(`receiver got ${requests.length} request(s), expected ${count}`);
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(left, 250));
+          const timer = setTimeout(resolve, left);
           waiters.push(() => {
             clearTimeout(timer);
             resolve();
@@ -58,20 +85,16 @@ export async function startReceiver(statuses: number[] = [200], path = '/hooks')
       return requests.slice(0, count);
     },
     close: () =>
-      new Promise<void>((resolve) => {
+      (closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      })),
   };
 }
 
-/** Polls `read` until `done` holds (eventual consistency of indexes, asynchronous pipeline). */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+/** A receiver for the current test, closed when it finishes (pass or fail). Call it inside a test. */
+export async function useReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
+  const receiver = await startReceiver(options);
+  onTestFinished(() => receiver.close());
+  return receiver;
 }

@@ -1,8 +1,8 @@
 /** Helpers for the webhook tests: isolated accounts, registrations, delivery history. */
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { createAccount, setPlan } from '#shared/accounts/service';
 import { call } from './http';
-import { eventually } from './receiver';
+import { eventually } from '#test/support/wait';
 
 export interface Shop {
   accountId: string;
@@ -30,6 +30,19 @@ export async function register(key: string, body: Record<string, unknown>) {
   const response = await call('POST', '/v1/webhooks', { key, body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.data as { id: number; secret: string; url: string; events: string[]; active: boolean };
+}
+
+/**
+ * Registers a webhook for the running test only: it is deleted when the test finishes (when its
+ * receiver closes, see test/support/receiver.ts), so later tests' events are never sent to a
+ * closed receiver, and retried, while they wait for the delivery queues to drain.
+ */
+export async function registerForTest(key: string, body: Record<string, unknown>) {
+  const webhook = await register(key, body);
+  onTestFinished(async () => {
+    await call('DELETE', `/v1/webhooks/${webhook.id}`, { key });
+  });
+  return webhook;
 }
 
 export async function deliveries(key: string, webhookId: number, query = '') {

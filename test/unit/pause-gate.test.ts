@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PauseGate } from '#local-aws/pause-gate';
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+/**
+ * Whether `promise` has settled by the time every pending callback has run: the gate resolves its
+ * promises synchronously when its state changes, so anything not settled by then is still waiting
+ * (no clock involved).
+ */
+const isSettled = (promise: Promise<unknown>) =>
+  Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setImmediate(() => resolve(false)))]);
 
 describe('the pause gate of the local pollers', () => {
   it('lets loops through while running', async () => {
@@ -15,8 +21,8 @@ describe('the pause gate of the local pollers', () => {
     const pausing = gate.pause().then(() => (paused = true));
     const passed: number[] = [];
     const first = gate.pass().then(() => passed.push(1));
-    await tick();
-    expect(paused).toBe(false); // one loop is still busy with its batch
+    expect(await isSettled(pausing)).toBe(false); // one loop is still busy with its batch
+    expect(paused).toBe(false);
     const second = gate.pass().then(() => passed.push(2));
     await pausing;
     expect(passed).toEqual([]);

@@ -1,7 +1,8 @@
 /**
  * Who may do what, checked on every request in the handler — never from the authorizer's cached
  * policy: the principal from the authorizer context, the IP allowlists of account and key, the
- * rate limit (counted in DynamoDB, shared by all instances), then the route's scopes.
+ * rate limit (counted in DynamoDB, shared by all instances), the key's kind (publishable keys only
+ * on storefront routes), then the route's scopes.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
@@ -44,6 +45,12 @@ export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayPro
     // Settled later by whoever awaits it; never an unhandled rejection meanwhile.
     invocation.admission.catch(() => undefined);
     if (!safeMethods.has(route.method)) await invocation.admission;
+
+    // Publishable keys live in browsers: only routes marked for storefronts take them, whatever
+    // their scopes would allow (a new route is closed to them until it is marked).
+    if (principal.kind === 'publishable' && !route.storefront) {
+      throw new DomainError('forbidden', 'publishable keys can only call storefront routes; use a secret key');
+    }
 
     const missing = missingScope(principal.scopes, route.scopes);
     if (missing) {

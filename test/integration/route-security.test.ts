@@ -1,0 +1,331 @@
+/**
+ * One security suite over the whole route table (`routes` from shared/routes.ts), so a route is
+ * covered the day it is added. For every route with `auth: 'key'`, on its path and each alias:
+ *
+ * - no Authorization, an unknown (well-formed) key, a revoked key → 401 `unauthorized`;
+ * - for each scope the route needs, a key holding every scope but that one → 403
+ *   `insufficient_scope` naming it;
+ * - a publishable key → 403 `forbidden`, unless the route is marked `storefront`;
+ * - the id of a resource of account A (test mode), asked for with account B's key and with A's
+ *   live key → 404, with nothing of the resource in the answer;
+ * - every error in the documented shape `{ success: false, error: { code, message, details?,
+ *   request_id } }`, with `X-Request-Id` equal to `error.request_id`.
+ *
+ * Routes that take no id, routes open to any key and public routes are listed below with the
+ * reason; a route that is neither covered nor listed fails the suite. The fixtures (two accounts,
+ * their keys, one resource of each type in A) are made once; the requests run concurrently,
+ * bounded by vitest's maxConcurrency.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, createApiKey, revokeApiKey, setPlan } from '#shared/accounts/service';
+import { generateApiKey } from '#shared/auth/keys';
+import { allScopes, missingScope, publishableScopes, type Scope } from '#shared/auth/scopes';
+import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
+import { call, type ApiResponse } from '#test/support/http';
+import { brochure, businessCards, smallTable } from '#test/support/products';
+import { startReceiver, type Receiver } from '#test/support/receiver';
+import { eventually } from '#test/support/wait';
+
+// ---- The explicit lists: every exception to a check, with its reason -------------------------
+
+/** Routes with `auth: 'key'` that take no id of a resource, so there is no foreign id to try. */
+const NO_FOREIGN_ID: Record<string, string> = {
+  'orders.list': "lists the caller's own orders; no id in the path",
+  'orders.create': 'creates an order; no id in the path (foreign customer and product ids in the body: see below)',
+  'customers.list': "lists the caller's own customers; no id in the path",
+  'customers.create': 'creates a customer; no id in the path',
+  'products.list': "lists the caller's own products; no id in the path",
+  'products.create': 'creates a product; no id in the path',
+  'legacy-products.list': "lists the caller's own legacy products; no id in the path",
+  'legacy-products.create': 'creates a legacy product; no id in the path',
+  'account.get': "answers the calling key's own account; no id in the path",
+  'audit.list': "lists the caller's own audit records; no id in the path",
+  'webhooks.list': "lists the caller's own registrations; no id in the path",
+  'webhooks.create': 'creates a registration; no id in the path',
+};
+
+/** Routes with `auth: 'key'` and no scope: any valid key may call them. */
+const ANY_KEY: Record<string, string> = {
+  'account.get': 'describes the calling key itself (account, mode, scopes, limits): every key may know what it is',
+};
+
+/** Routes with `auth: 'none'`: public documents, answered without a key. */
+const PUBLIC: Record<string, string> = {
+  'openapi.get': 'the OpenAPI document is public, like the docs it is generated for',
+};
+
+/** The routes a storefront (publishable key, in a browser) calls today: the catalogue and its prices. */
+const STOREFRONT = ['products.list', 'products.get', 'products.calculate', 'legacy-products.list', 'legacy-products.get', 'legacy-products.calculate'];
+
+/**
+ * Path segment before an id parameter → the fixture resource whose id goes there. A route with an
+ * id of another resource type needs a fixture here (made in beforeAll), or a reason above.
+ */
+type ResourceType = 'customers' | 'addresses' | 'orders' | 'products' | 'legacy-products' | 'webhooks' | 'deliveries';
+
+/**
+ * Request bodies of the routes that take one: valid-looking, so a request refused by the guard is
+ * refused for the right reason, and a foreign id reaches the lookup (validation runs before it).
+ */
+type Body = { json: unknown } | { raw: string; contentType: string };
+const bodies = (fixture: Fixture): Record<string, Body> => ({
+  'orders.create': { json: { customer_id: fixture.ids.customers, items: [{ product_id: fixture.ids.products, quantity: 100, options: { paper: 'matt300' } }] } },
+  'orders.update': { json: { notes: 'changed by the security suite' } },
+  'customers.create': { json: { name: 'Security Probe', email: `probe.${randomUUID()}@example.com` } },
+  'customers.update': { json: { name: 'Changed by the security suite' } },
+  'addresses.create': { json: { type: 'shipping', name: 'Probe', line1: 'Hafenstraße 9', postal_code: '20457', city: 'Hamburg', country: 'DE' } },
+  'addresses.update': { json: { city: 'Bern' } },
+  'products.create': { json: businessCards() },
+  'products.update': { json: { name: 'Changed by the security suite' } },
+  'products.calculate': { json: { quantity: 100 } },
+  'legacy-products.create': { json: brochure() },
+  'legacy-products.calculate': { json: { format: 'A5', color: '4/4', quantity: 100, pages: 8 } },
+  'legacy-products.prices': { raw: 'format,color,quantity,pages,price\nA5,4/4,100,8,1', contentType: 'text/csv' },
+  'webhooks.create': { json: { url: 'https://hooks.example.com/probe', events: ['*'] } },
+  'webhooks.update': { json: { description: 'changed by the security suite' } },
+  'webhooks.test': { json: { event: 'invoice.paid' } },
+});
+
+// ---- Fixtures -------------------------------------------------------------------------------
+
+interface Fixture {
+  /** Account A: owns the resources. */
+  a: { accountId: string; secretTest: string; secretLive: string; publishableTest: string; revoked: string };
+  /** Account B: empty, so no id of A can name anything of B's. */
+  b: { secretTest: string };
+  unknownKey: string;
+  /** Keys of A holding every scope except the one named (and, for a read scope, its write scope). */
+  lacking: Map<Scope, string>;
+  ids: Record<ResourceType, number | string>;
+  /** Strings that only A's resources contain: none may appear in an answer to anyone else. */
+  secrets: string[];
+}
+
+let fixture: Fixture;
+let receiver: Receiver | undefined;
+
+const keyRoutes = routes.filter((route) => route.auth === 'key');
+const paramsOf = (template: string) => [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+const takesId = (route: RouteDefinition) => paramsOf(route.path).length > 0;
+
+/** Every scope but `scope`; without a read scope's write scope too, since write includes read. */
+const scopesWithout = (scope: Scope): Scope[] =>
+  allScopes.filter((granted) => granted !== '*' && granted !== scope && !(scope.endsWith(':read') && granted === scope.replace(/:read$/, ':write')));
+
+async function created(response: Promise<ApiResponse>, what: string) {
+  const answer = await response;
+  if (answer.status !== 201) throw new Error(`fixture ${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.data;
+}
+
+beforeAll(async () => {
+  const [a, b] = await Promise.all([createAccount({ name: 'Security A', plan: 'enterprise' }), createAccount({ name: 'Security B', plan: 'enterprise' })]);
+  await Promise.all([setPlan(a.account.id, 'enterprise', 1_000_000), setPlan(b.account.id, 'enterprise', 1_000_000)]);
+  const revocable = await createApiKey({ accountId: a.account.id, mode: 'test', kind: 'secret', scopes: ['*'] });
+  await revokeApiKey(a.account.id, revocable.key_id);
+  const required = [...new Set(keyRoutes.flatMap((route) => route.scopes))];
+  const lacking = new Map(
+    await Promise.all(required.map(async (scope) => [scope, (await createApiKey({ accountId: a.account.id, mode: 'test', kind: 'secret', scopes: scopesWithout(scope) })).key] as const)),
+  );
+
+  const key = a.keys.secret_test.key;
+  const marker = `sec${randomUUID().slice(0, 8)}`;
+  const customer = await created(call('POST', '/v1/customers', { key, body: { name: `Customer ${marker}`, email: `${marker}@example.com` } }), 'customer');
+  const [address, product, legacy] = await Promise.all([
+    created(call('POST', `/v1/customers/${customer.id}/addresses`, { key, body: { type: 'billing', name: `Address ${marker}`, line1: 'Musterweg 1', postal_code: '10115', city: 'Berlin', country: 'DE' } }), 'address'),
+    created(call('POST', '/v1/products', { key, body: { ...businessCards(), name: `Cards ${marker}` } }), 'product'),
+    created(call('POST', '/v1/legacy-products', { key, body: { ...brochure(smallTable), name: `Brochure ${marker}` } }), 'legacy product'),
+  ]);
+  const order = await created(call('POST', '/v1/orders', { key, body: { customer_id: customer.id, items: [{ product_id: product.id, quantity: 100, options: { paper: 'matt300' } }], notes: `Order ${marker}` } }), 'order');
+
+  // A registration with one delivery (a test event to a receiver of its own, closed once it succeeded).
+  receiver = await startReceiver();
+  const webhook = await created(call('POST', '/v1/webhooks', { key, body: { url: receiver.url, events: ['invoice.paid'], description: `Webhook ${marker}` } }), 'webhook');
+  const sent = await call('POST', `/v1/webhooks/${webhook.id}/test`, { key });
+  if (sent.status !== 200) throw new Error(`fixture test event: ${sent.status} ${JSON.stringify(sent.body)}`);
+  const history = await eventually(
+    async () => (await call('GET', `/v1/webhooks/${webhook.id}/deliveries`, { key })).body,
+    (page) => page?.data?.[0]?.status === 'succeeded',
+  );
+  if (history?.data?.[0]?.status !== 'succeeded') throw new Error(`fixture delivery: ${JSON.stringify(history)}`);
+  await receiver.close();
+
+  fixture = {
+    a: { accountId: a.account.id, secretTest: key, secretLive: a.keys.secret_live.key, publishableTest: a.keys.publishable_test.key, revoked: revocable.key },
+    b: { secretTest: b.keys.secret_test.key },
+    unknownKey: generateApiKey('secret', 'test'),
+    lacking,
+    ids: { customers: customer.id, addresses: address.id, orders: order.id, products: product.id, 'legacy-products': legacy.id, webhooks: webhook.id, deliveries: history.data[0].id },
+    secrets: [marker, a.account.id, webhook.secret, receiver.url],
+  };
+}, 60_000);
+
+afterAll(() => receiver?.close());
+
+// ---- Requests and checks ----------------------------------------------------------------------
+
+/** `template` with each `{param}` replaced by the id of A's resource named by the segment before it. */
+function pathFor(template: string): string {
+  return template.replace(/([^/]+)\/\{(\w+)\}/g, (_match, segment: string, param: string) => {
+    const id = fixture.ids[segment as ResourceType];
+    if (id === undefined) throw new Error(`no fixture for {${param}} after /${segment}/ in ${template}: add a resource of that type in beforeAll, or list the route in NO_FOREIGN_ID with the reason`);
+    return `${segment}/${id}`;
+  });
+}
+
+function send(route: RouteDefinition, template: string, key: string | null) {
+  const body = bodies(fixture)[route.id];
+  const options = !body ? {} : 'json' in body ? { body: body.json } : { rawBody: body.raw, headers: { 'Content-Type': body.contentType } };
+  return call(route.method, pathFor(template), { key, ...options });
+}
+
+/** The documented error body, and X-Request-Id equal to its request_id; returns the error. */
+function expectError(check: typeof expect, response: ApiResponse, status: number, code: string) {
+  check(response.status, JSON.stringify(response.body)).toBe(status);
+  check(Object.keys(response.body ?? {}).sort()).toEqual(['error', 'success']);
+  check(response.body.success).toBe(false);
+  const { error } = response.body;
+  check(Object.keys(error).filter((name) => !['code', 'message', 'details', 'request_id'].includes(name))).toEqual([]);
+  check(error).toMatchObject({ code, message: check.any(String), request_id: check.any(String) });
+  check(error.message.length).toBeGreaterThan(0);
+  if ('details' in error) for (const detail of error.details) check(detail).toEqual({ field: check.any(String), message: check.any(String) });
+  check(response.headers.get('x-request-id')).toBe(error.request_id);
+  return error as { code: string; message: string; details?: { field: string; message: string }[]; request_id: string };
+}
+
+/** Nothing of A's resources in an answer to someone else. */
+function expectNothingLeaked(check: typeof expect, response: ApiResponse) {
+  const text = JSON.stringify(response.body);
+  for (const secret of fixture.secrets) check(text.includes(secret), `answer contains ${secret}`).toBe(false);
+}
+
+const cases = keyRoutes.flatMap((route) => pathsOf(route).map((template) => [`${route.id}: ${route.method} ${template}`, route, template] as const));
+
+describe.concurrent('every route with a key', () => {
+  describe.each(cases)('%s', (_name, route, template) => {
+    it('answers 401 without Authorization', async ({ expect }) => {
+      expectError(expect, await send(route, template, null), 401, 'unauthorized');
+    });
+
+    it('answers 401 to an unknown key', async ({ expect }) => {
+      expectError(expect, await send(route, template, fixture.unknownKey), 401, 'unauthorized');
+    });
+
+    it('answers 401 to a revoked key', async ({ expect }) => {
+      expectError(expect, await send(route, template, fixture.a.revoked), 401, 'unauthorized');
+    });
+
+    if (route.scopes.length > 0) {
+      it(`answers 403 insufficient_scope naming each missing scope (${route.scopes.join(', ')})`, async ({ expect }) => {
+        for (const scope of route.scopes) {
+          const key = fixture.lacking.get(scope)!;
+          expect(missingScope(scopesWithout(scope), route.scopes)).toBe(scope);
+          const error = expectError(expect, await send(route, template, key), 403, 'insufficient_scope');
+          expect(error.message).toContain(scope);
+          expect(error.details).toEqual([{ field: 'scope', message: `requires ${scope}` }]);
+        }
+      });
+    }
+
+    if (route.storefront) {
+      it('takes a publishable key (a storefront route)', async ({ expect }) => {
+        const response = await send(route, template, fixture.a.publishableTest);
+        expect([401, 403], JSON.stringify(response.body)).not.toContain(response.status);
+      });
+    } else {
+      it('answers 403 forbidden to a publishable key (not a storefront route)', async ({ expect }) => {
+        const error = expectError(expect, await send(route, template, fixture.a.publishableTest), 403, 'forbidden');
+        expect(error.message).toBe('publishable keys can only call storefront routes; use a secret key');
+      });
+    }
+
+    if (takesId(route)) {
+      it("answers 404 to another account's key and to the other mode's key, leaking nothing", async ({ expect }) => {
+        for (const key of [fixture.b.secretTest, fixture.a.secretLive]) {
+          const response = await send(route, template, key);
+          expectError(expect, response, 404, 'not_found');
+          expectNothingLeaked(expect, response);
+        }
+      });
+    }
+  });
+});
+
+describe('the coverage of this suite', () => {
+  it('covers every route with a key: it takes an id this suite has a fixture for, or is listed in NO_FOREIGN_ID', () => {
+    const uncovered: string[] = [];
+    for (const route of keyRoutes) {
+      if (route.id in NO_FOREIGN_ID) {
+        if (takesId(route)) uncovered.push(`${route.id} takes an id: test it with a fixture instead of listing it`);
+        continue;
+      }
+      if (!takesId(route)) uncovered.push(`${route.id} takes no id: list it in NO_FOREIGN_ID with the reason`);
+      for (const template of pathsOf(route)) {
+        try {
+          pathFor(template);
+        } catch (error) {
+          uncovered.push(`${route.id}: ${(error as Error).message}`);
+        }
+      }
+    }
+    expect(uncovered).toEqual([]);
+  });
+
+  it('lists no route that does not exist (the tables stay true)', () => {
+    const known = new Set(routes.map((route) => route.id));
+    const listed = [...Object.keys(NO_FOREIGN_ID), ...Object.keys(ANY_KEY), ...Object.keys(PUBLIC), ...STOREFRONT, ...Object.keys(bodies(fixture))];
+    expect(listed.filter((id) => !known.has(id))).toEqual([]);
+    expect(Object.keys(bodies(fixture)).filter((id) => !['POST', 'PUT', 'PATCH'].includes(routes.find((route) => route.id === id)!.method))).toEqual([]);
+  });
+
+  it('requires at least one scope on every route with a key, except the ones listed in ANY_KEY', () => {
+    expect(keyRoutes.filter((route) => route.scopes.length === 0).map((route) => route.id).sort()).toEqual(Object.keys(ANY_KEY).sort());
+  });
+
+  it('makes public (auth: none) exactly the routes listed in PUBLIC, and they answer without a key', async () => {
+    const open = routes.filter((route) => route.auth !== 'key');
+    expect(open.map((route) => route.id).sort()).toEqual(Object.keys(PUBLIC).sort());
+    for (const route of open) expect((await call(route.method, route.path, { key: null })).status, route.id).toBe(200);
+  });
+
+  it('opens exactly the storefront routes to publishable keys, each within the scopes publishable keys have', () => {
+    const storefront = routes.filter((route) => route.storefront);
+    expect(storefront.map((route) => route.id).sort()).toEqual([...STOREFRONT].sort());
+    for (const route of storefront) expect(missingScope(publishableScopes, route.scopes), route.id).toBeUndefined();
+  });
+});
+
+describe('ids in a request body', () => {
+  it("orders.create does not take another account's customer or product", async () => {
+    const response = await call('POST', '/v1/orders', { key: fixture.b.secretTest, body: { customer_id: fixture.ids.customers, items: [{ product_id: fixture.ids.products, quantity: 100, options: { paper: 'matt300' } }] } });
+    expect([404, 422], JSON.stringify(response.body)).toContain(response.status);
+    expectError(expect, response, response.status, response.body.error.code);
+    expectNothingLeaked(expect, response);
+  });
+});
+
+describe('after all those refused requests', () => {
+  it("account A's resources are all still there, unchanged", async () => {
+    const key = fixture.a.secretTest;
+    const { ids } = fixture;
+    const reads = {
+      customer: `/v1/customers/${ids.customers}`,
+      address: `/v1/customers/${ids.customers}/addresses/${ids.addresses}`,
+      order: `/v1/orders/${ids.orders}`,
+      product: `/v1/products/${ids.products}`,
+      'legacy product': `/v1/legacy-products/${ids['legacy-products']}`,
+      webhook: `/v1/webhooks/${ids.webhooks}`,
+      delivery: `/v1/webhooks/${ids.webhooks}/deliveries/${ids.deliveries}`,
+    };
+    for (const [what, path] of Object.entries(reads)) {
+      const response = await call('GET', path, { key });
+      expect(response.status, `${what}: ${JSON.stringify(response.body)}`).toBe(200);
+      expect(JSON.stringify(response.body), what).not.toContain('security suite');
+    }
+    const webhook = (await call('GET', reads.webhook, { key })).body.data;
+    expect(webhook.active).toBe(true);
+    expect((await call('GET', `/v1/webhooks/${ids.webhooks}/deliveries`, { key })).body.pagination.total).toBe(1);
+    expect((await call('GET', '/v1/customers', { key })).body.pagination.total).toBe(1);
+  });
+});
