@@ -97,7 +97,8 @@ if (!args.has('--skip-calls')) {
   const callsFile = join(outDir, 'dynamodb-calls.json');
   const run = spawnSync('npx', ['vitest', 'run', '--project', 'integration', '--reporter=dot'], {
     cwd: projectRoot,
-    env: { ...process.env, DYNAMODB_CALLS_FILE: callsFile },
+    // LOCAL_DEBUG_HEADERS: the gateway's X-Local-DynamoDB-* headers, as the tests' global setup asks for them too.
+    env: { ...process.env, LOCAL_DEBUG_HEADERS: '1', DYNAMODB_CALLS_FILE: callsFile },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   if (existsSync(callsFile)) {

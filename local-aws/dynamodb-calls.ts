@@ -1,8 +1,10 @@
 /**
  * Counts DynamoDB calls per invocation in the local runtime: an SDK middleware on the one shared
- * client records each command into the invocation's AsyncLocalStorage context. The local gateway
- * reports the count in `X-Local-DynamoDB-Calls` / `X-Local-DynamoDB-Commands`, so integration
- * tests can hold every route to a call budget and the benchmark can print calls per route.
+ * client records each command into the invocation's AsyncLocalStorage context, and the local
+ * gateway aggregates them per route (recordRouteCalls), so integration tests can hold every route
+ * to a call budget and the benchmark can print calls per route. With LOCAL_DEBUG_HEADERS=1 (the
+ * tests' global setup and the benchmark set it) the gateway also reports each response's calls in
+ * `X-Local-DynamoDB-Calls` / `X-Local-DynamoDB-Commands`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dynamoBase } from '#shared/clients/dynamodb';

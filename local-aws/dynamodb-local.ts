@@ -105,7 +105,12 @@ async function launch(jarDir: string, port: number, inMemory: boolean, dbPath: s
     '-port', String(port),
     ...(inMemory ? ['-inMemory'] : ['-dbPath', dbPath as string]),
   ];
-  const child = spawn('java', args, { cwd: jarDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own (detached): Ctrl-C in a terminal signals the whole foreground
+  // group, and a JVM that got that SIGINT would exit (code 130) while the runner is still
+  // stopping the gateway and the workers, which then read as a crash. This way only the runner
+  // hears Ctrl-C and stops the JVM itself, last (stop() below); orphans.ts still signals it when
+  // the runner exits any other way.
+  const child = spawn('java', args, { cwd: jarDir, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let tail = '';
   const keepTail = (chunk: string) => (tail = (tail + chunk).slice(-4000));
   child.stdout.setEncoding('utf8').on('data', keepTail);

@@ -103,7 +103,15 @@ export interface GatewayOptions {
   authorizerModule?: string;
   /** Serve the built admin panel from this folder under /admin (see admin-static.ts). */
   adminDir?: string;
+  /**
+   * Add `X-Local-DynamoDB-Calls` / `X-Local-DynamoDB-Commands` to every response. Default: the
+   * LOCAL_DEBUG_HEADERS environment variable (`1`/`true`/`yes`/`on`); the tests turn it on.
+   */
+  debugHeaders?: boolean;
 }
+
+/** LOCAL_DEBUG_HEADERS=1 (or true, yes, on) asks for the local debugging headers. */
+export const debugHeadersFromEnv = (): boolean => /^(1|true|yes|on)$/i.test(process.env.LOCAL_DEBUG_HEADERS?.trim() ?? '');
 
 export interface Gateway {
   server: Server;
@@ -118,6 +126,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const auditShipping = startAuditShipping();
   const authorizerModule = options.authorizerModule ?? 'functions/authorizer.ts';
   const admin = options.adminDir ? adminStatic(options.adminDir) : undefined;
+  const debugHeaders = options.debugHeaders ?? debugHeadersFromEnv();
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -215,10 +224,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const responseHeaders: Record<string, string | string[]> = {
       'Access-Control-Allow-Origin': '*',
       ...result.headers,
-      // Local diagnostics (never on AWS): the DynamoDB calls the handler made, for call budgets.
-      'X-Local-DynamoDB-Calls': String(commands.length),
-      // Capped: a bulk import sends thousands of BatchWriteItem calls (Node refuses headers over 16 KB).
-      'X-Local-DynamoDB-Commands': commands.length > 100 ? `${commands.slice(0, 100).join(',')},...` : commands.join(','),
+      // Local diagnostics (never on AWS, opt-in with LOCAL_DEBUG_HEADERS=1): the DynamoDB calls the handler made.
+      ...(debugHeaders && {
+        'X-Local-DynamoDB-Calls': String(commands.length),
+        // Capped: a bulk import sends thousands of BatchWriteItem calls (Node refuses headers over 16 KB).
+        'X-Local-DynamoDB-Commands': commands.length > 100 ? `${commands.slice(0, 100).join(',')},...` : commands.join(','),
+      }),
     } as Record<string, string>;
     for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) responseHeaders[name] = values.map(String);
     res.writeHead(result.statusCode, responseHeaders);

@@ -11,6 +11,7 @@ import { adminDistDir, ensureAdminBuilt } from './admin-build';
 import { startEngines, type Engines } from './engines';
 import { startGateway, type Gateway } from './gateway';
 import { startWorkers, type Workers } from './workers';
+import { registerRunningStack, unregisterRunningStack } from './running-stacks';
 import { dataDir, demoAccountFile, removeEndpoints, writeEndpoints } from './state';
 
 const inMemory = process.argv.includes('--in-memory');
@@ -30,10 +31,17 @@ async function shutdown(signal: string) {
   await gateway?.close().catch(() => undefined);
   await workers?.stop().catch((error: unknown) => console.error('while stopping the workers:', error));
   await engines?.stop().catch((error: unknown) => console.error('while stopping the engines:', error));
-  removeEndpoints(dir);
+  removeFiles();
   console.log('stopped.');
   process.exit(0);
 }
+
+/** The files that tell other tools (the accounts CLI) that this stack runs. */
+function removeFiles() {
+  removeEndpoints(dir);
+  unregisterRunningStack();
+}
+
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
@@ -67,6 +75,8 @@ async function main() {
   // Stream router, webhook delivery and DLQ handler (shared/workers.ts), as deployed.
   workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
   writeEndpoints({ pid: process.pid, api: gateway.url, inMemory, env: engines.env }, dir);
+  // So the accounts CLI finds this stack whatever DATA_DIR it runs with (running-stacks.ts).
+  registerRunningStack({ dataDir: dir, api: gateway.url, inMemory });
   await ensureDemoAccount();
   console.log(`\nPrint Shop API listening on ${gateway.url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log(`  try: curl -H "Authorization: Bearer <secret_test key>" ${gateway.url}/v1/customers`);
@@ -78,6 +88,6 @@ main().catch(async (error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   await workers?.stop().catch(() => undefined);
   await engines?.stop().catch(() => undefined);
-  removeEndpoints(dir);
+  removeFiles();
   process.exit(1);
 });

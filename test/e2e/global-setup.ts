@@ -8,11 +8,20 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
 import { ensureAdminBuilt } from '#local-aws/admin-build';
+import { CHROMIUM, chromiumAvailable } from './browser';
 import type { E2eFixtures } from './fixtures';
 
 const projectRoot = resolve(import.meta.dirname, '../..');
 
 export default async function setup(project: TestProject) {
+  // Never a silent skip: without the browser the project fails here, before a stack starts.
+  // (`npm test` installs it up front: scripts/ensure-dependencies.mjs --chromium.)
+  if (!chromiumAvailable) {
+    throw new Error(
+      `The end-to-end tests need Chromium at ${CHROMIUM}, which is missing. Install Debian's package: ` +
+        'sudo apt-get install -y chromium (or set CHROMIUM_PATH to another Chromium binary).',
+    );
+  }
   await ensureAdminBuilt({ quiet: true });
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/stack.ts'], {
     cwd: projectRoot,

@@ -23,7 +23,8 @@ export default async function setup(project: TestProject) {
   const engines = await startEngines({ dataDir, inMemory: true, stage: 'test' });
   Object.assign(process.env, engines.env);
   resetConfig();
-  const gateway = await startGateway({ port: 0 });
+  // With the X-Local-DynamoDB-* headers (opt-in, LOCAL_DEBUG_HEADERS): tests may read a response's DynamoDB calls.
+  const gateway = await startGateway({ port: 0, debugHeaders: true });
   // Stream router, webhook delivery and DLQ handler, as `npm start` runs them.
   const workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
 
