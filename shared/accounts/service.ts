@@ -10,6 +10,7 @@ import { NotFoundError, ValidationError } from '#shared/errors';
 import { prefixedId, randomToken } from '#shared/ids';
 import { isPlan, plans, type Plan } from './plans';
 import * as repo from './repository';
+import type { AccountView } from './schema';
 import type { Account, ApiKeyRecord } from './repository';
 
 export type { Account, ApiKeyRecord };
@@ -167,7 +168,7 @@ export async function resolveApiKey(key: string): Promise<KeyResolution> {
 }
 
 /** The calling key's account, as `GET /v1/account` shows it (what a dashboard needs to greet its user). */
-export async function describeCaller(principal: Principal) {
+export async function describeCaller(principal: Principal): Promise<AccountView> {
   const account = await repo.getAccount(principal.accountId);
   if (!account) throw new NotFoundError('account', principal.accountId);
   const limits = limitsOf(account);

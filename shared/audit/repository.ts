@@ -3,11 +3,9 @@
  * 90 days (TTL). Listing is a Query over a time range with filters; `total` is a COUNT over the
  * same range and filters (audit reads are rare; the range is bounded to 31 days per request).
  */
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
-import { dynamo } from '#shared/clients/dynamodb';
 import { tenantKeys } from '#shared/db/keys';
-import { tableName } from '#shared/db/table';
+import { countAll, queryPages, type QueryInput } from '#shared/db/query';
 import { batchWriteAll, putRequest } from '#shared/db/batch';
 import type { AuditLog } from './schema';
 
@@ -42,7 +40,7 @@ export interface AuditFilter {
   pathPrefix?: string;
 }
 
-function queryInput(tenant: Tenant, filter: AuditFilter): QueryCommandInput {
+function queryInput(tenant: Tenant, filter: AuditFilter): QueryInput {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {
     ':pk': tenantKeys.auditPartition(tenant),
@@ -68,7 +66,6 @@ function queryInput(tenant: Tenant, filter: AuditFilter): QueryCommandInput {
     conditions.push('begins_with(#path, :path)');
   }
   return {
-    TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ...(conditions.length ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names } : {}),
     ExpressionAttributeValues: values,
@@ -76,25 +73,15 @@ function queryInput(tenant: Tenant, filter: AuditFilter): QueryCommandInput {
   };
 }
 
-export async function countAuditRecords(tenant: Tenant, filter: AuditFilter): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await dynamo().send(new QueryCommand({ ...queryInput(tenant, filter), Select: 'COUNT', ExclusiveStartKey: startKey }));
-    count += result.Count ?? 0;
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return count;
-}
+export const countAuditRecords = (tenant: Tenant, filter: AuditFilter): Promise<number> => countAll(queryInput(tenant, filter));
 
 /** Records `offset … offset + limit` of the filtered range, newest first. */
 export async function readAuditRecords(tenant: Tenant, filter: AuditFilter, offset: number, limit: number): Promise<AuditLog[]> {
+  // A filter expression leaves pages short: read until enough matches arrived (no Limit, which counts before filtering).
   const matches: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await dynamo().send(new QueryCommand({ ...queryInput(tenant, filter), ExclusiveStartKey: startKey }));
-    matches.push(...(result.Items ?? []));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey && matches.length < offset + limit);
+  for await (const page of queryPages(queryInput(tenant, filter))) {
+    matches.push(...page.items);
+    if (matches.length >= offset + limit) break;
+  }
   return matches.slice(offset, offset + limit).map(({ pk: _pk, sk: _sk, entity: _entity, expires_at: _expires, ...record }) => record as AuditLog);
 }

@@ -14,6 +14,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { batchWriteAll, deleteRequest, putRequest } from '#shared/db/batch';
 import { tenantKeys, type ItemKey } from '#shared/db/keys';
+import { queryAll } from '#shared/db/query';
 import { tableName, type TransactItem } from '#shared/db/table';
 import type { PriceCell, PriceRow, TableShape } from './price-table';
 
@@ -84,24 +85,14 @@ export async function readPrice(tenant: Tenant, id: number, version: number, cel
 }
 
 async function partitionKeys(partition: string): Promise<ItemKey[]> {
-  const keys: ItemKey[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        ProjectionExpression: 'pk, sk',
-        // Strongly consistent: items written a moment ago (a race loser's) must be found to be deleted.
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) keys.push({ pk: String(item.pk), sk: String(item.sk) });
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return keys;
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': partition },
+    ProjectionExpression: 'pk, sk',
+    // Strongly consistent: items written a moment ago (a race loser's) must be found to be deleted.
+    ConsistentRead: true,
+  });
+  return items.map((item): ItemKey => ({ pk: String(item.pk), sk: String(item.sk) }));
 }
 
 /** The (quantity, pages) cells priced for one format and color — only read to explain a miss. */

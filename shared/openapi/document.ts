@@ -9,6 +9,7 @@ import { PaginationSchema } from '#shared/schemas/pagination';
 import { routeDocs } from '#shared/route-docs';
 import { routesById, pathsOf } from '#shared/routes';
 import { allOperations } from './contracts';
+import { declaredEvents } from './events';
 
 const commonErrors: Record<number, string> = {
   400: 'Malformed JSON',
@@ -67,7 +68,22 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     }
   }
 
-  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+  // Webhook payloads: one component per declared event kind, the delivery body with its `data`.
+  const eventSchemas = declaredEvents.map((definition) =>
+      z
+        .object({
+          id: z.string().meta({ description: 'The delivery id: the same across retries, so receivers can deduplicate on it', example: 'wh_0dYc3K2a8Xw1kZp4Qr7Tn2Lm' }),
+          event_id: z.string(),
+          event: z.literal(definition.kind),
+          timestamp: z.string().meta({ description: "The event's creation time (ISO 8601 UTC)" }),
+          mode: z.enum(['test', 'live']),
+          test: z.literal(true).optional().meta({ description: 'Only on sample events sent by POST /v1/webhooks/{id}/test' }),
+          data: definition.payload,
+        })
+        .meta({ id: `WebhookEvent.${definition.kind}`, description: `The body POSTed for ${definition.kind} (signed: see docs/webhooks.md)` }),
+  );
+
+  return new OpenApiGeneratorV3([...registry.definitions, ...eventSchemas.map((schema) => ({ type: 'schema' as const, schema }))]).generateDocument({
     openapi: '3.0.3',
     info: {
       title: 'Print Shop API',

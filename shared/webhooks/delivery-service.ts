@@ -12,7 +12,8 @@ import { sampleData } from './samples';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import type { PageRequest } from '#shared/db/collections';
-import { ConflictError, NotFoundError } from '#shared/errors';
+import { retryOnVersionConflict } from '#shared/db/optimistic';
+import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
 import { randomToken } from '#shared/ids';
 import { listDeliveries, readDelivery, requestRedelivery } from './delivery-repository';
 import { requireWebhook } from './repository';
@@ -55,15 +56,14 @@ export async function getWebhookDelivery(tenant: Tenant, webhookId: number, deli
 export async function redeliver(tenant: Tenant, webhookId: number, deliveryId: string): Promise<Delivery> {
   const webhook = await requireWebhook(tenant, webhookId);
   if (!webhook.active) throw inactive();
-  for (let attempt = 1; attempt <= 3; attempt++) {
+  return retryOnVersionConflict('delivery', async () => {
     const delivery = await requireDelivery(tenant, webhookId, deliveryId);
     const now = new Date().toISOString();
     const token = randomToken(16);
-    if (await requestRedelivery(tenant, delivery, token, now, Math.floor(Date.now() / 1000) + REQUEST_TTL_SECONDS)) {
-      return presentDelivery({ ...delivery, status: 'pending', token, chain_attempts: 0, next_attempt_at: null, updated_at: now });
-    }
-  }
-  throw new ConflictError('The delivery changed while being redelivered; try again');
+    const requested = await requestRedelivery(tenant, delivery, token, now, Math.floor(Date.now() / 1000) + REQUEST_TTL_SECONDS);
+    if (!requested) throw new VersionConflict('delivery'); // an attempt or another redelivery changed it meanwhile
+    return presentDelivery({ ...delivery, status: 'pending', token, chain_attempts: 0, next_attempt_at: null, updated_at: now });
+  });
 }
 
 /** The kind a test sends by default: the first subscribed one in catalogue order. */

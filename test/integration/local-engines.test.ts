@@ -23,14 +23,10 @@ import { localClientConfig } from '#local-aws/clients';
 import { startDynamoDbLocal } from '#local-aws/dynamodb-local';
 import { startEngines, type Engines } from '#local-aws/engines';
 import { provisionResources } from '#local-aws/provision';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 const TIMEOUT = 60_000;
 
-// Optional: presigned URLs are checked only when the presigner package is installed.
-const presignerPackage = '@aws-sdk/s3-request-presigner';
-const presigner = (await import(/* @vite-ignore */ presignerPackage).catch(() => undefined)) as
-  | { getSignedUrl(client: S3Client, command: GetObjectCommand, options: { expiresIn: number }): Promise<string> }
-  | undefined;
 
 /** Pids of DynamoDB Local processes listening on `port` (Linux /proc; empty elsewhere). */
 function dynamoDbLocalPids(endpoint: string): number[] {
@@ -135,10 +131,10 @@ describe('local engines, in memory', () => {
     expect(Messages?.map((message) => message.Body)).toEqual(['poison']);
   });
 
-  it.skipIf(!presigner)('serves an object of the files bucket through a presigned GET URL', async () => {
+  it('serves an object of the files bucket through a presigned GET URL', async () => {
     const Bucket = engines.resources.buckets.files;
     await s3.send(new PutObjectCommand({ Bucket, Key: 'docs/a.txt', Body: 'presigned content', ContentType: 'text/plain' }));
-    const url = await presigner!.getSignedUrl(s3, new GetObjectCommand({ Bucket, Key: 'docs/a.txt' }), { expiresIn: 60 });
+    const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket, Key: 'docs/a.txt' }), { expiresIn: 60 });
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('presigned content');

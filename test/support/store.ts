@@ -1,31 +1,16 @@
 /** Direct reads of stored state, so tests can assert on what was (and was not) written. */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { getMany } from '#shared/db/collections';
 import { tenantKeys, type ItemKey } from '#shared/db/keys';
+import { queryAll } from '#shared/db/query';
 import { tableName } from '#shared/db/table';
 
 /** All stored events of a tenant, every page (use with a tenant of the test's own). */
 export async function storedEvents(tenant: Tenant): Promise<Record<string, any>[]> {
-  const keys: ItemKey[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': tenantKeys.eventsCollection(tenant) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    keys.push(...(page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  const items: Record<string, any>[] = [];
-  for (let i = 0; i < keys.length; i += 100) items.push(...(await getMany(keys.slice(i, i + 100))));
-  return items;
+  const entries = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': tenantKeys.eventsCollection(tenant) } });
+  return getMany(entries.map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) })));
 }
 
 export async function storedTotal(tenant: Tenant, collection: string): Promise<number> {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { customerCreated, customerUpdated } from '#shared/customers/events';
 import { eventKinds, resourceTypeOf } from '#shared/events/catalogue';
 import { eventPut } from '#shared/events/outbox';
+import { buildOpenApiDocument } from '#shared/openapi/document';
 import { declaredEvents, undeclaredKinds } from '#shared/openapi/events';
 
 const tenant = { accountId: 'acct_1', mode: 'live' as const };
@@ -20,6 +21,16 @@ describe('the event catalogue', () => {
     expect([...declared, ...undeclaredKinds].sort()).toEqual([...eventKinds].sort());
     expect(undeclaredKinds.every((kind) => /^(invoice|quote|production|shipment)\./.test(kind))).toBe(true);
     for (const definition of declaredEvents) expect(Object.keys(definition.payload.shape)).toContain(resourceTypeOf[definition.kind]);
+  });
+
+  it('shows every declared payload in the OpenAPI document, the resource by reference', () => {
+    const schemas = (buildOpenApiDocument() as { components: { schemas: Record<string, any> } }).components.schemas;
+    for (const definition of declaredEvents) {
+      const body = schemas[`WebhookEvent.${definition.kind}`];
+      expect(body?.properties.event.enum, definition.kind).toEqual([definition.kind]);
+      expect(Object.keys(body.properties.data.properties)).toContain(resourceTypeOf[definition.kind]);
+    }
+    expect(schemas['WebhookEvent.order.created'].properties.data.properties.order).toEqual({ $ref: '#/components/schemas/Order' });
   });
 });
 

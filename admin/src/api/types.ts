@@ -40,13 +40,6 @@ export interface Webhook {
   secret: string;
   created_at: string;
   updated_at: string;
-  /**
-   * Not (yet) part of the API: if a later version adds the newest delivery to the registration,
-   * the list uses it instead of asking each registration's history for its first entry.
-   */
-  last_delivery?: Pick<Delivery, 'id' | 'event' | 'status' | 'attempt_count' | 'last_status_code' | 'created_at'> & {
-    last_attempt_at?: string | null;
-  } | null;
 }
 
 export interface WebhookInput {

@@ -123,17 +123,10 @@ function WebhookRow({ webhook, now }: { webhook: Webhook; now: number }) {
 
 type LastDeliveryView = Pick<Delivery, 'status' | 'attempt_count' | 'created_at'> & { last_attempt_at?: string | null };
 
-/**
- * The newest delivery of a registration. The registration itself does not carry it (yet), so it is
- * the first entry of its history (newest first, one item); a field on the registration wins.
- */
+/** The newest delivery of a registration: the first entry of its history (newest first, one item). */
 function LastDelivery({ webhook, now }: { webhook: Webhook; now: number }) {
   const { client } = useSession();
-  const embedded = webhook.last_delivery;
-  const fetched = useAsync<LastDeliveryView | null>(
-    async () => (embedded !== undefined ? embedded : ((await client.listDeliveries(webhook.id, { page: 1 }, 1)).items[0] ?? null)),
-    [client, webhook.id, embedded],
-  );
+  const fetched = useAsync<LastDeliveryView | null>(async () => (await client.listDeliveries(webhook.id, { page: 1 }, 1)).items[0] ?? null, [client, webhook.id]);
   if (fetched.loading) return <span class="muted">…</span>;
   if (fetched.error) return <span class="muted">Unavailable</span>;
   const last = fetched.data;
