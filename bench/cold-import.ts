@@ -37,6 +37,11 @@ export function measureColdImports(bundles: { id: string; file: string }[], runs
     const script = `await import(${JSON.stringify(pathToFileURL(file).href)})`;
     const times = Array.from({ length: runs }, () => timeRun(['--input-type=module', '-e', script]));
     const medianMs = median(times);
-    return { id, medianMs: Math.round(medianMs * 10) / 10, bareNodeMs: Math.round(bare * 10) / 10, addedMs: Math.round((medianMs - bare) * 10) / 10 };
+    return {
+      id,
+      medianMs: Math.round(medianMs * 10) / 10,
+      bareNodeMs: Math.round(bare * 10) / 10,
+      addedMs: Math.round((medianMs - bare) * 10) / 10,
+    };
   });
 }

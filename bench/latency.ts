@@ -11,7 +11,14 @@ import { distribution, round, type Distribution } from './stats';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-export function apiEvent(principal: Principal, method: string, resource: string, path: string, pathParameters: Record<string, string> | null, body?: unknown): APIGatewayProxyEvent {
+export function apiEvent(
+  principal: Principal,
+  method: string,
+  resource: string,
+  path: string,
+  pathParameters: Record<string, string> | null,
+  body?: unknown,
+): APIGatewayProxyEvent {
   return {
     resource,
     path,
@@ -76,7 +83,10 @@ export async function measure(
   let handlerCpu = 0;
   let floorCpu = 0;
   for (let block = 0; block < blocks; block++) {
-    for (const [fn, samples, isHandler] of [[call, handlerSamples, true], [floor, floorSamples, false]] as const) {
+    for (const [fn, samples, isHandler] of [
+      [call, handlerSamples, true],
+      [floor, floorSamples, false],
+    ] as const) {
       const cpuBefore = process.cpuUsage();
       for (let i = 0; i < perBlock; i++) {
         const started = performance.now();

@@ -19,7 +19,12 @@ import { round, table } from './stats';
 const args = new Set(process.argv.slice(2));
 const kib = (bytes: number) => round(bytes / 1024, 1);
 const mark = (ok: boolean) => (ok ? 'ok' : 'OVER');
-const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model };
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model,
+};
 const report: string[] = [];
 const section = (title: string, body: string) => {
   report.push(`\n== ${title} ==\n${body}`);
@@ -40,7 +45,10 @@ results.bundles = {
 };
 section(
   `Bundles (${bundles.length} functions, minified, KiB; budget ${BUNDLE_BUDGET_KIB})`,
-  table([['function', 'KiB', ''], ...sorted.map((bundle) => [bundle.id, kib(bundle.bytes), mark(bundle.bytes <= BUNDLE_BUDGET_KIB * 1024)])]) +
+  table([
+    ['function', 'KiB', ''],
+    ...sorted.map((bundle) => [bundle.id, kib(bundle.bytes), mark(bundle.bytes <= BUNDLE_BUDGET_KIB * 1024)]),
+  ]) +
     `\nlargest ${largest.id} ${kib(largest.bytes)} KiB, median ${kib(median(bundles.map((bundle) => bundle.bytes)))} KiB\n` +
     `top modules of the largest:\n` +
     table(topModules(largest).map((module) => [`  ${module.module}`, kib(module.bytes)])),
@@ -48,11 +56,17 @@ section(
 
 // 2. Cold import
 const representative = ['authorizer', 'customers.get', 'products.get', 'orders.create', 'worker.WebhookDelivery', 'openapi.get'];
-const cold = measureColdImports(bundles.filter((bundle) => representative.includes(bundle.id)), 12);
+const cold = measureColdImports(
+  bundles.filter((bundle) => representative.includes(bundle.id)),
+  12,
+);
 results.coldImport = { budgetMs: 60, runs: 12, figures: cold };
 section(
   'Cold import (median of 12 fresh Node 24 processes, minus bare `node -e 0`; budget 60 ms)',
-  table([['bundle', 'median ms', 'bare node ms', 'added ms', ''], ...cold.map((figure) => [figure.id, figure.medianMs, figure.bareNodeMs, figure.addedMs, mark(figure.addedMs <= 60)])]),
+  table([
+    ['bundle', 'median ms', 'bare node ms', 'added ms', ''],
+    ...cold.map((figure) => [figure.id, figure.medianMs, figure.bareNodeMs, figure.addedMs, mark(figure.addedMs <= 60)]),
+  ]),
 );
 
 // 3. Warm latency (in-process against DynamoDB Local in memory, audit shipping on)
@@ -102,13 +116,22 @@ if (!args.has('--skip-calls')) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   if (existsSync(callsFile)) {
-    const calls = JSON.parse(readFileSync(callsFile, 'utf8')) as { route: string; requests: number; median: number; max: number; budget: number | null; commands: Record<string, number> }[];
+    const calls = JSON.parse(readFileSync(callsFile, 'utf8')) as {
+      route: string;
+      requests: number;
+      median: number;
+      max: number;
+      budget: number | null;
+      commands: Record<string, number>;
+    }[];
     results.dynamodbCallsPerRoute = { integrationExitCode: run.status, routes: calls };
     section(
       'DynamoDB calls per request (successful requests of the integration tests; budget on the median; no Scan)',
       table([
         ['route', 'requests', 'median', 'max', 'budget', 'commands'],
-        ...calls.sort((a, b) => a.route.localeCompare(b.route)).map((row) => [row.route, row.requests, row.median, row.max, row.budget ?? '∞', Object.keys(row.commands).join(',')]),
+        ...calls
+          .sort((a, b) => a.route.localeCompare(b.route))
+          .map((row) => [row.route, row.requests, row.median, row.max, row.budget ?? '∞', Object.keys(row.commands).join(',')]),
       ]),
     );
   }

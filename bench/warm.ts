@@ -33,18 +33,21 @@ export async function benchWarmLatency(bundleFile: (id: string) => string): Prom
   const tenant = { accountId: principal.accountId, mode: principal.mode };
   const customer = await createCustomer(tenant, { name: 'Bench Customer', email: 'bench@example.com' });
   const { ProductCreateSchema } = await import('#shared/products/schema');
-  const product = await createProduct(tenant, ProductCreateSchema.parse({
-    name: 'Flyer A5',
-    category: 'flyers',
-    min_qty: 1,
-    unit: 'piece',
-    base_price: 0.2,
-    price_tiers: [],
-    options: [],
-    setup_fee: 0,
-    production_days: 2,
-    stock: { tracked: false, quantity: 0, low_threshold: 0 },
-  }));
+  const product = await createProduct(
+    tenant,
+    ProductCreateSchema.parse({
+      name: 'Flyer A5',
+      category: 'flyers',
+      min_qty: 1,
+      unit: 'piece',
+      base_price: 0.2,
+      price_tiers: [],
+      options: [],
+      setup_fee: 0,
+      production_days: 2,
+      stock: { tracked: false, quantity: 0, low_threshold: 0 },
+    }),
+  );
 
   const figures: LatencyFigure[] = [];
   const getCustomer = await loadBundle(bundleFile('customers.get'));
@@ -52,7 +55,10 @@ export async function benchWarmLatency(bundleFile: (id: string) => string): Prom
     await measure(
       'GET /v1/customers/{id}',
       async () => {
-        const result = await getCustomer(apiEvent(principal, 'GET', '/v1/customers/{id}', `/v1/customers/${customer.id}`, { id: String(customer.id) }), benchContext('customers.get'));
+        const result = await getCustomer(
+          apiEvent(principal, 'GET', '/v1/customers/{id}', `/v1/customers/${customer.id}`, { id: String(customer.id) }),
+          benchContext('customers.get'),
+        );
         if (result.statusCode !== 200) throw new Error(result.body);
       },
       () => dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.customer(tenant, customer.id) })),
@@ -65,7 +71,10 @@ export async function benchWarmLatency(bundleFile: (id: string) => string): Prom
     await measure(
       'GET /v1/products/{id}',
       async () => {
-        const result = await getProduct(apiEvent(principal, 'GET', '/v1/products/{id}', `/v1/products/${product.id}`, { id: String(product.id) }), benchContext('products.get'));
+        const result = await getProduct(
+          apiEvent(principal, 'GET', '/v1/products/{id}', `/v1/products/${product.id}`, { id: String(product.id) }),
+          benchContext('products.get'),
+        );
         if (result.statusCode !== 200) throw new Error(result.body);
       },
       () => dynamo().send(new GetCommand({ TableName: tableName(), Key: productKey })),
@@ -87,7 +96,10 @@ export async function benchWarmLatency(bundleFile: (id: string) => string): Prom
     { step: 'initialize', name: 'benchCaptureTransaction' },
   );
   const postOrder = async () => {
-    const result = await createOrderHandler(apiEvent(principal, 'POST', '/v1/orders', '/v1/orders', null, orderBody), benchContext('orders.create'));
+    const result = await createOrderHandler(
+      apiEvent(principal, 'POST', '/v1/orders', '/v1/orders', null, orderBody),
+      benchContext('orders.create'),
+    );
     if (result.statusCode !== 201) throw new Error(result.body);
   };
   const { createOrder } = await import('#shared/orders/service');

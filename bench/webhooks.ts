@@ -211,7 +211,11 @@ async function startBenchReceiver(): Promise<BenchReceiver> {
       const body = Buffer.concat(chunks);
       const registration = state.registrations.get(req.url ?? '');
       const id = req.headers['x-webhook-id'];
-      if (!registration || typeof id !== 'string' || !verifyHex(registration.secret, body, req.headers['x-webhook-signature'] as string | undefined)) {
+      if (
+        !registration ||
+        typeof id !== 'string' ||
+        !verifyHex(registration.secret, body, req.headers['x-webhook-signature'] as string | undefined)
+      ) {
         state.badSignatures++;
         res.writeHead(401).end('bad signature');
         return;
@@ -289,7 +293,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function latencyFigures(samples: number[]): LatencyFigures {
   const sorted = [...samples].sort((a, b) => a - b);
   const mean = sorted.length ? sorted.reduce((sum, value) => sum + value, 0) / sorted.length : NaN;
-  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN, mean: round(mean, 1), n: sorted.length };
+  return {
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? NaN,
+    mean: round(mean, 1),
+    n: sorted.length,
+  };
 }
 
 async function freshTenant(name: string): Promise<Tenant> {
@@ -302,7 +313,12 @@ async function freshTenant(name: string): Promise<Tenant> {
 async function registerAll(tenant: Tenant, receiver: BenchReceiver, count: number, tag: string): Promise<void> {
   for (let index = 1; index <= count; index++) {
     const path = `/${tag}/hooks/${index}`;
-    const webhook = await createWebhook(tenant, { url: receiver.url(path), events: ['customer.created'], active: true, description: `bench ${tag} ${index}` });
+    const webhook = await createWebhook(tenant, {
+      url: receiver.url(path),
+      events: ['customer.created'],
+      active: true,
+      description: `bench ${tag} ${index}`,
+    });
     receiver.registrations.set(path, { secret: webhook.secret, tenant: tag });
   }
 }
@@ -327,7 +343,9 @@ function countDynamoCalls(): void {
         const name = String(context.commandName).replace(/Command$/, '');
         calls.set(name, (calls.get(name) ?? 0) + 1);
         const input = args.input as { TransactItems?: unknown[]; RequestItems?: Record<string, { Keys?: unknown[] }> };
-        const items = input.TransactItems?.length ?? Object.values(input.RequestItems ?? {}).reduce((sum, request) => sum + (request.Keys?.length ?? 0), 0);
+        const items =
+          input.TransactItems?.length ??
+          Object.values(input.RequestItems ?? {}).reduce((sum, request) => sum + (request.Keys?.length ?? 0), 0);
         if (items) calls.set(`${name} items`, (calls.get(`${name} items`) ?? 0) + items);
       }
       return next(args);
@@ -398,11 +416,16 @@ function parseStat(stat: string): { comm: string; ppid: number; seconds: number 
   // pid (comm) state ppid … utime(14) stime(15): fields after the parenthesised name.
   const close = stat.lastIndexOf(')');
   const fields = stat.slice(close + 2).split(' ');
-  return { comm: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 }; // USER_HZ is 100 on Linux
+  return {
+    comm: stat.slice(stat.indexOf('(') + 1, close),
+    ppid: Number(fields[1]),
+    seconds: (Number(fields[11]) + Number(fields[12])) / 100,
+  }; // USER_HZ is 100 on Linux
 }
 
 /** What a DynamoDB Local thread does, by its name: the JIT compilers, the one SQLite thread, Jetty's request threads, the rest. */
-const threadGroup = (name: string): keyof JavaCpu => (/Compiler/.test(name) ? 'jit' : /^SQLite/.test(name) ? 'sqlite' : /^qtp/.test(name) ? 'requests' : 'other');
+const threadGroup = (name: string): keyof JavaCpu =>
+  /Compiler/.test(name) ? 'jit' : /^SQLite/.test(name) ? 'sqlite' : /^qtp/.test(name) ? 'requests' : 'other';
 
 export interface JavaCpu {
   jit: number;
@@ -462,7 +485,12 @@ function cpuMeter() {
     since() {
       const java = childJavaCpu();
       const machine = machineBusySeconds();
-      const threads = java0 === null || java === null ? null : (Object.fromEntries(Object.entries(java).map(([group, seconds]) => [group, round(seconds - java0[group as keyof JavaCpu], 2)])) as unknown as JavaCpu);
+      const threads =
+        java0 === null || java === null
+          ? null
+          : (Object.fromEntries(
+              Object.entries(java).map(([group, seconds]) => [group, round(seconds - java0[group as keyof JavaCpu], 2)]),
+            ) as unknown as JavaCpu);
       return {
         process: cpuSecondsSince(process0),
         dynamodb: threads === null ? null : javaSeconds(threads),
@@ -642,7 +670,9 @@ export async function benchWebhookPipeline(options: WebhookPipelineOptions = {})
     workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
     receiver = await startBenchReceiver();
 
-    say(`latency: ${settings.warmupEvents} warm-up + ${settings.latencyEvents} events, one every ${settings.latencyIntervalMs} ms, 1 registration…`);
+    say(
+      `latency: ${settings.warmupEvents} warm-up + ${settings.latencyEvents} events, one every ${settings.latencyIntervalMs} ms, 1 registration…`,
+    );
     const latency = await latencyRun(receiver, settings);
     say(`latency: p50 ${latency.latencyMs.p50} ms, p99 ${latency.latencyMs.p99} ms, lost ${latency.lost}`);
 
@@ -653,15 +683,21 @@ export async function benchWebhookPipeline(options: WebhookPipelineOptions = {})
       warmup = { events: run.eventsWritten, seconds: run.elapsedSeconds };
     }
 
-    say(`throughput: ${settings.throughputEvents} events × ${settings.registrations} registrations written by ${settings.writers} tenants with the workers paused, then drained…`);
+    say(
+      `throughput: ${settings.throughputEvents} events × ${settings.registrations} registrations written by ${settings.writers} tenants with the workers paused, then drained…`,
+    );
     const throughput = await throughputRun(receiver, settings, 'drain', control);
-    say(`throughput: ${throughput.deliveriesPerSecond} deliveries/s over ${throughput.elapsedSeconds} s, lost ${throughput.lost}, duplicates ${throughput.duplicates}`);
+    say(
+      `throughput: ${throughput.deliveriesPerSecond} deliveries/s over ${throughput.elapsedSeconds} s, lost ${throughput.lost}, duplicates ${throughput.duplicates}`,
+    );
 
     let throughputWithWrites: WebhookPipelineFigures['throughputWithWrites'] = null;
     if (settings.withWrites) {
       say(`with writes: the same load written while the pipeline runs…`);
       throughputWithWrites = await throughputRun(receiver, settings, 'with-writes', control);
-      say(`with writes: ${throughputWithWrites.deliveriesPerSecond} deliveries/s over ${throughputWithWrites.elapsedSeconds} s, lost ${throughputWithWrites.lost}, duplicates ${throughputWithWrites.duplicates}`);
+      say(
+        `with writes: ${throughputWithWrites.deliveriesPerSecond} deliveries/s over ${throughputWithWrites.elapsedSeconds} s, lost ${throughputWithWrites.lost}, duplicates ${throughputWithWrites.duplicates}`,
+      );
     }
 
     const { cpus, loadavg } = await import('node:os');

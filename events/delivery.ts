@@ -29,11 +29,15 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 /** A message may come back a little before its time (clock skew); that is close enough. */
 const EARLY_TOLERANCE_MS = 1_000;
 
-
 const done: MessageOutcome = { kind: 'done' };
 
 /** Resolves, checks and POSTs; every failure (blocked address included) is an outcome, not an exception. */
-async function attempt(webhook: WebhookRecord, body: string, headers: Record<string, string>, lookup: Lookup | undefined): Promise<PostOutcome> {
+async function attempt(
+  webhook: WebhookRecord,
+  body: string,
+  headers: Record<string, string>,
+  lookup: Lookup | undefined,
+): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const policy = { localMode: config().localMode };
@@ -68,7 +72,12 @@ export const directContext: DeliveryContext = { readDelivery, readWebhook, readE
 
 const isSuccess = (outcome: PostOutcome) => outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
 
-export async function processDeliveryMessage(message: DeliveryMessage, rawBody: string, now = new Date(), context: DeliveryContext = directContext): Promise<MessageOutcome> {
+export async function processDeliveryMessage(
+  message: DeliveryMessage,
+  rawBody: string,
+  now = new Date(),
+  context: DeliveryContext = directContext,
+): Promise<MessageOutcome> {
   const tenant = tenantOf(message);
   // The delivery and, as the message names them, its registration and event: all three in one
   // batched read (events/delivery-batch.ts). The delivery item decides; see below.
@@ -105,7 +114,14 @@ export async function processDeliveryMessage(message: DeliveryMessage, rawBody: 
   const body = buildPayload(delivery.id, event);
   const number = delivery.attempt_count + 1;
   const secrets = activeSecrets(webhook, now);
-  const headers = deliveryHeaders({ deliveryId: delivery.id, kind: event.kind, attempt: number, timestamp: Math.floor(now.getTime() / 1000), body, secrets });
+  const headers = deliveryHeaders({
+    deliveryId: delivery.id,
+    kind: event.kind,
+    attempt: number,
+    timestamp: Math.floor(now.getTime() / 1000),
+    body,
+    secrets,
+  });
   const outcome = await attempt(webhook, body, headers, context.lookup);
   return settle(tenant, delivery, webhook, outcome, number, stamp, schedule, rawBody, context);
 }
@@ -127,10 +143,18 @@ async function settle(
     attempted_at: attemptedAt,
     status_code: outcome.statusCode ?? null,
     duration_ms: outcome.durationMs,
-    error: gone ? 'receiver answered 410 Gone; the webhook was deactivated' : (outcome.error ?? (isSuccess(outcome) ? null : `receiver answered ${outcome.statusCode}`)),
+    error: gone
+      ? 'receiver answered 410 Gone; the webhook was deactivated'
+      : (outcome.error ?? (isSuccess(outcome) ? null : `receiver answered ${outcome.statusCode}`)),
     response_body: outcome.responseBody ?? null,
   };
-  const log = { delivery_id: delivery.id, webhook_id: webhook.id, attempt: number, status_code: outcome.statusCode, duration_ms: outcome.durationMs };
+  const log = {
+    delivery_id: delivery.id,
+    webhook_id: webhook.id,
+    attempt: number,
+    status_code: outcome.statusCode,
+    duration_ms: outcome.durationMs,
+  };
 
   if (isSuccess(outcome) || gone) {
     if (gone) await deactivateWebhook(tenant, webhook.id, attemptedAt);

@@ -172,12 +172,17 @@ export async function routeStreamRecords(records: DynamoDBRecord[]): Promise<voi
  * to 5 registrations is 5 transactions of 100 conditional Puts, not 500 calls); the few that
  * existed already are looked at one by one.
  */
-async function routeEvents(events: StoredEvent[], send: (message: DeliveryMessage) => void): Promise<{ webhooks: number; enqueued: number }[]> {
+async function routeEvents(
+  events: StoredEvent[],
+  send: (message: DeliveryMessage) => void,
+): Promise<{ webhooks: number; enqueued: number }[]> {
   const recipientsOf = recipientReader();
   const recipients = await Promise.all(events.map(recipientsOf));
   const counts = recipients.map((webhooks) => ({ webhooks: webhooks.length, enqueued: 0 }));
   const now = new Date().toISOString();
-  const pairs = events.flatMap((event, index) => recipients[index]!.map((webhook) => ({ index, event, webhook, delivery: newDelivery(event, webhook, now) })));
+  const pairs = events.flatMap((event, index) =>
+    recipients[index]!.map((webhook) => ({ index, event, webhook, delivery: newDelivery(event, webhook, now) })),
+  );
   const created = await writeConditionallyBatched(pairs.map(({ event, delivery }) => [deliveryPut(event.tenant, delivery)]));
   const enqueue = (pair: (typeof pairs)[number], token: string) => {
     counts[pair.index]!.enqueued++;

@@ -14,7 +14,18 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { AssetHashType, Aws, type CfnElement, DefaultStackSynthesizer, DockerImage, Duration, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  AssetHashType,
+  Aws,
+  type CfnElement,
+  DefaultStackSynthesizer,
+  DockerImage,
+  Duration,
+  NestedStack,
+  RemovalPolicy,
+  Stack,
+  Validations,
+} from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -56,11 +67,16 @@ function viteBuild(sourceDir: string, projectRoot: string): s3deploy.ISource {
       local: {
         tryBundle(outputDir) {
           const vite = join(projectRoot, 'node_modules', 'vite', 'bin', 'vite.js');
-          const result = spawnSync(process.execPath, [vite, 'build', sourceDir, '--outDir', outputDir, '--emptyOutDir', '--logLevel', 'warn'], {
-            cwd: projectRoot,
-            stdio: ['ignore', 'inherit', 'inherit'],
-          });
-          if (result.status !== 0) throw new Error(`Building the admin panel failed (vite exited with ${result.status ?? result.error?.message})`);
+          const result = spawnSync(
+            process.execPath,
+            [vite, 'build', sourceDir, '--outDir', outputDir, '--emptyOutDir', '--logLevel', 'warn'],
+            {
+              cwd: projectRoot,
+              stdio: ['ignore', 'inherit', 'inherit'],
+            },
+          );
+          if (result.status !== 0)
+            throw new Error(`Building the admin panel failed (vite exited with ${result.status ?? result.error?.message})`);
           return true;
         },
       },
@@ -74,7 +90,9 @@ function viteBuild(sourceDir: string, projectRoot: string): s3deploy.ISource {
  */
 function assetBucketPrefix(stack: Stack): string {
   const synthesizer = stack.synthesizer;
-  const qualifier = (synthesizer instanceof DefaultStackSynthesizer ? synthesizer.bootstrapQualifier : undefined) ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+  const qualifier =
+    (synthesizer instanceof DefaultStackSynthesizer ? synthesizer.bootstrapQualifier : undefined) ??
+    DefaultStackSynthesizer.DEFAULT_QUALIFIER;
   return `cdk-${qualifier}-assets`;
 }
 
@@ -161,7 +179,12 @@ export class AdminPanel extends Construct {
       defaultRootObject: indexPath.slice(1),
       // Client-side routes (/admin/settings/webhooks/3) are not objects: answer them with the app.
       // Without s3:ListBucket, S3 answers a missing key with 403.
-      errorResponses: [403, 404].map((httpStatus) => ({ httpStatus, responseHttpStatus: 200, responsePagePath: indexPath, ttl: Duration.seconds(10) })),
+      errorResponses: [403, 404].map((httpStatus) => ({
+        httpStatus,
+        responseHttpStatus: 200,
+        responsePagePath: indexPath,
+        ttl: Duration.seconds(10),
+      })),
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
     });
@@ -175,7 +198,9 @@ export class AdminPanel extends Construct {
       managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
     });
     const assets = `arn:${Aws.PARTITION}:s3:::${assetBucketPrefix(Stack.of(this))}-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
-    this.deployerRole.addToPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject*', 's3:GetBucket*', 's3:List*'], resources: [assets, `${assets}/*`] }));
+    this.deployerRole.addToPolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject*', 's3:GetBucket*', 's3:List*'], resources: [assets, `${assets}/*`] }),
+    );
     this.bucket.grantReadWrite(this.deployerRole);
     this.distribution.grant(this.deployerRole, 'cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation');
 
@@ -208,7 +233,10 @@ export class AdminPanel extends Construct {
     // The function is a singleton that CDK owns, beside the deployment.
     const handler = this.deployment.node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
     if (handler) {
-      Validations.of(handler).acknowledge({ id: 'AwsSolutions-L1', reason: "The runtime of CDK's BucketDeployment function is chosen by aws-cdk-lib and moves with its upgrades." });
+      Validations.of(handler).acknowledge({
+        id: 'AwsSolutions-L1',
+        reason: "The runtime of CDK's BucketDeployment function is chosen by aws-cdk-lib and moves with its upgrades.",
+      });
     }
     return deployment;
   }
@@ -235,15 +263,24 @@ export class AdminPanel extends Construct {
     );
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: "Holds only the panel's public build output, readable through CloudFront alone; the API calls that matter are in API Gateway's access log and the audit log.",
+      reason:
+        "Holds only the panel's public build output, readable through CloudFront alone; the API calls that matter are in API Gateway's access log and the audit log.",
     });
     Validations.of(this.distribution).acknowledge(
-      { id: 'AwsSolutions-CFR1', reason: 'The panel is for shop staff wherever they are; access is controlled by API keys, not geography.' },
-      { id: 'AwsSolutions-CFR2', reason: 'Static files only; every action goes through the API, which has its own throttling and authorizer. A WAF ACL is a per-deployment cost decision.' },
+      {
+        id: 'AwsSolutions-CFR1',
+        reason: 'The panel is for shop staff wherever they are; access is controlled by API keys, not geography.',
+      },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'Static files only; every action goes through the API, which has its own throttling and authorizer. A WAF ACL is a per-deployment cost decision.',
+      },
       { id: 'AwsSolutions-CFR3', reason: "Static files only; the API's access log and the audit log record every call the panel makes." },
       {
         id: 'AwsSolutions-CFR4',
-        reason: "The default *.cloudfront.net certificate is served with CloudFront's own TLS policy; a custom domain with TLSv1.2_2021 is a per-deployment choice.",
+        reason:
+          "The default *.cloudfront.net certificate is served with CloudFront's own TLS policy; a custom domain with TLSv1.2_2021 is a per-deployment choice.",
       },
     );
   }

@@ -128,13 +128,15 @@ export class Api extends Construct {
       // One integration per function; test invocations from the console need no extra permission.
       const integration = new apigw.LambdaIntegration(fn, { allowTestInvoke: false });
       for (const path of pathsOf(route)) {
-        const method = this.restApi.root.resourceForPath(path).addMethod(
-          route.method,
-          integration,
-          route.auth === 'key'
-            ? { authorizer, authorizationType: apigw.AuthorizationType.CUSTOM, apiKeyRequired: true }
-            : { authorizationType: apigw.AuthorizationType.NONE },
-        );
+        const method = this.restApi.root
+          .resourceForPath(path)
+          .addMethod(
+            route.method,
+            integration,
+            route.auth === 'key'
+              ? { authorizer, authorizationType: apigw.AuthorizationType.CUSTOM, apiKeyRequired: true }
+              : { authorizationType: apigw.AuthorizationType.NONE },
+          );
         if (route.auth === 'none') {
           Validations.of(method).acknowledge({
             id: 'AwsSolutions-APIG4',
@@ -160,7 +162,8 @@ export class Api extends Construct {
       },
       {
         id: 'AwsSolutions-APIG3',
-        reason: 'No WAF web ACL by default (cost per request, rules are a per-deployment decision); traffic is bounded by stage throttling, the authorizer and per-account rate limits.',
+        reason:
+          'No WAF web ACL by default (cost per request, rules are a per-deployment decision); traffic is bounded by stage throttling, the authorizer and per-account rate limits.',
       },
     );
     for (const method of this.restApi.methods) {

@@ -61,12 +61,7 @@ export class Data extends Construct {
   }
 
   /** Bucket names are left to CloudFormation: S3 names are global, the functions get them from env. */
-  private bucket(
-    id: string,
-    stage: StageConfig,
-    expirations: BucketDefinition['expirations'] = [],
-    accessLogs?: s3.IBucket,
-  ): s3.Bucket {
+  private bucket(id: string, stage: StageConfig, expirations: BucketDefinition['expirations'] = [], accessLogs?: s3.IBucket): s3.Bucket {
     const rules: s3.LifecycleRule[] = expirations.map(({ prefix, days }) => ({
       id: `expire-${prefix.replace(/\W+/g, '') || 'all'}`,
       prefix: prefix || undefined,

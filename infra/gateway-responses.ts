@@ -20,11 +20,21 @@ export const gatewayErrors: GatewayError[] = [
   { type: apigw.ResponseType.ACCESS_DENIED, status: '403', code: 'forbidden', message: quoted('Access denied') },
   // API Gateway answers an unknown path (and an unknown method on a known path) with
   // "Missing Authentication Token"; for a client that is simply "no such endpoint".
-  { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: '404', code: 'not_found', message: quoted('No endpoint matches this method and path') },
+  {
+    type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    status: '404',
+    code: 'not_found',
+    message: quoted('No endpoint matches this method and path'),
+  },
   { type: apigw.ResponseType.THROTTLED, status: '429', code: 'rate_limited', message: quoted('Too many requests') },
   { type: apigw.ResponseType.QUOTA_EXCEEDED, status: '429', code: 'rate_limited', message: quoted('Request quota exceeded') },
   { type: apigw.ResponseType.REQUEST_TOO_LARGE, status: '413', code: 'payload_too_large', message: quoted('Request body too large') },
-  { type: apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE, status: '415', code: 'unsupported_media_type', message: quoted('Unsupported media type') },
+  {
+    type: apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE,
+    status: '415',
+    code: 'unsupported_media_type',
+    message: quoted('Unsupported media type'),
+  },
   { type: apigw.ResponseType.DEFAULT_4XX, code: 'bad_request', message: '$context.error.messageString' },
   { type: apigw.ResponseType.DEFAULT_5XX, code: 'internal_error', message: quoted('Internal error') },
 ];

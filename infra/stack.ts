@@ -83,7 +83,11 @@ export class PrintShopStack extends Stack {
       projectRoot: props.projectRoot ?? projectRoot,
       environment,
       table: this.data.table,
-      queues: { deliveries: this.events.deliveriesQueue, deliveriesDlq: this.events.deliveriesDlq, routerFailures: this.events.routerFailures },
+      queues: {
+        deliveries: this.events.deliveriesQueue,
+        deliveriesDlq: this.events.deliveriesDlq,
+        routerFailures: this.events.routerFailures,
+      },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url });

@@ -65,7 +65,12 @@ export class Workers extends Construct {
         });
       } else {
         // Consuming grants receive, delete and ChangeMessageVisibility (how retries are scheduled) on this queue only.
-        fn.addEventSource(new SqsEventSource(queues[source.queue], { batchSize: source.batchSize, reportBatchItemFailures: source.reportBatchItemFailures }));
+        fn.addEventSource(
+          new SqsEventSource(queues[source.queue], {
+            batchSize: source.batchSize,
+            reportBatchItemFailures: source.reportBatchItemFailures,
+          }),
+        );
       }
     }
   }

@@ -46,7 +46,9 @@ export async function buildAdmin(options: { outDir?: string; quiet?: boolean } =
   await new Promise<void>((resolvePromise, reject) => {
     const child = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'inherit', 'inherit'] });
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolvePromise() : reject(new Error(`Building the admin panel failed (vite exited with ${code})`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolvePromise() : reject(new Error(`Building the admin panel failed (vite exited with ${code})`)),
+    );
   });
 }
 

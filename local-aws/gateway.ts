@@ -4,7 +4,13 @@
  * modules CDK deploys — and writes the handler's result back. 404 for unknown paths, 405 for a
  * known path with the wrong method, 413 above API Gateway's 10 MB payload limit.
  */
-import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,8 +62,14 @@ const load = (file: string) => {
   return loaded;
 };
 
-
-function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, requestId: string, headers: Record<string, string> = {}) {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+  headers: Record<string, string> = {},
+) {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...headers });
   res.end(JSON.stringify(errorBody(code, message, requestId)));
 }
@@ -147,10 +159,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (!hit) {
       const allow = [...new Set(matches.map((x) => x.m.route.method))].join(', ');
       if (method === 'OPTIONS') {
-        res.writeHead(204, { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': `${allow}, OPTIONS`, 'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, If-Match', 'X-Request-Id': requestId });
+        res.writeHead(204, {
+          'Access-Control-Allow-Origin': '*',
+          'Access-Control-Allow-Methods': `${allow}, OPTIONS`,
+          'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, If-Match',
+          'X-Request-Id': requestId,
+        });
         return res.end();
       }
-      return sendError(res, 405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}; allowed: ${allow}`, requestId, { Allow: allow });
+      return sendError(res, 405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}; allowed: ${allow}`, requestId, {
+        Allow: allow,
+      });
     }
     const { m, match } = hit as { m: Mounted; match: RegExpExecArray };
     const raw = await readBody(req);
@@ -158,7 +177,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const { headers, multi } = splitHeaders(req);
     const { query, multi: multiQuery } = splitQuery(url);
-    const pathParameters = m.params.length ? Object.fromEntries(m.params.map((name, i) => [name, decodeURIComponent(match[i + 1]!)])) : null;
+    const pathParameters = m.params.length
+      ? Object.fromEntries(m.params.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]))
+      : null;
     const contentType = req.headers['content-type'] ?? '';
     const binary = binaryTypes.some((pattern) => pattern.test(contentType));
     const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
@@ -219,8 +240,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     } as unknown as APIGatewayProxyEvent;
 
     const handler = (await load(m.route.handler)).handler as ProxyHandler;
-    const { result, commands } = await countCalls(() => handler(event, lambdaContext(m.route.id, requestId, (m.route.timeoutSeconds ?? 10) * 1000)));
-    recordRouteCalls(m.route.id, result.statusCode, commands.filter((command) => !command.endsWith('(limiter)')));
+    const { result, commands } = await countCalls(() =>
+      handler(event, lambdaContext(m.route.id, requestId, (m.route.timeoutSeconds ?? 10) * 1000)),
+    );
+    recordRouteCalls(
+      m.route.id,
+      result.statusCode,
+      commands.filter((command) => !command.endsWith('(limiter)')),
+    );
     const responseHeaders: Record<string, string | string[]> = {
       'Access-Control-Allow-Origin': '*',
       ...result.headers,

@@ -50,10 +50,7 @@ export interface ProvisionedResources {
   buckets: Record<BucketKey, string>;
 }
 
-export async function provisionResources(options: {
-  endpoints: LocalEndpoints;
-  stage: string;
-}): Promise<ProvisionedResources> {
+export async function provisionResources(options: { endpoints: LocalEndpoints; stage: string }): Promise<ProvisionedResources> {
   const { endpoints, stage } = options;
   const dynamodb = new DynamoDBClient(localClientConfig(endpoints.dynamodb));
   const sqs = new SQSClient(localClientConfig(endpoints.sqs));
@@ -79,9 +76,10 @@ const keySchema = (partitionKey: string, sortKey: string): KeySchemaElement[] =>
   { AttributeName: sortKey, KeyType: 'RANGE' },
 ];
 
-const attributeDefinitions: AttributeDefinition[] = Object.entries(table.attributes).map(
-  ([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }),
-);
+const attributeDefinitions: AttributeDefinition[] = Object.entries(table.attributes).map(([AttributeName, AttributeType]) => ({
+  AttributeName,
+  AttributeType,
+}));
 
 const globalIndex = (index: IndexDefinition): GlobalSecondaryIndex => ({
   IndexName: index.name,
@@ -90,8 +88,7 @@ const globalIndex = (index: IndexDefinition): GlobalSecondaryIndex => ({
 });
 
 const sameKeys = (a: KeySchemaElement[] | undefined, b: KeySchemaElement[]) =>
-  JSON.stringify(a?.map((k) => [k.AttributeName, k.KeyType])) ===
-  JSON.stringify(b.map((k) => [k.AttributeName, k.KeyType]));
+  JSON.stringify(a?.map((k) => [k.AttributeName, k.KeyType])) === JSON.stringify(b.map((k) => [k.AttributeName, k.KeyType]));
 
 async function provisionTable(client: DynamoDBClient, TableName: string): Promise<string> {
   const existing = await describeTable(client, TableName);
@@ -167,10 +164,7 @@ async function reconcileTable(client: DynamoDBClient, existing: TableDescription
   }
 }
 
-async function updateTable(
-  client: DynamoDBClient,
-  input: ConstructorParameters<typeof UpdateTableCommand>[0],
-): Promise<void> {
+async function updateTable(client: DynamoDBClient, input: ConstructorParameters<typeof UpdateTableCommand>[0]): Promise<void> {
   await client.send(new UpdateTableCommand(input));
   await waitUntilActive(client, input.TableName as string);
 }
@@ -230,9 +224,7 @@ async function provisionQueues(client: SQSClient, stage: string): Promise<Provis
     const dlqUrl = await ensureQueue(client, physicalName(stage, queue.deadLetter.id), {
       MessageRetentionPeriod: String(queue.deadLetter.retentionSeconds),
     });
-    const { Attributes } = await client.send(
-      new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }),
-    );
+    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }));
     urls[key] = await ensureQueue(client, physicalName(stage, queue.id), {
       VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
       MessageRetentionPeriod: String(queue.retentionSeconds),
@@ -250,11 +242,7 @@ async function provisionQueues(client: SQSClient, stage: string): Promise<Provis
 }
 
 /** CreateQueue is idempotent only for identical attributes; otherwise update the existing queue. */
-async function ensureQueue(
-  client: SQSClient,
-  QueueName: string,
-  Attributes: Partial<Record<QueueAttributeName, string>>,
-): Promise<string> {
+async function ensureQueue(client: SQSClient, QueueName: string, Attributes: Partial<Record<QueueAttributeName, string>>): Promise<string> {
   try {
     const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName, Attributes }));
     return QueueUrl as string;

@@ -32,7 +32,12 @@ export interface QueuePollerOptions {
 function toRecord(message: Message, queueArn: string): SQSRecord {
   const messageAttributes: SQSMessageAttributes = {};
   for (const [name, value] of Object.entries(message.MessageAttributes ?? {})) {
-    messageAttributes[name] = { stringValue: value.StringValue, dataType: value.DataType ?? 'String', stringListValues: [], binaryListValues: [] };
+    messageAttributes[name] = {
+      stringValue: value.StringValue,
+      dataType: value.DataType ?? 'String',
+      stringListValues: [],
+      binaryListValues: [],
+    };
   }
   const attributes = message.Attributes ?? {};
   return {
@@ -110,9 +115,13 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Pol
     const done = records.filter((record) => !failed.has(record.messageId));
     if (done.length === 0) return;
     const result = await client.send(
-      new DeleteMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: done.map((record, i) => ({ Id: String(i), ReceiptHandle: record.receiptHandle })) }),
+      new DeleteMessageBatchCommand({
+        QueueUrl: options.queueUrl,
+        Entries: done.map((record, i) => ({ Id: String(i), ReceiptHandle: record.receiptHandle })),
+      }),
     );
-    if (result.Failed?.length) log(`could not delete ${result.Failed.length} handled message(s); they will be handled again`, result.Failed);
+    if (result.Failed?.length)
+      log(`could not delete ${result.Failed.length} handled message(s); they will be handled again`, result.Failed);
   }
 
   const batchSize = Math.min(10, options.batchSize);

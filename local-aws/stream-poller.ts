@@ -11,7 +11,14 @@
  * deliveries whose messages the in-memory SQS emulator lost.
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record, type Shard } from '@aws-sdk/client-dynamodb-streams';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { matchesFilter, type StreamSource } from '#shared/workers';
 import { withoutSdkLogging } from '#shared/clients/quiet';
@@ -107,7 +114,15 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
         if (attempt >= retryAttempts || abort.signal.aborted) {
           log(`giving up on ${records.length} record(s) after ${attempt + 1} attempts; described on the on-failure queue`, error);
           const sequences = records.map((record) => record.dynamodb?.SequenceNumber);
-          await options.onFailure({ streamArn, reason: String(error), firstSequenceNumber: sequences[0], lastSequenceNumber: sequences.at(-1), batchSize: records.length }).catch((failure: unknown) => log('could not write to the on-failure queue', failure));
+          await options
+            .onFailure({
+              streamArn,
+              reason: String(error),
+              firstSequenceNumber: sequences[0],
+              lastSequenceNumber: sequences.at(-1),
+              batchSize: records.length,
+            })
+            .catch((failure: unknown) => log('could not write to the on-failure queue', failure));
           return;
         }
         log(`invocation failed (attempt ${attempt + 1}); retrying`, error);

@@ -61,7 +61,12 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
             source,
             invoke,
             onFailure: async (record) => {
-              await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(source.onFailure), MessageBody: JSON.stringify({ worker: worker.id, ...record }) }));
+              await sqs.send(
+                new SendMessageCommand({
+                  QueueUrl: queueUrl(source.onFailure),
+                  MessageBody: JSON.stringify({ worker: worker.id, ...record }),
+                }),
+              );
             },
           }),
         );

@@ -109,13 +109,23 @@ function parseCommandLine() {
   // `[--rpm 2000]` copied from the usage arrives as the words "[--rpm" and "2000]": refused,
   // since taking them for nothing would silently drop the option (set-plan would reset the limit).
   // (A bracketed value, `--rpm [2000]`, too; a name may hold brackets.)
-  const bracketedValue = Object.entries(values).find(([name, value]) => name !== 'name' && typeof value === 'string' && /^\[.*\]$/.test(value));
-  const written = extra.some((word) => /[[\]]/.test(word)) ? extra.join(' ') : bracketedValue ? `--${bracketedValue[0]} ${String(bracketedValue[1])}` : undefined;
+  const bracketedValue = Object.entries(values).find(
+    ([name, value]) => name !== 'name' && typeof value === 'string' && /^\[.*\]$/.test(value),
+  );
+  const written = extra.some((word) => /[[\]]/.test(word))
+    ? extra.join(' ')
+    : bracketedValue
+      ? `--${bracketedValue[0]} ${String(bracketedValue[1])}`
+      : undefined;
   if (written) {
-    usageError(`remove the brackets in "${written}": in the usage they only mark an optional part (write ${written.replace(/[[\]]/g, '')})`);
+    usageError(
+      `remove the brackets in "${written}": in the usage they only mark an optional part (write ${written.replace(/[[\]]/g, '')})`,
+    );
   }
   if (extra.length) {
-    usageError(`unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((word) => `"${word}"`).join(' ')}: each value follows its option, e.g. --account acct_…`);
+    usageError(
+      `unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((word) => `"${word}"`).join(' ')}: each value follows its option, e.g. --account acct_…`,
+    );
   }
   if (command && !values.help) {
     const allowed = commandOptions[command];
@@ -123,7 +133,9 @@ function parseCommandLine() {
     const misplaced = (Object.keys(values) as OptionName[]).filter((name) => !allowed.includes(name) && !globalOptions.includes(name));
     if (misplaced.length) {
       const takes = allowed.length ? `it takes ${allowed.map((name) => `--${name}`).join(', ')}` : 'it takes no options';
-      usageError(`${misplaced.map((name) => `--${name}`).join(', ')} ${misplaced.length > 1 ? 'do' : 'does'} not apply to ${command} (${takes})`);
+      usageError(
+        `${misplaced.map((name) => `--${name}`).join(', ')} ${misplaced.length > 1 ? 'do' : 'does'} not apply to ${command} (${takes})`,
+      );
     }
   }
   return { values, command };
@@ -154,7 +166,11 @@ function connect() {
  * (running-stacks.ts). Otherwise says where it looked and how to point it elsewhere.
  */
 /** This command line, to show with DATA_DIR in front (words with spaces quoted). */
-const commandLine = () => process.argv.slice(2).map((word) => (/^[\w@%+=:,./-]*$/.test(word) && word ? word : JSON.stringify(word))).join(' ');
+const commandLine = () =>
+  process.argv
+    .slice(2)
+    .map((word) => (/^[\w@%+=:,./-]*$/.test(word) && word ? word : JSON.stringify(word)))
+    .join(' ');
 
 function findLocalStack(): EndpointsState {
   const dir = dataDir();
@@ -206,7 +222,8 @@ async function main() {
       const list = await accounts.listAccounts();
       print(list, () => {
         if (!list.length) console.log('No accounts.');
-        for (const account of list) console.log(`${account.id}  ${account.plan.padEnd(12)} ${account.name}  (created ${account.created_at})`);
+        for (const account of list)
+          console.log(`${account.id}  ${account.plan.padEnd(12)} ${account.name}  (created ${account.created_at})`);
       });
       return;
     }
@@ -219,7 +236,10 @@ async function main() {
         accountId: need('account'),
         mode,
         kind,
-        scopes: values.scopes?.split(',').map((scope) => scope.trim()).filter(Boolean),
+        scopes: values.scopes
+          ?.split(',')
+          .map((scope) => scope.trim())
+          .filter(Boolean),
       });
       print(key, () => console.log(`${key.key_id}  ${key.key}  scopes: ${key.scopes.join(',')} — shown once, store it now`));
       return;
@@ -236,15 +256,22 @@ async function main() {
       const account = await accounts.setPlan(need('account'), need('plan'), rpm, rph);
       if (values.stage && before?.usage_key_id) await moveUsageKey(values.stage, before.usage_key_id, before.plan, account.plan);
       const limits = accounts.limitsOf(account);
-      print(account, () => console.log(`${account.id} is now on ${account.plan}: ${limits.perMinute}/min${limits.perHour ? `, ${limits.perHour}/hour` : ''}`));
+      print(account, () =>
+        console.log(`${account.id} is now on ${account.plan}: ${limits.perMinute}/min${limits.perHour ? `, ${limits.perHour}/hour` : ''}`),
+      );
       return;
     }
     case 'set-allowed-ips': {
       if (values.cidrs === undefined) fail(`--cidrs is required (an empty value lifts the restriction)\n${usage}`);
-      const cidrs = values.cidrs.split(',').map((cidr) => cidr.trim()).filter(Boolean);
+      const cidrs = values.cidrs
+        .split(',')
+        .map((cidr) => cidr.trim())
+        .filter(Boolean);
       const result = await accounts.setAllowedIps(need('account'), cidrs, values.key);
       print(result, () =>
-        console.log(`${values.key ?? need('account')}: ${cidrs.length ? `only ${cidrs.join(', ')}` : 'any address'} (on AWS within the 60 s authorizer cache)`),
+        console.log(
+          `${values.key ?? need('account')}: ${cidrs.length ? `only ${cidrs.join(', ')}` : 'any address'} (on AWS within the 60 s authorizer cache)`,
+        ),
       );
       return;
     }

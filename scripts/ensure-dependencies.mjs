@@ -151,7 +151,9 @@ async function ensureDependencies() {
   if (result.code !== 0) throw new Failure(`npm ci failed (exit code ${result.code}); node_modules is not ready.`);
   writeFileSync(stampFile, `${hash}\n`);
   if (result.leftOut) {
-    log(`(npm warned that ${result.leftOut} packages want a newer Node than ${process.version}, the one npm ran on; every npm script runs on the bundled Node ${bundledNodeVersion()}.)`);
+    log(
+      `(npm warned that ${result.leftOut} packages want a newer Node than ${process.version}, the one npm ran on; every npm script runs on the bundled Node ${bundledNodeVersion()}.)`,
+    );
   }
 }
 
@@ -175,7 +177,9 @@ function ensureChromium() {
   const custom = process.env.CHROMIUM_PATH;
   if (custom) {
     if (isExecutable(custom)) return;
-    throw new Failure(`CHROMIUM_PATH is ${custom}, which is not an executable file: point it at a Chromium binary, or unset it to use Debian's ${DEFAULT_CHROMIUM}.`);
+    throw new Failure(
+      `CHROMIUM_PATH is ${custom}, which is not an executable file: point it at a Chromium binary, or unset it to use Debian's ${DEFAULT_CHROMIUM}.`,
+    );
   }
   if (isExecutable(DEFAULT_CHROMIUM)) return;
   const mayInstall = process.platform === 'linux' && process.getuid?.() === 0 && onPath('apt-get');
@@ -186,7 +190,9 @@ function ensureChromium() {
         '(elsewhere: install Chromium and set CHROMIUM_PATH to its binary; `npm run test:unit` and `npm run test:integration` need no browser).',
     );
   }
-  log(`Chromium (${DEFAULT_CHROMIUM}) is missing: installing Debian's chromium package for the end-to-end tests (apt-get install chromium)…`);
+  log(
+    `Chromium (${DEFAULT_CHROMIUM}) is missing: installing Debian's chromium package for the end-to-end tests (apt-get install chromium)…`,
+  );
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const apt = (args) => spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
   // The package lists may be missing or old on a fresh machine: update them first.
@@ -201,7 +207,10 @@ function ensureChromium() {
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== '--chromium');
 try {
-  if (unknown.length) throw new Failure(`ensure-dependencies: unknown argument ${unknown.join(' ')} (usage: node scripts/ensure-dependencies.mjs [--chromium])`);
+  if (unknown.length)
+    throw new Failure(
+      `ensure-dependencies: unknown argument ${unknown.join(' ')} (usage: node scripts/ensure-dependencies.mjs [--chromium])`,
+    );
   await ensureDependencies();
   if (args.includes('--chromium')) ensureChromium();
 } catch (error) {

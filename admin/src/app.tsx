@@ -98,13 +98,25 @@ function SignedIn({ session }: { session: Session }) {
   // A flash is set just before navigate() and belongs to the view navigated to; the next
   // navigation retires it.
   useEffect(() => {
-    setFlash((current) => (!current ? current : current.path === undefined ? { ...current, path: location.pathname } : current.path === location.pathname ? current : undefined));
+    setFlash((current) =>
+      !current
+        ? current
+        : current.path === undefined
+          ? { ...current, path: location.pathname }
+          : current.path === location.pathname
+            ? current
+            : undefined,
+    );
   }, [location.pathname]);
   const visibleFlash = flash?.path === location.pathname ? flash : undefined;
 
   return (
     <FlashContext.Provider value={setFlash}>
-      <Shell account={session.account} section={route.name === 'not-found' ? 'other' : 'webhooks'} onSignOut={() => session.signOut('You signed out. The key was removed from this tab.')}>
+      <Shell
+        account={session.account}
+        section={route.name === 'not-found' ? 'other' : 'webhooks'}
+        onSignOut={() => session.signOut('You signed out. The key was removed from this tab.')}
+      >
         {visibleFlash && (
           <Notice tone={visibleFlash.tone} onDismiss={() => setFlash(undefined)}>
             {visibleFlash.text}

@@ -34,7 +34,13 @@ createServer((req, res) => {
       res.writeHead(401, { 'Content-Type': 'text/plain' }).end(result.reason);
       return;
     }
-    const delivery = JSON.parse(rawBody.toString('utf8')) as { id: string; event: string; timestamp: string; test?: boolean; data: unknown };
+    const delivery = JSON.parse(rawBody.toString('utf8')) as {
+      id: string;
+      event: string;
+      timestamp: string;
+      test?: boolean;
+      data: unknown;
+    };
     res.writeHead(200).end(); // acknowledge first, then work
     if (seen.has(delivery.id)) return; // a retry or a redelivery of something already handled
     seen.add(delivery.id);

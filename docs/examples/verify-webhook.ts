@@ -30,7 +30,12 @@ function same(expected: string, candidate: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function verifyWebhook(rawBody: string | Buffer, headers: Headers, secret: string, options: { toleranceSeconds?: number; now?: number } = {}): VerifyResult {
+export function verifyWebhook(
+  rawBody: string | Buffer,
+  headers: Headers,
+  secret: string,
+  options: { toleranceSeconds?: number; now?: number } = {},
+): VerifyResult {
   const signature = header(headers, 'x-webhook-signature');
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
@@ -46,7 +51,10 @@ export function verifyWebhook(rawBody: string | Buffer, headers: Headers, secret
 
   const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
   const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(rawBody).digest('base64');
-  const candidates = standard.split(' ').map((entry) => entry.split(',')).filter(([version]) => version === 'v1');
+  const candidates = standard
+    .split(' ')
+    .map((entry) => entry.split(','))
+    .filter(([version]) => version === 'v1');
   if (!candidates.some(([, value]) => value !== undefined && same(expected, value))) return { ok: false, reason: 'signature mismatch' };
 
   return { ok: true };

@@ -3,6 +3,4 @@ import { defineHandler } from '#shared/http/handler';
 import { ok } from '#shared/http/envelope';
 import { getCustomer } from '#shared/customers/service';
 
-export const handler = defineHandler(customerOperations.get, async ({ tenant, params }) =>
-  ok(await getCustomer(tenant, params.id)),
-);
+export const handler = defineHandler(customerOperations.get, async ({ tenant, params }) => ok(await getCustomer(tenant, params.id)));

@@ -3,4 +3,6 @@ import { ok } from '#shared/http/envelope';
 import * as webhookOperations from '#shared/webhooks/contract';
 import { updateWebhook } from '#shared/webhooks/service';
 
-export const handler = defineHandler(webhookOperations.update, async ({ tenant, params, body }) => ok(await updateWebhook(tenant, params.id, body)));
+export const handler = defineHandler(webhookOperations.update, async ({ tenant, params, body }) =>
+  ok(await updateWebhook(tenant, params.id, body)),
+);

@@ -30,7 +30,9 @@ async function usagePlanId(stage: string, plan: Plan): Promise<string> {
 /** Creates the account's API key and registers it in its plan's usage plan. */
 export async function createUsageKey(stage: string, accountId: string, plan: Plan): Promise<{ id: string; value: string }> {
   const value = randomToken(40);
-  const key = await client.send(new CreateApiKeyCommand({ name: `${stage}-${accountId}`, value, enabled: true, description: `Usage key of ${accountId}` }));
+  const key = await client.send(
+    new CreateApiKeyCommand({ name: `${stage}-${accountId}`, value, enabled: true, description: `Usage key of ${accountId}` }),
+  );
   await client.send(new CreateUsagePlanKeyCommand({ usagePlanId: await usagePlanId(stage, plan), keyId: key.id!, keyType: 'API_KEY' }));
   return { id: key.id!, value };
 }

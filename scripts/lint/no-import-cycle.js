@@ -42,7 +42,9 @@ export function resolveSpecifier(/** @type {string} */ from, /** @type {string} 
     target = relative(root, resolve(root, target));
   } else if (specifier.startsWith('.')) {
     const base = relative(root, resolve(root, dirname(from), specifier));
-    target = [base, `${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(join(root, candidate)) && statSync(join(root, candidate)).isFile());
+    target = [base, `${base}.ts`, join(base, 'index.ts')].find(
+      (candidate) => existsSync(join(root, candidate)) && statSync(join(root, candidate)).isFile(),
+    );
   }
   return target && existsSync(join(root, target)) ? target : undefined;
 }
@@ -55,7 +57,9 @@ function buildGraph() {
   const edges = new Map();
   for (const file of sourceRoots.flatMap(sources)) {
     const text = readFileSync(join(root, file), 'utf8');
-    const targets = [...text.matchAll(importPattern)].map((match) => resolveSpecifier(file, /** @type {string} */ (match[1]))).filter((target) => target !== undefined);
+    const targets = [...text.matchAll(importPattern)]
+      .map((match) => resolveSpecifier(file, /** @type {string} */ (match[1])))
+      .filter((target) => target !== undefined);
     edges.set(file, [...new Set(targets)]);
   }
   // Tarjan's strongly connected components.
@@ -98,7 +102,12 @@ function buildGraph() {
 }
 
 /** A shortest path of imports from `start` back to `goal` inside one component. */
-function pathBack(/** @type {Map<string, string[]>} */ edges, /** @type {Set<string>} */ members, /** @type {string} */ start, /** @type {string} */ goal) {
+function pathBack(
+  /** @type {Map<string, string[]>} */ edges,
+  /** @type {Set<string>} */ members,
+  /** @type {string} */ start,
+  /** @type {string} */ goal,
+) {
   const previous = new Map([[start, start]]);
   const queue = [start];
   while (queue.length) {
@@ -125,9 +134,12 @@ export const noImportCycle = {
     const members = new Set(component.get(file) ?? []);
     const selfImport = (edges.get(file) ?? []).includes(file);
     if (members.size <= 1 && !selfImport) return {};
-    /** @param {import('estree').ImportDeclaration | import('estree').ExportNamedDeclaration | import('estree').ExportAllDeclaration} node */
+    /**
+     * @param {import('estree').ImportDeclaration | import('estree').ExportNamedDeclaration | import('estree').ExportAllDeclaration} node
+     */
     const check = (node) => {
-      if (!node.source || ('importKind' in node && node.importKind === 'type') || ('exportKind' in node && node.exportKind === 'type')) return;
+      if (!node.source || ('importKind' in node && node.importKind === 'type') || ('exportKind' in node && node.exportKind === 'type'))
+        return;
       const target = resolveSpecifier(file, String(node.source.value));
       if (!target || !members.has(target)) return;
       const cycle = target === file ? [file, file] : [file, ...pathBack(edges, members, target, file)];

@@ -36,7 +36,19 @@ export async function listAccounts(): Promise<Account[]> {
   return items.map(accountFromItem);
 }
 
-type AccountChanges = Partial<Pick<Account, 'plan' | 'rate_limit_per_minute' | 'rate_limit_per_hour' | 'allowed_ips' | 'name' | 'usage_key_id' | 'usage_key' | 'placeholder_image_url'>>;
+type AccountChanges = Partial<
+  Pick<
+    Account,
+    | 'plan'
+    | 'rate_limit_per_minute'
+    | 'rate_limit_per_hour'
+    | 'allowed_ips'
+    | 'name'
+    | 'usage_key_id'
+    | 'usage_key'
+    | 'placeholder_image_url'
+  >
+>;
 
 export async function updateAccount(accountId: string, changes: AccountChanges): Promise<Account> {
   try {
@@ -111,4 +123,3 @@ export async function revokeApiKey(accountId: string, keyId: string): Promise<Ap
   await transactWrite([update(platformKeys.accountApiKey(accountId, keyId)), update(platformKeys.apiKeyByHash(String(ref.Item.hash)))]);
   return { ...apiKeyFromItem(ref.Item), revoked_at: String(ref.Item.revoked_at ?? now) };
 }
-

@@ -147,7 +147,12 @@ export async function resolveApiKey(key: string): Promise<KeyResolution> {
   // The key's own fields must agree with its shape (defence against a tampered item).
   if (!found || found.key.mode !== parsed.mode || found.key.kind !== parsed.kind) return { status: 'unknown' };
   if (found.key.revoked_at) {
-    return { status: 'revoked', tenant: { accountId: found.account.id, mode: found.key.mode }, keyId: found.key.key_id, keyPrefix: found.key.prefix };
+    return {
+      status: 'revoked',
+      tenant: { accountId: found.account.id, mode: found.key.mode },
+      keyId: found.key.key_id,
+      keyPrefix: found.key.prefix,
+    };
   }
   return {
     status: 'ok',

@@ -71,7 +71,13 @@ export function accountPut(account: Account): TransactItem {
 export function apiKeyPuts(record: ApiKeyRecord, hash: string): TransactItem[] {
   const attributes = storedApiKey.attributes(record, 'put');
   return [
-    { Put: { TableName: tableName(), Item: { ...platformKeys.apiKeyByHash(hash), entity: 'APIKEY', ...attributes }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...platformKeys.apiKeyByHash(hash), entity: 'APIKEY', ...attributes },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     {
       Put: {
         TableName: tableName(),

@@ -25,10 +25,12 @@ export function auditItem(tenant: Tenant, record: AuditLog): Record<string, unkn
  * twice (log delivery is at-least-once) is written twice to the same item: no duplicates.
  */
 export async function putAuditRecords(records: { tenant: Tenant; record: AuditLog }[]): Promise<void> {
-  const unique = new Map(records.map(({ tenant, record }) => {
-    const item = auditItem(tenant, record);
-    return [`${item.pk}|${item.sk}`, item] as const;
-  }));
+  const unique = new Map(
+    records.map(({ tenant, record }) => {
+      const item = auditItem(tenant, record);
+      return [`${item.pk}|${item.sk}`, item] as const;
+    }),
+  );
   await batchWriteAll([...unique.values()].map(putRequest));
 }
 
@@ -83,5 +85,7 @@ export async function readAuditRecords(tenant: Tenant, filter: AuditFilter, offs
     matches.push(...page.items);
     if (matches.length >= offset + limit) break;
   }
-  return matches.slice(offset, offset + limit).map(({ pk: _pk, sk: _sk, entity: _entity, expires_at: _expires, ...record }) => record as AuditLog);
+  return matches
+    .slice(offset, offset + limit)
+    .map(({ pk: _pk, sk: _sk, entity: _entity, expires_at: _expires, ...record }) => record as AuditLog);
 }

@@ -20,7 +20,9 @@ export async function listAudit(tenant: Tenant, query: AuditListQuery, now = Dat
   const to = query.to ? new Date(query.to).toISOString() : new Date(now).toISOString();
   const from = query.from ? new Date(query.from).toISOString() : new Date(Date.parse(to) - 7 * DAY_MS).toISOString();
   if (Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * DAY_MS) {
-    throw new ValidationError('The date range is too long', [{ field: 'from', message: `from and to may be at most ${MAX_RANGE_DAYS} days apart` }]);
+    throw new ValidationError('The date range is too long', [
+      { field: 'from', message: `from and to may be at most ${MAX_RANGE_DAYS} days apart` },
+    ]);
   }
   const filter: repo.AuditFilter = { from, to, status: statusRange(query.status), method: query.method, pathPrefix: query.path_prefix };
   const [items, total] = await Promise.all([

@@ -42,7 +42,10 @@ export function principalToContext(principal: Principal): Record<string, string>
   };
 }
 
-const list = (value: unknown): string[] => String(value ?? '').split(',').filter(Boolean);
+const list = (value: unknown): string[] =>
+  String(value ?? '')
+    .split(',')
+    .filter(Boolean);
 
 export function principalFromContext(context: Record<string, unknown> | null | undefined): Principal | undefined {
   if (!context || typeof context.accountId !== 'string' || (context.mode !== 'test' && context.mode !== 'live')) {

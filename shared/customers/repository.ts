@@ -34,7 +34,9 @@ export const MAX_ADDRESSES_PER_CUSTOMER = 25;
 const customerMoved = () => new VersionConflict('customer');
 
 const emailTaken = (email: string) =>
-  new ConflictError('A customer with this email already exists', [{ field: 'email', message: `${email} is already used by another customer` }]);
+  new ConflictError('A customer with this email already exists', [
+    { field: 'email', message: `${email} is already used by another customer` },
+  ]);
 
 /** Update of the customer item, conditional on the version we read; bumps the version. */
 function customerUpdate(tenant: Tenant, before: CustomerRecord, after: CustomerRecord, counters = ''): TransactItem {
@@ -98,7 +100,11 @@ export async function readCustomerWithAddresses(
 }
 
 /** The customer and one address in a single BatchGet. */
-export async function readCustomerAndAddress(tenant: Tenant, id: number, addressId: number): Promise<{ customer: CustomerRecord; address: AddressRecord }> {
+export async function readCustomerAndAddress(
+  tenant: Tenant,
+  id: number,
+  addressId: number,
+): Promise<{ customer: CustomerRecord; address: AddressRecord }> {
   const customerKey = tenantKeys.customer(tenant, id);
   const addressKey = tenantKeys.address(tenant, id, addressId);
   const result = await dynamo().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: [customerKey, addressKey] } } }));
@@ -146,7 +152,9 @@ export async function deleteCustomer(tenant: Tenant, customer: CustomerRecord, a
     { item: remove, onConditionFailure: customerMoved },
     { Delete: { TableName: tableName(), Key: tenantKeys.customerEmail(tenant, customer.email) } },
     adjustTotal(tenant, CUSTOMERS, -1),
-    ...addresses.map((address): TransactItem => ({ Delete: { TableName: tableName(), Key: tenantKeys.address(tenant, customer.id, address.id) } })),
+    ...addresses.map((address): TransactItem => ({
+      Delete: { TableName: tableName(), Key: tenantKeys.address(tenant, customer.id, address.id) },
+    })),
   ]);
 }
 
@@ -156,7 +164,12 @@ export async function deleteCustomer(tenant: Tenant, customer: CustomerRecord, a
  */
 export async function openOrderCount(tenant: Tenant, id: number): Promise<number> {
   const result = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: tenantKeys.customer(tenant, id), ProjectionExpression: 'open_orders', ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: tenantKeys.customer(tenant, id),
+      ProjectionExpression: 'open_orders',
+      ConsistentRead: true,
+    }),
   );
   return Number(result.Item?.open_orders ?? 0);
 }
@@ -174,7 +187,12 @@ export type DefaultChange = 'set' | 'set-if-none' | 'keep';
  * default pointer is either set outright or set only while none exists (a race there is a
  * VersionConflict, and the service retries with a fresh read).
  */
-export async function insertAddress(tenant: Tenant, address: AddressRecord, makeDefault: DefaultChange, event: TransactItem): Promise<void> {
+export async function insertAddress(
+  tenant: Tenant,
+  address: AddressRecord,
+  makeDefault: DefaultChange,
+  event: TransactItem,
+): Promise<void> {
   const pointer = defaultPointer(address.type);
   const sets = ['address_count = if_not_exists(address_count, :zero) + :one', '#version = #version + :one', 'updated_at = :now'];
   const conditions = ['attribute_exists(pk)', '(attribute_not_exists(address_count) OR address_count < :max)'];
@@ -205,7 +223,13 @@ export async function insertAddress(tenant: Tenant, address: AddressRecord, make
   ]);
 }
 
-export async function saveAddress(tenant: Tenant, before: CustomerRecord, after: CustomerRecord, address: AddressRecord, event: TransactItem): Promise<void> {
+export async function saveAddress(
+  tenant: Tenant,
+  before: CustomerRecord,
+  after: CustomerRecord,
+  address: AddressRecord,
+  event: TransactItem,
+): Promise<void> {
   const update: TransactItem = {
     Update: {
       TableName: tableName(),
@@ -221,10 +245,22 @@ export async function saveAddress(tenant: Tenant, before: CustomerRecord, after:
   ]);
 }
 
-export async function deleteAddress(tenant: Tenant, before: CustomerRecord, after: CustomerRecord, address: AddressRecord, event: TransactItem): Promise<void> {
+export async function deleteAddress(
+  tenant: Tenant,
+  before: CustomerRecord,
+  after: CustomerRecord,
+  address: AddressRecord,
+  event: TransactItem,
+): Promise<void> {
   const update = customerUpdate(tenant, before, after, 'address_count = address_count - :one');
   update.Update!.ExpressionAttributeValues = { ...update.Update!.ExpressionAttributeValues, ':one': 1 };
-  const remove: TransactItem = { Delete: { TableName: tableName(), Key: tenantKeys.address(tenant, address.customer_id, address.id), ConditionExpression: 'attribute_exists(pk)' } };
+  const remove: TransactItem = {
+    Delete: {
+      TableName: tableName(),
+      Key: tenantKeys.address(tenant, address.customer_id, address.id),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  };
   await transactWrite([
     { item: remove, onConditionFailure: () => new NotFoundError('address', address.id) },
     { item: update, onConditionFailure: customerMoved },
@@ -246,8 +282,17 @@ export async function listCustomers(tenant: Tenant, page: PageRequest): Promise<
 }
 
 /** Name-prefix search in name order; the total is counted on the keys-only index. */
-export async function searchCustomersByName(tenant: Tenant, prefix: string, page: PageRequest): Promise<{ items: CustomerRecord[]; total: number }> {
-  const query = { index: 'gsi2' as const, partition: tenantKeys.customersByName(tenant), sortKeyPrefix: prefix.toLowerCase(), newestFirst: false };
+export async function searchCustomersByName(
+  tenant: Tenant,
+  prefix: string,
+  page: PageRequest,
+): Promise<{ items: CustomerRecord[]; total: number }> {
+  const query = {
+    index: 'gsi2' as const,
+    partition: tenantKeys.customersByName(tenant),
+    sortKeyPrefix: prefix.toLowerCase(),
+    newestFirst: false,
+  };
   const [items, total] = await Promise.all([readPage(query, page), countCollection(query)]);
   return { items: items.map(customerFromItem), total };
 }

@@ -11,12 +11,10 @@ import { ADDRESS_TYPES, storedAddress, storedCustomer } from './stored';
  */
 
 /** A customer as responses show it: derived from the stored field list (stored.ts). */
-export const CustomerSchema = /* @__PURE__ */ (() =>
-  responseSchema(storedCustomer, { id: 'Customer' }))();
+export const CustomerSchema = /* @__PURE__ */ (() => responseSchema(storedCustomer, { id: 'Customer' }))();
 
 /** An address as responses show it: derived from the stored field list (stored.ts). */
-export const AddressSchema = /* @__PURE__ */ (() =>
-  responseSchema(storedAddress, { id: 'Address' }))();
+export const AddressSchema = /* @__PURE__ */ (() => responseSchema(storedAddress, { id: 'Address' }))();
 
 const email = /* @__PURE__ */ z
   .string()

@@ -71,9 +71,10 @@ export async function deleteCustomer(tenant: Tenant, id: number): Promise<{ id: 
     } catch (error) {
       const open = error instanceof VersionConflict ? await repo.openOrderCount(tenant, id) : 0;
       if (open > 0) {
-        throw new ConflictError(`This customer has ${open} open order${open === 1 ? '' : 's'} (not completed or cancelled); complete or cancel them first`, [
-          { field: 'id', message: `customer has ${open} open order${open === 1 ? '' : 's'}` },
-        ]);
+        throw new ConflictError(
+          `This customer has ${open} open order${open === 1 ? '' : 's'} (not completed or cancelled); complete or cancel them first`,
+          [{ field: 'id', message: `customer has ${open} open order${open === 1 ? '' : 's'}` }],
+        );
       }
       throw error;
     }
@@ -101,7 +102,12 @@ export async function listCustomers(tenant: Tenant, query: CustomerListQuery): P
  * of a default address takes its default status away from the old type; it becomes the new type's
  * default only when asked.
  */
-function withDefaults(customer: CustomerRecord, address: AddressRecord, isDefault: boolean | undefined, previousType: AddressRecord['type']): CustomerRecord {
+function withDefaults(
+  customer: CustomerRecord,
+  address: AddressRecord,
+  isDefault: boolean | undefined,
+  previousType: AddressRecord['type'],
+): CustomerRecord {
   const after: CustomerRecord = { ...customer, updated_at: address.updated_at };
   if (previousType !== address.type && after[defaultPointer(previousType)] === address.id) after[defaultPointer(previousType)] = null;
   if (isDefault === true) after[defaultPointer(address.type)] = address.id;
@@ -172,8 +178,18 @@ export async function deleteAddress(tenant: Tenant, customerId: number, addressI
   return withRetry(async () => {
     const { customer, address } = await repo.readCustomerAndAddress(tenant, customerId, addressId);
     const wasDefault = customer[defaultPointer(address.type)] === address.id;
-    const after: CustomerRecord = { ...customer, updated_at: new Date().toISOString(), ...(wasDefault ? { [defaultPointer(address.type)]: null } : {}) };
-    await repo.deleteAddress(tenant, customer, after, address, addressEvent(tenant, after, storedAddress.view({ ...address, is_default: wasDefault }), 'deleted'));
+    const after: CustomerRecord = {
+      ...customer,
+      updated_at: new Date().toISOString(),
+      ...(wasDefault ? { [defaultPointer(address.type)]: null } : {}),
+    };
+    await repo.deleteAddress(
+      tenant,
+      customer,
+      after,
+      address,
+      addressEvent(tenant, after, storedAddress.view({ ...address, is_default: wasDefault }), 'deleted'),
+    );
     return { id: addressId, deleted: true as const };
   });
 }

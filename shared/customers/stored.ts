@@ -80,13 +80,20 @@ export function customerPut(tenant: Tenant, customer: CustomerRecord): TransactI
 }
 
 /** What an update of the customer item writes (its own fields and the name index). */
-export const customerChanges = (tenant: Tenant, customer: CustomerRecord) => ({ ...storedCustomer.attributes(customer, 'update'), ...nameIndex(tenant, customer) });
+export const customerChanges = (tenant: Tenant, customer: CustomerRecord) => ({
+  ...storedCustomer.attributes(customer, 'update'),
+  ...nameIndex(tenant, customer),
+});
 
 export function addressPut(tenant: Tenant, address: AddressRecord): TransactItem {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...tenantKeys.address(tenant, address.customer_id, address.id), entity: 'ADDRESS', ...storedAddress.attributes(address, 'put') },
+      Item: {
+        ...tenantKeys.address(tenant, address.customer_id, address.id),
+        entity: 'ADDRESS',
+        ...storedAddress.attributes(address, 'put'),
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };

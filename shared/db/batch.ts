@@ -34,7 +34,9 @@ export async function batchGet(keys: readonly ItemKey[], options: { consistent?:
       if (round >= MAX_GET_ROUNDS) throw new Error(`BatchGetItem left ${pending.length} key(s) unprocessed after ${MAX_GET_ROUNDS} rounds`);
       if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
       const table = tableName();
-      const result: BatchGetCommandOutput = await dynamo().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent } } }));
+      const result: BatchGetCommandOutput = await dynamo().send(
+        new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent } } }),
+      );
       for (const item of result.Responses?.[table] ?? []) found.set(keyId({ pk: String(item.pk), sk: String(item.sk) }), item);
       pending = result.UnprocessedKeys?.[table]?.Keys;
     }

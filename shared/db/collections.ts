@@ -31,7 +31,9 @@ export async function readTotal(tenant: Tenant, collection: string): Promise<num
   return Number(result.Item?.total ?? 0);
 }
 
-function keyCondition(query: CollectionQuery): Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
+function keyCondition(
+  query: CollectionQuery,
+): Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
   const pkName = `${query.index}pk`;
   const skName = `${query.index}sk`;
   const names: Record<string, string> = { '#pk': pkName };
@@ -62,7 +64,10 @@ export const countCollection = (query: CollectionQuery): Promise<number> => coun
  */
 export async function readPage(query: CollectionQuery, { page, perPage }: PageRequest): Promise<Item[]> {
   const offset = (page - 1) * perPage;
-  const entries = await queryAll({ IndexName: query.index, ScanIndexForward: !query.newestFirst, ...keyCondition(query) }, { max: offset + perPage });
+  const entries = await queryAll(
+    { IndexName: query.index, ScanIndexForward: !query.newestFirst, ...keyCondition(query) },
+    { max: offset + perPage },
+  );
   const window = entries.slice(offset).map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) }));
   return getMany(query.itemKey ? window.map((key) => query.itemKey!(key)) : window);
 }

@@ -38,7 +38,8 @@ export async function writeConditionally(items: TransactItem[]): Promise<boolean
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
-    if (isTransactionCanceled(error) && (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
+    if (isTransactionCanceled(error) && (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed'))
+      return false;
     throw error;
   }
 }

@@ -29,7 +29,19 @@ export const platformKeys = {
 export type ProductListState = 'all' | 'active' | 'inactive';
 
 /** Named per-tenant sequences (integer ids) and totals (list counts). */
-export type SequenceName = 'customer' | 'address' | 'order' | 'product' | 'legacy_product' | 'invoice' | 'quote' | 'job' | 'machine' | 'shipment' | 'file' | 'webhook';
+export type SequenceName =
+  | 'customer'
+  | 'address'
+  | 'order'
+  | 'product'
+  | 'legacy_product'
+  | 'invoice'
+  | 'quote'
+  | 'job'
+  | 'machine'
+  | 'shipment'
+  | 'file'
+  | 'webhook';
 
 export const tenantKeys = {
   sequence: (tenant: Tenant, name: SequenceName): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `SEQ#${name}` }),
@@ -78,7 +90,8 @@ export const tenantKeys = {
   ordersCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#ORDERS`,
   ordersByStatus: (tenant: Tenant, status: string): string => `${tenantPrefix(tenant)}#ORDERS#${status}`,
   customerOrders: (tenant: Tenant, customerId: number): string => `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#ORDERS`,
-  customerOrdersByStatus: (tenant: Tenant, customerId: number, status: string): string => `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#ORDERS#${status}`,
+  customerOrdersByStatus: (tenant: Tenant, customerId: number, status: string): string =>
+    `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#ORDERS#${status}`,
 
   legacyProduct: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#LEGACY_PRODUCT#${id}`, sk: 'LEGACY_PRODUCT' }),
   legacyProductsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#LEGACY_PRODUCTS`,
@@ -95,14 +108,22 @@ export const tenantKeys = {
   legacyPricePartition: (tenant: Tenant, id: number, version: number, format: string, color: string): string =>
     `${tenantPrefix(tenant)}#LEGACY_PRICE#${id}#${version}#${encodeURIComponent(format)}#${encodeURIComponent(color)}`,
   /** One price: calculate is a single GetItem on this key. */
-  legacyPrice: (tenant: Tenant, id: number, version: number, cell: { format: string; color: string; quantity: number; pages: number }): ItemKey => ({
+  legacyPrice: (
+    tenant: Tenant,
+    id: number,
+    version: number,
+    cell: { format: string; color: string; quantity: number; pages: number },
+  ): ItemKey => ({
     pk: tenantKeys.legacyPricePartition(tenant, id, version, cell.format, cell.color),
     sk: `${padId(cell.quantity)}#${padId(cell.pages)}`,
   }),
 
   event: (tenant: Tenant, eventId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#EVENT#${eventId}`, sk: 'EVENT' }),
   /** Rate-limit counter of one fixed window (`minute` or `hour` starting at Unix second `start`); expires by TTL. */
-  rateWindow: (tenant: Tenant, kind: 'minute' | 'hour', start: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#RATE`, sk: `${kind}#${start}` }),
+  rateWindow: (tenant: Tenant, kind: 'minute' | 'hour', start: number): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#RATE`,
+    sk: `${kind}#${start}`,
+  }),
   /** Audit records of a tenant, one partition, sorted by time then request id; 90-day TTL. */
   audit: (tenant: Tenant, at: string, requestId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#AUDIT`, sk: `${at}#${requestId}` }),
   auditPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#AUDIT`,

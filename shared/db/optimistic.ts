@@ -10,7 +10,11 @@ export const OPTIMISTIC_ATTEMPTS = 5;
  * up with 409 `conflict` after `maxAttempts` tries. `what` names the resource in the message;
  * `operation` learns which attempt it is (the first may reuse reads made before).
  */
-export function retryOnVersionConflict<T>(what: string, operation: (attempt: number) => Promise<T>, maxAttempts = OPTIMISTIC_ATTEMPTS): Promise<T> {
+export function retryOnVersionConflict<T>(
+  what: string,
+  operation: (attempt: number) => Promise<T>,
+  maxAttempts = OPTIMISTIC_ATTEMPTS,
+): Promise<T> {
   return retry(operation, {
     isRetryable: (error) => error instanceof VersionConflict,
     maxAttempts,

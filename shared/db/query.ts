@@ -20,7 +20,12 @@ export async function* queryPages(input: QueryInput, options: { max?: number } =
   do {
     const limit = options.max === undefined ? input.Limit : Math.min(input.Limit ?? Infinity, options.max - seen);
     const result = await dynamo().send(
-      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey, ...(limit === undefined || limit === Infinity ? {} : { Limit: limit }) }),
+      new QueryCommand({
+        ...input,
+        TableName: tableName(),
+        ExclusiveStartKey: startKey,
+        ...(limit === undefined || limit === Infinity ? {} : { Limit: limit }),
+      }),
     );
     const items = result.Items ?? [];
     seen += items.length;

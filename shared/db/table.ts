@@ -35,5 +35,4 @@ export const isTransactionCanceled = (error: unknown): error is TransactionCance
   error instanceof Error && error.name === 'TransactionCanceledException';
 
 /** True for the SDK's conditional-check failure of a single-item write. */
-export const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+export const isConditionFailure = (error: unknown): boolean => error instanceof Error && error.name === 'ConditionalCheckFailedException';

@@ -33,4 +33,3 @@ export async function transactWrite(entries: (TransactItem | TransactionPart)[])
     throw error;
   }
 }
-

@@ -8,7 +8,11 @@ export interface UpdateParts {
   ExpressionAttributeValues: Record<string, unknown>;
 }
 
-export function buildUpdate(fields: Record<string, unknown>, extraSet: string[] = [], extraValues: Record<string, unknown> = {}): UpdateParts {
+export function buildUpdate(
+  fields: Record<string, unknown>,
+  extraSet: string[] = [],
+  extraValues: Record<string, unknown> = {},
+): UpdateParts {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ...extraValues };
   const sets = [...extraSet];
@@ -24,6 +28,8 @@ export function buildUpdate(fields: Record<string, unknown>, extraSet: string[] 
     }
     i++;
   }
-  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' ');
+  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
+    .filter(Boolean)
+    .join(' ');
   return { UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
 }

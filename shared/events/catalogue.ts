@@ -51,4 +51,7 @@ export interface EventDefinition<K extends EventKind = EventKind, S extends z.Zo
 type PayloadShape<K extends EventKind> = { [P in (typeof resourceTypeOf)[K]]: z.ZodType };
 
 /** Declares `kind` with the schema of its payload, which must carry the kind's resource under its type name. */
-export const defineEvent = <K extends EventKind, S extends z.ZodObject<PayloadShape<K> & z.ZodRawShape>>(kind: K, payload: S): EventDefinition<K, S> => ({ kind, payload });
+export const defineEvent = <K extends EventKind, S extends z.ZodObject<PayloadShape<K> & z.ZodRawShape>>(
+  kind: K,
+  payload: S,
+): EventDefinition<K, S> => ({ kind, payload });

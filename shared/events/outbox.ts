@@ -22,9 +22,18 @@ export interface OutboxEvent {
 }
 
 /** `testTarget`: a sample for one registration, kept out of the tenant's event collection; otherwise listed in it (gsi1, by id = time). */
-function storedEventPut(tenant: Tenant, kind: EventKind, data: Record<string, unknown>, now: Date, testTarget?: number): { event: OutboxEvent; item: TransactItem } {
+function storedEventPut(
+  tenant: Tenant,
+  kind: EventKind,
+  data: Record<string, unknown>,
+  now: Date,
+  testTarget?: number,
+): { event: OutboxEvent; item: TransactItem } {
   const event: OutboxEvent = { id: prefixedId('evt'), kind, tenant, createdAt: now.toISOString(), data };
-  const placement = testTarget === undefined ? { gsi1pk: tenantKeys.eventsCollection(tenant), gsi1sk: event.id } : { test: true, target_webhook_id: testTarget };
+  const placement =
+    testTarget === undefined
+      ? { gsi1pk: tenantKeys.eventsCollection(tenant), gsi1sk: event.id }
+      : { test: true, target_webhook_id: testTarget };
   const item: TransactItem = {
     Put: {
       TableName: tableName(),
@@ -69,6 +78,12 @@ export function eventPut<K extends EventKind, S extends z.ZodType>(
  * It stays out of the tenant's event collection. Samples exist for every kind, also those no
  * resource emits yet, so they are not typed by a definition.
  */
-export function testEventPut(tenant: Tenant, kind: EventKind, data: Record<string, unknown>, webhookId: number, now = new Date()): { event: OutboxEvent; item: TransactItem } {
+export function testEventPut(
+  tenant: Tenant,
+  kind: EventKind,
+  data: Record<string, unknown>,
+  webhookId: number,
+  now = new Date(),
+): { event: OutboxEvent; item: TransactItem } {
   return storedEventPut(tenant, kind, data, now, webhookId);
 }

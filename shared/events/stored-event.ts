@@ -23,14 +23,18 @@ export interface StoredEvent {
 
 /** Undefined for anything that is not a well-formed EVENT item. */
 export function eventFromItem(item: Record<string, unknown>): StoredEvent | undefined {
-  if (item.entity !== 'EVENT' || typeof item.event_id !== 'string' || typeof item.kind !== 'string' || typeof item.account_id !== 'string') return undefined;
+  if (item.entity !== 'EVENT' || typeof item.event_id !== 'string' || typeof item.kind !== 'string' || typeof item.account_id !== 'string')
+    return undefined;
   if (item.mode !== 'test' && item.mode !== 'live') return undefined;
   return {
     event_id: item.event_id,
     kind: item.kind,
     tenant: { accountId: item.account_id, mode: item.mode },
     created_at: String(item.created_at),
-    data: typeof item.data_json === 'string' ? (JSON.parse(item.data_json) as Record<string, unknown>) : ((item.data as Record<string, unknown> | undefined) ?? {}),
+    data:
+      typeof item.data_json === 'string'
+        ? (JSON.parse(item.data_json) as Record<string, unknown>)
+        : ((item.data as Record<string, unknown> | undefined) ?? {}),
     test: item.test === true,
     target_webhook_id: item.target_webhook_id === undefined || item.target_webhook_id === null ? null : Number(item.target_webhook_id),
     expires_at: Number(item.expires_at),

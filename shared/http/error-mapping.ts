@@ -48,7 +48,8 @@ function fromMiddy(error: MiddyHttpError): DomainError | undefined {
 export function toErrorResult(error: unknown, requestId: string): APIGatewayProxyResult {
   let known: DomainError | undefined;
   if (error instanceof DomainError) known = error;
-  else if (error instanceof VersionConflict) known = new ConflictError('The resource was changed by another request at the same time; try again');
+  else if (error instanceof VersionConflict)
+    known = new ConflictError('The resource was changed by another request at the same time; try again');
   else if (isMiddyHttpError(error)) known = fromMiddy(error);
 
   if (!known) {

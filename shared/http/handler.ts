@@ -34,7 +34,11 @@ export interface HandlerOptions {
   idempotency?: IdempotencyRunner;
 }
 
-export function defineHandler<S extends Operation>(operation: S, fn: (request: ApiRequest<S>) => Promise<HttpResult>, options: HandlerOptions = {}) {
+export function defineHandler<S extends Operation>(
+  operation: S,
+  fn: (request: ApiRequest<S>) => Promise<HttpResult>,
+  options: HandlerOptions = {},
+) {
   const route = routeById(operation.route);
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(requestScope(route)).use(guard(route));
   if (operation.body) stack.use(jsonBody());
@@ -46,7 +50,12 @@ export function defineHandler<S extends Operation>(operation: S, fn: (request: A
     const key = options.idempotency ? idempotencyKeyOf(request.headers) : undefined;
     const result =
       key && options.idempotency
-        ? await options.idempotency(tenant, { key, request: { route: route.id, path: event.path, body: request.body ?? null } }, context, () => fn(request))
+        ? await options.idempotency(
+            tenant,
+            { key, request: { route: route.id, path: event.path, body: request.body ?? null } },
+            context,
+            () => fn(request),
+          )
         : await fn(request);
     // Reads ran concurrently with the rate-limit decision: a refusal still wins (onError maps it).
     const refusal = await admissionError(invocation);

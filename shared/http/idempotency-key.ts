@@ -7,7 +7,9 @@ export function idempotencyKeyOf(headers: Record<string, string>): string | unde
   const key = headers['idempotency-key'];
   if (key === undefined) return undefined;
   if (!keyPattern.test(key)) {
-    throw new ValidationError('Invalid Idempotency-Key', [{ field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
+    throw new ValidationError('Invalid Idempotency-Key', [
+      { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
+    ]);
   }
   return key;
 }

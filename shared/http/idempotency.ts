@@ -34,7 +34,10 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, inner]) => inner !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -62,7 +65,14 @@ export async function runIdempotently(
     await dynamo().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...key, entity: 'IDEMPOTENCY', status: 'IN_PROGRESS', request_hash: requestHash, in_progress_until: inProgressUntil, expires_at: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS },
+        Item: {
+          ...key,
+          entity: 'IDEMPOTENCY',
+          status: 'IN_PROGRESS',
+          request_hash: requestHash,
+          in_progress_until: inProgressUntil,
+          expires_at: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS,
+        },
         ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :nowSeconds OR (#status = :inProgress AND in_progress_until < :now)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':inProgress': 'IN_PROGRESS', ':now': now },
@@ -74,9 +84,13 @@ export async function runIdempotently(
     const raw = (error as { Item?: Record<string, never> }).Item;
     const existing = raw ? unmarshall(raw) : undefined;
     if (!existing || existing.request_hash !== requestHash) {
-      throw conflict('This Idempotency-Key was used with a different request; use a new key for a new request', 'already used with another request');
+      throw conflict(
+        'This Idempotency-Key was used with a different request; use a new key for a new request',
+        'already used with another request',
+      );
     }
-    if (existing.status !== 'COMPLETED') throw conflict('A request with this Idempotency-Key is still being processed; retry shortly', 'request in progress');
+    if (existing.status !== 'COMPLETED')
+      throw conflict('A request with this Idempotency-Key is still being processed; retry shortly', 'request in progress');
     const stored = JSON.parse(String(existing.response)) as HttpResult;
     return { ...stored, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
   }
@@ -86,7 +100,15 @@ export async function runIdempotently(
     result = await work();
   } catch (error) {
     await dynamo()
-      .send(new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: '#status = :inProgress', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS' } }))
+      .send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: key,
+          ConditionExpression: '#status = :inProgress',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS' },
+        }),
+      )
       .catch((deleteError: unknown) => logger.error('idempotency record could not be released', { error: deleteError as Error }));
     throw error;
   }
@@ -97,7 +119,10 @@ export async function runIdempotently(
         Key: key,
         UpdateExpression: 'SET #status = :completed, #response = :response REMOVE in_progress_until',
         ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-        ExpressionAttributeValues: { ':completed': 'COMPLETED', ':response': JSON.stringify(replayView ? withData(result, replayView) : result) },
+        ExpressionAttributeValues: {
+          ':completed': 'COMPLETED',
+          ':response': JSON.stringify(replayView ? withData(result, replayView) : result),
+        },
       }),
     );
   } catch (error) {

@@ -17,7 +17,11 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix?: st
       const received = / received (\w+)$/.exec(issue.message)?.[1];
       details.push({
         field: base || '(body)',
-        message: missing ? 'Required' : generic ? `must be ${issue.expected === 'array' ? 'an array' : `a ${issue.expected}`}${received ? ` (received ${received})` : ''}` : issue.message,
+        message: missing
+          ? 'Required'
+          : generic
+            ? `must be ${issue.expected === 'array' ? 'an array' : `a ${issue.expected}`}${received ? ` (received ${received})` : ''}`
+            : issue.message,
       });
     } else {
       details.push({ field: base || '(body)', message: issue.message });

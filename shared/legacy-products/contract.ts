@@ -16,17 +16,35 @@ export const CSV_MEDIA_TYPES = ['text/csv'] as const;
 
 // Handlers import this module as a namespace (`import * as legacyProductOperations`) and the schemas
 // are marked pure, so each bundle keeps — and builds at cold start — only its own operation's.
-export const list = { route: 'legacy-products.list', query: LegacyListQuerySchema, response: LegacyProductSchema, list: true } satisfies Operation;
-export const create = { route: 'legacy-products.create', body: LegacyProductCreateSchema, response: LegacyProductSchema, status: 201, errors: [409] } satisfies Operation;
+export const list = {
+  route: 'legacy-products.list',
+  query: LegacyListQuerySchema,
+  response: LegacyProductSchema,
+  list: true,
+} satisfies Operation;
+export const create = {
+  route: 'legacy-products.create',
+  body: LegacyProductCreateSchema,
+  response: LegacyProductSchema,
+  status: 201,
+  errors: [409],
+} satisfies Operation;
 export const get = { route: 'legacy-products.get', params: legacyPath, response: LegacyProductSchema, errors: [404] } satisfies Operation;
-export const calculate = { route: 'legacy-products.calculate', params: legacyPath, body: LegacyCalculateBodySchema, response: LegacyQuoteSchema, errors: [404] } satisfies Operation;
+export const calculate = {
+  route: 'legacy-products.calculate',
+  params: legacyPath,
+  body: LegacyCalculateBodySchema,
+  response: LegacyQuoteSchema,
+  errors: [404],
+} satisfies Operation;
 export const prices = {
   route: 'legacy-products.prices',
   params: legacyPath,
   rawBody: {
     contentType: 'text/csv',
     schema: PriceCsvSchema,
-    description: 'The whole price table; validated completely (a bad line → 422 naming it, nothing stored), then replaces the previous table at once',
+    description:
+      'The whole price table; validated completely (a bad line → 422 naming it, nothing stored), then replaces the previous table at once',
   },
   response: LegacyProductSchema,
   errors: [404, 409],

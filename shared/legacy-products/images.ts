@@ -17,7 +17,10 @@ export function needsPlaceholder(product: { image: string | null; gallery_images
   return !product.gallery_images.some(present) && !present(product.image);
 }
 
-export function resolveImages(product: { image: string | null; gallery_images: string[] }, accountPlaceholder: string | undefined): string[] {
+export function resolveImages(
+  product: { image: string | null; gallery_images: string[] },
+  accountPlaceholder: string | undefined,
+): string[] {
   const gallery = product.gallery_images.filter(present);
   if (gallery.length) return gallery;
   if (present(product.image)) return [product.image];

@@ -27,8 +27,10 @@ function numberProblem(field: 'quantity' | 'pages', wanted: number, valid: reado
 export function cellProblems(shape: TableShape, cell: PriceCell): ErrorDetail[] {
   if (shape.formats.length === 0) return [{ field: 'id', message: 'This product has no price table yet' }];
   const problems: ErrorDetail[] = [];
-  if (!shape.formats.includes(cell.format)) problems.push({ field: 'format', message: `Unknown format "${cell.format}"; valid formats: ${list(shape.formats)}` });
-  if (!shape.colors.includes(cell.color)) problems.push({ field: 'color', message: `Unknown color "${cell.color}"; valid colors: ${list(shape.colors)}` });
+  if (!shape.formats.includes(cell.format))
+    problems.push({ field: 'format', message: `Unknown format "${cell.format}"; valid formats: ${list(shape.formats)}` });
+  if (!shape.colors.includes(cell.color))
+    problems.push({ field: 'color', message: `Unknown color "${cell.color}"; valid colors: ${list(shape.colors)}` });
   if (!shape.quantities.includes(cell.quantity)) problems.push(numberProblem('quantity', cell.quantity, shape.quantities));
   if (!shape.pages.includes(cell.pages)) problems.push(numberProblem('pages', cell.pages, shape.pages));
   return problems;
@@ -43,7 +45,8 @@ export function missingCellProblem(cell: PriceCell, priced: readonly { quantity:
   const unique = (values: number[]) => [...new Set(values)].sort((a, b) => a - b);
   if (priced.length === 0) return { field: 'color', message: `No prices for color "${cell.color}" with format "${cell.format}"` };
   const pagesForQuantity = unique(priced.filter((p) => p.quantity === cell.quantity).map((p) => p.pages));
-  if (pagesForQuantity.length) return numberProblem('pages', cell.pages, pagesForQuantity, ` with ${cell.format}, ${cell.color}, quantity ${cell.quantity}`);
+  if (pagesForQuantity.length)
+    return numberProblem('pages', cell.pages, pagesForQuantity, ` with ${cell.format}, ${cell.color}, quantity ${cell.quantity}`);
   const quantitiesForPages = unique(priced.filter((p) => p.pages === cell.pages).map((p) => p.quantity));
   const quantities = quantitiesForPages.length ? quantitiesForPages : unique(priced.map((p) => p.quantity));
   return numberProblem('quantity', cell.quantity, quantities, ` with ${cell.format}, ${cell.color}`);

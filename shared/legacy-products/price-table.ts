@@ -104,9 +104,12 @@ export function rowsFromCsv(csv: string): PriceRow[] {
       { field: `line ${header?.line ?? 1}`, message: `the first line must name the columns ${CSV_COLUMNS.join(',')} (any order)` },
     ]);
   }
-  if (records.length === 0) throw new ValidationError('The CSV holds no prices', [{ field: 'line 2', message: 'at least one price row is required' }]);
+  if (records.length === 0)
+    throw new ValidationError('The CSV holds no prices', [{ field: 'line 2', message: 'at least one price row is required' }]);
   if (records.length > MAX_PRICE_ROWS) {
-    throw new ValidationError('The CSV holds too many prices', [{ field: `line ${records[MAX_PRICE_ROWS]!.line}`, message: `at most ${MAX_PRICE_ROWS} price rows are accepted` }]);
+    throw new ValidationError('The CSV holds too many prices', [
+      { field: `line ${records[MAX_PRICE_ROWS]!.line}`, message: `at most ${MAX_PRICE_ROWS} price rows are accepted` },
+    ]);
   }
 
   const [f, c, q, p, pr] = columns as [number, number, number, number, number];

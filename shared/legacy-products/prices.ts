@@ -61,16 +61,18 @@ export function retiredVersionPut(tenant: Tenant, id: number, version: number, s
 
 /** Marks a version that lost the race to another import as garbage. */
 export async function retireVersion(tenant: Tenant, id: number, version: number): Promise<void> {
-  await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: tenantKeys.legacyPriceVersion(tenant, id, version),
-      UpdateExpression: 'SET #state = :retired',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':retired': 'retired' },
-    }),
-  ).catch(() => undefined); // already removed: nothing left to mark
+  await dynamo()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: tenantKeys.legacyPriceVersion(tenant, id, version),
+        UpdateExpression: 'SET #state = :retired',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':retired': 'retired' },
+      }),
+    )
+    .catch(() => undefined); // already removed: nothing left to mark
 }
 
 /** Items hold only their key and the price: 72,000 of them are written per import, every byte counts. */
@@ -80,7 +82,9 @@ export async function writePrices(tenant: Tenant, id: number, version: number, r
 
 /** The one read of a calculation. */
 export async function readPrice(tenant: Tenant, id: number, version: number, cell: PriceCell): Promise<number | undefined> {
-  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.legacyPrice(tenant, id, version, cell), ProjectionExpression: 'price' }));
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: tenantKeys.legacyPrice(tenant, id, version, cell), ProjectionExpression: 'price' }),
+  );
   return result.Item ? Number(result.Item.price) : undefined;
 }
 
@@ -96,7 +100,13 @@ async function partitionKeys(partition: string): Promise<ItemKey[]> {
 }
 
 /** The (quantity, pages) cells priced for one format and color — only read to explain a miss. */
-export async function pricedCells(tenant: Tenant, id: number, version: number, format: string, color: string): Promise<{ quantity: number; pages: number }[]> {
+export async function pricedCells(
+  tenant: Tenant,
+  id: number,
+  version: number,
+  format: string,
+  color: string,
+): Promise<{ quantity: number; pages: number }[]> {
   const keys = await partitionKeys(tenantKeys.legacyPricePartition(tenant, id, version, format, color));
   return keys.map((key) => {
     const [quantity, pages] = key.sk.split('#');

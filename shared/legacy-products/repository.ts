@@ -25,7 +25,11 @@ export class PriceVersionLost extends Error {}
  */
 export async function insertLegacyProduct(tenant: Tenant, record: LegacyProductRecord, pendingVersion?: number): Promise<void> {
   const pending = (version: number): TransactItem => ({
-    Delete: { TableName: tableName(), Key: tenantKeys.legacyPriceVersion(tenant, record.id, version), ConditionExpression: 'attribute_exists(pk)' },
+    Delete: {
+      TableName: tableName(),
+      Key: tenantKeys.legacyPriceVersion(tenant, record.id, version),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
   });
   await transactWrite([
     legacyProductPut(tenant, record),
@@ -35,7 +39,9 @@ export async function insertLegacyProduct(tenant: Tenant, record: LegacyProductR
 }
 
 export async function readLegacyProduct(tenant: Tenant, id: number, consistent = false): Promise<LegacyProductRecord | undefined> {
-  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.legacyProduct(tenant, id), ConsistentRead: consistent }));
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: tenantKeys.legacyProduct(tenant, id), ConsistentRead: consistent }),
+  );
   return result.Item ? legacyProductFromItem(result.Item) : undefined;
 }
 
@@ -78,37 +84,48 @@ export async function allocatePriceVersion(tenant: Tenant, id: number): Promise<
  * lists change only if no other import switched first; the new version's bookkeeping item must
  * still exist; the previous version is recorded for removal.
  */
-export async function switchPriceVersion(tenant: Tenant, before: LegacyProductRecord, after: LegacyProductRecord, retireOld: TransactItem | undefined): Promise<void> {
+export async function switchPriceVersion(
+  tenant: Tenant,
+  before: LegacyProductRecord,
+  after: LegacyProductRecord,
+  retireOld: TransactItem | undefined,
+): Promise<void> {
   const pointer: TransactItem = {
-      Update: {
-        TableName: tableName(),
-        Key: tenantKeys.legacyProduct(tenant, before.id),
-        UpdateExpression:
-          'SET #version = :version, #formats = :formats, #colors = :colors, #quantities = :quantities, #pages = :pages, #count = :count, #pricesAt = :now, #updatedAt = :now',
-        ConditionExpression: '#version = :old',
-        ExpressionAttributeNames: {
-          '#version': 'price_version',
-          '#formats': 'formats',
-          '#colors': 'colors',
-          '#quantities': 'quantities',
-          '#pages': 'pages',
-          '#count': 'price_count',
-          '#pricesAt': 'prices_updated_at',
-          '#updatedAt': 'updated_at',
-        },
-        ExpressionAttributeValues: {
-          ':version': after.price_version,
-          ':old': before.price_version,
-          ':formats': after.formats,
-          ':colors': after.colors,
-          ':quantities': after.quantities,
-          ':pages': after.pages,
-          ':count': after.price_count,
-          ':now': after.updated_at,
-        },
+    Update: {
+      TableName: tableName(),
+      Key: tenantKeys.legacyProduct(tenant, before.id),
+      UpdateExpression:
+        'SET #version = :version, #formats = :formats, #colors = :colors, #quantities = :quantities, #pages = :pages, #count = :count, #pricesAt = :now, #updatedAt = :now',
+      ConditionExpression: '#version = :old',
+      ExpressionAttributeNames: {
+        '#version': 'price_version',
+        '#formats': 'formats',
+        '#colors': 'colors',
+        '#quantities': 'quantities',
+        '#pages': 'pages',
+        '#count': 'price_count',
+        '#pricesAt': 'prices_updated_at',
+        '#updatedAt': 'updated_at',
       },
-    };
-  const staged: TransactItem = { Delete: { TableName: tableName(), Key: tenantKeys.legacyPriceVersion(tenant, before.id, after.price_version), ConditionExpression: 'attribute_exists(pk)' } };
+      ExpressionAttributeValues: {
+        ':version': after.price_version,
+        ':old': before.price_version,
+        ':formats': after.formats,
+        ':colors': after.colors,
+        ':quantities': after.quantities,
+        ':pages': after.pages,
+        ':count': after.price_count,
+        ':now': after.updated_at,
+      },
+    },
+  };
+  const staged: TransactItem = {
+    Delete: {
+      TableName: tableName(),
+      Key: tenantKeys.legacyPriceVersion(tenant, before.id, after.price_version),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  };
   await transactWrite([
     { item: pointer, onConditionFailure: () => new PriceTableChanged() },
     { item: staged, onConditionFailure: () => new PriceVersionLost() },

@@ -13,7 +13,13 @@ const pages = /* @__PURE__ */ z.number().int('must be an integer').min(1, 'must 
 
 export const PriceRowSchema = /* @__PURE__ */ (() =>
   z
-    .strictObject({ format: value('A4'), color: value('4/4'), quantity, pages, price: moneyInput().meta({ description: 'Price of the whole run (net)' }) })
+    .strictObject({
+      format: value('A4'),
+      color: value('4/4'),
+      quantity,
+      pages,
+      price: moneyInput().meta({ description: 'Price of the whole run (net)' }),
+    })
     .meta({ id: 'LegacyPriceRow' }))();
 
 export const LegacyProductCreateSchema = /* @__PURE__ */ (() =>
@@ -34,15 +40,12 @@ export const LegacyProductCreateSchema = /* @__PURE__ */ (() =>
     .meta({ id: 'LegacyProductCreate' }))();
 
 /** A legacy product as responses show it: derived from the stored field list (stored.ts). */
-export const LegacyProductSchema = /* @__PURE__ */ (() =>
-  responseSchema(storedLegacyProduct, { id: 'LegacyProduct' }))();
+export const LegacyProductSchema = /* @__PURE__ */ (() => responseSchema(storedLegacyProduct, { id: 'LegacyProduct' }))();
 
 export const LegacyListQuerySchema = /* @__PURE__ */ z.strictObject({ ...paginationQuery });
 
 export const LegacyCalculateBodySchema = /* @__PURE__ */ (() =>
-  z
-    .strictObject({ format: value('A4'), color: value('4/4'), quantity, pages })
-    .meta({ id: 'LegacyProductCalculate' }))();
+  z.strictObject({ format: value('A4'), color: value('4/4'), quantity, pages }).meta({ id: 'LegacyProductCalculate' }))();
 
 export const LegacyQuoteSchema = /* @__PURE__ */ (() =>
   z

@@ -88,7 +88,14 @@ export async function importPrices(tenant: Tenant, id: number, csv: string): Pro
   const version = await repo.allocatePriceVersion(tenant, id);
   await stagePrices(tenant, id, version, rows);
   const now = new Date().toISOString();
-  const after: LegacyProductRecord = { ...before, ...tableShape(rows), price_version: version, price_count: rows.length, prices_updated_at: now, updated_at: now };
+  const after: LegacyProductRecord = {
+    ...before,
+    ...tableShape(rows),
+    price_version: version,
+    price_count: rows.length,
+    prices_updated_at: now,
+    updated_at: now,
+  };
   const retireOld = before.price_version ? retiredVersionPut(tenant, id, before.price_version, before) : undefined;
   try {
     await repo.switchPriceVersion(tenant, before, after, retireOld);
@@ -96,7 +103,9 @@ export async function importPrices(tenant: Tenant, id: number, csv: string): Pro
     if (error instanceof PriceTableChanged) {
       await retireVersion(tenant, id, version);
       await removeStaleVersions(tenant, id, CLEANUP_BUDGET_MS);
-      throw new ConflictError('Another price import for this product finished while this one ran; this one changed nothing — send it again if it should win');
+      throw new ConflictError(
+        'Another price import for this product finished while this one ran; this one changed nothing — send it again if it should win',
+      );
     }
     if (error instanceof PriceVersionLost) throw new ConflictError('The import took too long and was abandoned; send it again');
     throw error;
@@ -121,7 +130,8 @@ export async function calculateLegacyPrice(tenant: Tenant, id: number, cell: Leg
       price = await readPrice(tenant, id, record.price_version, cell);
     }
   }
-  if (price === undefined) throw invalid([missingCellProblem(cell, await pricedCells(tenant, id, record.price_version, cell.format, cell.color))]);
+  if (price === undefined)
+    throw invalid([missingCellProblem(cell, await pricedCells(tenant, id, record.price_version, cell.format, cell.color))]);
   const taxRate = account?.tax_rate ?? 19;
   const tax = taxOn(price, taxRate);
   return {

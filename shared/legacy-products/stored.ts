@@ -18,9 +18,7 @@ export const storedLegacyProduct = entity({
   colors: field(c.list(c.string)),
   quantities: field(c.list(c.int)),
   pages: field(c.list(c.int)),
-  images: field(c.list(c.string))
-    .derived()
-    .describe('gallery_images, else [image], else the account placeholder — never empty'),
+  images: field(c.list(c.string)).derived().describe('gallery_images, else [image], else the account placeholder — never empty'),
   image: field(c.nullable(c.string)),
   gallery_images: field(c.list(c.string)),
   price_count: field(c.int).describe('Rows in the current price table'),

@@ -52,7 +52,7 @@ function poolFor(tenant: Tenant, window: Window): Pool {
 
 /** Reserves up to `size` tokens; fewer when the window is nearly full, none when it is full. */
 async function reserve(tenant: Tenant, window: Window, limit: number, pool: Pool, size: number): Promise<void> {
-  for (let wanted = Math.min(size, limit); wanted > 0; ) {
+  for (let wanted = Math.min(size, limit); wanted > 0;) {
     try {
       const result = await dynamo().send(
         new UpdateCommand({
@@ -79,7 +79,12 @@ async function reserve(tenant: Tenant, window: Window, limit: number, pool: Pool
 
 async function readHits(tenant: Tenant, window: Window): Promise<number> {
   const result = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: tenantKeys.rateWindow(tenant, window.kind, window.start), ProjectionExpression: 'hits', ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: tenantKeys.rateWindow(tenant, window.kind, window.start),
+      ProjectionExpression: 'hits',
+      ConsistentRead: true,
+    }),
   );
   return Number(result.Item?.hits ?? 0);
 }
@@ -112,7 +117,11 @@ export async function consumeRequest(tenant: Tenant, limits: Limits, nowMs = Dat
   const hourToken = await take(tenant, hour, limits.perHour);
   if (!hourToken.allowed) {
     minuteToken.giveBack();
-    return { allowed: false, state: { limit: limits.perHour, remaining: 0, reset: hour.reset }, retryAfter: retryAfterSeconds(hour, nowMs) };
+    return {
+      allowed: false,
+      state: { limit: limits.perHour, remaining: 0, reset: hour.reset },
+      retryAfter: retryAfterSeconds(hour, nowMs),
+    };
   }
   const hourState: LimitState = { limit: limits.perHour, remaining: hourToken.remaining, reset: hour.reset };
   // The headers describe whichever window is closer to refusing.

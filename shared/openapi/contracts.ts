@@ -18,10 +18,21 @@ const meta = defineOperations({
 const isOperation = (value: unknown): value is Operation =>
   typeof value === 'object' && value !== null && typeof (value as { route?: unknown }).route === 'string' && 'response' in value;
 
-const contracts = [orderOperations, customerOperations, productOperations, legacyProductOperations, auditOperations, accountOperations, webhookOperations, meta];
+const contracts = [
+  orderOperations,
+  customerOperations,
+  productOperations,
+  legacyProductOperations,
+  auditOperations,
+  accountOperations,
+  webhookOperations,
+  meta,
+];
 
 // In the route table's order (a module namespace lists its exports alphabetically).
 const routeOrder = new Map(routes.map((route, index) => [route.id, index]));
 const positionOf = (operation: Operation) => routeOrder.get(operation.route) ?? routes.length;
 
-export const allOperations: readonly Operation[] = contracts.flatMap((contract) => Object.values(contract).filter(isOperation)).sort((a, b) => positionOf(a) - positionOf(b));
+export const allOperations: readonly Operation[] = contracts
+  .flatMap((contract) => Object.values(contract).filter(isOperation))
+  .sort((a, b) => positionOf(a) - positionOf(b));

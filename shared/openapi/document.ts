@@ -38,8 +38,22 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     if (!route) throw new Error(`Operation for unknown route ${operation.route}`);
     const data = operation.list ? z.array(operation.response) : operation.response;
     const envelope =
-      operation.envelope === false ? operation.response : z.object({ success: z.literal(true), data, ...(operation.list ? { pagination: PaginationSchema } : {}) });
-    const errorStatuses = route.auth === 'none' ? [500] : [401, 403, 429, 500, ...(operation.body ? [400, 422] : []), ...(operation.query ? [422] : []), ...(operation.rawBody ? [413, 415, 422] : []), ...(operation.errors ?? [])];
+      operation.envelope === false
+        ? operation.response
+        : z.object({ success: z.literal(true), data, ...(operation.list ? { pagination: PaginationSchema } : {}) });
+    const errorStatuses =
+      route.auth === 'none'
+        ? [500]
+        : [
+            401,
+            403,
+            429,
+            500,
+            ...(operation.body ? [400, 422] : []),
+            ...(operation.query ? [422] : []),
+            ...(operation.rawBody ? [413, 415, 422] : []),
+            ...(operation.errors ?? []),
+          ];
     const responses: RouteConfig['responses'] = {
       [operation.status ?? 200]: { description: 'Success', content: { 'application/json': { schema: envelope } } },
     };
@@ -60,7 +74,13 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
           ...(operation.query ? { query: operation.query as never } : {}),
           ...(operation.body ? { body: { required: true, content: { 'application/json': { schema: operation.body } } } } : {}),
           ...(operation.rawBody
-            ? { body: { required: true, description: operation.rawBody.description, content: { [operation.rawBody.contentType]: { schema: operation.rawBody.schema } } } }
+            ? {
+                body: {
+                  required: true,
+                  description: operation.rawBody.description,
+                  content: { [operation.rawBody.contentType]: { schema: operation.rawBody.schema } },
+                },
+              }
             : {}),
         },
         responses,
@@ -70,20 +90,29 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
 
   // Webhook payloads: one component per declared event kind, the delivery body with its `data`.
   const eventSchemas = declaredEvents.map((definition) =>
-      z
-        .object({
-          id: z.string().meta({ description: 'The delivery id: the same across retries, so receivers can deduplicate on it', example: 'wh_0dYc3K2a8Xw1kZp4Qr7Tn2Lm' }),
-          event_id: z.string(),
-          event: z.literal(definition.kind),
-          timestamp: z.string().meta({ description: "The event's creation time (ISO 8601 UTC)" }),
-          mode: z.enum(['test', 'live']),
-          test: z.literal(true).optional().meta({ description: 'Only on sample events sent by POST /v1/webhooks/{id}/test' }),
-          data: definition.payload,
-        })
-        .meta({ id: `WebhookEvent.${definition.kind}`, description: `The body POSTed for ${definition.kind} (signed: see docs/webhooks.md)` }),
+    z
+      .object({
+        id: z.string().meta({
+          description: 'The delivery id: the same across retries, so receivers can deduplicate on it',
+          example: 'wh_0dYc3K2a8Xw1kZp4Qr7Tn2Lm',
+        }),
+        event_id: z.string(),
+        event: z.literal(definition.kind),
+        timestamp: z.string().meta({ description: "The event's creation time (ISO 8601 UTC)" }),
+        mode: z.enum(['test', 'live']),
+        test: z.literal(true).optional().meta({ description: 'Only on sample events sent by POST /v1/webhooks/{id}/test' }),
+        data: definition.payload,
+      })
+      .meta({
+        id: `WebhookEvent.${definition.kind}`,
+        description: `The body POSTed for ${definition.kind} (signed: see docs/webhooks.md)`,
+      }),
   );
 
-  return new OpenApiGeneratorV3([...registry.definitions, ...eventSchemas.map((schema) => ({ type: 'schema' as const, schema }))]).generateDocument({
+  return new OpenApiGeneratorV3([
+    ...registry.definitions,
+    ...eventSchemas.map((schema) => ({ type: 'schema' as const, schema })),
+  ]).generateDocument({
     openapi: '3.0.3',
     info: {
       title: 'Print Shop API',

@@ -10,7 +10,8 @@ import { orderAddress, type OrderAddressRecord } from './stored';
 
 export type AddressKind = 'shipping' | 'billing';
 
-type Source = Pick<OrderAddressInput, 'name' | 'line1' | 'postal_code' | 'city' | 'country'> & Partial<Pick<OrderAddressInput, 'company' | 'line2' | 'region'>>;
+type Source = Pick<OrderAddressInput, 'name' | 'line1' | 'postal_code' | 'city' | 'country'> &
+  Partial<Pick<OrderAddressInput, 'company' | 'line2' | 'region'>>;
 
 /** The copy: the postal fields of an address (a customer's or an inline one), nothing else. */
 export const snapshotAddress = (source: Source): OrderAddressRecord => orderAddress.decode(source);
@@ -30,7 +31,13 @@ export interface CustomerAddresses {
  * The address to store: undefined means "leave as it is". With `useDefault` (creation), an
  * address not chosen is copied from the customer's default of that kind, or null.
  */
-export function resolveAddress(kind: AddressKind, choice: AddressChoice, owner: CustomerAddresses | undefined, useDefault: boolean, problems: ErrorDetail[]): OrderAddressRecord | null | undefined {
+export function resolveAddress(
+  kind: AddressKind,
+  choice: AddressChoice,
+  owner: CustomerAddresses | undefined,
+  useDefault: boolean,
+  problems: ErrorDetail[],
+): OrderAddressRecord | null | undefined {
   if (choice.id !== undefined) {
     const address = owner?.addresses.find((candidate) => candidate.id === choice.id);
     if (!address) {
@@ -43,7 +50,8 @@ export function resolveAddress(kind: AddressKind, choice: AddressChoice, owner: 
   if (choice.inline !== undefined) return choice.inline === null ? null : snapshotAddress(choice.inline);
   if (!useDefault) return undefined;
   const defaultId = owner?.customer[`default_${kind}_address_id`];
-  const fallback = defaultId === undefined || defaultId === null ? undefined : owner?.addresses.find((candidate) => candidate.id === defaultId);
+  const fallback =
+    defaultId === undefined || defaultId === null ? undefined : owner?.addresses.find((candidate) => candidate.id === defaultId);
   return fallback ? snapshotAddress(fallback) : null;
 }
 

@@ -11,7 +11,26 @@ const orderPath = /* @__PURE__ */ idPath('Order id');
 const customerPath = /* @__PURE__ */ idPath('Customer id');
 
 export const list = { route: 'orders.list', query: OrderListQuerySchema, response: OrderSchema, list: true } satisfies Operation;
-export const create = { route: 'orders.create', body: OrderCreateSchema, response: OrderSchema, status: 201, errors: [409] } satisfies Operation;
+export const create = {
+  route: 'orders.create',
+  body: OrderCreateSchema,
+  response: OrderSchema,
+  status: 201,
+  errors: [409],
+} satisfies Operation;
 export const get = { route: 'orders.get', params: orderPath, response: OrderSchema, errors: [404] } satisfies Operation;
-export const update = { route: 'orders.update', params: orderPath, body: OrderUpdateSchema, response: OrderSchema, errors: [404, 409, 412] } satisfies Operation;
-export const customerOrders = { route: 'customers.orders', params: customerPath, query: CustomerOrdersQuerySchema, response: OrderSchema, list: true, errors: [404] } satisfies Operation;
+export const update = {
+  route: 'orders.update',
+  params: orderPath,
+  body: OrderUpdateSchema,
+  response: OrderSchema,
+  errors: [404, 409, 412],
+} satisfies Operation;
+export const customerOrders = {
+  route: 'customers.orders',
+  params: customerPath,
+  query: CustomerOrdersQuerySchema,
+  response: OrderSchema,
+  list: true,
+  errors: [404],
+} satisfies Operation;

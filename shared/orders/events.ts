@@ -14,4 +14,9 @@ export const orderCompleted = /* @__PURE__ */ defineEvent('order.completed', pay
 export const orderCancelled = /* @__PURE__ */ defineEvent('order.cancelled', payload);
 
 /** The definition of each kind a change writes (status.ts decides which). */
-export const changeEvents = { 'order.updated': orderUpdated, 'order.shipped': orderShipped, 'order.completed': orderCompleted, 'order.cancelled': orderCancelled } satisfies Record<OrderChangeEvent, unknown>;
+export const changeEvents = {
+  'order.updated': orderUpdated,
+  'order.shipped': orderShipped,
+  'order.completed': orderCompleted,
+  'order.cancelled': orderCancelled,
+} satisfies Record<OrderChangeEvent, unknown>;

@@ -22,7 +22,12 @@ export interface PricedLines {
   problems: ErrorDetail[];
 }
 
-export function priceLines(inputs: readonly OrderLineInput[], products: ReadonlyMap<number, ProductRecord>, context: PricingContext, field = 'items'): PricedLines {
+export function priceLines(
+  inputs: readonly OrderLineInput[],
+  products: ReadonlyMap<number, ProductRecord>,
+  context: PricingContext,
+  field = 'items',
+): PricedLines {
   const lines: OrderLineRecord[] = [];
   const problems: ErrorDetail[] = [];
   inputs.forEach((input, index) => {
@@ -84,4 +89,6 @@ export const stockLinesOf = (lines: readonly Pick<OrderLineRecord, 'product_id' 
   lines.map((line) => ({ product_id: line.product_id, quantity: line.quantity }));
 
 /** Distinct product ids of the lines: each counts one order reference on its product. */
-export const productIdsOf = (lines: readonly Pick<OrderLineRecord, 'product_id'>[]): number[] => [...new Set(lines.map((line) => line.product_id))];
+export const productIdsOf = (lines: readonly Pick<OrderLineRecord, 'product_id'>[]): number[] => [
+  ...new Set(lines.map((line) => line.product_id)),
+];

@@ -16,14 +16,19 @@ const entryPattern = /^(?:W\/"([1-9]\d{0,15})"|"([1-9]\d{0,15})"|([1-9]\d{0,15})
 
 export function parseIfMatch(header: string | undefined): IfMatch {
   if (header === undefined) return undefined;
-  const entries = header.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = header
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (entries.length === 1 && entries[0] === '*') return '*';
   const versions = entries.map((entry) => {
     const match = entryPattern.exec(entry);
     return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
   });
   if (entries.length === 0 || versions.some((version) => version === undefined)) {
-    throw new ValidationError('Invalid If-Match header', [{ field: 'If-Match', message: 'must be the version (3), its ETag (W/"3") or *' }]);
+    throw new ValidationError('Invalid If-Match header', [
+      { field: 'If-Match', message: 'must be the version (3), its ETag (W/"3") or *' },
+    ]);
   }
   return versions.map(Number);
 }

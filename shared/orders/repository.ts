@@ -48,7 +48,9 @@ export async function insertOrder(tenant: Tenant, order: OrderRecord, stock: Sto
 }
 
 export async function readOrder(tenant: Tenant, id: number, consistent = false): Promise<OrderRecord | undefined> {
-  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.order(tenant, id), ConsistentRead: consistent }));
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: tenantKeys.order(tenant, id), ConsistentRead: consistent }),
+  );
   return result.Item ? orderFromItem(result.Item) : undefined;
 }
 
@@ -72,8 +74,19 @@ export async function saveOrder(tenant: Tenant, before: OrderRecord, after: Orde
 }
 
 /** Replaces the lines of a pending order: the order, the stock difference the service planned, the events. */
-export async function saveOrderLines(tenant: Tenant, before: OrderRecord, after: OrderRecord, stock: StockPlan, events: TransactItem[]): Promise<void> {
-  await transactWrite([{ item: orderUpdate(tenant, before, after), onConditionFailure: orderMoved }, ...stock.parts, ...events, ...stock.events]);
+export async function saveOrderLines(
+  tenant: Tenant,
+  before: OrderRecord,
+  after: OrderRecord,
+  stock: StockPlan,
+  events: TransactItem[],
+): Promise<void> {
+  await transactWrite([
+    { item: orderUpdate(tenant, before, after), onConditionFailure: orderMoved },
+    ...stock.parts,
+    ...events,
+    ...stock.events,
+  ]);
 }
 
 export interface OrderFilter {
@@ -106,7 +119,11 @@ function sortKeyWindow(filter: OrderFilter): [string, string] | undefined {
 export async function customerOrderCounts(tenant: Tenant, customerId: number): Promise<Record<string, number> | undefined> {
   const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.customer(tenant, customerId) }));
   if (!result.Item) return undefined;
-  return Object.fromEntries(Object.entries(result.Item).filter(([name]) => name.startsWith('order_count')).map(([name, value]) => [name, Number(value)]));
+  return Object.fromEntries(
+    Object.entries(result.Item)
+      .filter(([name]) => name.startsWith('order_count'))
+      .map(([name, value]) => [name, Number(value)]),
+  );
 }
 
 /**
@@ -143,7 +160,9 @@ export async function listOrders(
   };
   const [items, count] = await Promise.all([
     // A cursor older than created_from leaves an empty window (and DynamoDB refuses BETWEEN high AND low).
-    pageWindow && pageWindow[0] > pageWindow[1] ? [] : readPage({ ...query, ...(pageWindow ? { sortKeyBetween: pageWindow } : {}), itemKey: tenantKeys.orderOfListEntry }, page),
+    pageWindow && pageWindow[0] > pageWindow[1]
+      ? []
+      : readPage({ ...query, ...(pageWindow ? { sortKeyBetween: pageWindow } : {}), itemKey: tenantKeys.orderOfListEntry }, page),
     total(),
   ]);
   return { items: items.map(orderFromItem), total: count };

@@ -13,22 +13,27 @@ import { storedOrder } from './stored';
  */
 export const MAX_ORDER_LINES = 25;
 
-/** The products' quantity bound (products/schema.ts MAX_QUANTITY, checked by a unit test), kept here so order bundles need not carry the product schemas. */
+/**
+ * The products' quantity bound (products/schema.ts MAX_QUANTITY, checked by a unit test), kept
+ * here so order bundles need not carry the product schemas.
+ */
 export const MAX_LINE_QUANTITY = 10_000_000;
 
-const id = (description: string) => z.number().int('must be an integer').min(1, 'must be a positive integer').max(Number.MAX_SAFE_INTEGER).meta({ description });
+const id = (description: string) =>
+  z.number().int('must be an integer').min(1, 'must be a positive integer').max(Number.MAX_SAFE_INTEGER).meta({ description });
 
 /** A calendar date `YYYY-MM-DD` (a due date has no time of day). */
 export const calendarDate = /* @__PURE__ */ (() =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD', abort: true })
-    .refine((value) => !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) === value, 'must be a real calendar date')
+    .refine(
+      (value) => !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) === value,
+      'must be a real calendar date',
+    )
     .meta({ example: '2026-12-01' }))();
 
-export const OrderAddressInputSchema = /* @__PURE__ */ z
-  .strictObject(postalAddressFields)
-  .meta({ id: 'OrderAddressInput' });
+export const OrderAddressInputSchema = /* @__PURE__ */ z.strictObject(postalAddressFields).meta({ id: 'OrderAddressInput' });
 
 export const OrderLineInputSchema = /* @__PURE__ */ (() =>
   z
@@ -49,10 +54,7 @@ export const OrderLineInputSchema = /* @__PURE__ */ (() =>
     .meta({ id: 'OrderLineInput' }))();
 
 const lines = /* @__PURE__ */ (() =>
-  z
-    .array(OrderLineInputSchema)
-    .min(1, 'must have at least one line')
-    .max(MAX_ORDER_LINES, `must have at most ${MAX_ORDER_LINES} lines`))();
+  z.array(OrderLineInputSchema).min(1, 'must have at least one line').max(MAX_ORDER_LINES, `must have at most ${MAX_ORDER_LINES} lines`))();
 
 const addressFields = /* @__PURE__ */ (() => ({
   shipping_address_id: id("Copy the customer's address").optional(),
@@ -88,7 +90,17 @@ export const OrderCreateSchema = /* @__PURE__ */ (() =>
       description: "An address not given is the customer's default of its type, or null.",
     }))();
 
-export const ORDER_UPDATE_FIELDS = ['status', 'items', 'shipping', 'shipping_address_id', 'shipping_address', 'billing_address_id', 'billing_address', 'notes', 'due_date'] as const;
+export const ORDER_UPDATE_FIELDS = [
+  'status',
+  'items',
+  'shipping',
+  'shipping_address_id',
+  'shipping_address',
+  'billing_address_id',
+  'billing_address',
+  'notes',
+  'due_date',
+] as const;
 
 export const OrderUpdateSchema = /* @__PURE__ */ (() =>
   z
@@ -117,8 +129,7 @@ export const OrderUpdateSchema = /* @__PURE__ */ (() =>
     }))();
 
 /** An order as responses show it: derived from the stored field list (stored.ts). */
-export const OrderSchema = /* @__PURE__ */ (() =>
-  responseSchema(storedOrder, { id: 'Order' }))();
+export const OrderSchema = /* @__PURE__ */ (() => responseSchema(storedOrder, { id: 'Order' }))();
 
 export type OrderCreate = z.output<typeof OrderCreateSchema>;
 export type OrderUpdate = z.output<typeof OrderUpdateSchema>;
@@ -140,14 +151,23 @@ const createdBound = (bound: 'from' | 'to') =>
   z
     .string()
     .trim()
-    .refine((value) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? calendarDate.safeParse(value).success : dateTimePattern.test(value) && !Number.isNaN(Date.parse(value))), {
-      message: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset',
-    })
+    .refine(
+      (value) =>
+        /^\d{4}-\d{2}-\d{2}$/.test(value)
+          ? calendarDate.safeParse(value).success
+          : dateTimePattern.test(value) && !Number.isNaN(Date.parse(value)),
+      {
+        message: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset',
+      },
+    )
     .transform((value) => {
       if (value.length > 10) return new Date(value).toISOString();
       return bound === 'from' ? `${value}T00:00:00.000Z` : `${value}T23:59:59.999Z`;
     })
-    .meta({ description: `Orders created ${bound === 'from' ? 'at or after' : 'at or before'} this time (a date covers the whole day, UTC)`, example: '2026-11-01' });
+    .meta({
+      description: `Orders created ${bound === 'from' ? 'at or after' : 'at or before'} this time (a date covers the whole day, UTC)`,
+      example: '2026-11-01',
+    });
 
 /** Ids in query strings arrive as text. */
 const idParam = (name: string) =>
@@ -179,10 +199,16 @@ function consistentRange(value: ListFilterValues, ctx: z.core.$RefinementCtx): v
 
 export const OrderListQuerySchema = /* @__PURE__ */ (() =>
   z
-    .strictObject({ ...paginationQuery, ...listFilters, customer_id: idParam('customer_id').optional().meta({ description: "One customer's orders" }) })
+    .strictObject({
+      ...paginationQuery,
+      ...listFilters,
+      customer_id: idParam('customer_id').optional().meta({ description: "One customer's orders" }),
+    })
     .superRefine(consistentRange))();
 
-export const CustomerOrdersQuerySchema = /* @__PURE__ */ z.strictObject({ ...paginationQuery, ...listFilters }).superRefine(consistentRange);
+export const CustomerOrdersQuerySchema = /* @__PURE__ */ z
+  .strictObject({ ...paginationQuery, ...listFilters })
+  .superRefine(consistentRange);
 
 export type OrderListQuery = z.output<typeof OrderListQuerySchema>;
 export type CustomerOrdersQuery = z.output<typeof CustomerOrdersQuerySchema>;

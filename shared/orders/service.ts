@@ -67,13 +67,18 @@ function assertValid(problems: ErrorDetail[]): void {
   if (problems.length) throw new ValidationError('The order is invalid', problems);
 }
 
-const eventItem = (tenant: Tenant, kind: keyof typeof changeEvents, order: OrderRecord): TransactItem => eventPut(tenant, changeEvents[kind], { order: present(order) }).item;
+const eventItem = (tenant: Tenant, kind: keyof typeof changeEvents, order: OrderRecord): TransactItem =>
+  eventPut(tenant, changeEvents[kind], { order: present(order) }).item;
 
 // ---- Create -----------------------------------------------------------------------------------
 
 export async function createOrder(tenant: Tenant, input: OrderCreate): Promise<Order> {
   // Three independent reads at once: the customer (with addresses), the products, the account.
-  const [owner, products, pricing] = await Promise.all([readOwner(tenant, input.customer_id), productsOf(tenant, input.items), accountPricing(tenant)]);
+  const [owner, products, pricing] = await Promise.all([
+    readOwner(tenant, input.customer_id),
+    productsOf(tenant, input.items),
+    accountPricing(tenant),
+  ]);
   const problems: ErrorDetail[] = [];
   if (!owner) problems.push({ field: 'customer_id', message: `No customer with id ${input.customer_id}` });
   const priced = priceLines(input.items, products, pricing);
@@ -142,7 +147,11 @@ export async function listOrders(tenant: Tenant, query: OrderListQuery): Promise
 }
 
 /** A customer's orders (404 for an unknown customer); totals from the customer's counters. */
-export async function listCustomerOrders(tenant: Tenant, customerId: number, query: CustomerOrdersQuery): Promise<{ items: Order[]; total: number }> {
+export async function listCustomerOrders(
+  tenant: Tenant,
+  customerId: number,
+  query: CustomerOrdersQuery,
+): Promise<{ items: Order[]; total: number }> {
   const [counts, before] = await Promise.all([repo.customerOrderCounts(tenant, customerId), cursorOf(tenant, query.starting_after)]);
   if (!counts) throw new NotFoundError('customer', customerId);
   const filter = { status: query.status, customerId, from: query.created_from, to: query.created_to, before };
@@ -214,7 +223,10 @@ function apply(order: OrderRecord, changes: OrderUpdate, prepared: Prepared): Or
 function referenceMoves(before: readonly OrderLineRecord[], after: readonly OrderLineRecord[]): Map<number, number> {
   const old = new Set(productIdsOf(before));
   const now = new Set(productIdsOf(after));
-  return new Map([...[...now].filter((id) => !old.has(id)).map((id): [number, number] => [id, 1]), ...[...old].filter((id) => !now.has(id)).map((id): [number, number] => [id, -1])]);
+  return new Map([
+    ...[...now].filter((id) => !old.has(id)).map((id): [number, number] => [id, 1]),
+    ...[...old].filter((id) => !now.has(id)).map((id): [number, number] => [id, -1]),
+  ]);
 }
 
 export async function updateOrder(tenant: Tenant, id: number, changes: OrderUpdate, ifMatch: IfMatch): Promise<Order> {
@@ -226,11 +238,19 @@ export async function updateOrder(tenant: Tenant, id: number, changes: OrderUpda
       const prepared = await prepare(tenant, order, changes);
       const after = apply(order, changes, prepared);
       if (!prepared.lines) {
-        await repo.saveOrder(tenant, order, after, eventsForChange(order.status, after.status).map((kind) => eventItem(tenant, kind, after)));
+        await repo.saveOrder(
+          tenant,
+          order,
+          after,
+          eventsForChange(order.status, after.status).map((kind) => eventItem(tenant, kind, after)),
+        );
         return present(after);
       }
       // Only the difference to what the order holds moves; references move for products added or dropped.
-      const stock = planStock(tenant, prepared.lines.products, stockLinesOf(after.items), { release: order.reserved, orderRefs: referenceMoves(order.items, after.items) });
+      const stock = planStock(tenant, prepared.lines.products, stockLinesOf(after.items), {
+        release: order.reserved,
+        orderRefs: referenceMoves(order.items, after.items),
+      });
       const stored: OrderRecord = { ...after, reserved: stock.reserved };
       await repo.saveOrderLines(tenant, order, stored, stock, [eventItem(tenant, 'order.updated', stored)]);
       return present(stored);

@@ -39,7 +39,11 @@ export function assertTransition(from: OrderStatus, to: OrderStatus): void {
 /** The event kinds a change of an order can write. */
 export type OrderChangeEvent = 'order.updated' | 'order.shipped' | 'order.completed' | 'order.cancelled';
 
-const entered: Partial<Record<OrderStatus, OrderChangeEvent>> = { shipped: 'order.shipped', completed: 'order.completed', cancelled: 'order.cancelled' };
+const entered: Partial<Record<OrderStatus, OrderChangeEvent>> = {
+  shipped: 'order.shipped',
+  completed: 'order.completed',
+  cancelled: 'order.cancelled',
+};
 
 /**
  * Event kinds an accepted change writes (in its own transaction): every change is an

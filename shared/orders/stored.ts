@@ -32,7 +32,10 @@ const line = c.object(
 );
 
 /** An order's copy of an address: later edits of the customer's addresses do not change it. */
-export const orderAddress = c.object(postalAddressShape, { id: 'OrderAddress', description: "A copy: later edits of the customer's addresses do not change it" });
+export const orderAddress = c.object(postalAddressShape, {
+  id: 'OrderAddress',
+  description: "A copy: later edits of the customer's addresses do not change it",
+});
 
 export const storedOrder = entity({
   id: field(c.int).fixed(),
@@ -132,7 +135,8 @@ export function customerCounts(tenant: Tenant, customerId: number, moves: Record
 }
 
 /** The tenant's counters of a new order (its list entry and the customer's counters are separate: they have a failure meaning). */
-export const creationCounters = (tenant: Tenant, order: OrderRecord): TransactItem[] => tenantCounters(order.status).map((counter) => adjustTotal(tenant, counter, 1));
+export const creationCounters = (tenant: Tenant, order: OrderRecord): TransactItem[] =>
+  tenantCounters(order.status).map((counter) => adjustTotal(tenant, counter, 1));
 
 /** The customer's counters of a new order: conditional on the customer (deleted meanwhile → the order is refused). */
 export const creationCustomerCounts = (tenant: Tenant, order: OrderRecord): TransactItem =>
@@ -140,11 +144,15 @@ export const creationCustomerCounts = (tenant: Tenant, order: OrderRecord): Tran
 
 /** The update of the order item, conditional on the status and version that were read. */
 export function orderUpdate(tenant: Tenant, before: OrderRecord, after: OrderRecord): TransactItem {
-  const parts = buildUpdate({ ...storedOrder.attributes(after, 'update'), gsi2pk: tenantKeys.ordersByStatus(tenant, after.status) }, ['#version = :next'], {
-    ':from': before.status,
-    ':expected': before.version,
-    ':next': before.version + 1,
-  });
+  const parts = buildUpdate(
+    { ...storedOrder.attributes(after, 'update'), gsi2pk: tenantKeys.ordersByStatus(tenant, after.status) },
+    ['#version = :next'],
+    {
+      ':from': before.status,
+      ':expected': before.version,
+      ':next': before.version + 1,
+    },
+  );
   return {
     Update: {
       TableName: tableName(),

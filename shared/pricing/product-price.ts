@@ -108,7 +108,10 @@ export function applicableTier(tiers: readonly PricingTier[], quantity: number):
 const codesOf = (items: readonly { code: string }[]): string => items.map((item) => item.code).join(', ') || '(none)';
 
 /** Resolves the requested option values against the product's options, defaults included. */
-export function resolveOptions(product: Pick<PricingProduct, 'options'>, selection: Record<string, string>): { chosen: Chosen[]; problems: PriceProblem[] } {
+export function resolveOptions(
+  product: Pick<PricingProduct, 'options'>,
+  selection: Record<string, string>,
+): { chosen: Chosen[]; problems: PriceProblem[] } {
   const problems: PriceProblem[] = [];
   const chosen: Chosen[] = [];
   for (const code of Object.keys(selection)) {
@@ -121,7 +124,8 @@ export function resolveOptions(product: Pick<PricingProduct, 'options'>, selecti
     const requested = Object.hasOwn(selection, option.code) ? selection[option.code] : undefined;
     const code = requested ?? option.default ?? undefined;
     if (code === undefined) {
-      if (option.required) problems.push({ field: `options.${option.code}`, message: `Required; choose one of: ${codesOf(option.values)}` });
+      if (option.required)
+        problems.push({ field: `options.${option.code}`, message: `Required; choose one of: ${codesOf(option.values)}` });
       continue;
     }
     const value = option.values.find((candidate) => candidate.code === code);
@@ -169,7 +173,8 @@ export function priceProduct(product: PricingProduct, request: PriceRequest, con
   for (const { option, value } of resolved.chosen) {
     const delta = BigInt(value.price_delta);
     preUnit += delta;
-    const deltaText = value.price_delta === 0 ? '' : ` (${value.price_delta > 0 ? '+' : ''}${formatMinor(value.price_delta)} × ${quantity})`;
+    const deltaText =
+      value.price_delta === 0 ? '' : ` (${value.price_delta > 0 ? '+' : ''}${formatMinor(value.price_delta)} × ${quantity})`;
     line(`${option.name}: ${value.name}${deltaText}`, delta * qty);
     if (value.price_factor !== null && value.price_factor !== 1) {
       factorProduct *= BigInt(Math.round(value.price_factor * FACTOR_SCALE));

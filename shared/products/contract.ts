@@ -20,7 +20,24 @@ const productPath = /* @__PURE__ */ idPath('Product id');
 export const list = { route: 'products.list', query: ProductListQuerySchema, response: ProductSchema, list: true } satisfies Operation;
 export const create = { route: 'products.create', body: ProductCreateSchema, response: ProductSchema, status: 201 } satisfies Operation;
 export const get = { route: 'products.get', params: productPath, response: ProductSchema, errors: [404] } satisfies Operation;
-export const update = { route: 'products.update', params: productPath, body: ProductUpdateSchema, response: ProductSchema, errors: [404, 409] } satisfies Operation;
-const deleteOperation = { route: 'products.delete', params: productPath, response: ProductDeletedSchema, errors: [404, 409] } satisfies Operation;
+export const update = {
+  route: 'products.update',
+  params: productPath,
+  body: ProductUpdateSchema,
+  response: ProductSchema,
+  errors: [404, 409],
+} satisfies Operation;
+const deleteOperation = {
+  route: 'products.delete',
+  params: productPath,
+  response: ProductDeletedSchema,
+  errors: [404, 409],
+} satisfies Operation;
 export { deleteOperation as delete };
-export const calculate = { route: 'products.calculate', params: productPath, body: CalculateBodySchema, response: PriceQuoteSchema, errors: [404] } satisfies Operation;
+export const calculate = {
+  route: 'products.calculate',
+  params: productPath,
+  body: CalculateBodySchema,
+  response: PriceQuoteSchema,
+  errors: [404],
+} satisfies Operation;

@@ -30,7 +30,11 @@ import {
 const versionMoved = () => new VersionConflict('product');
 
 export async function insertProduct(tenant: Tenant, record: ProductRecord): Promise<void> {
-  await transactWrite([productPut(tenant, record), ...listEntryPuts(tenant, record), ...countersOf(record).map((counter) => adjustTotal(tenant, counter, 1))]);
+  await transactWrite([
+    productPut(tenant, record),
+    ...listEntryPuts(tenant, record),
+    ...countersOf(record).map((counter) => adjustTotal(tenant, counter, 1)),
+  ]);
 }
 
 export async function readProduct(tenant: Tenant, id: number): Promise<ProductRecord | undefined> {
@@ -49,7 +53,10 @@ export async function requireProduct(tenant: Tenant, id: number): Promise<Produc
  * stock changed must see it). One BatchGetItem.
  */
 export async function readProducts(tenant: Tenant, ids: Iterable<number>): Promise<Map<number, ProductRecord>> {
-  const items = await getMany([...new Set(ids)].map((id) => tenantKeys.product(tenant, id)), { consistent: true });
+  const items = await getMany(
+    [...new Set(ids)].map((id) => tenantKeys.product(tenant, id)),
+    { consistent: true },
+  );
   return new Map(items.map((item) => [Number(item.id), productFromItem(item)]));
 }
 
@@ -68,7 +75,12 @@ function counterMoves(tenant: Tenant, before: ProductRecord, after: ProductRecor
  * written only for the stock fields the caller sent (`stock`), so a concurrent order's decrement
  * is never overwritten by an edit of, say, the name.
  */
-export async function saveProduct(tenant: Tenant, before: ProductRecord, after: ProductRecord, stock: Partial<StockState> = {}): Promise<void> {
+export async function saveProduct(
+  tenant: Tenant,
+  before: ProductRecord,
+  after: ProductRecord,
+  stock: Partial<StockState> = {},
+): Promise<void> {
   const parts = buildUpdate({ ...productChanges(tenant, after), ...stockAttributes(stock) }, ['#version = :next'], {
     ':expected': before.version,
     ':next': before.version + 1,
@@ -118,13 +130,22 @@ export interface ProductFilter {
  * category (± q) and q alone read name-ordered list entries; otherwise products newest first.
  * Totals come from counters, or a keys-only count when a name prefix is involved.
  */
-export async function listProducts(tenant: Tenant, filter: ProductFilter, page: PageRequest): Promise<{ items: ProductRecord[]; total: number }> {
+export async function listProducts(
+  tenant: Tenant,
+  filter: ProductFilter,
+  page: PageRequest,
+): Promise<{ items: ProductRecord[]; total: number }> {
   const index = filter.state === 'all' ? 'gsi1' : 'gsi2';
   const prefix = filter.q?.toLowerCase();
   let query: CollectionQuery;
   let counter: string | undefined;
   if (filter.category !== undefined) {
-    query = { index, partition: tenantKeys.productsByCategory(tenant, filter.state, filter.category), sortKeyPrefix: prefix, newestFirst: false };
+    query = {
+      index,
+      partition: tenantKeys.productsByCategory(tenant, filter.state, filter.category),
+      sortKeyPrefix: prefix,
+      newestFirst: false,
+    };
     counter = prefix === undefined ? `${PRODUCTS}:category:${filter.state}:${filter.category.toLowerCase()}` : undefined;
   } else if (prefix !== undefined) {
     query = { index, partition: tenantKeys.productsByName(tenant, filter.state), sortKeyPrefix: prefix, newestFirst: false };

@@ -24,7 +24,10 @@ export function productProblems(product: Checked): ErrorDetail[] {
   product.price_tiers.forEach((tier, index) => {
     const previous = product.price_tiers[index - 1];
     if (previous && tier.min_qty <= previous.min_qty) {
-      problems.push({ field: `price_tiers.${index}.min_qty`, message: `tiers must be in ascending min_qty order (previous tier starts at ${previous.min_qty})` });
+      problems.push({
+        field: `price_tiers.${index}.min_qty`,
+        message: `tiers must be in ascending min_qty order (previous tier starts at ${previous.min_qty})`,
+      });
     }
   });
   for (const code of duplicates(product.options.map((option) => option.code))) {
@@ -35,7 +38,10 @@ export function productProblems(product: Checked): ErrorDetail[] {
       problems.push({ field: `options.${index}.values`, message: `value code "${code}" is used more than once` });
     }
     if (option.default !== null && !option.values.some((value) => value.code === option.default)) {
-      problems.push({ field: `options.${index}.default`, message: `must be one of the option's value codes: ${option.values.map((v) => v.code).join(', ')}` });
+      problems.push({
+        field: `options.${index}.default`,
+        message: `must be one of the option's value codes: ${option.values.map((v) => v.code).join(', ')}`,
+      });
     }
   });
   if (problems.length === 0) {

@@ -14,14 +14,14 @@ import { storedProduct } from './stored';
  */
 
 /** A product as responses show it: derived from the stored field list (stored.ts). */
-export const ProductSchema = /* @__PURE__ */ (() =>
-  responseSchema(storedProduct, { id: 'Product' }))();
+export const ProductSchema = /* @__PURE__ */ (() => responseSchema(storedProduct, { id: 'Product' }))();
 export type Product = z.output<typeof ProductSchema>;
 
 /** Quantities are bounded so that every price stays an exact integer of minor units. */
 export const MAX_QUANTITY = 10_000_000;
 
-const quantity = (description: string) => z.number().int('must be an integer').min(1, 'must be at least 1').max(MAX_QUANTITY).meta({ description });
+const quantity = (description: string) =>
+  z.number().int('must be an integer').min(1, 'must be at least 1').max(MAX_QUANTITY).meta({ description });
 
 const code = /* @__PURE__ */ z
   .string()
@@ -41,7 +41,10 @@ const OptionValueInput = /* @__PURE__ */ (() =>
   z.strictObject({
     code,
     name: requiredText(100).meta({ example: 'Gloss 170 g/m²' }),
-    price_delta: moneyInput({ allowNegative: true }).optional().default(0).meta({ description: 'Added to the unit price; may be negative' }),
+    price_delta: moneyInput({ allowNegative: true })
+      .optional()
+      .default(0)
+      .meta({ description: 'Added to the unit price; may be negative' }),
     price_factor: priceFactor.nullable().optional(),
   }))();
 
@@ -80,7 +83,12 @@ const productFields = /* @__PURE__ */ (() => ({
     .optional()
     .default('piece'),
   base_price: moneyInput().meta({ description: 'Unit price below the first tier' }),
-  price_tiers: z.array(TierInput).max(50).optional().default([]).meta({ description: 'Ascending by min_qty; the tier with the highest min_qty ≤ quantity applies' }),
+  price_tiers: z
+    .array(TierInput)
+    .max(50)
+    .optional()
+    .default([])
+    .meta({ description: 'Ascending by min_qty; the tier with the highest min_qty ≤ quantity applies' }),
   options: z.array(OptionInput).max(20).optional().default([]),
   setup_fee: moneyInput().optional().default(0).meta({ description: 'Once per calculation/order line' }),
   production_days: z.number().int().min(0).max(365).optional().default(1),
@@ -99,7 +107,11 @@ export const ProductUpdateSchema = /* @__PURE__ */ (() =>
     is_active: z.boolean().optional(),
     min_qty: quantity('Smallest quantity that can be ordered').optional(),
     max_qty: productFields.max_qty,
-    unit: z.string().trim().regex(/^[a-z0-9_]{1,20}$/, 'must be 1–20 lower-case letters, digits or _ (piece, sheet, m2…)').optional(),
+    unit: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9_]{1,20}$/, 'must be 1–20 lower-case letters, digits or _ (piece, sheet, m2…)')
+      .optional(),
     base_price: moneyInput().optional(),
     price_tiers: z.array(TierInput).max(50).optional(),
     options: z.array(OptionInput).max(20).optional(),
@@ -113,11 +125,16 @@ export const ProductUpdateSchema = /* @__PURE__ */ (() =>
     description: 'Only the fields sent are changed; null clears an optional field; arrays (tiers, options, images) are replaced whole.',
   }))();
 
-
 export const ProductListQuerySchema = /* @__PURE__ */ (() =>
   strictProductObject({
     ...paginationQuery,
-    category: z.string().trim().min(1).max(100).optional().meta({ description: 'Exact category, case-insensitive (results in name order)' }),
+    category: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: 'Exact category, case-insensitive (results in name order)' }),
     is_active: z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .transform((value) => value === 'true')

@@ -46,7 +46,12 @@ const normalizeOptions = (options: OptionInput[]): PricingOption[] =>
     name: option.name,
     required: option.required,
     default: option.default ?? null,
-    values: option.values.map((value) => ({ code: value.code, name: value.name, price_delta: value.price_delta, price_factor: value.price_factor ?? null })),
+    values: option.values.map((value) => ({
+      code: value.code,
+      name: value.name,
+      price_delta: value.price_delta,
+      price_factor: value.price_factor ?? null,
+    })),
   }));
 
 const definedStock = (stock: Partial<StockState> | undefined): Partial<StockState> =>
@@ -95,7 +100,11 @@ export async function getProduct(tenant: Tenant, viewer: Viewer, id: number): Pr
 }
 
 function merged(before: ProductRecord, changes: ProductUpdate): ProductRecord {
-  const after: ProductRecord = { ...before, stock: { ...before.stock, ...definedStock(changes.stock) }, updated_at: new Date().toISOString() };
+  const after: ProductRecord = {
+    ...before,
+    stock: { ...before.stock, ...definedStock(changes.stock) },
+    updated_at: new Date().toISOString(),
+  };
   const { stock: _stock, options, ...plain } = changes;
   for (const [field, value] of Object.entries(plain)) {
     if (value !== undefined) (after as unknown as Record<string, unknown>)[field] = value;
@@ -131,8 +140,13 @@ export async function deleteProduct(tenant: Tenant, id: number): Promise<Product
 
 export async function listProducts(tenant: Tenant, viewer: Viewer, query: ProductListQuery): Promise<{ items: Product[]; total: number }> {
   if (viewer.kind === 'publishable' && query.is_active === false) return { items: [], total: 0 };
-  const state: ProductFilter['state'] = viewer.kind === 'publishable' || query.is_active === true ? 'active' : query.is_active === false ? 'inactive' : 'all';
-  const result = await repo.listProducts(tenant, { state, category: query.category, q: query.q }, { page: query.page, perPage: query.per_page });
+  const state: ProductFilter['state'] =
+    viewer.kind === 'publishable' || query.is_active === true ? 'active' : query.is_active === false ? 'inactive' : 'all';
+  const result = await repo.listProducts(
+    tenant,
+    { state, category: query.category, q: query.q },
+    { page: query.page, perPage: query.per_page },
+  );
   return { items: result.items.map(presentProduct), total: result.total };
 }
 
@@ -141,9 +155,15 @@ export async function calculatePrice(tenant: Tenant, viewer: Viewer, id: number,
   const [record, account] = await Promise.all([repo.readProduct(tenant, id), getAccount(tenant.accountId)]);
   if (!record || hiddenFrom(viewer, record)) throw new NotFoundError('product', id);
   if (!record.is_active) {
-    throw new ValidationError('The product is archived and cannot be priced', [{ field: 'id', message: 'product is not active (is_active is false)' }]);
+    throw new ValidationError('The product is archived and cannot be priced', [
+      { field: 'id', message: 'product is not active (is_active is false)' },
+    ]);
   }
-  const outcome = priceProduct(record, { quantity: body.quantity, options: body.options }, { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 });
+  const outcome = priceProduct(
+    record,
+    { quantity: body.quantity, options: body.options },
+    { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 },
+  );
   if (!outcome.ok) throw new ValidationError('The price cannot be calculated for this request', outcome.problems);
   return presentQuote(outcome.quote);
 }

@@ -61,7 +61,12 @@ function aggregate(lines: readonly StockLine[]): Map<number, { quantity: number;
 
 const stockMoved = (): TransactionPart['onConditionFailure'] => () => new VersionConflict('stock');
 
-function decrement(tenant: Tenant, product: ProductRecord, quantity: number, refs: number): { part: TransactionPart; event?: TransactItem } {
+function decrement(
+  tenant: Tenant,
+  product: ProductRecord,
+  quantity: number,
+  refs: number,
+): { part: TransactionPart; event?: TransactItem } {
   const { quantity: before, low_threshold: threshold } = product.stock;
   const values: Record<string, unknown> = { ':true': true, ':qty': quantity, ':thr': threshold, ...(refs ? { ':ref': refs } : {}) };
   let condition = 'stock_tracked = :true AND stock_low_threshold = :thr AND ';
@@ -103,7 +108,13 @@ const steadyConditions = {
  * still untracked, a tracked one still tracked), plus giving stock back and moving `order_refs`
  * when asked — a ConditionCheck when there is nothing to add.
  */
-function steadyItem(tenant: Tenant, productId: number, condition: keyof typeof steadyConditions, giveBack: number, refs: number): TransactionPart {
+function steadyItem(
+  tenant: Tenant,
+  productId: number,
+  condition: keyof typeof steadyConditions,
+  giveBack: number,
+  refs: number,
+): TransactionPart {
   const adds = [...(giveBack ? ['stock_quantity :back'] : []), ...(refs ? ['order_refs :ref'] : [])];
   const values = {
     ...(condition === 'untracked' ? { ':false': false } : condition === 'tracked' ? { ':true': true } : {}),
@@ -116,7 +127,10 @@ function steadyItem(tenant: Tenant, productId: number, condition: keyof typeof s
     ConditionExpression: steadyConditions[condition],
     ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}), // DynamoDB refuses an empty map
   };
-  return { item: adds.length ? { Update: { ...base, UpdateExpression: `ADD ${adds.join(', ')}` } } : { ConditionCheck: base }, onConditionFailure: stockMoved() };
+  return {
+    item: adds.length ? { Update: { ...base, UpdateExpression: `ADD ${adds.join(', ')}` } } : { ConditionCheck: base },
+    onConditionFailure: stockMoved(),
+  };
 }
 
 /**
@@ -124,7 +138,13 @@ function steadyItem(tenant: Tenant, productId: number, condition: keyof typeof s
  * for products that do not exist and 409 (InsufficientStockError) when a tracked product has too
  * little stock; `field` names the lines in error details (`items.0.quantity`).
  */
-export function planStock(tenant: Tenant, products: ReadonlyMap<number, ProductRecord>, lines: readonly StockLine[], adjustments: StockAdjustments = {}, field = 'items'): StockPlan {
+export function planStock(
+  tenant: Tenant,
+  products: ReadonlyMap<number, ProductRecord>,
+  lines: readonly StockLine[],
+  adjustments: StockAdjustments = {},
+  field = 'items',
+): StockPlan {
   for (const line of lines) {
     if (!Number.isSafeInteger(line.quantity) || line.quantity < 1) throw new RangeError('Stock line quantities must be positive integers');
   }
@@ -140,7 +160,10 @@ export function planStock(tenant: Tenant, products: ReadonlyMap<number, ProductR
     if (!product) missing.push({ field: `${field}.${index}.product_id`, message: `No product with id ${id}` });
     else if (product.stock.tracked && product.stock.quantity < quantity - heldOf(id)) {
       const more = heldOf(id) > 0 ? ` more (${heldOf(id)} already held)` : '';
-      short.push({ field: `${field}.${index}.quantity`, message: `only ${product.stock.quantity} of product ${id} in stock, ${quantity - heldOf(id)}${more} requested` });
+      short.push({
+        field: `${field}.${index}.quantity`,
+        message: `only ${product.stock.quantity} of product ${id} in stock, ${quantity - heldOf(id)}${more} requested`,
+      });
     }
   }
   if (missing.length) throw new ValidationError('Unknown products', missing);

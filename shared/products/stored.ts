@@ -82,18 +82,30 @@ export function productPut(tenant: Tenant, record: ProductRecord): TransactItem 
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...tenantKeys.product(tenant, record.id), entity: 'PRODUCT', ...storedProduct.attributes(record, 'put'), ...indexAttributes(tenant, record) },
+      Item: {
+        ...tenantKeys.product(tenant, record.id),
+        entity: 'PRODUCT',
+        ...storedProduct.attributes(record, 'put'),
+        ...indexAttributes(tenant, record),
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
 }
 
 /** What an update writes: the product's own attributes and index keys (not stock, not order_refs). */
-export const productChanges = (tenant: Tenant, record: ProductRecord): Item => ({ ...storedProduct.attributes(record, 'update'), ...indexAttributes(tenant, record) });
+export const productChanges = (tenant: Tenant, record: ProductRecord): Item => ({
+  ...storedProduct.attributes(record, 'update'),
+  ...indexAttributes(tenant, record),
+});
 
 /** The stock attributes for the stock fields given (an update writes only those a request sent). */
 export const stockAttributes = (stock: Partial<StockState>): Item =>
-  Object.fromEntries(Object.entries(stock).filter(([, value]) => value !== undefined).map(([name, value]) => [`stock_${name}`, value]));
+  Object.fromEntries(
+    Object.entries(stock)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => [`stock_${name}`, value]),
+  );
 
 /** True when the list entries (name, category or state) must be rewritten. */
 export const listingChanged = (before: ProductRecord, after: ProductRecord): boolean =>
@@ -106,17 +118,30 @@ export function listEntryPuts(tenant: Tenant, record: ProductRecord): TransactIt
   const entry = (ordering: 'BY_NAME' | 'BY_CATEGORY', all: string, ofState: string): TransactItem => ({
     Put: {
       TableName: tableName(),
-      Item: { ...tenantKeys.productListEntry(tenant, record.id, ordering), ...base, gsi1pk: all, gsi1sk: nameSortKey(record), gsi2pk: ofState, gsi2sk: nameSortKey(record) },
+      Item: {
+        ...tenantKeys.productListEntry(tenant, record.id, ordering),
+        ...base,
+        gsi1pk: all,
+        gsi1sk: nameSortKey(record),
+        gsi2pk: ofState,
+        gsi2sk: nameSortKey(record),
+      },
     },
   });
   return [
     entry('BY_NAME', tenantKeys.productsByName(tenant, 'all'), tenantKeys.productsByName(tenant, state)),
-    entry('BY_CATEGORY', tenantKeys.productsByCategory(tenant, 'all', record.category), tenantKeys.productsByCategory(tenant, state, record.category)),
+    entry(
+      'BY_CATEGORY',
+      tenantKeys.productsByCategory(tenant, 'all', record.category),
+      tenantKeys.productsByCategory(tenant, state, record.category),
+    ),
   ];
 }
 
 export const listEntryDeletes = (tenant: Tenant, id: number): TransactItem[] =>
-  (['BY_NAME', 'BY_CATEGORY'] as const).map((ordering) => ({ Delete: { TableName: tableName(), Key: tenantKeys.productListEntry(tenant, id, ordering) } }));
+  (['BY_NAME', 'BY_CATEGORY'] as const).map((ordering) => ({
+    Delete: { TableName: tableName(), Key: tenantKeys.productListEntry(tenant, id, ordering) },
+  }));
 
 /** Names of the counter items a product counts in (list totals without counting). */
 export function countersOf(record: Pick<ProductRecord, 'is_active' | 'category'>): string[] {

@@ -13,14 +13,24 @@ import { logger } from '#shared/logger';
 /** What should happen to a message: delete it (`done`), or hide it for a while and report it as failed (`retry`). */
 export type MessageOutcome = { kind: 'done' } | { kind: 'retry'; visibilitySeconds: number };
 
-export async function processQueueBatch(event: SQSEvent, queueUrl: string, handle: (record: SQSRecord) => Promise<MessageOutcome>): Promise<SQSBatchResponse> {
+export async function processQueueBatch(
+  event: SQSEvent,
+  queueUrl: string,
+  handle: (record: SQSRecord) => Promise<MessageOutcome>,
+): Promise<SQSBatchResponse> {
   const batchItemFailures: SQSBatchItemFailure[] = [];
   await Promise.all(
     event.Records.map(async (record) => {
       try {
         const outcome = await handle(record);
         if (outcome.kind === 'retry') {
-          await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: outcome.visibilitySeconds }));
+          await sqs().send(
+            new ChangeMessageVisibilityCommand({
+              QueueUrl: queueUrl,
+              ReceiptHandle: record.receiptHandle,
+              VisibilityTimeout: outcome.visibilitySeconds,
+            }),
+          );
           batchItemFailures.push({ itemIdentifier: record.messageId });
         }
       } catch (error) {

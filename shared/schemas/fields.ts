@@ -44,10 +44,18 @@ export const codecs = {
   timestamp: plain('timestamp', (value) => String(value ?? '')),
   /** Integer minor units stored, a 2-decimal number shown. */
   money: { kind: 'money', decode: (value: unknown) => Number(value ?? 0), view: fromMinor } satisfies Codec<number>,
-  stringMap: plain('stringMap', (value) => Object.fromEntries(Object.entries((value as Item | undefined) ?? {}).map(([key, inner]) => [key, String(inner)]))),
+  stringMap: plain('stringMap', (value) =>
+    Object.fromEntries(Object.entries((value as Item | undefined) ?? {}).map(([key, inner]) => [key, String(inner)])),
+  ),
   /** `fallback` when the item has no value (a field added after items were written). */
-  withDefault: <T, V>(inner: Codec<T, V>, fallback: T): Codec<T, V> => ({ ...inner, decode: (value) => (isMissing(value) ? fallback : inner.decode(value)) }),
-  enumOf: <const E extends readonly [string, ...string[]]>(values: E): Codec<E[number]> => ({ ...plain('enum', (value) => value as E[number]), values }),
+  withDefault: <T, V>(inner: Codec<T, V>, fallback: T): Codec<T, V> => ({
+    ...inner,
+    decode: (value) => (isMissing(value) ? fallback : inner.decode(value)),
+  }),
+  enumOf: <const E extends readonly [string, ...string[]]>(values: E): Codec<E[number]> => ({
+    ...plain('enum', (value) => value as E[number]),
+    values,
+  }),
   nullable: <T, V>(inner: Codec<T, V>): Codec<T | null, V | null> => ({
     kind: 'nullable',
     decode: (value) => (isMissing(value) ? null : inner.decode(value)),
@@ -116,7 +124,8 @@ function build<T, V, Shown extends boolean>(field: Field<T, V, Shown>): FieldBui
 }
 
 /** A field of `codec`, written by puts and updates and shown unless told otherwise (see Field). */
-export const field = <T, V>(codec: Codec<T, V>): FieldBuilder<T, V, true> => build({ codec, shown: true, writes: 'put-and-update', doc: {}, flattened: false });
+export const field = <T, V>(codec: Codec<T, V>): FieldBuilder<T, V, true> =>
+  build({ codec, shown: true, writes: 'put-and-update', doc: {}, flattened: false });
 
 export type Shape = Record<string, Field>;
 export type RecordOf<S extends Shape> = { [K in keyof S]: S[K] extends Field<infer T> ? T : never };

@@ -23,7 +23,6 @@ export const paginationQuery = /* @__PURE__ */ (() => ({
     .meta({ description: `Page size, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})`, example: DEFAULT_PER_PAGE }),
 }))();
 
-
 export const PaginationSchema = /* @__PURE__ */ z
   .object({
     page: z.number().int(),

@@ -51,7 +51,11 @@ const documented = (field: Field): z.ZodType => {
 };
 
 function shapeSchema(shape: Shape, meta: { id?: string } & Doc): z.ZodObject {
-  const properties = Object.fromEntries(Object.entries(shape).filter(([, field]) => field.shown).map(([name, field]) => [name, documented(field)]));
+  const properties = Object.fromEntries(
+    Object.entries(shape)
+      .filter(([, field]) => field.shown)
+      .map(([name, field]) => [name, documented(field)]),
+  );
   const object = z.object(properties);
   return meta.id || meta.description ? object.meta(meta) : object;
 }

@@ -16,7 +16,10 @@ import {
 const webhookPath = z.object({ id: pathId.meta({ description: 'Webhook id', param: { name: 'id', in: 'path' } }) });
 const deliveryPath = z.object({
   id: pathId,
-  deliveryId: z.string().regex(DELIVERY_ID_PATTERN).meta({ description: 'Delivery id (wh_…)', param: { name: 'deliveryId', in: 'path' } }),
+  deliveryId: z
+    .string()
+    .regex(DELIVERY_ID_PATTERN)
+    .meta({ description: 'Delivery id (wh_…)', param: { name: 'deliveryId', in: 'path' } }),
 });
 const deleted = z.object({ id: z.number().int(), deleted: z.literal(true), url: z.string() }).meta({ id: 'WebhookDeleted' });
 const testSent = z
@@ -26,14 +29,60 @@ const testSent = z
 // One export per operation: handlers import this module as a namespace (`import * as webhookOperations`),
 // so a bundle keeps only the operation it serves. The schema modules imported here still run whole
 // at cold start; that is why a GET by id has a contract module of its own (products/get-contract.ts).
-export const list = { route: 'webhooks.list', query: z.strictObject({ ...paginationQuery }), response: WebhookSchema, list: true } satisfies Operation;
-export const create = { route: 'webhooks.create', body: WebhookCreateSchema, response: WebhookSchema, status: 201, errors: [409] } satisfies Operation;
+export const list = {
+  route: 'webhooks.list',
+  query: z.strictObject({ ...paginationQuery }),
+  response: WebhookSchema,
+  list: true,
+} satisfies Operation;
+export const create = {
+  route: 'webhooks.create',
+  body: WebhookCreateSchema,
+  response: WebhookSchema,
+  status: 201,
+  errors: [409],
+} satisfies Operation;
 export const get = { route: 'webhooks.get', params: webhookPath, response: WebhookSchema, errors: [404] } satisfies Operation;
-export const update = { route: 'webhooks.update', params: webhookPath, body: WebhookUpdateSchema, response: WebhookSchema, errors: [404, 409] } satisfies Operation;
+export const update = {
+  route: 'webhooks.update',
+  params: webhookPath,
+  body: WebhookUpdateSchema,
+  response: WebhookSchema,
+  errors: [404, 409],
+} satisfies Operation;
 const deleteOperation = { route: 'webhooks.delete', params: webhookPath, response: deleted, errors: [404] } satisfies Operation;
 export { deleteOperation as delete };
-export const rotateSecret = { route: 'webhooks.rotateSecret', params: webhookPath, response: WebhookSchema, errors: [404, 409] } satisfies Operation;
-export const test = { route: 'webhooks.test', params: webhookPath, body: WebhookTestSchema, response: testSent, envelope: false, errors: [404, 409] } satisfies Operation;
-export const deliveries = { route: 'webhooks.deliveries', params: webhookPath, query: DeliveryListQuerySchema, response: DeliverySchema, list: true, errors: [404] } satisfies Operation;
-export const delivery = { route: 'webhooks.delivery', params: deliveryPath, response: DeliveryDetailSchema, errors: [404] } satisfies Operation;
-export const redeliver = { route: 'webhooks.redeliver', params: deliveryPath, response: DeliverySchema, errors: [404, 409] } satisfies Operation;
+export const rotateSecret = {
+  route: 'webhooks.rotateSecret',
+  params: webhookPath,
+  response: WebhookSchema,
+  errors: [404, 409],
+} satisfies Operation;
+export const test = {
+  route: 'webhooks.test',
+  params: webhookPath,
+  body: WebhookTestSchema,
+  response: testSent,
+  envelope: false,
+  errors: [404, 409],
+} satisfies Operation;
+export const deliveries = {
+  route: 'webhooks.deliveries',
+  params: webhookPath,
+  query: DeliveryListQuerySchema,
+  response: DeliverySchema,
+  list: true,
+  errors: [404],
+} satisfies Operation;
+export const delivery = {
+  route: 'webhooks.delivery',
+  params: deliveryPath,
+  response: DeliveryDetailSchema,
+  errors: [404],
+} satisfies Operation;
+export const redeliver = {
+  route: 'webhooks.redeliver',
+  params: deliveryPath,
+  response: DeliverySchema,
+  errors: [404, 409],
+} satisfies Operation;

@@ -27,11 +27,16 @@ import { deliveryFromItem, deliveryPut, storedAttempt, type AttemptRecord, type 
 export { MAX_KEPT_ATTEMPTS };
 
 export async function readDelivery(tenant: Tenant, id: string): Promise<DeliveryRecord | undefined> {
-  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.delivery(tenant, id), ConsistentRead: true }));
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: tenantKeys.delivery(tenant, id), ConsistentRead: true }),
+  );
   return result.Item ? deliveryFromItem(result.Item) : undefined;
 }
 
-/** An Update of the delivery that only applies while it is pending on `token` (or, without a token, pending at all). Null values are removed. */
+/**
+ * An Update of the delivery that only applies while it is pending on `token` (or, without a
+ * token, pending at all). Null values are removed.
+ */
 function deliveryUpdate(
   tenant: Tenant,
   delivery: DeliveryRecord,
@@ -85,9 +90,20 @@ export function rearmPending(tenant: Tenant, delivery: DeliveryRecord, token: st
  * whose stream insert makes the router enqueue it — in one transaction, so a crash cannot leave a
  * pending delivery without a message on its way.
  */
-export function requestRedelivery(tenant: Tenant, delivery: DeliveryRecord, token: string, now: string, requestExpiresAt: number): Promise<boolean> {
+export function requestRedelivery(
+  tenant: Tenant,
+  delivery: DeliveryRecord,
+  token: string,
+  now: string,
+  requestExpiresAt: number,
+): Promise<boolean> {
   return writeConditionally([
-    deliveryUpdate(tenant, delivery, { ...statusFields(tenant, delivery, 'pending', now), token, chain_attempts: 0, next_attempt_at: null }, { requirePending: false }),
+    deliveryUpdate(
+      tenant,
+      delivery,
+      { ...statusFields(tenant, delivery, 'pending', now), token, chain_attempts: 0, next_attempt_at: null },
+      { requirePending: false },
+    ),
     {
       Put: {
         TableName: tableName(),
@@ -167,14 +183,27 @@ export interface HistoryFilter {
   kind?: string;
 }
 
-export async function listDeliveries(tenant: Tenant, webhookId: number, filter: HistoryFilter, { page, perPage }: PageRequest): Promise<{ items: DeliveryRecord[]; total: number }> {
+export async function listDeliveries(
+  tenant: Tenant,
+  webhookId: number,
+  filter: HistoryFilter,
+  { page, perPage }: PageRequest,
+): Promise<{ items: DeliveryRecord[]; total: number }> {
   const index = filter.status ? 'gsi2' : 'gsi1';
-  const partition = filter.status ? tenantKeys.webhookDeliveriesByStatus(tenant, webhookId, filter.status) : tenantKeys.webhookDeliveries(tenant, webhookId);
+  const partition = filter.status
+    ? tenantKeys.webhookDeliveriesByStatus(tenant, webhookId, filter.status)
+    : tenantKeys.webhookDeliveries(tenant, webhookId);
   const suffix = filter.kind === undefined ? undefined : `#${filter.kind}`;
   const offset = (page - 1) * perPage;
   const pageKeys: ItemKey[] = [];
   let total = 0;
-  const query = { IndexName: index, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': `${index}pk` }, ExpressionAttributeValues: { ':pk': partition }, ScanIndexForward: false };
+  const query = {
+    IndexName: index,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': `${index}pk` },
+    ExpressionAttributeValues: { ':pk': partition },
+    ScanIndexForward: false,
+  };
   for await (const { items } of queryPages(query)) {
     for (const key of items) {
       if (suffix !== undefined && !String(key[`${index}sk`]).endsWith(suffix)) continue;
@@ -188,4 +217,5 @@ export async function listDeliveries(tenant: Tenant, webhookId: number, filter: 
 }
 
 /** Creates the delivery unless it exists already: true when created (the router writes its batch's deliveries together). */
-export const insertDelivery = (tenant: Tenant, delivery: DeliveryRecord): Promise<boolean> => writeConditionally([deliveryPut(tenant, delivery)]);
+export const insertDelivery = (tenant: Tenant, delivery: DeliveryRecord): Promise<boolean> =>
+  writeConditionally([deliveryPut(tenant, delivery)]);

@@ -28,9 +28,15 @@ export const presentDelivery = (record: DeliveryRecord): Delivery =>
   storedDelivery.view({ ...record, next_attempt_at: record.status === 'pending' ? record.next_attempt_at : null });
 
 const inactive = () =>
-  new ConflictError('This webhook is inactive; activate it (PUT with "active": true) to send deliveries', [{ field: 'active', message: 'is false' }]);
+  new ConflictError('This webhook is inactive; activate it (PUT with "active": true) to send deliveries', [
+    { field: 'active', message: 'is false' },
+  ]);
 
-export async function listWebhookDeliveries(tenant: Tenant, webhookId: number, query: DeliveryListQuery): Promise<{ items: Delivery[]; total: number }> {
+export async function listWebhookDeliveries(
+  tenant: Tenant,
+  webhookId: number,
+  query: DeliveryListQuery,
+): Promise<{ items: Delivery[]; total: number }> {
   await requireWebhook(tenant, webhookId);
   const page: PageRequest = { page: query.page, perPage: query.per_page };
   const result = await listDeliveries(tenant, webhookId, { status: query.status, kind: query.event }, page);

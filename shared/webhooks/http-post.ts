@@ -67,7 +67,13 @@ function describeError(error: NodeJS.ErrnoException, timeoutMs: number): string 
   return error.code ? `${error.code}: ${error.message}` : error.message;
 }
 
-export async function postWebhook(url: URL, target: ResolvedTarget, body: string, headers: Record<string, string>, timeoutMs: number): Promise<PostOutcome> {
+export async function postWebhook(
+  url: URL,
+  target: ResolvedTarget,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<PostOutcome> {
   const started = performance.now();
   const signal = AbortSignal.timeout(timeoutMs);
   const agent = agentFor(url, target, bareHost(url));
@@ -82,7 +88,15 @@ interface SendResult {
   staleSocket: boolean;
 }
 
-function send(url: URL, target: ResolvedTarget, body: string, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number, agent: http.Agent | false): Promise<SendResult> {
+function send(
+  url: URL,
+  target: ResolvedTarget,
+  body: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  timeoutMs: number,
+  agent: http.Agent | false,
+): Promise<SendResult> {
   const host = bareHost(url);
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise<SendResult>((resolve) => {
@@ -118,7 +132,9 @@ function send(url: URL, target: ResolvedTarget, body: string, headers: Record<st
           }
         });
         response.on('end', () => finish({ statusCode: response.statusCode, responseBody: text }));
-        response.on('error', (error) => finish({ statusCode: response.statusCode, responseBody: text, error: describeError(error, timeoutMs) }));
+        response.on('error', (error) =>
+          finish({ statusCode: response.statusCode, responseBody: text, error: describeError(error, timeoutMs) }),
+        );
       },
     );
     request.on('error', (error: NodeJS.ErrnoException) => {

@@ -28,7 +28,15 @@ const MessageSchema = z.object({
 export type DeliveryMessage = z.output<typeof MessageSchema>;
 
 export function deliveryMessage(tenant: Tenant, webhookId: number, deliveryId: string, token: string, eventId?: string): DeliveryMessage {
-  return { v: 1, account_id: tenant.accountId, mode: tenant.mode, webhook_id: webhookId, delivery_id: deliveryId, token, ...(eventId === undefined ? {} : { event_id: eventId }) };
+  return {
+    v: 1,
+    account_id: tenant.accountId,
+    mode: tenant.mode,
+    webhook_id: webhookId,
+    delivery_id: deliveryId,
+    token,
+    ...(eventId === undefined ? {} : { event_id: eventId }),
+  };
 }
 
 export const tenantOf = (message: DeliveryMessage): Tenant => ({ accountId: message.account_id, mode: message.mode });
@@ -54,7 +62,9 @@ export async function sendDeliveryMessages(messages: DeliveryMessage[], queueUrl
       }),
     );
     if (result.Failed?.length) {
-      throw new Error(`SQS refused ${result.Failed.length} delivery message(s): ${result.Failed.map((failure) => failure.Message).join('; ')}`);
+      throw new Error(
+        `SQS refused ${result.Failed.length} delivery message(s): ${result.Failed.map((failure) => failure.Message).join('; ')}`,
+      );
     }
   }
 }

@@ -64,7 +64,10 @@ export async function listWebhooks(tenant: Tenant): Promise<WebhookRecord[]> {
 }
 
 export async function saveWebhook(tenant: Tenant, before: WebhookRecord, after: WebhookRecord): Promise<void> {
-  const parts = buildUpdate(storedWebhook.attributes(after, 'update'), ['#version = :next'], { ':expected': before.version, ':next': before.version + 1 });
+  const parts = buildUpdate(storedWebhook.attributes(after, 'update'), ['#version = :next'], {
+    ':expected': before.version,
+    ':next': before.version + 1,
+  });
   try {
     await dynamo().send(
       new UpdateCommand({

@@ -31,8 +31,7 @@ const events = /* @__PURE__ */ (() =>
     .transform((list) => [...new Set(list)])
     .meta({ example: ['order.created', 'customer.created'], description: `Event kinds, or ["*"] for all. Valid: ${validKindsText}` }))();
 
-const description = /* @__PURE__ */ (() =>
-  optionalText(500).meta({ example: 'ERP sync' }))();
+const description = /* @__PURE__ */ (() => optionalText(500).meta({ example: 'ERP sync' }))();
 
 export const WebhookCreateSchema = /* @__PURE__ */ z
   .strictObject({ url, events, active: z.boolean().optional().default(true), description })
@@ -43,9 +42,7 @@ export const WebhookUpdateSchema = /* @__PURE__ */ z
   .meta({ id: 'WebhookUpdate', description: 'Only the fields sent are changed; null clears the description.' });
 
 /** A registration as responses show it: derived from the stored field list (stored.ts). */
-export const WebhookSchema = /* @__PURE__ */ (() =>
-  responseSchema(storedWebhook, { id: 'Webhook' }))();
-
+export const WebhookSchema = /* @__PURE__ */ (() => responseSchema(storedWebhook, { id: 'Webhook' }))();
 
 export const DeliveryListQuerySchema = /* @__PURE__ */ (() =>
   z.strictObject({
@@ -61,17 +58,17 @@ export const DeliveryListQuerySchema = /* @__PURE__ */ (() =>
   }))();
 
 /** A delivery as lists show it: derived from the stored field list (stored.ts). */
-export const DeliverySchema = /* @__PURE__ */ (() =>
-  responseSchema(storedDelivery, { id: 'WebhookDelivery' }))();
+export const DeliverySchema = /* @__PURE__ */ (() => responseSchema(storedDelivery, { id: 'WebhookDelivery' }))();
 
-export const DeliveryAttemptSchema = /* @__PURE__ */ (() =>
-  codecSchema(storedAttempt))();
+export const DeliveryAttemptSchema = /* @__PURE__ */ (() => codecSchema(storedAttempt))();
 
 /** One delivery with its payload and kept attempts. */
 export const DeliveryDetailSchema = /* @__PURE__ */ (() =>
   DeliverySchema.extend({
     payload: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The body sent (null once its event has expired)' }),
-    attempts: z.array(DeliveryAttemptSchema).meta({ description: `The ${MAX_KEPT_ATTEMPTS} most recent attempts, oldest first (attempt_count counts them all)` }),
+    attempts: z
+      .array(DeliveryAttemptSchema)
+      .meta({ description: `The ${MAX_KEPT_ATTEMPTS} most recent attempts, oldest first (attempt_count counts them all)` }),
   }).meta({ id: 'WebhookDeliveryDetail' }))();
 
 export const WebhookTestSchema = /* @__PURE__ */ z

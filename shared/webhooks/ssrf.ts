@@ -60,7 +60,10 @@ function classifyV4Number(value: number): string | undefined {
 
 /** Eight 16-bit groups of an IPv6 address (handles `::` and a trailing dotted IPv4 part). */
 export function parseV6(address: string): number[] | undefined {
-  let text = address.replace(/^\[|\]$/g, '').split('%')[0]!.toLowerCase();
+  let text = address
+    .replace(/^\[|\]$/g, '')
+    .split('%')[0]!
+    .toLowerCase();
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     if (isIP(dotted[1]!) !== 4) return undefined;
@@ -124,7 +127,11 @@ export function blockedReason(address: string): string | undefined {
 // ---- URLs ---------------------------------------------------------------------------------------
 
 /** The host as it is connected to: URL hostnames keep IPv6 brackets and may end in a dot. */
-export const bareHost = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+export const bareHost = (url: URL): string =>
+  url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 
 /**
  * Checks everything that does not need DNS. WHATWG URL parsing already normalizes the odd IPv4
@@ -158,7 +165,9 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): URL {
 export type Lookup = (host: string) => Promise<LookupAddress[]>;
 
 export const systemLookup: Lookup = (host) =>
-  new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 
 /** DNS failures that say the name does not exist (as opposed to "could not ask"). */
 export const isNameNotFound = (error: unknown): boolean => ['ENOTFOUND', 'ENODATA'].includes((error as NodeJS.ErrnoException)?.code ?? '');
@@ -167,7 +176,11 @@ export const isNameNotFound = (error: unknown): boolean => ['ENOTFOUND', 'ENODAT
  * The address to connect to: the URL's literal, or the first of the host's addresses after
  * checking that every one of them is public (a name that resolves to a mix is refused whole).
  */
-export async function resolveTarget(url: URL, policy: UrlPolicy, options: { lookup?: Lookup; timeoutMs?: number } = {}): Promise<ResolvedTarget> {
+export async function resolveTarget(
+  url: URL,
+  policy: UrlPolicy,
+  options: { lookup?: Lookup; timeoutMs?: number } = {},
+): Promise<ResolvedTarget> {
   const host = bareHost(url);
   checkWebhookUrl(url.href, policy);
   if (policy.localMode && LOCAL_MODE_HOSTS.has(host)) return { address: '127.0.0.1', family: 4 };

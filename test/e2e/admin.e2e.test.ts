@@ -100,7 +100,9 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
     await expect.poll(() => page.locator('.mode-badge').textContent()).toBe('TEST');
     expect(await page.locator('.account-name').textContent()).toBe(shop.name);
     // The key lives in sessionStorage only: not in localStorage, cookies or the address.
-    const storage = await page.evaluate('({ session: Object.values(sessionStorage), local: localStorage.length, cookie: document.cookie })');
+    const storage = await page.evaluate(
+      '({ session: Object.values(sessionStorage), local: localStorage.length, cookie: document.cookie })',
+    );
     expect(storage).toEqual({ session: [shop.secretTest], local: 0, cookie: '' });
     expect(page.url()).not.toContain(shop.secretTest);
     await page.getByText('No webhooks yet').waitFor();
@@ -198,7 +200,10 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
     await screenshot(page, 'delivery-detail');
 
     // Filters: by status and by event.
-    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: /^Webhook \d+$/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByRole('link', { name: /^Webhook \d+$/ })
+      .click();
     await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
     await page.getByLabel('Status').selectOption('failed');
     await page.getByText('No deliveries match these filters').waitFor();
@@ -304,7 +309,9 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
     const created = await api('POST', '/v1/webhooks', { url: receiver.url, events: ['*'], description: 'Busy endpoint' });
     const id = created.data.id as number;
     for (let i = 0; i < 22; i++) await api('POST', `/v1/webhooks/${id}/test`, { event: i % 2 ? 'order.created' : 'quote.accepted' });
-    await expect.poll(async () => (await api('GET', `/v1/webhooks/${id}/deliveries?status=succeeded`)).pagination.total, { timeout: 30_000 }).toBe(22);
+    await expect
+      .poll(async () => (await api('GET', `/v1/webhooks/${id}/deliveries?status=succeeded`)).pagination.total, { timeout: 30_000 })
+      .toBe(22);
 
     const context = await newContext(browser, origin, DESKTOP);
     const page = await context.newPage();
@@ -345,14 +352,22 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
     expect(await fitsWidth(page)).toBe(true);
 
     // State through the API, as an integrator would have it: one delivery succeeded, one retrying.
-    const created = await api('POST', '/v1/webhooks', { url: receiver.url, events: ['order.created', 'order.shipped', 'invoice.paid'], description: 'Shop floor display' });
+    const created = await api('POST', '/v1/webhooks', {
+      url: receiver.url,
+      events: ['order.created', 'order.shipped', 'invoice.paid'],
+      description: 'Shop floor display',
+    });
     const id = created.data.id as number;
     receiver.respondWith(200);
     await api('POST', `/v1/webhooks/${id}/test`, { event: 'order.shipped' });
-    await expect.poll(async () => (await api('GET', `/v1/webhooks/${id}/deliveries?status=succeeded`)).data.length, { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(async () => (await api('GET', `/v1/webhooks/${id}/deliveries?status=succeeded`)).data.length, { timeout: 20_000 })
+      .toBe(1);
     receiver.respondWith(500);
     await api('POST', `/v1/webhooks/${id}/test`, { event: 'invoice.paid' });
-    await expect.poll(async () => (await api('GET', `/v1/webhooks/${id}/deliveries?event=invoice.paid`)).data[0]?.attempt_count, { timeout: 30_000 }).toBe(3);
+    await expect
+      .poll(async () => (await api('GET', `/v1/webhooks/${id}/deliveries?event=invoice.paid`)).data[0]?.attempt_count, { timeout: 30_000 })
+      .toBe(3);
     receiver.respondWith(200);
 
     await page.reload(); // the tab's session survives a reload
@@ -366,7 +381,11 @@ describe.skipIf(!chromiumAvailable)('admin panel', () => {
     await screenshot(page, 'webhook-detail');
     expect(await fitsWidth(page)).toBe(true);
 
-    await page.locator('tr[data-delivery]').first().getByRole('link', { name: /^Details of delivery/ }).click();
+    await page
+      .locator('tr[data-delivery]')
+      .first()
+      .getByRole('link', { name: /^Details of delivery/ })
+      .click();
     await page.getByRole('heading', { name: 'Attempts (newest first)' }).waitFor();
     await expect.poll(() => page.locator('tr[data-attempt]').count()).toBe(3);
     await screenshot(page, 'delivery-detail');

@@ -15,7 +15,9 @@ export const chromiumAvailable = existsSync(CHROMIUM);
  * `npm run screenshots` sets it; otherwise to a temp folder, so a test run leaves the tree clean.
  */
 export const screenshotDir =
-  process.env.SCREENSHOTS === 'update' ? resolve(import.meta.dirname, '../../docs/screenshots') : join(tmpdir(), 'print-shop-admin-screenshots');
+  process.env.SCREENSHOTS === 'update'
+    ? resolve(import.meta.dirname, '../../docs/screenshots')
+    : join(tmpdir(), 'print-shop-admin-screenshots');
 
 export function launch(): Promise<Browser> {
   return chromium.launch({
@@ -49,7 +51,10 @@ export function watchErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     // A 401/403/404/422 the panel handles still logs "Failed to load resource"; those are expected.
-    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of (401|403|404|409|422)/.test(message.text())) {
+    if (
+      message.type() === 'error' &&
+      !/Failed to load resource: the server responded with a status of (401|403|404|409|422)/.test(message.text())
+    ) {
       errors.push(`console: ${message.text()}`);
     }
   });
@@ -60,7 +65,12 @@ export function watchErrors(page: Page): string[] {
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(screenshotDir, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: options.fullPage ?? true, animations: 'disabled', caret: 'hide' });
+  await page.screenshot({
+    path: join(screenshotDir, `${name}-${width}.png`),
+    fullPage: options.fullPage ?? true,
+    animations: 'disabled',
+    caret: 'hide',
+  });
 }
 
 /** True when nothing on the page is wider than the viewport (no sideways scrolling on phones). */

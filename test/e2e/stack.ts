@@ -45,7 +45,12 @@ process.stdin.resume();
 
 const shop = await createAccount({ name: 'Druckerei Schmidt', plan: 'professional' });
 await setPlan(shop.account.id, 'enterprise', 1_000_000);
-const withoutWebhooks = await createApiKey({ accountId: shop.account.id, mode: 'test', kind: 'secret', scopes: ['customers:read', 'orders:read'] });
+const withoutWebhooks = await createApiKey({
+  accountId: shop.account.id,
+  mode: 'test',
+  kind: 'secret',
+  scopes: ['customers:read', 'orders:read'],
+});
 const revocable = await createApiKey({ accountId: shop.account.id, mode: 'test', kind: 'secret', scopes: ['webhooks:read'] });
 
 const fixtures: E2eFixtures = {

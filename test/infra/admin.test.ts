@@ -15,7 +15,9 @@ const idIn = (scope: { getLogicalId(element: CfnElement): string }, construct: {
 const bucketId = idIn(admin.hosting, admin.bucket);
 const distributionId = idIn(admin.hosting, admin.distribution);
 /** The distribution's domain as the main stack sees it: an output of the hosting stack. */
-const domain = { 'Fn::GetAtt': [stack.getLogicalId(admin.hosting.nestedStackResource!), expect.stringMatching(/^Outputs\..*Distribution.*DomainName$/)] };
+const domain = {
+  'Fn::GetAtt': [stack.getLogicalId(admin.hosting.nestedStackResource!), expect.stringMatching(/^Outputs\..*Distribution.*DomainName$/)],
+};
 
 describe('admin panel hosting', () => {
   it('adds only its two nested stacks to the main stack', () => {
@@ -27,7 +29,12 @@ describe('admin panel hosting', () => {
   it('keeps the build in a private, encrypted, TLS-only bucket', () => {
     hosting.hasResourceProperties('AWS::S3::Bucket', {
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
     });
     hosting.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain' }); // prod
@@ -64,11 +71,20 @@ describe('admin panel hosting', () => {
   });
 
   it('sends security headers, and caches only the hashed assets for long', () => {
-    const policies = Object.values(hosting.findResources('AWS::CloudFront::ResponseHeadersPolicy')).map((policy) => policy.Properties.ResponseHeadersPolicyConfig);
-    expect(policies.map((policy) => policy.CustomHeadersConfig.Items[0].Value).sort()).toEqual(['no-cache', 'public, max-age=31536000, immutable']);
+    const policies = Object.values(hosting.findResources('AWS::CloudFront::ResponseHeadersPolicy')).map(
+      (policy) => policy.Properties.ResponseHeadersPolicyConfig,
+    );
+    expect(policies.map((policy) => policy.CustomHeadersConfig.Items[0].Value).sort()).toEqual([
+      'no-cache',
+      'public, max-age=31536000, immutable',
+    ]);
     for (const policy of policies) {
       const security = policy.SecurityHeadersConfig;
-      expect(security.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31_536_000, IncludeSubdomains: true, Override: true });
+      expect(security.StrictTransportSecurity).toMatchObject({
+        AccessControlMaxAgeSec: 31_536_000,
+        IncludeSubdomains: true,
+        Override: true,
+      });
       expect(security.FrameOptions).toMatchObject({ FrameOption: 'DENY' });
       expect(security.ContentTypeOptions).toMatchObject({ Override: true });
       expect(JSON.stringify(security.ContentSecurityPolicy)).toContain("script-src 'self'");
@@ -86,10 +102,18 @@ describe('admin panel hosting', () => {
     // config.json is rendered at deploy time: its markers resolve to the parts of the API's URL,
     // which the main stack hands to the deployment stack as parameters.
     const markers = Object.values(props.SourceMarkers[1]).map((marker: any) => marker.Ref);
-    expect(markers).toEqual([expect.stringMatching(/ApiRestApi.*Ref$/), 'AWS::Region', 'AWS::URLSuffix', expect.stringMatching(/ApiRestApiDeploymentStageprod.*Ref$/)]);
-    const [nested] = Object.values(template.findResources('AWS::CloudFormation::Stack', { Properties: { Parameters: Match.anyValue() } }))
-      .filter((candidate) => JSON.stringify(candidate).includes(markers[0]));
-    expect(nested!.Properties.Parameters[markers[0]]).toEqual({ Ref: stack.getLogicalId(stack.api.restApi.node.defaultChild as CfnElement) });
+    expect(markers).toEqual([
+      expect.stringMatching(/ApiRestApi.*Ref$/),
+      'AWS::Region',
+      'AWS::URLSuffix',
+      expect.stringMatching(/ApiRestApiDeploymentStageprod.*Ref$/),
+    ]);
+    const [nested] = Object.values(
+      template.findResources('AWS::CloudFormation::Stack', { Properties: { Parameters: Match.anyValue() } }),
+    ).filter((candidate) => JSON.stringify(candidate).includes(markers[0]));
+    expect(nested!.Properties.Parameters[markers[0]]).toEqual({
+      Ref: stack.getLogicalId(stack.api.restApi.node.defaultChild as CfnElement),
+    });
   });
 
   it('runs the upload with a role that may touch only the build, the panel and its distribution', () => {
@@ -111,7 +135,8 @@ describe('admin panel hosting', () => {
 
   it("lets the API's handlers and CORS preflights accept the panel's origin", () => {
     const resources = template.toJSON().Resources;
-    const corsEnv = (fn: { node: { defaultChild?: unknown } }) => resources[stack.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables[CORS_ORIGINS_ENV];
+    const corsEnv = (fn: { node: { defaultChild?: unknown } }) =>
+      resources[stack.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables[CORS_ORIGINS_ENV];
     expect(stack.api.functions.size).toBeGreaterThan(0);
     for (const fn of stack.api.functions.values()) expect(corsEnv(fn)).toEqual({ 'Fn::Join': ['', ['https://', domain]] });
     // Workers are not called by browsers.
@@ -120,21 +145,29 @@ describe('admin panel hosting', () => {
     expect(preflight.length).toBe(methods(template).filter((method) => method.httpMethod === 'OPTIONS').length);
     expect(preflight.length).toBeGreaterThan(0);
     for (const method of preflight) {
-      expect(method.Properties.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Allow-Origin']).toEqual({
+      expect(
+        method.Properties.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Allow-Origin'],
+      ).toEqual({
         'Fn::Join': ['', ["'https://", domain, "'"]],
       });
     }
-    const [unauthorized] = Object.values(template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: 'UNAUTHORIZED' } }));
-    expect(unauthorized!.Properties.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toEqual({ 'Fn::Join': ['', ["'https://", domain, "'"]] });
+    const [unauthorized] = Object.values(
+      template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: 'UNAUTHORIZED' } }),
+    );
+    expect(unauthorized!.Properties.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toEqual({
+      'Fn::Join': ['', ["'https://", domain, "'"]],
+    });
     expect(template.findOutputs('AdminUrl').AdminUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', domain, `/${ADMIN_PREFIX}/`]] });
   });
 
   it('keeps * alone and adds stage origins after the panel', () => {
     expect(allowedOrigins(stageConfig('dev'), 'https://d1.cloudfront.net')).toEqual(['*']);
     expect(allowedOrigins(stageConfig('prod'), 'https://d1.cloudfront.net')).toEqual(['https://d1.cloudfront.net']);
-    expect(allowedOrigins(stageConfig('prod', { corsOrigins: 'https://admin.example.com,https://d1.cloudfront.net' }), 'https://d1.cloudfront.net')).toEqual([
-      'https://d1.cloudfront.net',
-      'https://admin.example.com',
-    ]);
+    expect(
+      allowedOrigins(
+        stageConfig('prod', { corsOrigins: 'https://admin.example.com,https://d1.cloudfront.net' }),
+        'https://d1.cloudfront.net',
+      ),
+    ).toEqual(['https://d1.cloudfront.net', 'https://admin.example.com']);
   });
 });

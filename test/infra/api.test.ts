@@ -47,7 +47,9 @@ describe('REST API', () => {
     const customerMock = mocks.find((m) => JSON.stringify(m).includes('not allowed on /v1/customers/{id};'))!;
     expect(customerMock.Properties.Integration.Type).toBe('MOCK');
     expect(customerMock.Properties.Integration.IntegrationResponses[0].StatusCode).toBe('405');
-    expect(customerMock.Properties.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Allow']).toBe("'GET, PUT, DELETE'");
+    expect(customerMock.Properties.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Allow']).toBe(
+      "'GET, PUT, DELETE'",
+    );
   });
 
   it('puts the REQUEST authorizer on key routes and nothing on public ones', () => {
@@ -77,9 +79,7 @@ describe('REST API', () => {
       ['UNAUTHORIZED', '401', 'unauthorized'],
       ['ACCESS_DENIED', '403', 'forbidden'],
     ] as const) {
-      const [response] = Object.values(
-        template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } }),
-      );
+      const [response] = Object.values(template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } }));
       expect(response?.Properties, type).toMatchObject({
         StatusCode: status,
         ResponseParameters: {
@@ -112,7 +112,10 @@ describe('REST API', () => {
   it('answers CORS preflights without authorization on dev', () => {
     const preflights = found.filter((method) => method.httpMethod === 'OPTIONS');
     for (const path of new Set(routes.flatMap(pathsOf))) {
-      expect(preflights.find((method) => method.path === path), path).toMatchObject({ authorizationType: 'NONE' });
+      expect(
+        preflights.find((method) => method.path === path),
+        path,
+      ).toMatchObject({ authorizationType: 'NONE' });
     }
   });
 });
@@ -161,7 +164,10 @@ describe('route functions', () => {
       expect(actions, route.id).toContain('dynamodb:Query');
       if (route.method === 'GET') expect(actions, route.id).not.toContain('dynamodb:PutItem');
       else expect(actions, route.id).toContain('dynamodb:PutItem');
-      expect(actions.some((action) => action.startsWith('s3:')), route.id).toBe(false);
+      expect(
+        actions.some((action) => action.startsWith('s3:')),
+        route.id,
+      ).toBe(false);
     }
     expect(actionsOf(stack.api.authorizerFunction)).not.toContain('dynamodb:PutItem');
   });
@@ -192,7 +198,10 @@ describe('usage plans', () => {
     for (const [plan, perMinute] of Object.entries(plans)) {
       const found = usagePlans.find((candidate) => candidate.Properties.UsagePlanName === usagePlanName('dev', plan as Plan));
       expect(found, plan).toBeDefined();
-      expect(found!.Properties.Throttle).toEqual({ RateLimit: usagePlanThrottle(perMinute).rateLimit, BurstLimit: usagePlanThrottle(perMinute).burstLimit });
+      expect(found!.Properties.Throttle).toEqual({
+        RateLimit: usagePlanThrottle(perMinute).rateLimit,
+        BurstLimit: usagePlanThrottle(perMinute).burstLimit,
+      });
       expect(found!.Properties.ApiStages).toHaveLength(1);
     }
     expect(usagePlanThrottle(100)).toEqual({ rateLimit: 4, burstLimit: 40 });

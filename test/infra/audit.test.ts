@@ -17,7 +17,9 @@ describe('audit shipping', () => {
   it('retries a failed shipment and keeps what still fails in a queue with an alarm', () => {
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { MaximumRetryAttempts: 2 });
     const invokeConfig = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig'))[0]!;
-    expect(JSON.stringify(invokeConfig.Properties.DestinationConfig.OnFailure)).toContain(stack.getLogicalId(stack.audit.failures.node.defaultChild as never));
+    expect(JSON.stringify(invokeConfig.Properties.DestinationConfig.OnFailure)).toContain(
+      stack.getLogicalId(stack.audit.failures.node.defaultChild as never),
+    );
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
     expect(alarms.some((alarm) => String(alarm.Properties.AlarmName).includes('audit-shipping-failures'))).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_BUDGET_KIB } from '#bench/budgets';
+import { readFileSync } from 'node:fs';
 import { buildBundles, type BundleFigure } from '#bench/bundles';
 import { routes } from '#shared/routes';
 import { workers } from '#shared/workers';
@@ -27,7 +28,9 @@ describe('bundles', () => {
 
   it(`keeps every handler at or under ${BUNDLE_BUDGET_KIB} KiB minified`, () => {
     expect(figures.length).toBeGreaterThan(0);
-    const over = figures.filter((figure) => figure.bytes > BUNDLE_BUDGET_KIB * 1024).map((figure) => `${figure.id}: ${(figure.bytes / 1024).toFixed(1)} KiB`);
+    const over = figures
+      .filter((figure) => figure.bytes > BUNDLE_BUDGET_KIB * 1024)
+      .map((figure) => `${figure.id}: ${(figure.bytes / 1024).toFixed(1)} KiB`);
     expect(over).toEqual([]);
   });
 
@@ -36,8 +39,40 @@ describe('bundles', () => {
     for (const figure of figures) {
       const inputs = Object.keys(Object.values(figure.metafile.outputs).find((output) => output.bytes > 0)!.inputs);
       for (const forbidden of ['node_modules/aws-sdk/', 'aws-xray-sdk', '@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients']) {
-        expect(inputs.some((input) => input.includes(forbidden)), `${figure.id} bundles ${forbidden}`).toBe(false);
+        expect(
+          inputs.some((input) => input.includes(forbidden)),
+          `${figure.id} bundles ${forbidden}`,
+        ).toBe(false);
       }
     }
+  });
+
+  it('keeps the request schemas out of the GET bundles (schemas are marked pure, so unused ones are dropped)', () => {
+    const inputSchemas = [
+      'CustomerCreate',
+      'AddressCreate',
+      'ProductCreate',
+      'ProductUpdate',
+      'OrderCreate',
+      'OrderLineInput',
+      'OrderUpdate',
+      'WebhookCreate',
+      'LegacyProductCreate',
+    ];
+    for (const id of ['customers.get', 'products.get', 'orders.get', 'webhooks.get', 'legacy-products.get']) {
+      const figure = figures.find((candidate) => candidate.id === id)!;
+      const code = readFileSync(figure.file, 'utf8');
+      expect(
+        inputSchemas.filter((schema) => code.includes(`"${schema}"`)),
+        id,
+      ).toEqual([]);
+    }
+  });
+
+  it('keeps zod and the DynamoDB client where they belong: no zod in the authorizer, no DynamoDB client in the OpenAPI document', () => {
+    const inputsOf = (id: string) =>
+      Object.keys(Object.values(figures.find((figure) => figure.id === id)!.metafile.outputs).find((output) => output.bytes > 0)!.inputs);
+    expect(inputsOf('authorizer').some((input) => input.includes('node_modules/zod/'))).toBe(false);
+    expect(inputsOf('openapi.get').some((input) => input.includes('@aws-sdk/client-dynamodb'))).toBe(false);
   });
 });

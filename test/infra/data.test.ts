@@ -42,7 +42,9 @@ describe('table', () => {
       })),
     );
     expect(indexes.map((index: { IndexName: string }) => index.IndexName)).toEqual(['gsi1', 'gsi2']);
-    expect(indexes.every((index: { Projection: { ProjectionType: string } }) => index.Projection.ProjectionType === 'KEYS_ONLY')).toBe(true);
+    expect(indexes.every((index: { Projection: { ProjectionType: string } }) => index.Projection.ProjectionType === 'KEYS_ONLY')).toBe(
+      true,
+    );
   });
 });
 
@@ -116,9 +118,7 @@ describe('deliveries queue', () => {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [ref(queue)],
         PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
       });
     }

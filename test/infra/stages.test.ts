@@ -39,7 +39,14 @@ describe('stages', () => {
 describe('a growing route table', () => {
   const extra: RouteDefinition[] = [
     { id: 'files.upload', method: 'POST', path: '/v1/files', handler: 'functions/files/upload.ts', scopes: ['files:write'], auth: 'key' },
-    { id: 'invoices.pdf', method: 'GET', path: '/v1/invoices/{id}/pdf', handler: 'functions/invoices/pdf.ts', scopes: ['invoices:read'], auth: 'key' },
+    {
+      id: 'invoices.pdf',
+      method: 'GET',
+      path: '/v1/invoices/{id}/pdf',
+      handler: 'functions/invoices/pdf.ts',
+      scopes: ['invoices:read'],
+      auth: 'key',
+    },
     // webhooks.test (with its /api/v1 alias) is in the real route table now.
   ];
   // Also proves the bucket grants' wildcards are acknowledged: this build runs cdk-nag too.

@@ -7,7 +7,8 @@ import { workers } from '#shared/workers';
 import { buildStack } from './helpers';
 
 const { stack, template } = buildStack('dev');
-const logicalId = (construct: { node: { defaultChild?: unknown } }): string => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const logicalId = (construct: { node: { defaultChild?: unknown } }): string =>
+  stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const fnOf = (id: string) => stack.workers.functions.get(id)!;
 const arn = (construct: { node: { defaultChild?: unknown } }) => ({ 'Fn::GetAtt': [logicalId(construct), 'Arn'] });
 
@@ -15,7 +16,9 @@ const arn = (construct: { node: { defaultChild?: unknown } }) => ({ 'Fn::GetAtt'
 function actionsOf(id: string): string[] {
   const role = logicalId(fnOf(id).role!);
   const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } });
-  return Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement.flatMap((statement: { Action: string | string[] }) => statement.Action));
+  return Object.values(policies).flatMap((policy) =>
+    policy.Properties.PolicyDocument.Statement.flatMap((statement: { Action: string | string[] }) => statement.Action),
+  );
 }
 
 /** The resources of the statements of a function's role that grant `action`. */
@@ -33,8 +36,15 @@ describe('worker functions', () => {
     expect([...stack.workers.functions.keys()]).toEqual(workers.map((worker) => worker.id));
     for (const worker of workers) {
       const resource = template.toJSON().Resources[logicalId(fnOf(worker.id))];
-      expect(resource.Properties, worker.id).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: worker.timeoutSeconds });
-      expect(resource.Properties.Environment.Variables, worker.id).toMatchObject({ [env.deliveriesQueueUrl]: expect.anything(), [env.deliveriesDlqUrl]: expect.anything() });
+      expect(resource.Properties, worker.id).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Timeout: worker.timeoutSeconds,
+      });
+      expect(resource.Properties.Environment.Variables, worker.id).toMatchObject({
+        [env.deliveriesQueueUrl]: expect.anything(),
+        [env.deliveriesDlqUrl]: expect.anything(),
+      });
       expect(resource.Properties.Environment.Variables[env.localMode], worker.id).toBeUndefined();
     }
   });
@@ -60,7 +70,9 @@ describe('the stream router mapping', () => {
       MaximumRecordAgeInSeconds: 86400,
       DestinationConfig: { OnFailure: { Destination: arn(stack.events.routerFailures) } },
       FilterCriteria: {
-        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'DELIVERY_REQUEST'] } } } }) }],
+        Filters: [
+          { Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'DELIVERY_REQUEST'] } } } }) },
+        ],
       },
     });
   });
@@ -98,7 +110,9 @@ describe('least privilege', () => {
   it('lets the router write the table and send to the deliveries queue only', () => {
     const actions = actionsOf('EventRouter');
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:GetRecords', 'sqs:SendMessage']));
-    expect(resourcesFor('EventRouter', 'sqs:SendMessage')).toEqual(expect.arrayContaining([arn(stack.events.deliveriesQueue), arn(stack.events.routerFailures)]));
+    expect(resourcesFor('EventRouter', 'sqs:SendMessage')).toEqual(
+      expect.arrayContaining([arn(stack.events.deliveriesQueue), arn(stack.events.routerFailures)]),
+    );
     expect(resourcesFor('EventRouter', 'sqs:SendMessage')).not.toContainEqual(arn(stack.events.deliveriesDlq));
     expect(actions).not.toContain('sqs:ReceiveMessage');
     expect(actions.some((action) => action.startsWith('s3:'))).toBe(false);
@@ -106,7 +120,15 @@ describe('least privilege', () => {
 
   it('lets the delivery worker consume the deliveries queue, change visibility, and send to the DLQ only', () => {
     const actions = actionsOf('WebhookDelivery');
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:SendMessage']));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'dynamodb:UpdateItem',
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+        'sqs:ChangeMessageVisibility',
+        'sqs:SendMessage',
+      ]),
+    );
     expect(resourcesFor('WebhookDelivery', 'sqs:ChangeMessageVisibility')).toEqual([arn(stack.events.deliveriesQueue)]);
     expect(resourcesFor('WebhookDelivery', 'sqs:SendMessage')).toEqual([arn(stack.events.deliveriesDlq)]);
     expect(resourcesFor('WebhookDelivery', 'sqs:ReceiveMessage')).toEqual([arn(stack.events.deliveriesQueue)]);
@@ -122,8 +144,13 @@ describe('least privilege', () => {
     for (const fn of stack.api.functions.values()) {
       const role = logicalId(fn.role!);
       const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } });
-      const actions = Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => s.Action));
-      expect(actions.some((action: string) => action.startsWith('sqs:')), fn.node.id).toBe(false);
+      const actions = Object.values(policies).flatMap((policy) =>
+        policy.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => s.Action),
+      );
+      expect(
+        actions.some((action: string) => action.startsWith('sqs:')),
+        fn.node.id,
+      ).toBe(false);
     }
   });
 });

@@ -29,7 +29,12 @@ describe('customer addresses', () => {
   it('adds an address, normalising the country, and reads it back', async () => {
     const customer = await newCustomer();
     const address = await addAddress(customer.id, { country: 'de', line2: 'Hinterhaus', company: 'Druckerei' });
-    expect(AddressSchema.strict().parse(address)).toMatchObject({ customer_id: customer.id, country: 'DE', line2: 'Hinterhaus', is_default: true });
+    expect(AddressSchema.strict().parse(address)).toMatchObject({
+      customer_id: customer.id,
+      country: 'DE',
+      line2: 'Hinterhaus',
+      is_default: true,
+    });
     const read = await call('GET', `/v1/customers/${customer.id}/addresses/${address.id}`);
     expect(read.status).toBe(200);
     expect(read.body.data).toEqual(address);

@@ -43,7 +43,11 @@ describe('the audit log', () => {
     const account = await freshAccount();
     const since = new Date(Date.now() - 1000).toISOString();
     await call('GET', '/v1/customers', { key: account.test });
-    await call('POST', '/v1/customers', { key: account.test, body: { name: 'Audited', email: 'audited@example.com' }, headers: { 'User-Agent': 'audit-test/1.0' } });
+    await call('POST', '/v1/customers', {
+      key: account.test,
+      body: { name: 'Audited', email: 'audited@example.com' },
+      headers: { 'User-Agent': 'audit-test/1.0' },
+    });
     await call('GET', '/v1/customers/424242', { key: account.test });
     await setAllowedIps(account.id, ['203.0.113.0/24']);
     await call('GET', '/v1/customers', { key: account.test });
@@ -58,7 +62,13 @@ describe('the audit log', () => {
     expect(records.map((record) => record.status)).toEqual([401, 403, 404, 201, 200]);
     expect(logs.body.pagination.total).toBe(5);
     const created = records.find((record) => record.status === 201);
-    expect(created).toMatchObject({ method: 'POST', path: '/v1/customers', route: 'customers.create', user_agent: 'audit-test/1.0', customer_id: null });
+    expect(created).toMatchObject({
+      method: 'POST',
+      path: '/v1/customers',
+      route: 'customers.create',
+      user_agent: 'audit-test/1.0',
+      customer_id: null,
+    });
     expect(created.key_prefix).toBe(account.test.slice(0, 12));
     expect(created.source_ip).toMatch(/127\.0\.0\.1|::1/);
     expect(typeof created.duration_ms).toBe('number');
@@ -82,12 +92,22 @@ describe('the audit log', () => {
     const live = await call('GET', '/v1/audit-logs?path_prefix=/v1/customers', { key: account.live });
     expect(live.body.data).toHaveLength(1);
     const foreign = await call('GET', '/v1/audit-logs?path_prefix=/v1/customers', { key: shop.secretTest });
-    expect(foreign.body.data.every((record: any) => record.key_prefix === shop.secretTest.slice(0, 12) || record.key_prefix?.startsWith('sk_test_'))).toBe(true);
+    expect(
+      foreign.body.data.every(
+        (record: any) => record.key_prefix === shop.secretTest.slice(0, 12) || record.key_prefix?.startsWith('sk_test_'),
+      ),
+    ).toBe(true);
     expect(JSON.stringify(foreign.body)).not.toContain(account.test.slice(0, 12));
   });
 
   it('refuses bad filters with 422 and keys without audit:read with 403', async () => {
-    for (const query of ['status=abc', 'method=FETCH', 'from=yesterday', 'from=2026-01-01T00:00:00Z&to=2025-01-01T00:00:00Z', 'from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z']) {
+    for (const query of [
+      'status=abc',
+      'method=FETCH',
+      'from=yesterday',
+      'from=2026-01-01T00:00:00Z&to=2025-01-01T00:00:00Z',
+      'from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z',
+    ]) {
       const response = await call('GET', `/v1/audit-logs?${query}`);
       expect(response.status, query).toBe(422);
     }

@@ -25,7 +25,14 @@ const record = (requestId: string) => ({
 const line = (requestId: string) => JSON.stringify({ audit: { account_id: tenant.accountId, mode: tenant.mode, ...record(requestId) } });
 
 function subscriptionEvent(messageType: string, messages: string[]) {
-  const data = { messageType, owner: '1', logGroup: 'g', logStream: 's', subscriptionFilters: ['audit'], logEvents: messages.map((message, i) => ({ id: String(i), timestamp: Date.now(), message })) };
+  const data = {
+    messageType,
+    owner: '1',
+    logGroup: 'g',
+    logStream: 's',
+    subscriptionFilters: ['audit'],
+    logEvents: messages.map((message, i) => ({ id: String(i), timestamp: Date.now(), message })),
+  };
   return { awslogs: { data: gzipSync(JSON.stringify(data)).toString('base64') } };
 }
 
@@ -33,7 +40,13 @@ const range = { from: new Date(Date.now() - 3600_000).toISOString(), to: new Dat
 
 describe('the audit shipper', () => {
   it('stores the audit lines of a CloudWatch Logs batch and ignores everything else', async () => {
-    const event = subscriptionEvent('DATA_MESSAGE', [line('r-1'), '{"level":"INFO","message":"request"}', 'START RequestId: x', `${AUDIT_LINE_PREFIX}broken`, line('r-2')]);
+    const event = subscriptionEvent('DATA_MESSAGE', [
+      line('r-1'),
+      '{"level":"INFO","message":"request"}',
+      'START RequestId: x',
+      `${AUDIT_LINE_PREFIX}broken`,
+      line('r-2'),
+    ]);
     expect(await handler(event)).toEqual({ stored: 2 });
     expect(await countAuditRecords(tenant, range)).toBe(2);
   });

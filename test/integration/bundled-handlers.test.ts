@@ -43,7 +43,10 @@ describe('bundled handlers', () => {
     expect(JSON.parse(replay.body)).toEqual(JSON.parse(first.body));
 
     const id = JSON.parse(first.body).data.id as number;
-    const read = await get(apiEvent(principal, 'GET', '/v1/customers/{id}', `/v1/customers/${id}`, { id: String(id) }), benchContext('customers.get'));
+    const read = await get(
+      apiEvent(principal, 'GET', '/v1/customers/{id}', `/v1/customers/${id}`, { id: String(id) }),
+      benchContext('customers.get'),
+    );
     expect(read.statusCode).toBe(200);
     expect(JSON.parse(read.body).data).toMatchObject({ id, email: body.email });
     expect(read.headers?.['X-RateLimit-Limit']).toBeDefined();

@@ -14,7 +14,8 @@ const prefix = () => `TEST#CONDITIONAL#${randomUUID()}`;
 const createOnce = (pk: string, value: number): TransactItem[] => [
   { Put: { TableName: tableName(), Item: { pk, sk: 'ITEM', value }, ConditionExpression: 'attribute_not_exists(pk)' } },
 ];
-const read = async (pk: string) => (await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk, sk: 'ITEM' }, ConsistentRead: true }))).Item;
+const read = async (pk: string) =>
+  (await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk, sk: 'ITEM' }, ConsistentRead: true }))).Item;
 
 describe('batched conditional writes', () => {
   it('writes every group whose condition holds and answers false for the others, nothing else changed', async () => {
@@ -29,7 +30,9 @@ describe('batched conditional writes', () => {
 
   it('packs 250 groups into three transactions when none fails', async () => {
     const base = prefix();
-    const { result, calls } = await withCallCount(() => writeConditionallyBatched(Array.from({ length: 250 }, (_, index) => createOnce(`${base}#${index}`, index))));
+    const { result, calls } = await withCallCount(() =>
+      writeConditionallyBatched(Array.from({ length: 250 }, (_, index) => createOnce(`${base}#${index}`, index))),
+    );
     expect(result.every(Boolean)).toBe(true);
     expect(calls).toEqual({ TransactWriteItems: 3 });
     expect((await read(`${base}#249`))?.value).toBe(249);

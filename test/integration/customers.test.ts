@@ -20,7 +20,12 @@ describe('customers', () => {
     });
     expect(created.status).toBe(201);
     expect(created.body.success).toBe(true);
-    expect(CustomerSchema.strict().parse(created.body.data)).toMatchObject({ name: 'Anna Schmidt', email, company: 'Druckerei Schmidt', notes: null });
+    expect(CustomerSchema.strict().parse(created.body.data)).toMatchObject({
+      name: 'Anna Schmidt',
+      email,
+      company: 'Druckerei Schmidt',
+      notes: null,
+    });
     expect(Number.isInteger(created.body.data.id)).toBe(true);
 
     const read = await call('GET', `/v1/customers/${created.body.data.id}`);
@@ -84,7 +89,10 @@ describe('customers', () => {
   });
 
   it('answers a body that is not JSON content with 415', async () => {
-    const response = await call('POST', '/v1/customers', { rawBody: 'name=Anna', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const response = await call('POST', '/v1/customers', {
+      rawBody: 'name=Anna',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.status).toBe(415);
     expect(response.body.error.code).toBe('unsupported_media_type');
   });
@@ -148,7 +156,11 @@ describe('customers', () => {
     // The old email is free again.
     await createCustomer({ email: oldEmail });
     const events = await storedEvents(testTenant);
-    expect(events.some((event) => event.kind === 'customer.updated' && event.data.customer.id === customer.id && event.data.customer.email === newEmail)).toBe(true);
+    expect(
+      events.some(
+        (event) => event.kind === 'customer.updated' && event.data.customer.id === customer.id && event.data.customer.email === newEmail,
+      ),
+    ).toBe(true);
   });
 
   it('refuses an update to an email another customer has, changing nothing', async () => {
@@ -200,11 +212,21 @@ describe('customer lists', () => {
     for (let i = 0; i < 30; i++) created.push(await createCustomer({ name: `Lister ${String(i).padStart(2, '0')}` }, key));
     const first = await call('GET', '/v1/customers', { key });
     expect(first.status).toBe(200);
-    expect(first.body.pagination).toEqual({ page: 1, per_page: 25, total: before.body.pagination.total + 30, total_pages: Math.ceil((before.body.pagination.total + 30) / 25) });
+    expect(first.body.pagination).toEqual({
+      page: 1,
+      per_page: 25,
+      total: before.body.pagination.total + 30,
+      total_pages: Math.ceil((before.body.pagination.total + 30) / 25),
+    });
     expect(first.body.data).toHaveLength(25);
     expect(first.body.data[0].id).toBe(created[29].id);
     const second = await call('GET', '/v1/customers?page=2&per_page=10', { key });
-    expect(second.body.data.map((c: { id: number }) => c.id)).toEqual(created.slice(10, 20).reverse().map((c) => c.id));
+    expect(second.body.data.map((c: { id: number }) => c.id)).toEqual(
+      created
+        .slice(10, 20)
+        .reverse()
+        .map((c) => c.id),
+    );
     const beyond = await call('GET', '/v1/customers?page=999', { key });
     expect(beyond.body.data).toEqual([]);
   });

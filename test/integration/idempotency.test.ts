@@ -20,9 +20,15 @@ describe('Idempotency-Key', () => {
 
   it('answers 409 idempotency_conflict for the same key with another body or another endpoint', async () => {
     const idempotencyKey = key();
-    const created = await call('POST', '/v1/customers', { body: { name: 'A', email: uniqueEmail() }, headers: { 'Idempotency-Key': idempotencyKey } });
+    const created = await call('POST', '/v1/customers', {
+      body: { name: 'A', email: uniqueEmail() },
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
     expect(created.status).toBe(201);
-    const other = await call('POST', '/v1/customers', { body: { name: 'B', email: uniqueEmail() }, headers: { 'Idempotency-Key': idempotencyKey } });
+    const other = await call('POST', '/v1/customers', {
+      body: { name: 'B', email: uniqueEmail() },
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe('idempotency_conflict');
     const elsewhere = await call('POST', `/v1/customers/${created.body.data.id}/addresses`, {
@@ -35,7 +41,9 @@ describe('Idempotency-Key', () => {
   it('runs the work once when the same request arrives concurrently', async () => {
     const idempotencyKey = key();
     const body = { name: 'Concurrent', email: uniqueEmail('concurrent') };
-    const responses = await Promise.all(Array.from({ length: 5 }, () => call('POST', '/v1/customers', { body, headers: { 'Idempotency-Key': idempotencyKey } })));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => call('POST', '/v1/customers', { body, headers: { 'Idempotency-Key': idempotencyKey } })),
+    );
     for (const response of responses) expect([201, 409]).toContain(response.status);
     const conflicts = responses.filter((response) => response.status === 409);
     for (const conflict of conflicts) expect(conflict.body.error.code).toBe('idempotency_conflict');
@@ -55,7 +63,10 @@ describe('Idempotency-Key', () => {
   });
 
   it('refuses a malformed key with 422', async () => {
-    const response = await call('POST', '/v1/customers', { body: { name: 'A', email: uniqueEmail() }, headers: { 'Idempotency-Key': 'x'.repeat(256) } });
+    const response = await call('POST', '/v1/customers', {
+      body: { name: 'A', email: uniqueEmail() },
+      headers: { 'Idempotency-Key': 'x'.repeat(256) },
+    });
     expect(response.status).toBe(422);
     expect(response.body.error.details[0].field).toBe('Idempotency-Key');
   });

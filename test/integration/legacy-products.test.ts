@@ -23,14 +23,23 @@ async function create(body: Record<string, unknown> = brochure(), key?: string, 
 }
 
 const putCsv = (id: number, csv: string, options: { key?: string; prefix?: string; contentType?: string } = {}) =>
-  call('PUT', `${options.prefix ?? '/v1'}/legacy-products/${id}/prices`, { key: options.key, rawBody: csv, headers: { 'Content-Type': options.contentType ?? 'text/csv' } });
+  call('PUT', `${options.prefix ?? '/v1'}/legacy-products/${id}/prices`, {
+    key: options.key,
+    rawBody: csv,
+    headers: { 'Content-Type': options.contentType ?? 'text/csv' },
+  });
 
-const quote = (id: number, body: unknown, prefix = '/v1', key?: string) => call('POST', `${prefix}/legacy-products/${id}/calculate`, { key, body });
+const quote = (id: number, body: unknown, prefix = '/v1', key?: string) =>
+  call('POST', `${prefix}/legacy-products/${id}/calculate`, { key, body });
 
 /** Keys of one (version, format, color) partition of price items. */
 async function storedPrices(id: number, version: number, format: string, color: string) {
   const result = await dynamo().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': tenantKeys.legacyPricePartition(testTenant, id, version, format, color) } }),
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': tenantKeys.legacyPricePartition(testTenant, id, version, format, color) },
+    }),
   );
   return result.Items ?? [];
 }
@@ -89,7 +98,12 @@ describe('legacy products', () => {
       });
     }
     const chf = await create(brochure(), swiss.secretTest);
-    expect((await quote(chf.id, { format: 'A5', color: '4/4', quantity: 100, pages: 8 }, '', swiss.secretTest)).body.data).toMatchObject({ price: 49.9, tax: 3.84, total: 53.74, currency: 'CHF' });
+    expect((await quote(chf.id, { format: 'A5', color: '4/4', quantity: 100, pages: 8 }, '', swiss.secretTest)).body.data).toMatchObject({
+      price: 49.9,
+      tax: 3.84,
+      total: 53.74,
+      currency: 'CHF',
+    });
   });
 
   it('answers an unlisted combination with 422 and the valid values, never interpolating quantities', async () => {
@@ -99,7 +113,11 @@ describe('legacy products', () => {
     expect(unknown.body.error.details).toEqual([{ field: 'format', message: 'Unknown format "A3"; valid formats: A5, A4' }]);
     const between = await quote(id, { format: 'A4', color: '4/4', quantity: 300, pages: 8 });
     expect(between.body.error.details).toEqual([
-      { field: 'quantity', message: 'No price for quantity 300 (quantities are not interpolated); nearest valid quantities: 250, 500; all valid quantities: 100, 250, 500' },
+      {
+        field: 'quantity',
+        message:
+          'No price for quantity 300 (quantities are not interpolated); nearest valid quantities: 250, 500; all valid quantities: 100, 250, 500',
+      },
     ]);
     // Every value is listed, but the table has no A4 4/0 with 8 pages.
     const sparse = await quote(id, { format: 'A4', color: '4/0', quantity: 100, pages: 8 });
@@ -117,9 +135,18 @@ describe('legacy products', () => {
     const mainOnly = await create({ ...brochure(), gallery_images: [] }, key);
     expect(mainOnly.images).toEqual(['https://cdn.example.com/brochure.jpg']);
     const bare = await create({ name: 'No images' }, key);
-    expect(bare).toMatchObject({ images: [BUILT_IN_PLACEHOLDER], image: null, gallery_images: [], formats: [], price_count: 0, prices_updated_at: null });
+    expect(bare).toMatchObject({
+      images: [BUILT_IN_PLACEHOLDER],
+      image: null,
+      gallery_images: [],
+      formats: [],
+      price_count: 0,
+      prices_updated_at: null,
+    });
     await updateAccount(account.account.id, { placeholder_image_url: 'https://cdn.example.com/placeholder.png' });
-    expect((await call('GET', `/legacy-products/${bare.id}`, { key })).body.data.images).toEqual(['https://cdn.example.com/placeholder.png']);
+    expect((await call('GET', `/legacy-products/${bare.id}`, { key })).body.data.images).toEqual([
+      'https://cdn.example.com/placeholder.png',
+    ]);
     const listed = await call('GET', '/legacy-products', { key });
     expect(listed.body.data.map((p: { images: string[] }) => p.images.length)).toEqual([1, 1]);
     const noPrices = await quote(bare.id, { format: 'A4', color: '4/4', quantity: 1, pages: 1 }, '', key);
@@ -130,9 +157,17 @@ describe('legacy products', () => {
     const before = await storedTotal(testTenant, 'legacy_products');
     const duplicate = await call('POST', '/v1/legacy-products', { body: brochure([...smallTable, smallTable[1]]) });
     expect(duplicate.status).toBe(422);
-    expect(duplicate.body.error.details).toEqual([{ field: 'prices.5', message: 'duplicates prices.1 (same format, color, quantity and pages)' }]);
-    const images = await call('POST', '/v1/legacy-products', { body: { name: 'X', gallery_images: ['', 'javascript:alert(1)'], prices: [{ ...smallTable[0], price: 1.234 }] } });
-    expect(images.body.error.details.map((d: { field: string }) => d.field)).toEqual(['gallery_images.0', 'gallery_images.1', 'prices.0.price']);
+    expect(duplicate.body.error.details).toEqual([
+      { field: 'prices.5', message: 'duplicates prices.1 (same format, color, quantity and pages)' },
+    ]);
+    const images = await call('POST', '/v1/legacy-products', {
+      body: { name: 'X', gallery_images: ['', 'javascript:alert(1)'], prices: [{ ...smallTable[0], price: 1.234 }] },
+    });
+    expect(images.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+      'gallery_images.0',
+      'gallery_images.1',
+      'prices.0.price',
+    ]);
     expect(await storedTotal(testTenant, 'legacy_products')).toBe(before);
   });
 
@@ -156,7 +191,15 @@ describe('legacy price tables from CSV', () => {
     const product = await create();
     const response = await putCsv(product.id, `${HEADER}\r\nA6,1/0,50,4,9.99\r\nA6,1/0,100,4,14.5\r\n`, { prefix: '' });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    expect(response.body.data).toMatchObject({ id: product.id, formats: ['A6'], colors: ['1/0'], quantities: [50, 100], pages: [4], price_count: 2, brands: ['PrintPro', 'EcoPrint'] });
+    expect(response.body.data).toMatchObject({
+      id: product.id,
+      formats: ['A6'],
+      colors: ['1/0'],
+      quantities: [50, 100],
+      pages: [4],
+      price_count: 2,
+      brands: ['PrintPro', 'EcoPrint'],
+    });
     expect(response.body.data.prices_updated_at >= product.prices_updated_at).toBe(true);
     expect((await quote(product.id, { format: 'A6', color: '1/0', quantity: 100, pages: 4 })).body.data.price).toBe(14.5);
     expect((await quote(product.id, { format: 'A4', color: '4/4', quantity: 100, pages: 8 })).status).toBe(422);
@@ -190,7 +233,8 @@ describe('legacy price tables from CSV', () => {
 
   it('lets one of two concurrent imports win, leaving one whole table and no leftovers', async () => {
     const { id } = await create();
-    const tableOf = (format: string) => `${HEADER}\n${Array.from({ length: 60 }, (_, i) => `${format},4/4,${i + 1},8,${i + 1}.00`).join('\n')}`;
+    const tableOf = (format: string) =>
+      `${HEADER}\n${Array.from({ length: 60 }, (_, i) => `${format},4/4,${i + 1},8,${i + 1}.00`).join('\n')}`;
     const results = await Promise.all([putCsv(id, tableOf('X1')), putCsv(id, tableOf('X2'))]);
     expect(results.map((r) => r.status).sort()).toEqual(expect.arrayContaining([200]));
     for (const result of results) expect([200, 409]).toContain(result.status);
@@ -205,7 +249,10 @@ describe('legacy price tables from CSV', () => {
 describe('a 72,000-price table (12 formats × 6 colors × 25 quantities × 40 pages)', () => {
   const formats = ['A7', 'A6', 'A5', 'A4', 'A3', 'A2', 'A1', 'DL', 'SRA3', '10x10', '21x21', 'B5'];
   const colors = ['1/0', '1/1', '4/0', '4/1', '4/4', '5/5'];
-  const quantities = [25, 50, 100, 150, 200, 250, 300, 400, 500, 750, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 7500, 10000, 15000, 20000, 25000, 30000, 40000, 50000];
+  const quantities = [
+    25, 50, 100, 150, 200, 250, 300, 400, 500, 750, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 7500, 10000, 15000, 20000, 25000, 30000,
+    40000, 50000,
+  ];
   const pages = Array.from({ length: 40 }, (_, i) => (i + 1) * 4);
   /** Minor units, distinct per cell, so a wrong lookup cannot pass by accident. */
   const priceOf = (f: number, c: number, q: number, p: number) => 1000 + f * 100_000 + c * 10_000 + q * 300 + p * 7;
@@ -215,7 +262,11 @@ describe('a 72,000-price table (12 formats × 6 colors × 25 quantities × 40 pa
   beforeAll(async () => {
     const lines = [HEADER];
     formats.forEach((format, f) =>
-      colors.forEach((color, c) => quantities.forEach((quantity, q) => pages.forEach((page, p) => lines.push(`${format},${color},${quantity},${page},${(priceOf(f, c, q, p) / 100).toFixed(2)}`)))),
+      colors.forEach((color, c) =>
+        quantities.forEach((quantity, q) =>
+          pages.forEach((page, p) => lines.push(`${format},${color},${quantity},${page},${(priceOf(f, c, q, p) / 100).toFixed(2)}`)),
+        ),
+      ),
     );
     expect(lines).toHaveLength(72_001);
     id = (await create({ name: 'Catalogue', brands: ['House'] })).id;
@@ -238,7 +289,11 @@ describe('a 72,000-price table (12 formats × 6 colors × 25 quantities × 40 pa
       [5, 1, 3, 31],
     ] as const;
     for (const [i, [f, c, q, p]] of samples.entries()) {
-      const response = await quote(id, { format: formats[f], color: colors[c], quantity: quantities[q], pages: pages[p] }, i % 2 ? '' : '/v1');
+      const response = await quote(
+        id,
+        { format: formats[f], color: colors[c], quantity: quantities[q], pages: pages[p] },
+        i % 2 ? '' : '/v1',
+      );
       expect(response.status).toBe(200);
       expect(Math.round(response.body.data.price * 100)).toBe(priceOf(f, c, q, p));
     }
@@ -248,7 +303,9 @@ describe('a 72,000-price table (12 formats × 6 colors × 25 quantities × 40 pa
 
   it('reads exactly one price item per calculation (plus the product and the account)', async () => {
     const started = performance.now();
-    const { result, commands } = await withCallCount(() => calculateLegacyPrice(testTenant, id, { format: 'SRA3', color: '4/1', quantity: 7500, pages: 96 }));
+    const { result, commands } = await withCallCount(() =>
+      calculateLegacyPrice(testTenant, id, { format: 'SRA3', color: '4/1', quantity: 7500, pages: 96 }),
+    );
     expect(Math.round(result.price * 100)).toBe(priceOf(8, 3, 17, 23));
     console.info(`legacy calculate against the 72k table: ${commands.join(', ')} in ${Math.round(performance.now() - started)} ms`);
     expect(commands.filter((name) => !name.startsWith('GetItem'))).toEqual([]);

@@ -27,7 +27,6 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 const TIMEOUT = 60_000;
 
-
 /** Pids of DynamoDB Local processes listening on `port` (Linux /proc; empty elsewhere). */
 function dynamoDbLocalPids(endpoint: string): number[] {
   const port = new URL(endpoint).port;
@@ -97,9 +96,7 @@ describe('local engines, in memory', () => {
     expect(indexes).toHaveLength(table.indexes.length);
     expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: table.stream });
     expect(Table?.LatestStreamArn).toBeTruthy();
-    const { TimeToLiveDescription } = await dynamodb.send(
-      new DescribeTimeToLiveCommand({ TableName: engines.resources.tableName }),
-    );
+    const { TimeToLiveDescription } = await dynamodb.send(new DescribeTimeToLiveCommand({ TableName: engines.resources.tableName }));
     expect(TimeToLiveDescription).toEqual({ TimeToLiveStatus: 'ENABLED', AttributeName: table.ttlAttribute });
   });
 
@@ -164,69 +161,81 @@ describe('local engines, in memory', () => {
     }
   });
 
-  it('stop() ends the Java process and can be called twice', async () => {
-    const pids = dynamoDbLocalPids(engines.endpoints.dynamodb);
-    if (process.platform === 'linux') expect(pids).toHaveLength(1);
-    await engines.stop();
-    await engines.stop();
-    for (const pid of pids) expect(isAlive(pid)).toBe(false);
-    await expect(fetch(engines.endpoints.sqs)).rejects.toThrow();
-    await expect(fetch(engines.endpoints.s3)).rejects.toThrow();
-  }, TIMEOUT);
+  it(
+    'stop() ends the Java process and can be called twice',
+    async () => {
+      const pids = dynamoDbLocalPids(engines.endpoints.dynamodb);
+      if (process.platform === 'linux') expect(pids).toHaveLength(1);
+      await engines.stop();
+      await engines.stop();
+      for (const pid of pids) expect(isAlive(pid)).toBe(false);
+      await expect(fetch(engines.endpoints.sqs)).rejects.toThrow();
+      await expect(fetch(engines.endpoints.s3)).rejects.toThrow();
+    },
+    TIMEOUT,
+  );
 });
 
 describe('local engines, persistent', () => {
-  it('keeps a table item and an object across stop and start with the same dataDir', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'print-shop-engines-'));
-    try {
-      const first = await startEngines({ dataDir, inMemory: false, stage: 'persist' });
-      const item = { pk: { S: 'TENANT#t1' }, sk: { S: 'ORDER#1' }, total: { N: '42' } };
-      const dynamo1 = new DynamoDBClient(localClientConfig(first.endpoints.dynamodb));
-      await dynamo1.send(new PutItemCommand({ TableName: first.resources.tableName, Item: item }));
-      const s3a = new S3Client(localClientConfig(first.endpoints.s3));
-      await s3a.send(new PutObjectCommand({ Bucket: first.resources.buckets.documents, Key: 'inv.pdf', Body: 'pdf' }));
-      dynamo1.destroy();
-      s3a.destroy();
-      await first.stop();
-
-      const second = await startEngines({ dataDir, inMemory: false, stage: 'persist' });
+  it(
+    'keeps a table item and an object across stop and start with the same dataDir',
+    async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'print-shop-engines-'));
       try {
-        const dynamo2 = new DynamoDBClient(localClientConfig(second.endpoints.dynamodb));
-        const { Item } = await dynamo2.send(
-          new GetItemCommand({ TableName: second.resources.tableName, Key: { pk: item.pk, sk: item.sk } }),
-        );
-        expect(Item).toEqual(item);
-        const s3b = new S3Client(localClientConfig(second.endpoints.s3));
-        const object = await s3b.send(new GetObjectCommand({ Bucket: second.resources.buckets.documents, Key: 'inv.pdf' }));
-        expect(await object.Body?.transformToString()).toBe('pdf');
-        dynamo2.destroy();
-        s3b.destroy();
+        const first = await startEngines({ dataDir, inMemory: false, stage: 'persist' });
+        const item = { pk: { S: 'TENANT#t1' }, sk: { S: 'ORDER#1' }, total: { N: '42' } };
+        const dynamo1 = new DynamoDBClient(localClientConfig(first.endpoints.dynamodb));
+        await dynamo1.send(new PutItemCommand({ TableName: first.resources.tableName, Item: item }));
+        const s3a = new S3Client(localClientConfig(first.endpoints.s3));
+        await s3a.send(new PutObjectCommand({ Bucket: first.resources.buckets.documents, Key: 'inv.pdf', Body: 'pdf' }));
+        dynamo1.destroy();
+        s3a.destroy();
+        await first.stop();
+
+        const second = await startEngines({ dataDir, inMemory: false, stage: 'persist' });
+        try {
+          const dynamo2 = new DynamoDBClient(localClientConfig(second.endpoints.dynamodb));
+          const { Item } = await dynamo2.send(
+            new GetItemCommand({ TableName: second.resources.tableName, Key: { pk: item.pk, sk: item.sk } }),
+          );
+          expect(Item).toEqual(item);
+          const s3b = new S3Client(localClientConfig(second.endpoints.s3));
+          const object = await s3b.send(new GetObjectCommand({ Bucket: second.resources.buckets.documents, Key: 'inv.pdf' }));
+          expect(await object.Body?.transformToString()).toBe('pdf');
+          dynamo2.destroy();
+          s3b.destroy();
+        } finally {
+          await second.stop();
+        }
       } finally {
-        await second.stop();
+        await rm(dataDir, { recursive: true, force: true });
       }
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  }, TIMEOUT);
+    },
+    TIMEOUT,
+  );
 
-  it('refuses a data folder in use, and kills the Java process of a runner that died', async () => {
-    const dbPath = await mkdtemp(join(tmpdir(), 'print-shop-dynamodb-'));
-    try {
-      const first = await startDynamoDbLocal({ dbPath, inMemory: false });
-      await expect(startDynamoDbLocal({ dbPath, inMemory: false })).rejects.toThrow(/in use by process/);
+  it(
+    'refuses a data folder in use, and kills the Java process of a runner that died',
+    async () => {
+      const dbPath = await mkdtemp(join(tmpdir(), 'print-shop-dynamodb-'));
+      try {
+        const first = await startDynamoDbLocal({ dbPath, inMemory: false });
+        await expect(startDynamoDbLocal({ dbPath, inMemory: false })).rejects.toThrow(/in use by process/);
 
-      // What a `kill -9` of the runner leaves behind: the JVM still runs, its owner is gone.
-      const pidFile = join(dbPath, 'dynamodb-local.pid');
-      const recorded = JSON.parse(await readFile(pidFile, 'utf8')) as { pid: number; owner: number };
-      await writeFile(pidFile, JSON.stringify({ ...recorded, owner: 2 ** 22 + 1 }));
+        // What a `kill -9` of the runner leaves behind: the JVM still runs, its owner is gone.
+        const pidFile = join(dbPath, 'dynamodb-local.pid');
+        const recorded = JSON.parse(await readFile(pidFile, 'utf8')) as { pid: number; owner: number };
+        await writeFile(pidFile, JSON.stringify({ ...recorded, owner: 2 ** 22 + 1 }));
 
-      const second = await startDynamoDbLocal({ dbPath, inMemory: false });
-      expect(isAlive(first.pid)).toBe(false);
-      await first.stop(); // already gone: still resolves
-      await second.stop();
-      expect(isAlive(second.pid)).toBe(false);
-    } finally {
-      await rm(dbPath, { recursive: true, force: true });
-    }
-  }, TIMEOUT);
+        const second = await startDynamoDbLocal({ dbPath, inMemory: false });
+        expect(isAlive(first.pid)).toBe(false);
+        await first.stop(); // already gone: still resolves
+        await second.stop();
+        expect(isAlive(second.pid)).toBe(false);
+      } finally {
+        await rm(dbPath, { recursive: true, force: true });
+      }
+    },
+    TIMEOUT,
+  );
 });

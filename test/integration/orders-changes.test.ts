@@ -14,7 +14,8 @@ describe('order changes', () => {
     product = await newProduct(own.secretTest, { base_price: 2 });
   });
 
-  const create = (extra: Record<string, unknown> = {}) => newOrder(own.secretTest, { customer_id: customer.id, items: [{ product_id: product.id, quantity: 10 }], ...extra });
+  const create = (extra: Record<string, unknown> = {}) =>
+    newOrder(own.secretTest, { customer_id: customer.id, items: [{ product_id: product.id, quantity: 10 }], ...extra });
   const read = async (id: number) => (await call('GET', `/v1/orders/${id}`, { key: own.secretTest })).body.data;
 
   it('changes notes, due date and addresses, clears with null, and writes order.updated', async () => {
@@ -49,7 +50,10 @@ describe('order changes', () => {
     expect(await read(order.id)).toMatchObject({ notes: 'A', status: 'pending', version: 2 });
     expect(await orderEventKinds(own.tenant, order.id)).toEqual(['order.created', 'order.updated']);
     expect((await putOrder(own.secretTest, order.id, { notes: 'C' }, { 'If-Match': '2' })).status).toBe(200);
-    expect((await putOrder(own.secretTest, order.id, { notes: 'D' }, { 'If-Match': '*' })).body.data).toMatchObject({ notes: 'D', version: 4 });
+    expect((await putOrder(own.secretTest, order.id, { notes: 'D' }, { 'If-Match': '*' })).body.data).toMatchObject({
+      notes: 'D',
+      version: 4,
+    });
   });
 
   it('lets one of two writers with the same If-Match win; the other gets 412', async () => {
@@ -61,7 +65,10 @@ describe('order changes', () => {
 
   it('keeps both of two concurrent changes without If-Match (the loser re-reads and applies its change)', async () => {
     const order = await create();
-    const [notes, due] = await Promise.all([putOrder(own.secretTest, order.id, { notes: 'Both' }), putOrder(own.secretTest, order.id, { due_date: '2027-01-15' })]);
+    const [notes, due] = await Promise.all([
+      putOrder(own.secretTest, order.id, { notes: 'Both' }),
+      putOrder(own.secretTest, order.id, { due_date: '2027-01-15' }),
+    ]);
     expect([notes.status, due.status]).toEqual([200, 200]);
     expect(await read(order.id)).toMatchObject({ notes: 'Both', due_date: '2027-01-15', version: 3 });
   });
@@ -69,14 +76,29 @@ describe('order changes', () => {
   it('replaces the lines of a pending order: totals recomputed, only the stock difference moves', async () => {
     const tracked = await newProduct(own.secretTest, { base_price: 1.5, stock: { tracked: true, quantity: 20, low_threshold: 2 } });
     const second = await newProduct(own.secretTest, { base_price: 3, stock: { tracked: true, quantity: 5, low_threshold: 0 } });
-    const order = await newOrder(own.secretTest, { customer_id: customer.id, items: [{ product_id: tracked.id, quantity: 6 }, { product_id: second.id, quantity: 5 }] });
+    const order = await newOrder(own.secretTest, {
+      customer_id: customer.id,
+      items: [
+        { product_id: tracked.id, quantity: 6 },
+        { product_id: second.id, quantity: 5 },
+      ],
+    });
     expect([await stockOf(own.secretTest, tracked.id), await stockOf(own.secretTest, second.id)]).toEqual([14, 0]);
 
-    const more = await putOrder(own.secretTest, order.id, { items: [{ product_id: tracked.id, quantity: 10 }, { product_id: product.id, quantity: 1, unit_price: 0.5 }], shipping: 4.9 });
+    const more = await putOrder(own.secretTest, order.id, {
+      items: [
+        { product_id: tracked.id, quantity: 10 },
+        { product_id: product.id, quantity: 1, unit_price: 0.5 },
+      ],
+      shipping: 4.9,
+    });
     expect(more.status, JSON.stringify(more.body)).toBe(200);
     // 10 × 1.50 + 1 × 0.50 = 15.50; + 4.90 shipping = 20.40; tax 19 % = 3.876 → 3.88.
     expect(more.body.data).toMatchObject({ subtotal: 15.5, shipping: 4.9, tax: 3.88, total: 24.28, version: 2 });
-    expect(more.body.data.items.map((line: { id: number; product_id: number }) => [line.id, line.product_id])).toEqual([[1, tracked.id], [2, product.id]]);
+    expect(more.body.data.items.map((line: { id: number; product_id: number }) => [line.id, line.product_id])).toEqual([
+      [1, tracked.id],
+      [2, product.id],
+    ]);
     expect([await stockOf(own.secretTest, tracked.id), await stockOf(own.secretTest, second.id)]).toEqual([10, 5]);
 
     const fewer = await putOrder(own.secretTest, order.id, { items: [{ product_id: tracked.id, quantity: 2 }] });
@@ -88,12 +110,24 @@ describe('order changes', () => {
     expect(await stockOf(own.secretTest, tracked.id)).toBe(18);
 
     // The product dropped from the order is deletable again; the one still referenced is archived.
-    expect((await call('DELETE', `/v1/products/${second.id}`, { key: own.secretTest })).body.data).toEqual({ id: second.id, deleted: true });
-    expect((await call('DELETE', `/v1/products/${tracked.id}`, { key: own.secretTest })).body.data).toMatchObject({ deleted: false, archived: true });
+    expect((await call('DELETE', `/v1/products/${second.id}`, { key: own.secretTest })).body.data).toEqual({
+      id: second.id,
+      deleted: true,
+    });
+    expect((await call('DELETE', `/v1/products/${tracked.id}`, { key: own.secretTest })).body.data).toMatchObject({
+      deleted: false,
+      archived: true,
+    });
 
     await putOrder(own.secretTest, order.id, { status: 'cancelled' });
     expect(await stockOf(own.secretTest, tracked.id)).toBe(20);
-    expect(await orderEventKinds(own.tenant, order.id)).toEqual(['order.cancelled', 'order.created', 'order.updated', 'order.updated', 'order.updated']);
+    expect(await orderEventKinds(own.tenant, order.id)).toEqual([
+      'order.cancelled',
+      'order.created',
+      'order.updated',
+      'order.updated',
+      'order.updated',
+    ]);
   });
 
   it('refuses line and shipping changes once the order is confirmed, with 409', async () => {

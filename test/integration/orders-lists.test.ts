@@ -33,7 +33,15 @@ describe('order lists', () => {
     alice = await newCustomer(own.secretTest, { name: 'Alice' });
     bob = await newCustomer(own.secretTest, { name: 'Bob' });
     const product = await newProduct(own.secretTest);
-    for (const [buyer, status] of [[alice, 'pending'], [bob, 'confirmed'], [alice, 'confirmed'], [alice, 'cancelled'], [bob, 'pending'], [alice, 'pending'], [bob, 'confirmed']] as const) {
+    for (const [buyer, status] of [
+      [alice, 'pending'],
+      [bob, 'confirmed'],
+      [alice, 'confirmed'],
+      [alice, 'cancelled'],
+      [bob, 'pending'],
+      [alice, 'pending'],
+      [bob, 'confirmed'],
+    ] as const) {
       const order = await newOrder(own.secretTest, { customer_id: buyer.id, items: [{ product_id: product.id, quantity: 1 }] });
       const final = status === 'pending' ? order : (await putOrder(own.secretTest, order.id, { status })).body.data;
       orders.push(final);
@@ -74,7 +82,10 @@ describe('order lists', () => {
       [`created_from=${from}`, (order) => order.created_at >= from],
       [`created_to=${to}`, (order) => order.created_at <= to],
       [`created_from=${from}&created_to=${to}&status=pending`, (order) => inRange(order) && order.status === 'pending'],
-      [`created_from=${from}&customer_id=${alice.id}&status=confirmed`, (order) => order.created_at >= from && order.customer.id === alice.id && order.status === 'confirmed'],
+      [
+        `created_from=${from}&customer_id=${alice.id}&status=confirmed`,
+        (order) => order.created_at >= from && order.customer.id === alice.id && order.status === 'confirmed',
+      ],
       [`created_from=${from.slice(0, 10)}`, () => true],
       ['created_to=2000-01-01', () => false],
     ];

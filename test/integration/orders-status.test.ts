@@ -52,7 +52,10 @@ describe('order status', () => {
     const back = await eventsOf(async () => {
       const refused = await putOrder(own.secretTest, order.id, { status: 'pending' });
       expect(refused.status).toBe(409);
-      expect(refused.body.error).toMatchObject({ code: 'invalid_transition', details: [{ field: 'status', message: 'completed is final; no further state is allowed' }] });
+      expect(refused.body.error).toMatchObject({
+        code: 'invalid_transition',
+        details: [{ field: 'status', message: 'completed is final; no further state is allowed' }],
+      });
     });
     expect(back.kinds).toEqual([]);
     expect((await storedCustomer(own.tenant, customer.id))!.order_count_completed).toBe(1);
@@ -64,7 +67,8 @@ describe('order status', () => {
     expect(illegal.status).toBe(409);
     expect(illegal.body.error.code).toBe('invalid_transition');
     expect(illegal.body.error.message).toBe('An order cannot move from pending to shipped; allowed next states: confirmed, cancelled');
-    for (const status of ['confirmed', 'in_production', 'ready']) expect((await putOrder(own.secretTest, order.id, { status })).status).toBe(200);
+    for (const status of ['confirmed', 'in_production', 'ready'])
+      expect((await putOrder(own.secretTest, order.id, { status })).status).toBe(200);
     const pickup = await eventsOf(async () => expect((await putOrder(own.secretTest, order.id, { status: 'completed' })).status).toBe(200));
     expect(pickup.kinds).toEqual(['order.completed', 'order.updated']);
   });
@@ -72,12 +76,18 @@ describe('order status', () => {
   it('lets exactly one of two concurrent confirmations win; the other gets 409 invalid_transition', async () => {
     const order = await create();
     const events = await eventsOf(async () => {
-      const responses = await Promise.all([putOrder(own.secretTest, order.id, { status: 'confirmed' }), putOrder(own.secretTest, order.id, { status: 'confirmed' })]);
+      const responses = await Promise.all([
+        putOrder(own.secretTest, order.id, { status: 'confirmed' }),
+        putOrder(own.secretTest, order.id, { status: 'confirmed' }),
+      ]);
       expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
       expect(responses.find((response) => response.status === 409)!.body.error.code).toBe('invalid_transition');
     });
     expect(events.kinds).toEqual(['order.updated']);
-    expect((await call('GET', `/v1/orders/${order.id}`, { key: own.secretTest })).body.data).toMatchObject({ status: 'confirmed', version: 2 });
+    expect((await call('GET', `/v1/orders/${order.id}`, { key: own.secretTest })).body.data).toMatchObject({
+      status: 'confirmed',
+      version: 2,
+    });
   });
 
   it('cancels with the stock returned and the counters moved, and allows nothing after', async () => {
@@ -86,8 +96,13 @@ describe('order status', () => {
     expect(await stockOf(own.secretTest, tracked.id)).toBe(3);
     await putOrder(own.secretTest, order.id, { status: 'confirmed' });
     await putOrder(own.secretTest, order.id, { status: 'in_production' });
-    const before = { cancelled: await storedTotal(own.tenant, 'orders:cancelled'), open: (await storedCustomer(own.tenant, customer.id))!.open_orders };
-    const cancelled = await eventsOf(async () => expect((await putOrder(own.secretTest, order.id, { status: 'cancelled' })).status).toBe(200));
+    const before = {
+      cancelled: await storedTotal(own.tenant, 'orders:cancelled'),
+      open: (await storedCustomer(own.tenant, customer.id))!.open_orders,
+    };
+    const cancelled = await eventsOf(async () =>
+      expect((await putOrder(own.secretTest, order.id, { status: 'cancelled' })).status).toBe(200),
+    );
     expect(cancelled.kinds).toEqual(['order.cancelled', 'order.updated']);
     expect(await stockOf(own.secretTest, tracked.id)).toBe(8);
     expect(await storedTotal(own.tenant, 'orders:cancelled')).toBe(before.cancelled + 1);

@@ -25,7 +25,12 @@ describe('refused orders', () => {
 
   // Built while the cases are collected, before the products exist: -3 stands for `tracked`, -2 for `cards`, -1 for `archived`.
   const line = (overrides: Record<string, unknown> = {}) => ({ product_id: -3, quantity: 2, ...overrides });
-  const placeholders = () => new Map([[-1, archived.id], [-2, cards.id], [-3, tracked.id]]);
+  const placeholders = () =>
+    new Map([
+      [-1, archived.id],
+      [-2, cards.id],
+      [-3, tracked.id],
+    ]);
 
   async function expectRefused(body: Record<string, unknown>, details: { field: string; message?: string | RegExp }[]) {
     const response = await call('POST', '/v1/orders', { key: own.secretTest, body });
@@ -41,19 +46,61 @@ describe('refused orders', () => {
   it.each([
     ['a negative quantity', { items: [line({ quantity: -3 })] }, [{ field: 'items.0.quantity', message: 'must be at least 1' }]],
     ['a fractional quantity', { items: [line({ quantity: 1.5 })] }, [{ field: 'items.0.quantity', message: 'must be an integer' }]],
-    ['an unknown product', { items: [line(), line({ product_id: 987_654 })] }, [{ field: 'items.1.product_id', message: 'No product with id 987654' }]],
+    [
+      'an unknown product',
+      { items: [line(), line({ product_id: 987_654 })] },
+      [{ field: 'items.1.product_id', message: 'No product with id 987654' }],
+    ],
     ['an archived product', { items: [line({ product_id: -1 })] }, [{ field: 'items.0.product_id' }]],
-    ['a quantity below min_qty', { items: [line({ product_id: -2, quantity: 99, options: { paper: 'linen' } })] }, [{ field: 'items.0.quantity', message: 'must be at least 100' }]],
-    ['an unknown option', { items: [line({ product_id: -2, quantity: 100, options: { paper: 'gold' } })] }, [{ field: 'items.0.options.paper', message: /Unknown value "gold"/ }]],
-    ['a unit price with 3 decimals', { items: [line({ unit_price: 0.125 })] }, [{ field: 'items.0.unit_price', message: 'must have at most 2 decimals' }]],
+    [
+      'a quantity below min_qty',
+      { items: [line({ product_id: -2, quantity: 99, options: { paper: 'linen' } })] },
+      [{ field: 'items.0.quantity', message: 'must be at least 100' }],
+    ],
+    [
+      'an unknown option',
+      { items: [line({ product_id: -2, quantity: 100, options: { paper: 'gold' } })] },
+      [{ field: 'items.0.options.paper', message: /Unknown value "gold"/ }],
+    ],
+    [
+      'a unit price with 3 decimals',
+      { items: [line({ unit_price: 0.125 })] },
+      [{ field: 'items.0.unit_price', message: 'must have at most 2 decimals' }],
+    ],
     ['no lines', { items: [] }, [{ field: 'items', message: 'must have at least one line' }]],
-    ['too many lines', { items: Array.from({ length: MAX_ORDER_LINES + 1 }, () => line()) }, [{ field: 'items', message: `must have at most ${MAX_ORDER_LINES} lines` }]],
-    ['a total the client sends', { items: [line({ total: 1 })], total: 1 }, [{ field: 'items.0.total', message: 'Unknown field' }, { field: 'total', message: 'Unknown field' }]],
-    ['an address by id and inline', { items: [line()], billing_address_id: 1, billing_address: { name: 'A', line1: 'B', postal_code: '1', city: 'C', country: 'DE' } }, [{ field: 'billing_address_id' }]],
-    ['a due date that does not exist', { items: [line()], due_date: '2026-02-30' }, [{ field: 'due_date', message: 'must be a real calendar date' }]],
+    [
+      'too many lines',
+      { items: Array.from({ length: MAX_ORDER_LINES + 1 }, () => line()) },
+      [{ field: 'items', message: `must have at most ${MAX_ORDER_LINES} lines` }],
+    ],
+    [
+      'a total the client sends',
+      { items: [line({ total: 1 })], total: 1 },
+      [
+        { field: 'items.0.total', message: 'Unknown field' },
+        { field: 'total', message: 'Unknown field' },
+      ],
+    ],
+    [
+      'an address by id and inline',
+      { items: [line()], billing_address_id: 1, billing_address: { name: 'A', line1: 'B', postal_code: '1', city: 'C', country: 'DE' } },
+      [{ field: 'billing_address_id' }],
+    ],
+    [
+      'a due date that does not exist',
+      { items: [line()], due_date: '2026-02-30' },
+      [{ field: 'due_date', message: 'must be a real calendar date' }],
+    ],
   ])('refuses %s with 422 naming the field and writes nothing', async (_name, body, details) => {
-    const items = (body.items as Record<string, unknown>[]).map((item) => ({ ...item, product_id: placeholders().get(item.product_id as number) ?? item.product_id }));
-    const before = { orders: await storedTotal(own.tenant, 'orders'), events: (await storedEvents(own.tenant)).length, stock: await stockOf(own.secretTest, tracked.id) };
+    const items = (body.items as Record<string, unknown>[]).map((item) => ({
+      ...item,
+      product_id: placeholders().get(item.product_id as number) ?? item.product_id,
+    }));
+    const before = {
+      orders: await storedTotal(own.tenant, 'orders'),
+      events: (await storedEvents(own.tenant)).length,
+      stock: await stockOf(own.secretTest, tracked.id),
+    };
     await expectRefused({ customer_id: customer.id, ...body, items }, details);
     expect(await storedTotal(own.tenant, 'orders')).toBe(before.orders);
     expect((await storedEvents(own.tenant)).length).toBe(before.events);
@@ -66,7 +113,9 @@ describe('refused orders', () => {
     let foreign = await newCustomer(other.secretTest);
     while (foreign.id === customer.id) foreign = await newCustomer(other.secretTest);
     for (const id of [foreign.id, 999_999]) {
-      await expectRefused({ customer_id: id, items: [{ product_id: tracked.id, quantity: 2 }] }, [{ field: 'customer_id', message: `No customer with id ${id}` }]);
+      await expectRefused({ customer_id: id, items: [{ product_id: tracked.id, quantity: 2 }] }, [
+        { field: 'customer_id', message: `No customer with id ${id}` },
+      ]);
     }
     expect(await stockOf(own.secretTest, tracked.id)).toBe(20);
     expect(await storedTotal(own.tenant, 'orders')).toBe(0);
@@ -75,16 +124,29 @@ describe('refused orders', () => {
   });
 
   it('names every problem of a request at once', async () => {
-    await expectRefused({ customer_id: 999_999, items: [{ product_id: 987_654, quantity: 1 }, { product_id: cards.id, quantity: 5 }] }, [
-      { field: 'customer_id' },
-      { field: 'items.0.product_id' },
-      { field: 'items.1.quantity' },
-      { field: 'items.1.options.paper', message: /Required/ },
-    ]);
+    await expectRefused(
+      {
+        customer_id: 999_999,
+        items: [
+          { product_id: 987_654, quantity: 1 },
+          { product_id: cards.id, quantity: 5 },
+        ],
+      },
+      [
+        { field: 'customer_id' },
+        { field: 'items.0.product_id' },
+        { field: 'items.1.quantity' },
+        { field: 'items.1.options.paper', message: /Required/ },
+      ],
+    );
   });
 
   it('refuses missing and unknown fields, and a body that is not JSON', async () => {
-    await expectRefused({ notes: 'x', discount: 5 }, [{ field: 'customer_id', message: 'Required' }, { field: 'items', message: 'Required' }, { field: 'discount', message: 'Unknown field' }]);
+    await expectRefused({ notes: 'x', discount: 5 }, [
+      { field: 'customer_id', message: 'Required' },
+      { field: 'items', message: 'Required' },
+      { field: 'discount', message: 'Unknown field' },
+    ]);
     expect((await call('POST', '/v1/orders', { key: own.secretTest, rawBody: '{"customer_id": ' })).status).toBe(400);
   });
 

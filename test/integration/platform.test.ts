@@ -63,7 +63,11 @@ describe('GET /v1/account', () => {
   it("shows the calling key's account, mode, limits and scopes, never the key", async () => {
     const response = await call('GET', '/v1/account');
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ id: shop.accountId, mode: 'test', key: { kind: 'secret', scopes: ['*'], prefix: shop.secretTest.slice(0, 12) } });
+    expect(response.body.data).toMatchObject({
+      id: shop.accountId,
+      mode: 'test',
+      key: { kind: 'secret', scopes: ['*'], prefix: shop.secretTest.slice(0, 12) },
+    });
     expect(response.body.data.limits.per_minute).toBeGreaterThan(0);
     expect(JSON.stringify(response.body)).not.toContain(shop.secretTest);
     expect((await call('GET', '/v1/account', { key: shop.secretLive })).body.data.mode).toBe('live');

@@ -14,12 +14,20 @@ const key = shop.secretTest;
 
 describe('stock', () => {
   async function trackedProduct(quantity: number, lowThreshold: number) {
-    const product = await createProduct({ ...businessCards(), min_qty: 1, stock: { tracked: true, quantity, low_threshold: lowThreshold } });
+    const product = await createProduct({
+      ...businessCards(),
+      min_qty: 1,
+      stock: { tracked: true, quantity, low_threshold: lowThreshold },
+    });
     return product.id as number;
   }
   const order = (customerId: number, lines: { product_id: number; quantity: number }[]) =>
-    call('POST', '/v1/orders', { key, body: { customer_id: customerId, items: lines.map((line) => ({ ...line, options: { paper: 'matt300' } })) } });
-  const lowEvents = async (id: number) => (await storedEvents(testTenant)).filter((event) => event.kind === 'stock.low' && event.data.product.id === id);
+    call('POST', '/v1/orders', {
+      key,
+      body: { customer_id: customerId, items: lines.map((line) => ({ ...line, options: { paper: 'matt300' } })) },
+    });
+  const lowEvents = async (id: number) =>
+    (await storedEvents(testTenant)).filter((event) => event.kind === 'stock.low' && event.data.product.id === id);
 
   it('never oversells the last units under concurrency and writes exactly one stock.low', async () => {
     const id = await trackedProduct(10, 3);
@@ -64,7 +72,10 @@ describe('stock', () => {
       { product_id: id, quantity: 4 },
     ]);
     expect(response.status).toBe(409);
-    expect(response.body.error).toMatchObject({ code: 'conflict', details: [{ field: 'items.0.quantity', message: `only 5 of product ${id} in stock, 6 requested` }] });
+    expect(response.body.error).toMatchObject({
+      code: 'conflict',
+      details: [{ field: 'items.0.quantity', message: `only 5 of product ${id} in stock, 6 requested` }],
+    });
     expect(await stockOf(key, id)).toBe(5);
     expect(await lowEvents(id)).toHaveLength(0);
   });
@@ -72,7 +83,10 @@ describe('stock', () => {
   it('releases stock on cancel, which re-arms the low-stock warning', async () => {
     const id = await trackedProduct(6, 2);
     const customer = await newCustomer(key);
-    const first = await newOrder(key, { customer_id: customer.id, items: [{ product_id: id, quantity: 5, options: { paper: 'matt300' } }] });
+    const first = await newOrder(key, {
+      customer_id: customer.id,
+      items: [{ product_id: id, quantity: 5, options: { paper: 'matt300' } }],
+    });
     expect(await stockOf(key, id)).toBe(1);
     expect(await lowEvents(id)).toHaveLength(1);
     expect((await putOrder(key, first.id, { status: 'cancelled' })).status).toBe(200);

@@ -61,7 +61,15 @@ describe('products', () => {
       const response = await calculate(id, { quantity, options });
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       const quote = PriceQuoteSchema.strict().parse(response.body.data);
-      expect(quote).toMatchObject({ product_id: id, quantity, setup_fee: 9.9, tax_rate: 19, currency: 'EUR', production_days: 4, ...expected });
+      expect(quote).toMatchObject({
+        product_id: id,
+        quantity,
+        setup_fee: 9.9,
+        tax_rate: 19,
+        currency: 'EUR',
+        production_days: 4,
+        ...expected,
+      });
       const lines = quote.breakdown.reduce((sum, line) => sum + Math.round(line.amount * 100), 0);
       expect(lines).toBe(Math.round(quote.subtotal * 100));
     }
@@ -90,7 +98,11 @@ describe('products', () => {
     expect((await calculate(id, { quantity: 5001, options: { paper: 'matt300' } })).body.error.details[0].field).toBe('quantity');
     const options = await calculate(id, { quantity: 100, options: { colour: 'red', finish: 'gold' } });
     expect(options.status).toBe(422);
-    expect(options.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['options.colour', 'options.finish', 'options.paper']);
+    expect(options.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'options.colour',
+      'options.finish',
+      'options.paper',
+    ]);
     expect((await calculate(id, { quantity: 0 })).status).toBe(422);
     expect((await calculate(id, { quantity: 1.5 })).status).toBe(422);
     await call('PUT', `/v1/products/${id}`, { body: { is_active: false } });
@@ -101,7 +113,9 @@ describe('products', () => {
 
   it('refuses the v1.0 field names with 422 naming their replacement, writing nothing', async () => {
     const before = await storedTotal(testTenant, 'products');
-    const response = await call('POST', '/v1/products', { body: { ...businessCards(), min_qty: undefined, sku: 'BC-1', min_quantity: 100 } });
+    const response = await call('POST', '/v1/products', {
+      body: { ...businessCards(), min_qty: undefined, sku: 'BC-1', min_quantity: 100 },
+    });
     expect(response.status).toBe(422);
     expect(response.body.error.details).toEqual([
       { field: 'sku', message: 'sku was removed in v1.1; identify products by id' },
@@ -125,7 +139,16 @@ describe('products', () => {
     const money = await call('POST', '/v1/products', { body: { ...businessCards(), base_price: 0.125 } });
     expect(money.status).toBe(422);
     expect(money.body.error.details).toEqual([{ field: 'base_price', message: 'must have at most 2 decimals' }]);
-    const tiers = await call('POST', '/v1/products', { body: { ...businessCards(), max_qty: 50, price_tiers: [{ min_qty: 500, unit_price: 0.05 }, { min_qty: 250, unit_price: 0.08 }] } });
+    const tiers = await call('POST', '/v1/products', {
+      body: {
+        ...businessCards(),
+        max_qty: 50,
+        price_tiers: [
+          { min_qty: 500, unit_price: 0.05 },
+          { min_qty: 250, unit_price: 0.08 },
+        ],
+      },
+    });
     expect(tiers.status).toBe(422);
     expect(tiers.body.error.details.map((d: { field: string }) => d.field)).toEqual(['max_qty', 'price_tiers.1.min_qty']);
     const { id } = await createProduct();
@@ -140,7 +163,14 @@ describe('products', () => {
       body: { name: 'Premium cards', description: null, price_tiers: [], stock: { tracked: true, quantity: 40 } },
     });
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ name: 'Premium cards', description: null, price_tiers: [], base_price: 0.12, options: product.options, stock: { tracked: true, quantity: 40, low_threshold: 0 } });
+    expect(response.body.data).toMatchObject({
+      name: 'Premium cards',
+      description: null,
+      price_tiers: [],
+      base_price: 0.12,
+      options: product.options,
+      stock: { tracked: true, quantity: 40, low_threshold: 0 },
+    });
     const again = await call('PUT', `/v1/products/${product.id}`, { body: { stock: { low_threshold: 5 } } });
     expect(again.body.data.stock).toEqual({ tracked: true, quantity: 40, low_threshold: 5 });
     expect((await call('GET', `/v1/products/${product.id}`)).body.data).toEqual(again.body.data);
@@ -168,7 +198,10 @@ describe('products', () => {
     const list = await call('GET', `/v1/products?category=${category}`, { key });
     expect(list.body.data.map((p: { id: number }) => p.id)).toEqual([active.id]);
     expect(list.body.pagination.total).toBe(1);
-    expect((await call('GET', `/v1/products?category=${category}&is_active=false`, { key })).body).toMatchObject({ data: [], pagination: { total: 0 } });
+    expect((await call('GET', `/v1/products?category=${category}&is_active=false`, { key })).body).toMatchObject({
+      data: [],
+      pagination: { total: 0 },
+    });
     expect((await call('GET', `/v1/products/${archived.id}`, { key })).status).toBe(404);
     expect((await calculate(archived.id, { quantity: 100, options: { paper: 'linen' } }, key)).status).toBe(404);
     expect((await calculate(active.id, { quantity: 100, options: { paper: 'linen' } }, key)).status).toBe(200);
@@ -237,7 +270,8 @@ describe('product lists', () => {
     expect(prefix.body.pagination.total).toBe(2);
     expect((await call('GET', `/v1/products?q=zz${stamp}&is_active=true`, { key })).body.pagination.total).toBe(1);
     expectNoRemovedNames(list.body);
-    for (const query of ['is_active=yes', 'per_page=101', 'category=', 'colour=red']) expect((await call('GET', `/v1/products?${query}`, { key })).status, query).toBe(422);
+    for (const query of ['is_active=yes', 'per_page=101', 'category=', 'colour=red'])
+      expect((await call('GET', `/v1/products?${query}`, { key })).status, query).toBe(422);
   });
 });
 
@@ -259,10 +293,18 @@ describe('deleting products', () => {
     const category = `archive-${randomUUID()}`;
     const product = await createProduct(businessCards(category));
     const customer = await newCustomer(shop.secretTest);
-    const order = await newOrder(shop.secretTest, { customer_id: customer.id, items: [{ product_id: product.id, quantity: 100, options: { paper: 'matt300' } }] });
+    const order = await newOrder(shop.secretTest, {
+      customer_id: customer.id,
+      items: [{ product_id: product.id, quantity: 100, options: { paper: 'matt300' } }],
+    });
     const response = await call('DELETE', `/v1/products/${product.id}`);
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ id: product.id, deleted: false, archived: true, product: { id: product.id, is_active: false } });
+    expect(response.body.data).toMatchObject({
+      id: product.id,
+      deleted: false,
+      archived: true,
+      product: { id: product.id, is_active: false },
+    });
     expect((await call('GET', `/v1/products/${product.id}`)).body.data.is_active).toBe(false);
     expect((await call('GET', `/v1/products?category=${category}&is_active=false`)).body.pagination.total).toBe(1);
     expect((await call('GET', `/v1/products?category=${category}&is_active=true`)).body.pagination.total).toBe(0);

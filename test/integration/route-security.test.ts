@@ -56,7 +56,14 @@ const PUBLIC: Record<string, string> = {
 };
 
 /** The routes a storefront (publishable key, in a browser) calls today: the catalogue and its prices. */
-const STOREFRONT = ['products.list', 'products.get', 'products.calculate', 'legacy-products.list', 'legacy-products.get', 'legacy-products.calculate'];
+const STOREFRONT = [
+  'products.list',
+  'products.get',
+  'products.calculate',
+  'legacy-products.list',
+  'legacy-products.get',
+  'legacy-products.calculate',
+];
 
 /**
  * Path segment before an id parameter → the fixture resource whose id goes there. A route with an
@@ -70,11 +77,18 @@ type ResourceType = 'customers' | 'addresses' | 'orders' | 'products' | 'legacy-
  */
 type Body = { json: unknown } | { raw: string; contentType: string };
 const bodies = (fixture: Fixture): Record<string, Body> => ({
-  'orders.create': { json: { customer_id: fixture.ids.customers, items: [{ product_id: fixture.ids.products, quantity: 100, options: { paper: 'matt300' } }] } },
+  'orders.create': {
+    json: {
+      customer_id: fixture.ids.customers,
+      items: [{ product_id: fixture.ids.products, quantity: 100, options: { paper: 'matt300' } }],
+    },
+  },
   'orders.update': { json: { notes: 'changed by the security suite' } },
   'customers.create': { json: { name: 'Security Probe', email: `probe.${randomUUID()}@example.com` } },
   'customers.update': { json: { name: 'Changed by the security suite' } },
-  'addresses.create': { json: { type: 'shipping', name: 'Probe', line1: 'Hafenstraße 9', postal_code: '20457', city: 'Hamburg', country: 'DE' } },
+  'addresses.create': {
+    json: { type: 'shipping', name: 'Probe', line1: 'Hafenstraße 9', postal_code: '20457', city: 'Hamburg', country: 'DE' },
+  },
   'addresses.update': { json: { city: 'Bern' } },
   'products.create': { json: businessCards() },
   'products.update': { json: { name: 'Changed by the security suite' } },
@@ -111,7 +125,9 @@ const takesId = (route: RouteDefinition) => paramsOf(route.path).length > 0;
 
 /** Every scope but `scope`; without a read scope's write scope too, since write includes read. */
 const scopesWithout = (scope: Scope): Scope[] =>
-  allScopes.filter((granted) => granted !== '*' && granted !== scope && !(scope.endsWith(':read') && granted === scope.replace(/:read$/, ':write')));
+  allScopes.filter(
+    (granted) => granted !== '*' && granted !== scope && !(scope.endsWith(':read') && granted === scope.replace(/:read$/, ':write')),
+  );
 
 async function created(response: Promise<ApiResponse>, what: string) {
   const answer = await response;
@@ -120,28 +136,61 @@ async function created(response: Promise<ApiResponse>, what: string) {
 }
 
 beforeAll(async () => {
-  const [a, b] = await Promise.all([createAccount({ name: 'Security A', plan: 'enterprise' }), createAccount({ name: 'Security B', plan: 'enterprise' })]);
+  const [a, b] = await Promise.all([
+    createAccount({ name: 'Security A', plan: 'enterprise' }),
+    createAccount({ name: 'Security B', plan: 'enterprise' }),
+  ]);
   await Promise.all([setPlan(a.account.id, 'enterprise', 1_000_000), setPlan(b.account.id, 'enterprise', 1_000_000)]);
   const revocable = await createApiKey({ accountId: a.account.id, mode: 'test', kind: 'secret', scopes: ['*'] });
   await revokeApiKey(a.account.id, revocable.key_id);
   const required = [...new Set(keyRoutes.flatMap((route) => route.scopes))];
   const lacking = new Map(
-    await Promise.all(required.map(async (scope) => [scope, (await createApiKey({ accountId: a.account.id, mode: 'test', kind: 'secret', scopes: scopesWithout(scope) })).key] as const)),
+    await Promise.all(
+      required.map(
+        async (scope) =>
+          [
+            scope,
+            (await createApiKey({ accountId: a.account.id, mode: 'test', kind: 'secret', scopes: scopesWithout(scope) })).key,
+          ] as const,
+      ),
+    ),
   );
 
   const key = a.keys.secret_test.key;
   const marker = `sec${randomUUID().slice(0, 8)}`;
-  const customer = await created(call('POST', '/v1/customers', { key, body: { name: `Customer ${marker}`, email: `${marker}@example.com` } }), 'customer');
+  const customer = await created(
+    call('POST', '/v1/customers', { key, body: { name: `Customer ${marker}`, email: `${marker}@example.com` } }),
+    'customer',
+  );
   const [address, product, legacy] = await Promise.all([
-    created(call('POST', `/v1/customers/${customer.id}/addresses`, { key, body: { type: 'billing', name: `Address ${marker}`, line1: 'Musterweg 1', postal_code: '10115', city: 'Berlin', country: 'DE' } }), 'address'),
+    created(
+      call('POST', `/v1/customers/${customer.id}/addresses`, {
+        key,
+        body: { type: 'billing', name: `Address ${marker}`, line1: 'Musterweg 1', postal_code: '10115', city: 'Berlin', country: 'DE' },
+      }),
+      'address',
+    ),
     created(call('POST', '/v1/products', { key, body: { ...businessCards(), name: `Cards ${marker}` } }), 'product'),
     created(call('POST', '/v1/legacy-products', { key, body: { ...brochure(smallTable), name: `Brochure ${marker}` } }), 'legacy product'),
   ]);
-  const order = await created(call('POST', '/v1/orders', { key, body: { customer_id: customer.id, items: [{ product_id: product.id, quantity: 100, options: { paper: 'matt300' } }], notes: `Order ${marker}` } }), 'order');
+  const order = await created(
+    call('POST', '/v1/orders', {
+      key,
+      body: {
+        customer_id: customer.id,
+        items: [{ product_id: product.id, quantity: 100, options: { paper: 'matt300' } }],
+        notes: `Order ${marker}`,
+      },
+    }),
+    'order',
+  );
 
   // A registration with one delivery (a test event to a receiver of its own, closed once it succeeded).
   receiver = await startReceiver();
-  const webhook = await created(call('POST', '/v1/webhooks', { key, body: { url: receiver.url, events: ['invoice.paid'], description: `Webhook ${marker}` } }), 'webhook');
+  const webhook = await created(
+    call('POST', '/v1/webhooks', { key, body: { url: receiver.url, events: ['invoice.paid'], description: `Webhook ${marker}` } }),
+    'webhook',
+  );
   const sent = await call('POST', `/v1/webhooks/${webhook.id}/test`, { key });
   if (sent.status !== 200) throw new Error(`fixture test event: ${sent.status} ${JSON.stringify(sent.body)}`);
   const history = await eventually(
@@ -152,11 +201,25 @@ beforeAll(async () => {
   await receiver.close();
 
   fixture = {
-    a: { accountId: a.account.id, secretTest: key, secretLive: a.keys.secret_live.key, publishableTest: a.keys.publishable_test.key, revoked: revocable.key },
+    a: {
+      accountId: a.account.id,
+      secretTest: key,
+      secretLive: a.keys.secret_live.key,
+      publishableTest: a.keys.publishable_test.key,
+      revoked: revocable.key,
+    },
     b: { secretTest: b.keys.secret_test.key },
     unknownKey: generateApiKey('secret', 'test'),
     lacking,
-    ids: { customers: customer.id, addresses: address.id, orders: order.id, products: product.id, 'legacy-products': legacy.id, webhooks: webhook.id, deliveries: history.data[0].id },
+    ids: {
+      customers: customer.id,
+      addresses: address.id,
+      orders: order.id,
+      products: product.id,
+      'legacy-products': legacy.id,
+      webhooks: webhook.id,
+      deliveries: history.data[0].id,
+    },
     secrets: [marker, a.account.id, webhook.secret, receiver.url],
   };
 }, 60_000);
@@ -169,7 +232,10 @@ afterAll(() => receiver?.close());
 function pathFor(template: string): string {
   return template.replace(/([^/]+)\/\{(\w+)\}/g, (_match, segment: string, param: string) => {
     const id = fixture.ids[segment as ResourceType];
-    if (id === undefined) throw new Error(`no fixture for {${param}} after /${segment}/ in ${template}: add a resource of that type in beforeAll, or list the route in NO_FOREIGN_ID with the reason`);
+    if (id === undefined)
+      throw new Error(
+        `no fixture for {${param}} after /${segment}/ in ${template}: add a resource of that type in beforeAll, or list the route in NO_FOREIGN_ID with the reason`,
+      );
     return `${segment}/${id}`;
   });
 }
@@ -189,7 +255,8 @@ function expectError(check: typeof expect, response: ApiResponse, status: number
   check(Object.keys(error).filter((name) => !['code', 'message', 'details', 'request_id'].includes(name))).toEqual([]);
   check(error).toMatchObject({ code, message: check.any(String), request_id: check.any(String) });
   check(error.message.length).toBeGreaterThan(0);
-  if ('details' in error) for (const detail of error.details) check(detail).toEqual({ field: check.any(String), message: check.any(String) });
+  if ('details' in error)
+    for (const detail of error.details) check(detail).toEqual({ field: check.any(String), message: check.any(String) });
   check(response.headers.get('x-request-id')).toBe(error.request_id);
   return error as { code: string; message: string; details?: { field: string; message: string }[]; request_id: string };
 }
@@ -200,7 +267,9 @@ function expectNothingLeaked(check: typeof expect, response: ApiResponse) {
   for (const secret of fixture.secrets) check(text.includes(secret), `answer contains ${secret}`).toBe(false);
 }
 
-const cases = keyRoutes.flatMap((route) => pathsOf(route).map((template) => [`${route.id}: ${route.method} ${template}`, route, template] as const));
+const cases = keyRoutes.flatMap((route) =>
+  pathsOf(route).map((template) => [`${route.id}: ${route.method} ${template}`, route, template] as const),
+);
 
 describe.concurrent('every route with a key', () => {
   describe.each(cases)('%s', (_name, route, template) => {
@@ -274,13 +343,26 @@ describe('the coverage of this suite', () => {
 
   it('lists no route that does not exist (the tables stay true)', () => {
     const known = new Set(routes.map((route) => route.id));
-    const listed = [...Object.keys(NO_FOREIGN_ID), ...Object.keys(ANY_KEY), ...Object.keys(PUBLIC), ...STOREFRONT, ...Object.keys(bodies(fixture))];
+    const listed = [
+      ...Object.keys(NO_FOREIGN_ID),
+      ...Object.keys(ANY_KEY),
+      ...Object.keys(PUBLIC),
+      ...STOREFRONT,
+      ...Object.keys(bodies(fixture)),
+    ];
     expect(listed.filter((id) => !known.has(id))).toEqual([]);
-    expect(Object.keys(bodies(fixture)).filter((id) => !['POST', 'PUT', 'PATCH'].includes(routes.find((route) => route.id === id)!.method))).toEqual([]);
+    expect(
+      Object.keys(bodies(fixture)).filter((id) => !['POST', 'PUT', 'PATCH'].includes(routes.find((route) => route.id === id)!.method)),
+    ).toEqual([]);
   });
 
   it('requires at least one scope on every route with a key, except the ones listed in ANY_KEY', () => {
-    expect(keyRoutes.filter((route) => route.scopes.length === 0).map((route) => route.id).sort()).toEqual(Object.keys(ANY_KEY).sort());
+    expect(
+      keyRoutes
+        .filter((route) => route.scopes.length === 0)
+        .map((route) => route.id)
+        .sort(),
+    ).toEqual(Object.keys(ANY_KEY).sort());
   });
 
   it('makes public (auth: none) exactly the routes listed in PUBLIC, and they answer without a key', async () => {
@@ -298,7 +380,13 @@ describe('the coverage of this suite', () => {
 
 describe('ids in a request body', () => {
   it("orders.create does not take another account's customer or product", async () => {
-    const response = await call('POST', '/v1/orders', { key: fixture.b.secretTest, body: { customer_id: fixture.ids.customers, items: [{ product_id: fixture.ids.products, quantity: 100, options: { paper: 'matt300' } }] } });
+    const response = await call('POST', '/v1/orders', {
+      key: fixture.b.secretTest,
+      body: {
+        customer_id: fixture.ids.customers,
+        items: [{ product_id: fixture.ids.products, quantity: 100, options: { paper: 'matt300' } }],
+      },
+    });
     expect([404, 422], JSON.stringify(response.body)).toContain(response.status);
     expectError(expect, response, response.status, response.body.error.code);
     expectNothingLeaked(expect, response);

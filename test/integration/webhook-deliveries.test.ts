@@ -50,7 +50,16 @@ describe('a delivery', () => {
     expect(body.event_id).toMatch(/^evt_/);
     expect(Math.abs(Date.parse(body.timestamp) - Date.parse(customer.created_at))).toBeLessThan(1000);
     // Byte for byte: key order, and the customer exactly as the API returned it.
-    expect(rawBody).toBe(JSON.stringify({ id: body.id, event_id: body.event_id, event: 'customer.created', timestamp: body.timestamp, mode: 'test', data: { customer } }));
+    expect(rawBody).toBe(
+      JSON.stringify({
+        id: body.id,
+        event_id: body.event_id,
+        event: 'customer.created',
+        timestamp: body.timestamp,
+        mode: 'test',
+        data: { customer },
+      }),
+    );
 
     const now = Math.floor(Date.now() / 1000);
     expect(headers['content-type']).toBe('application/json');
@@ -72,7 +81,16 @@ describe('a delivery', () => {
     expect(verifyWebhook(rawBody.replace('Anna', 'Anne'), headers, webhook.secret)).toEqual({ ok: false, reason: 'signature mismatch' });
 
     const delivery = await deliveryWhen(shop.secretTest, webhook.id, body.id, (value) => value.status === 'succeeded');
-    expect(delivery).toMatchObject({ id: body.id, webhook_id: webhook.id, event_id: body.event_id, event: 'customer.created', test: false, attempt_count: 1, last_status_code: 200, next_attempt_at: null });
+    expect(delivery).toMatchObject({
+      id: body.id,
+      webhook_id: webhook.id,
+      event_id: body.event_id,
+      event: 'customer.created',
+      test: false,
+      attempt_count: 1,
+      last_status_code: 200,
+      next_attempt_at: null,
+    });
     expect(delivery.payload).toEqual(body);
     expect(delivery.attempts).toEqual([
       { attempt: 1, attempted_at: expect.any(String), status_code: 200, duration_ms: expect.any(Number), error: null, response_body: 'ok' },
@@ -93,7 +111,11 @@ describe('a delivery', () => {
 
     const delivery = await deliveryWhen(shop.secretTest, webhook.id, ids[0], (value) => value.status === 'succeeded');
     expect(delivery.attempt_count).toBe(3);
-    expect(delivery.attempts.map((attempt: any) => [attempt.attempt, attempt.status_code])).toEqual([[1, 500], [2, 500], [3, 200]]);
+    expect(delivery.attempts.map((attempt: any) => [attempt.attempt, attempt.status_code])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
     expect(delivery.attempts[0]).toMatchObject({ error: 'receiver answered 500', response_body: 'status 500' });
   });
 
@@ -123,7 +145,13 @@ describe('a delivery', () => {
 
 describe('who receives what', () => {
   it('sends nothing to another kind, an inactive webhook, another account or the other mode', async () => {
-    const [target, otherKind, inactive, otherAccount, otherMode] = await Promise.all([receiver(), receiver(), receiver(), receiver(), receiver()]);
+    const [target, otherKind, inactive, otherAccount, otherMode] = await Promise.all([
+      receiver(),
+      receiver(),
+      receiver(),
+      receiver(),
+      receiver(),
+    ]);
     const webhook = await registerForTest(shop.secretTest, { url: target.url, events: ['customer.created'] });
     const silent = [
       await registerForTest(shop.secretTest, { url: otherKind.url, events: ['order.created', 'customer.updated'] }),
@@ -180,7 +208,9 @@ describe('the test endpoint', () => {
     expect(history.pagination.total).toBe(2);
     expect(history.data.every((delivery) => delivery.test === true && delivery.event === 'invoice.paid')).toBe(true);
     // A chosen kind, and validation of it.
-    expect((await call('POST', `/v1/webhooks/${webhook.id}/test`, { key: shop.secretTest, body: { event: 'order.shipped' } })).status).toBe(200);
+    expect((await call('POST', `/v1/webhooks/${webhook.id}/test`, { key: shop.secretTest, body: { event: 'order.shipped' } })).status).toBe(
+      200,
+    );
     const [, , third] = await hook.waitFor(3);
     expect(JSON.parse(third!.rawBody).event).toBe('order.shipped');
     expect((await call('POST', `/v1/webhooks/${webhook.id}/test`, { key: shop.secretTest, body: { event: 'nope' } })).status).toBe(422);
@@ -241,4 +271,8 @@ describe('the delivery history', () => {
 });
 
 const deliveryWhenCount = (webhookId: number, query: string, count: number) =>
-  eventually(() => deliveries(shop.secretTest, webhookId, query), (page) => page.pagination.total >= count, 10_000);
+  eventually(
+    () => deliveries(shop.secretTest, webhookId, query),
+    (page) => page.pagination.total >= count,
+    10_000,
+  );

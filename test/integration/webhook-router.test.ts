@@ -72,6 +72,11 @@ describe('the stream router', () => {
     await routeStreamRecords([record]); // the retry of the failed batch
     const [request] = await hook.waitFor(1);
     expect(JSON.parse(request!.rawBody).id).toBe(id);
-    expect(await eventually(async () => (await storedDelivery(shop.tenant, id))?.status, (status) => status === 'succeeded')).toBe('succeeded');
+    expect(
+      await eventually(
+        async () => (await storedDelivery(shop.tenant, id))?.status,
+        (status) => status === 'succeeded',
+      ),
+    ).toBe('succeeded');
   });
 });

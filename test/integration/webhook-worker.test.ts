@@ -59,7 +59,12 @@ async function pendingDelivery(webhookId: number, options: { token?: string; nex
     }),
   ).toBe(true);
   if (options.nextAttemptAt) {
-    await dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...(await storedDelivery(shop.tenant, id)), next_attempt_at: options.nextAttemptAt } }));
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...(await storedDelivery(shop.tenant, id)), next_attempt_at: options.nextAttemptAt },
+      }),
+    );
   }
   return { id, send: (messageToken = token) => sendDeliveryMessages([deliveryMessage(shop.tenant, webhookId, id, messageToken)]) };
 }
@@ -72,7 +77,12 @@ describe('the delivery worker', () => {
     const webhook = await register(shop.secretTest, { url: hook.url, events: ['stock.low'], active: false });
     const delivery = await pendingDelivery(webhook.id);
     await delivery.send();
-    expect(await eventually(() => statusOf(delivery.id), (status) => status === 'skipped')).toBe('skipped');
+    expect(
+      await eventually(
+        () => statusOf(delivery.id),
+        (status) => status === 'skipped',
+      ),
+    ).toBe('skipped');
     expect((await storedDelivery(shop.tenant, delivery.id))?.last_error).toBe('webhook inactive');
     expect(hook.requests).toHaveLength(0);
   });
@@ -83,7 +93,12 @@ describe('the delivery worker', () => {
     const delivery = await pendingDelivery(webhook.id);
     expect((await call('DELETE', `/v1/webhooks/${webhook.id}`, { key: shop.secretTest })).status).toBe(200);
     await delivery.send();
-    expect(await eventually(() => statusOf(delivery.id), (status) => status === 'skipped')).toBe('skipped');
+    expect(
+      await eventually(
+        () => statusOf(delivery.id),
+        (status) => status === 'skipped',
+      ),
+    ).toBe('skipped');
     expect((await storedDelivery(shop.tenant, delivery.id))?.last_error).toBe('webhook deleted');
     expect(hook.requests).toHaveLength(0);
   });
@@ -98,7 +113,12 @@ describe('the delivery worker', () => {
     expect(await statusOf(delivery.id)).toBe('pending');
     await delivery.send('current');
     await hook.waitFor(1);
-    expect(await eventually(() => statusOf(delivery.id), (status) => status === 'succeeded')).toBe('succeeded');
+    expect(
+      await eventually(
+        () => statusOf(delivery.id),
+        (status) => status === 'succeeded',
+      ),
+    ).toBe('succeeded');
   });
 
   it('hides a message that arrives before its attempt is due and attempts it on time', async () => {
@@ -119,14 +139,24 @@ describe('the delivery worker', () => {
     const webhook = await register(shop.secretTest, { url, events: ['stock.low'] });
     const delivery = await pendingDelivery(webhook.id);
     await delivery.send();
-    const stored = await eventually(() => storedDelivery(shop.tenant, delivery.id), (item) => Number(item?.attempt_count) >= 2);
+    const stored = await eventually(
+      () => storedDelivery(shop.tenant, delivery.id),
+      (item) => Number(item?.attempt_count) >= 2,
+    );
     expect(stored?.last_error).toBe('connection refused');
     expect(stored?.last_status_code).toBeUndefined();
   });
 });
 
 describe('the attempt history of a delivery', () => {
-  const attempt = (number: number) => ({ attempt: number, attempted_at: new Date().toISOString(), status_code: 500, duration_ms: 3, error: 'receiver answered 500', response_body: 'x'.repeat(1024) });
+  const attempt = (number: number) => ({
+    attempt: number,
+    attempted_at: new Date().toISOString(),
+    status_code: 500,
+    duration_ms: 3,
+    error: 'receiver answered 500',
+    response_body: 'x'.repeat(1024),
+  });
 
   it('lives in the delivery item and keeps the most recent attempts only', async () => {
     const webhook = await register(shop.secretTest, { url: 'https://example.com/hook', events: ['stock.low'], active: false });
@@ -150,7 +180,14 @@ describe('the attempt history of a delivery', () => {
     const { id } = await pendingDelivery(webhook.id);
     const seen = (await readDelivery(shop.tenant, id))!;
     expect(await recordAttempt(shop.tenant, seen, attempt(1), { status: 'pending' })).toBe(true);
-    expect(await recordAttempt(shop.tenant, seen, { ...attempt(1), status_code: 200, error: null }, { status: 'succeeded', next_attempt_at: null })).toBe(false);
+    expect(
+      await recordAttempt(
+        shop.tenant,
+        seen,
+        { ...attempt(1), status_code: 200, error: null },
+        { status: 'succeeded', next_attempt_at: null },
+      ),
+    ).toBe(false);
     const stored = (await readDelivery(shop.tenant, id))!;
     expect(stored.status).toBe('pending');
     expect(stored.attempts).toHaveLength(1);

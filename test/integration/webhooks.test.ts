@@ -17,14 +17,23 @@ beforeAll(async () => {
   [shop, stranger] = await Promise.all([freshShop('Webhook Registrations'), freshShop('Webhook Stranger')]);
 });
 
-const valid = () => ({ url: 'https://hooks.example.com/print-shop', events: ['order.created', 'customer.created'], description: 'ERP sync' });
+const valid = () => ({
+  url: 'https://hooks.example.com/print-shop',
+  events: ['order.created', 'customer.created'],
+  description: 'ERP sync',
+});
 
 describe('webhook registrations', () => {
   it('creates a webhook, showing the secret once and a hint afterwards', async () => {
     const created = await call('POST', '/v1/webhooks', { key: shop.secretTest, body: valid() });
     expect(created.status).toBe(201);
     const webhook = WebhookSchema.strict().parse(created.body.data);
-    expect(webhook).toMatchObject({ url: valid().url, events: ['order.created', 'customer.created'], active: true, description: 'ERP sync' });
+    expect(webhook).toMatchObject({
+      url: valid().url,
+      events: ['order.created', 'customer.created'],
+      active: true,
+      description: 'ERP sync',
+    });
     expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{48}$/);
     expect(webhook.created_at).toBe(webhook.updated_at);
 
@@ -52,7 +61,10 @@ describe('webhook registrations', () => {
 
   it('updates only the fields sent; null clears the description', async () => {
     const webhook = await register(shop.secretTest, valid());
-    const updated = await call('PUT', `/v1/webhooks/${webhook.id}`, { key: shop.secretTest, body: { events: ['*'], active: false, description: null } });
+    const updated = await call('PUT', `/v1/webhooks/${webhook.id}`, {
+      key: shop.secretTest,
+      body: { events: ['*'], active: false, description: null },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data).toMatchObject({ id: webhook.id, url: valid().url, events: ['*'], active: false, description: null });
     expect(updated.body.data.secret).toBe(`whsec_…${webhook.secret.slice(-4)}`);
@@ -87,7 +99,10 @@ describe('webhook validation', () => {
   });
 
   it('refuses unknown event kinds with 422 listing the valid ones', async () => {
-    const response = await call('POST', '/v1/webhooks', { key: shop.secretTest, body: { ...valid(), events: ['order.created', 'order.exploded'] } });
+    const response = await call('POST', '/v1/webhooks', {
+      key: shop.secretTest,
+      body: { ...valid(), events: ['order.created', 'order.exploded'] },
+    });
     expect(response.status).toBe(422);
     const [detail] = response.body.error.details;
     expect(detail.field).toBe('events.1');
@@ -103,20 +118,29 @@ describe('webhook validation', () => {
     }
   });
 
-  it.each(['https://10.0.0.5/hook', 'https://169.254.169.254/', 'https://[::1]/', 'https://[::ffff:169.254.169.254]/', 'https://192.168.0.10/hook', 'https://100.64.1.1/', 'https://localhost.localhost/', 'ftp://example.com/'])(
-    'refuses %s with 422 and writes nothing',
-    async (url) => {
-      const before = (await call('GET', '/v1/webhooks?per_page=100', { key: shop.secretTest })).body.pagination.total;
-      const response = await call('POST', '/v1/webhooks', { key: shop.secretTest, body: { ...valid(), url } });
-      expect(response.status).toBe(422);
-      expect(response.body.error.details[0].field).toBe('url');
-      expect((await call('GET', '/v1/webhooks?per_page=100', { key: shop.secretTest })).body.pagination.total).toBe(before);
-    },
-  );
+  it.each([
+    'https://10.0.0.5/hook',
+    'https://169.254.169.254/',
+    'https://[::1]/',
+    'https://[::ffff:169.254.169.254]/',
+    'https://192.168.0.10/hook',
+    'https://100.64.1.1/',
+    'https://localhost.localhost/',
+    'ftp://example.com/',
+  ])('refuses %s with 422 and writes nothing', async (url) => {
+    const before = (await call('GET', '/v1/webhooks?per_page=100', { key: shop.secretTest })).body.pagination.total;
+    const response = await call('POST', '/v1/webhooks', { key: shop.secretTest, body: { ...valid(), url } });
+    expect(response.status).toBe(422);
+    expect(response.body.error.details[0].field).toBe('url');
+    expect((await call('GET', '/v1/webhooks?per_page=100', { key: shop.secretTest })).body.pagination.total).toBe(before);
+  });
 
   it('refuses an unsafe URL on update and keeps the old one', async () => {
     const webhook = await register(shop.secretTest, valid());
-    const response = await call('PUT', `/v1/webhooks/${webhook.id}`, { key: shop.secretTest, body: { url: 'https://169.254.169.254/latest' } });
+    const response = await call('PUT', `/v1/webhooks/${webhook.id}`, {
+      key: shop.secretTest,
+      body: { url: 'https://169.254.169.254/latest' },
+    });
     expect(response.status).toBe(422);
     expect((await call('GET', `/v1/webhooks/${webhook.id}`, { key: shop.secretTest })).body.data.url).toBe(valid().url);
   });
@@ -127,7 +151,9 @@ describe('webhook validation', () => {
     resetConfig();
     try {
       for (const url of ['http://hooks.example.com/x', 'http://127.0.0.1:4000/x', 'https://127.0.0.1/x', 'http://localhost:4000/x']) {
-        await expect(createWebhook(shop.tenant, { url, events: ['order.created'], active: true }), url).rejects.toBeInstanceOf(ValidationError);
+        await expect(createWebhook(shop.tenant, { url, events: ['order.created'], active: true }), url).rejects.toBeInstanceOf(
+          ValidationError,
+        );
       }
     } finally {
       process.env.LOCAL_MODE = previous;
@@ -160,7 +186,9 @@ describe('webhook access', () => {
     expect((await call('GET', '/v1/webhooks/999999/deliveries', { key: shop.secretTest })).status).toBe(404);
     const webhook = await register(shop.secretTest, valid());
     expect((await call('GET', `/v1/webhooks/${webhook.id}/deliveries/wh_notadeliveryid`, { key: shop.secretTest })).status).toBe(404);
-    expect((await call('GET', `/v1/webhooks/${webhook.id}/deliveries/wh_000000000000000000000000`, { key: shop.secretTest })).status).toBe(404);
+    expect((await call('GET', `/v1/webhooks/${webhook.id}/deliveries/wh_000000000000000000000000`, { key: shop.secretTest })).status).toBe(
+      404,
+    );
   });
 
   it('keeps accounts and modes apart', async () => {

@@ -18,8 +18,12 @@ export function checkCallBudgets(calls: Record<string, RouteCalls>, outputFile?:
   }));
   if (outputFile) writeFileSync(outputFile, JSON.stringify(summary, null, 2) + '\n');
   const problems = [
-    ...summary.filter((row) => row.median > row.budget).map((row) => `${row.route}: ${row.median} DynamoDB calls per request (budget ${row.budget})`),
-    ...summary.flatMap((row) => FORBIDDEN_COMMANDS.filter((command) => row.commands[command]).map((command) => `${row.route}: used ${command}`)),
+    ...summary
+      .filter((row) => row.median > row.budget)
+      .map((row) => `${row.route}: ${row.median} DynamoDB calls per request (budget ${row.budget})`),
+    ...summary.flatMap((row) =>
+      FORBIDDEN_COMMANDS.filter((command) => row.commands[command]).map((command) => `${row.route}: used ${command}`),
+    ),
   ];
   if (problems.length) throw new Error(`DynamoDB call budgets exceeded:\n  ${problems.join('\n  ')}`);
 }

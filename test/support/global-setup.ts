@@ -42,9 +42,20 @@ export default async function setup(project: TestProject) {
   const fixtures: Fixtures = {
     api: gateway.url.replace('localhost', '127.0.0.1'),
     env: engines.env,
-    shop: { accountId: shop.account.id, secretTest: shop.keys.secret_test.key, secretLive: shop.keys.secret_live.key, publishableTest: shop.keys.publishable_test.key, customersReadOnly: readOnly.key },
+    shop: {
+      accountId: shop.account.id,
+      secretTest: shop.keys.secret_test.key,
+      secretLive: shop.keys.secret_live.key,
+      publishableTest: shop.keys.publishable_test.key,
+      customersReadOnly: readOnly.key,
+    },
     other: { accountId: other.account.id, secretTest: other.keys.secret_test.key },
-    swiss: { accountId: swiss.account.id, secretTest: swiss.keys.secret_test.key, publishableTest: swiss.keys.publishable_test.key, productsReadOnly: productsReadOnly.key },
+    swiss: {
+      accountId: swiss.account.id,
+      secretTest: swiss.keys.secret_test.key,
+      publishableTest: swiss.keys.publishable_test.key,
+      productsReadOnly: productsReadOnly.key,
+    },
   };
   project.provide('fixtures', fixtures);
 

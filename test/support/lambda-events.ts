@@ -91,14 +91,19 @@ export function apiRequestEvent(
     httpMethod: request.method,
     pathParameters: request.pathParameters ?? null,
     queryStringParameters: request.query ?? null,
-    multiValueQueryStringParameters: request.query ? Object.fromEntries(Object.entries(request.query).map(([name, value]) => [name, [value]])) : null,
+    multiValueQueryStringParameters: request.query
+      ? Object.fromEntries(Object.entries(request.query).map(([name, value]) => [name, [value]]))
+      : null,
     body,
     requestContext: { resourcePath: request.resource, httpMethod: request.method, path: `/dev${path}` },
   });
   base.requestContext.authorizer = request.principal === null ? null : authorizerContext(request.principal);
   const headers = { ...(body === null ? {} : { 'Content-Type': 'application/json' }), ...request.headers };
   base.headers = { ...base.headers, ...headers };
-  base.multiValueHeaders = { ...base.multiValueHeaders, ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])) };
+  base.multiValueHeaders = {
+    ...base.multiValueHeaders,
+    ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+  };
   return merge(base, overrides);
 }
 
@@ -124,7 +129,11 @@ export function streamRecordOf(item: Record<string, unknown>, overrides: DeepPar
   const keys = { pk: image.pk!, sk: image.sk! };
   const eventName = overrides.eventName ?? 'INSERT';
   const images =
-    eventName === 'REMOVE' ? { OldImage: image, NewImage: undefined } : eventName === 'MODIFY' ? { OldImage: fixture.dynamodb!.NewImage!, NewImage: image } : { NewImage: image };
+    eventName === 'REMOVE'
+      ? { OldImage: image, NewImage: undefined }
+      : eventName === 'MODIFY'
+        ? { OldImage: fixture.dynamodb!.NewImage!, NewImage: image }
+        : { NewImage: image };
   const record = merge(fixture, { eventName, dynamodb: { Keys: keys } } as DeepPartial<DynamoDBRecord>);
   record.dynamodb = { ...record.dynamodb, ...images };
   if (!record.dynamodb.NewImage) delete record.dynamodb.NewImage;

@@ -27,7 +27,8 @@ export async function newOrder(key: string, body: Record<string, unknown>) {
 export const putOrder = (key: string, id: number, body: Record<string, unknown>, headers?: Record<string, string>) =>
   call('PUT', `/v1/orders/${id}`, { key, body, headers });
 
-export const stockOf = async (key: string, productId: number): Promise<number> => (await call('GET', `/v1/products/${productId}`, { key })).body.data.stock.quantity;
+export const stockOf = async (key: string, productId: number): Promise<number> =>
+  (await call('GET', `/v1/products/${productId}`, { key })).body.data.stock.quantity;
 
 /** Kinds of the events about one order, sorted by name (ids order events by millisecond only). */
 export const orderEventKinds = async (tenant: Tenant, orderId: number): Promise<string[]> =>

@@ -61,7 +61,12 @@ export const businessCards = (category = 'cards') => ({
 });
 
 /** The simplest product: 1.00 per piece, no tiers, options or setup fee (or what `overrides` says). */
-export const posterA2 = (overrides: Record<string, unknown> = {}) => ({ name: 'Poster A2', category: 'posters', base_price: 1, ...overrides });
+export const posterA2 = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Poster A2',
+  category: 'posters',
+  base_price: 1,
+  ...overrides,
+});
 
 /** A legacy price table: five cells of format × color × quantity × pages. */
 export const smallTable = [

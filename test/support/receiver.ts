@@ -50,7 +50,13 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() });
+      requests.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      });
       const served = requests.length - 1 - plan.from;
       const status = plan.statuses[Math.min(served, plan.statuses.length - 1)] ?? 200;
       const body = plan.body(status);

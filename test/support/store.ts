@@ -9,7 +9,11 @@ import { tableName } from '#shared/db/table';
 
 /** All stored events of a tenant, every page (use with a tenant of the test's own). */
 export async function storedEvents(tenant: Tenant): Promise<Record<string, any>[]> {
-  const entries = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': tenantKeys.eventsCollection(tenant) } });
+  const entries = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': tenantKeys.eventsCollection(tenant) },
+  });
   return getMany(entries.map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) })));
 }
 

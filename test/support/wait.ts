@@ -22,13 +22,18 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   }
 }
 
-const counters = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const satisfies QueueAttributeName[];
+const counters = [
+  'ApproximateNumberOfMessages',
+  'ApproximateNumberOfMessagesNotVisible',
+  'ApproximateNumberOfMessagesDelayed',
+] as const satisfies QueueAttributeName[];
 
-/** Messages in a queue not yet deleted — waiting, in flight (being handled or hidden for a retry) or delayed; 0 exactly when it is empty. */
+/**
+ * Messages in a queue not yet deleted — waiting, in flight (being handled or hidden for a retry)
+ * or delayed; 0 exactly when it is empty.
+ */
 export async function messagesIn(queueUrl: string): Promise<number> {
-  const { Attributes = {} } = await sqs().send(
-    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: counters }),
-  );
+  const { Attributes = {} } = await sqs().send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: counters }));
   // The emulator counts in-flight messages in ApproximateNumberOfMessages too (SQS does not), so
   // the sum may count one twice: it is zero exactly when the queue is empty, which is what callers ask.
   return counters.reduce((sum, name) => sum + Number(Attributes[name] ?? 0), 0);
@@ -45,7 +50,8 @@ export async function deliveryQueuesDrained(timeoutMs = 20_000): Promise<void> {
   for (;;) {
     const counts = await Promise.all(queues.map(messagesIn));
     if (counts.every((count) => count === 0)) return;
-    if (Date.now() > deadline) throw new Error(`the delivery queues did not drain within ${timeoutMs} ms (${counts.join(' and ')} message(s) left)`);
+    if (Date.now() > deadline)
+      throw new Error(`the delivery queues did not drain within ${timeoutMs} ms (${counts.join(' and ')} message(s) left)`);
     await pause(100);
   }
 }

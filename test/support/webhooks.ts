@@ -52,7 +52,13 @@ export async function deliveries(key: string, webhookId: number, query = '') {
 }
 
 /** The delivery with its attempts, once `done` holds (the pipeline is asynchronous). */
-export async function deliveryWhen(key: string, webhookId: number, deliveryId: string, done: (delivery: any) => boolean, timeoutMs = 15_000) {
+export async function deliveryWhen(
+  key: string,
+  webhookId: number,
+  deliveryId: string,
+  done: (delivery: any) => boolean,
+  timeoutMs = 15_000,
+) {
   const delivery = await eventually(
     async () => (await call('GET', `/v1/webhooks/${webhookId}/deliveries/${deliveryId}`, { key })).body?.data,
     (value) => value !== undefined && done(value),

@@ -2,7 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiClient, ApiError, queryString } from '#admin/api/client';
 
 function fakeFetch(status: number, body: unknown, headers: Record<string, string> = {}) {
-  return vi.fn(async (_input: string | URL | Request, _init?: RequestInit) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers }));
+  return vi.fn(
+    async (_input: string | URL | Request, _init?: RequestInit) =>
+      new Response(body === undefined ? null : JSON.stringify(body), { status, headers }),
+  );
 }
 
 describe('admin API client', () => {
@@ -30,24 +33,53 @@ describe('admin API client', () => {
   it('turns error bodies into ApiError with field details and the request id', async () => {
     const fetch = fakeFetch(422, {
       success: false,
-      error: { code: 'validation_failed', message: 'The webhook URL is not allowed', details: [{ field: 'url', message: 'must use https' }], request_id: 'req-9' },
+      error: {
+        code: 'validation_failed',
+        message: 'The webhook URL is not allowed',
+        details: [{ field: 'url', message: 'must use https' }],
+        request_id: 'req-9',
+      },
     });
     const client = new ApiClient({ baseUrl: '', key: 'sk_test_abc', fetch });
     const error = await client.getWebhook(1).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 422, code: 'validation_failed', details: [{ field: 'url', message: 'must use https' }], requestId: 'req-9' });
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'validation_failed',
+      details: [{ field: 'url', message: 'must use https' }],
+      requestId: 'req-9',
+    });
   });
 
   it('reports a 401 so the session ends, and an unreachable API as status 0', async () => {
     const onUnauthorized = vi.fn();
-    const unauthorized = new ApiClient({ baseUrl: '', key: 'sk_test_gone', onUnauthorized, fetch: fakeFetch(401, { success: false, error: { code: 'unauthorized', message: 'Missing or invalid credentials', request_id: 'r' } }) });
+    const unauthorized = new ApiClient({
+      baseUrl: '',
+      key: 'sk_test_gone',
+      onUnauthorized,
+      fetch: fakeFetch(401, {
+        success: false,
+        error: { code: 'unauthorized', message: 'Missing or invalid credentials', request_id: 'r' },
+      }),
+    });
     await expect(unauthorized.account()).rejects.toMatchObject({ status: 401 });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
 
-    const offline = new ApiClient({ baseUrl: 'https://api.example.com', key: 'sk_test_abc', fetch: vi.fn(async () => Promise.reject(new TypeError('fetch failed'))) });
+    const offline = new ApiClient({
+      baseUrl: 'https://api.example.com',
+      key: 'sk_test_abc',
+      fetch: vi.fn(async () => Promise.reject(new TypeError('fetch failed'))),
+    });
     await expect(offline.account()).rejects.toMatchObject({ status: 0, code: 'network_error' });
 
-    const html = new ApiClient({ baseUrl: '', key: 'sk_test_abc', fetch: vi.fn(async () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'X-Request-Id': 'gw-1' } })) });
+    const html = new ApiClient({
+      baseUrl: '',
+      key: 'sk_test_abc',
+      fetch: vi.fn(
+        async () =>
+          new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'X-Request-Id': 'gw-1' } }),
+      ),
+    });
     await expect(html.account()).rejects.toMatchObject({ status: 502, code: 'http_502', requestId: 'gw-1' });
   });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryStatusView, displayStatus, isDeliveryStatus, isInFlight, statusCodeView, statusFilterOptions, statusView } from '#admin/lib/delivery-status';
+import {
+  deliveryStatusView,
+  displayStatus,
+  isDeliveryStatus,
+  isInFlight,
+  statusCodeView,
+  statusFilterOptions,
+  statusView,
+} from '#admin/lib/delivery-status';
 
 describe('admin delivery status', () => {
   it('splits pending into pending (not tried) and retrying (tried, more to come)', () => {

@@ -14,7 +14,13 @@ describe('admin addresses', () => {
     expect(parseRoute('/admin/settings/webhooks/12/')).toEqual({ name: 'webhook', id: 12 });
     expect(parseRoute('/admin/settings/webhooks/12/edit')).toEqual({ name: 'webhook-edit', id: 12 });
     expect(parseRoute('/admin/settings/webhooks/12/deliveries/wh_abc')).toEqual({ name: 'delivery', id: 12, deliveryId: 'wh_abc' });
-    for (const path of ['/admin/settings/webhooks/0', '/admin/settings/webhooks/abc', '/admin/settings/webhooks/12/nope', '/admin/orders', '/admin/settings/webhooks/1/deliveries/wh_a/x']) {
+    for (const path of [
+      '/admin/settings/webhooks/0',
+      '/admin/settings/webhooks/abc',
+      '/admin/settings/webhooks/12/nope',
+      '/admin/orders',
+      '/admin/settings/webhooks/1/deliveries/wh_a/x',
+    ]) {
       expect(parseRoute(path).name, path).toBe('not-found');
     }
   });
@@ -31,7 +37,11 @@ describe('admin addresses', () => {
   });
 
   it('keeps delivery filters in the query string, dropping what is invalid', () => {
-    expect(parseDeliveryFilters('?status=failed&event=order.created&page=3')).toEqual({ status: 'failed', event: 'order.created', page: 3 });
+    expect(parseDeliveryFilters('?status=failed&event=order.created&page=3')).toEqual({
+      status: 'failed',
+      event: 'order.created',
+      page: 3,
+    });
     expect(parseDeliveryFilters('?status=retrying&page=0')).toEqual({ page: 1 });
     expect(parseDeliveryFilters('')).toEqual({ page: 1 });
     expect(deliveryFiltersQuery({ page: 1 })).toBe('');

@@ -74,7 +74,12 @@ describe('local admin panel serving', () => {
   });
 
   it('never leaves the build folder and accepts only GET and HEAD', async () => {
-    for (const path of ['/admin/..%2foutside.txt', '/admin/assets/..%2f..%2foutside.txt', '/admin/%2e%2e%2foutside.txt', '/admin/..%5coutside.txt']) {
+    for (const path of [
+      '/admin/..%2foutside.txt',
+      '/admin/assets/..%2f..%2foutside.txt',
+      '/admin/%2e%2e%2foutside.txt',
+      '/admin/..%5coutside.txt',
+    ]) {
       const response = await fetch(base + path);
       expect(response.status, path).toBe(404);
       expect(await response.text(), path).not.toContain('secret');

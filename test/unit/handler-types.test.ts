@@ -17,7 +17,12 @@ const operations = defineOperations({
     body: z.strictObject({ name: z.string().trim(), tags: z.array(z.string()).default([]), notes: z.string().nullable().optional() }),
     response: z.object({ id: z.number() }),
   },
-  list: { route: 'customers.list', query: z.strictObject({ page: z.coerce.number().default(1) }), response: z.object({ id: z.number() }), list: true },
+  list: {
+    route: 'customers.list',
+    query: z.strictObject({ page: z.coerce.number().default(1) }),
+    response: z.object({ id: z.number() }),
+    list: true,
+  },
 });
 
 type Update = ApiRequest<typeof operations.update>;
@@ -44,7 +49,9 @@ describe('ApiRequest<typeof operation>', () => {
   });
 
   it('is what defineHandler hands its function for that operation', () => {
-    expectTypeOf(defineHandler<typeof operations.update>).parameter(1).toEqualTypeOf<(request: Update) => Promise<HttpResult>>();
+    expectTypeOf(defineHandler<typeof operations.update>)
+      .parameter(1)
+      .toEqualTypeOf<(request: Update) => Promise<HttpResult>>();
     // Reading a field the schema does not have does not compile.
     defineHandler(operations.update, async (request) => {
       expectTypeOf(request.body.tags).toEqualTypeOf<string[]>();

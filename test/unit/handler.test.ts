@@ -39,14 +39,22 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 // Operations of real routes (the handler reads the route's method and scopes from the table), with schemas of the test's own.
 const operations = defineOperations({
   write: { route: 'customers.create', body: z.strictObject({ name: z.string().min(1) }), response: z.unknown(), status: 201 },
-  read: { route: 'customers.list', query: z.strictObject({ page: z.coerce.number().int().positive().optional() }), response: z.unknown(), list: true },
+  read: {
+    route: 'customers.list',
+    query: z.strictObject({ page: z.coerce.number().int().positive().optional() }),
+    response: z.unknown(),
+    list: true,
+  },
   readById: { route: 'customers.get', params: z.object({ id: z.coerce.number().int().positive() }), response: z.unknown() },
   storefrontRead: { route: 'products.list', response: z.unknown(), list: true },
 });
 
 const context = {} as Context;
 
-function request(operation: keyof typeof operations, options: { body?: unknown; query?: Record<string, string>; id?: string; principal?: Partial<Principal> } = {}): APIGatewayProxyEvent {
+function request(
+  operation: keyof typeof operations,
+  options: { body?: unknown; query?: Record<string, string>; id?: string; principal?: Partial<Principal> } = {},
+): APIGatewayProxyEvent {
   const route = routeById(operations[operation].route);
   return apiRequestEvent({
     method: route.method,
@@ -58,13 +66,26 @@ function request(operation: keyof typeof operations, options: { body?: unknown; 
   });
 }
 
-const bodyOf = (response: APIGatewayProxyResult) => JSON.parse(response.body) as { success: boolean; data?: unknown; error?: { code: string; message: string; details?: unknown[]; request_id: string } };
+const bodyOf = (response: APIGatewayProxyResult) =>
+  JSON.parse(response.body) as {
+    success: boolean;
+    data?: unknown;
+    error?: { code: string; message: string; details?: unknown[]; request_id: string };
+  };
 
 /** The documented error body, with X-Request-Id equal to its request_id and the rate-limit headers. */
 function expectErrorResponse(response: APIGatewayProxyResult, event: APIGatewayProxyEvent, status: number, code: string) {
   expect(response.statusCode, response.body).toBe(status);
   const body = bodyOf(response);
-  expect(body).toEqual({ success: false, error: { code, message: expect.any(String), ...(body.error?.details ? { details: expect.any(Array) } : {}), request_id: event.requestContext.requestId } });
+  expect(body).toEqual({
+    success: false,
+    error: {
+      code,
+      message: expect.any(String),
+      ...(body.error?.details ? { details: expect.any(Array) } : {}),
+      request_id: event.requestContext.requestId,
+    },
+  });
   expect(response.headers?.['X-Request-Id']).toBe(event.requestContext.requestId);
   expect(response.headers?.['Content-Type']).toMatch(/^application\/json/);
   expect(response.headers).toMatchObject({ 'X-RateLimit-Limit': '500', 'X-RateLimit-Reset': String(state.reset) });
@@ -116,7 +137,9 @@ describe('a request over the rate limit', () => {
     const event = request('write', { body: { name: '', unknown: true } });
     const response = await defineHandler(operations.write, async () => created({}))(event, context);
     const error = expectErrorResponse(response, event, 422, 'validation_failed');
-    expect(error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'unknown' }), expect.objectContaining({ field: 'name' })]));
+    expect(error.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'unknown' }), expect.objectContaining({ field: 'name' })]),
+    );
   });
 });
 
@@ -189,14 +212,24 @@ describe('the guard', () => {
     event.requestContext.authorizer = null;
     const response = await defineHandler(operations.read, async () => ok([]))(event, context);
     expect(response.statusCode).toBe(401);
-    expect(bodyOf(response).error).toEqual({ code: 'unauthorized', message: expect.any(String), request_id: event.requestContext.requestId });
+    expect(bodyOf(response).error).toEqual({
+      code: 'unauthorized',
+      message: expect.any(String),
+      request_id: event.requestContext.requestId,
+    });
     expect(response.headers?.['X-RateLimit-Limit']).toBeUndefined();
     expect(consume).not.toHaveBeenCalled();
   });
 
   it('refuses a publishable key on a route not marked for storefronts with 403 forbidden, before the scopes', async () => {
     const work = vi.fn(async () => ok([]));
-    const event = request('read', { principal: { kind: 'publishable', keyPrefix: 'pk_test_Fixt', scopes: ['products:read', 'carts:read', 'carts:write', 'auth:customer'] } });
+    const event = request('read', {
+      principal: {
+        kind: 'publishable',
+        keyPrefix: 'pk_test_Fixt',
+        scopes: ['products:read', 'carts:read', 'carts:write', 'auth:customer'],
+      },
+    });
     const response = await defineHandler(operations.read, work)(event, context);
     const error = expectErrorResponse(response, event, 403, 'forbidden'); // not insufficient_scope, which it also lacks
     expect(error.message).toBe('publishable keys can only call storefront routes; use a secret key');

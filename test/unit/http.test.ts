@@ -48,7 +48,10 @@ describe('error mapping', () => {
   it('maps domain errors to their status and body', () => {
     const result = toErrorResult(new NotFoundError('customer', 7), 'req-1');
     expect(result.statusCode).toBe(404);
-    expect(JSON.parse(result.body)).toEqual({ success: false, error: { code: 'not_found', message: 'No customer with id 7', request_id: 'req-1' } });
+    expect(JSON.parse(result.body)).toEqual({
+      success: false,
+      error: { code: 'not_found', message: 'No customer with id 7', request_id: 'req-1' },
+    });
     expect(result.headers?.['X-Request-Id']).toBe('req-1');
   });
 

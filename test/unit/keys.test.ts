@@ -15,7 +15,13 @@ describe('API keys', () => {
   });
 
   it('rejects anything that is not a key', () => {
-    for (const value of ['', 'sk_test_short', 'xk_test_' + 'a'.repeat(32), 'sk_prod_' + 'a'.repeat(32), 'sk_test_' + 'a'.repeat(31) + '!']) {
+    for (const value of [
+      '',
+      'sk_test_short',
+      'xk_test_' + 'a'.repeat(32),
+      'sk_prod_' + 'a'.repeat(32),
+      'sk_test_' + 'a'.repeat(31) + '!',
+    ]) {
       expect(parseApiKey(value)).toBeUndefined();
     }
   });

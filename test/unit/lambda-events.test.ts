@@ -24,7 +24,9 @@ describe('the stored stream record', () => {
   });
 
   it('carries an outbox EVENT item with exactly the attributes the outbox writes', () => {
-    const written = eventPut(tenant, defineEvent('customer.created', z.object({ customer: z.object({ id: z.number() }) })), { customer: { id: 42 } }).item.Put!.Item!;
+    const written = eventPut(tenant, defineEvent('customer.created', z.object({ customer: z.object({ id: z.number() }) })), {
+      customer: { id: 42 },
+    }).item.Put!.Item!;
     expect(Object.keys(image()).sort()).toEqual(Object.keys(written).sort());
     expect(image()).toMatchObject({ entity: 'EVENT', pk: `T#${tenant.accountId}#test#EVENT#${image().event_id}` });
   });
@@ -62,12 +64,28 @@ describe('the stored SQS message', () => {
 
 describe('the stored API Gateway event', () => {
   it("carries an authorizer context the guard reads as the fixture's principal", () => {
-    expect(principalFromContext(apiGatewayEvent().requestContext.authorizer)).toMatchObject({ ...tenant, kind: 'secret', scopes: ['*'], limits: { perMinute: 500 } });
+    expect(principalFromContext(apiGatewayEvent().requestContext.authorizer)).toMatchObject({
+      ...tenant,
+      kind: 'secret',
+      scopes: ['*'],
+      limits: { perMinute: 500 },
+    });
   });
 
   it('builds requests for a route template, with the principal given', () => {
-    const event = apiRequestEvent({ method: 'PUT', resource: '/v1/customers/{id}/addresses/{addressId}', pathParameters: { id: '7', addressId: '2' }, body: { city: 'Bern' }, principal: { kind: 'publishable', scopes: ['products:read'] } });
-    expect(event).toMatchObject({ httpMethod: 'PUT', path: '/v1/customers/7/addresses/2', body: '{"city":"Bern"}', pathParameters: { id: '7', addressId: '2' } });
+    const event = apiRequestEvent({
+      method: 'PUT',
+      resource: '/v1/customers/{id}/addresses/{addressId}',
+      pathParameters: { id: '7', addressId: '2' },
+      body: { city: 'Bern' },
+      principal: { kind: 'publishable', scopes: ['products:read'] },
+    });
+    expect(event).toMatchObject({
+      httpMethod: 'PUT',
+      path: '/v1/customers/7/addresses/2',
+      body: '{"city":"Bern"}',
+      pathParameters: { id: '7', addressId: '2' },
+    });
     expect(event.headers['Content-Type']).toBe('application/json');
     expect(principalFromContext(event.requestContext.authorizer)).toMatchObject({ kind: 'publishable', scopes: ['products:read'] });
   });

@@ -22,8 +22,26 @@ const cards: ProductRecord = {
     { min_qty: 1000, unit_price: 6 },
   ],
   options: [
-    { code: 'paper', name: 'Paper', required: true, default: null, values: [{ code: 'matt', name: 'Matt', price_delta: 0, price_factor: null }, { code: 'linen', name: 'Linen', price_delta: 3, price_factor: null }] },
-    { code: 'finish', name: 'Finish', required: true, default: 'none', values: [{ code: 'none', name: 'None', price_delta: 0, price_factor: null }, { code: 'soft', name: 'Soft-touch', price_delta: 1, price_factor: 1.25 }] },
+    {
+      code: 'paper',
+      name: 'Paper',
+      required: true,
+      default: null,
+      values: [
+        { code: 'matt', name: 'Matt', price_delta: 0, price_factor: null },
+        { code: 'linen', name: 'Linen', price_delta: 3, price_factor: null },
+      ],
+    },
+    {
+      code: 'finish',
+      name: 'Finish',
+      required: true,
+      default: 'none',
+      values: [
+        { code: 'none', name: 'None', price_delta: 0, price_factor: null },
+        { code: 'soft', name: 'Soft-touch', price_delta: 1, price_factor: 1.25 },
+      ],
+    },
   ],
   setup_fee: 990,
   production_days: 4,
@@ -37,29 +55,68 @@ const cards: ProductRecord = {
 const archived: ProductRecord = { ...cards, id: 4, is_active: false };
 const products = new Map([cards, archived].map((product) => [product.id, product]));
 
-const line = (overrides: Partial<OrderLineInput> = {}): OrderLineInput => ({ product_id: 3, quantity: 1000, options: { paper: 'linen' }, file_ids: [], ...overrides });
+const line = (overrides: Partial<OrderLineInput> = {}): OrderLineInput => ({
+  product_id: 3,
+  quantity: 1000,
+  options: { paper: 'linen' },
+  file_ids: [],
+  ...overrides,
+});
 
 describe('order lines', () => {
   it('prices a line without unit_price with the product calculation, setup fee included', () => {
     const { lines, problems } = priceLines([line({ options: { paper: 'linen', finish: 'soft' } })], products, eur19);
     expect(problems).toEqual([]);
     expect(lines).toEqual([
-      { id: 1, product_id: 3, description: 'Business cards', quantity: 1000, unit_price: 13, setup_fee: 990, price_source: 'product', options: { paper: 'linen', finish: 'soft' }, file_ids: [], total: 13_990 },
+      {
+        id: 1,
+        product_id: 3,
+        description: 'Business cards',
+        quantity: 1000,
+        unit_price: 13,
+        setup_fee: 990,
+        price_source: 'product',
+        options: { paper: 'linen', finish: 'soft' },
+        file_ids: [],
+        total: 13_990,
+      },
     ]);
   });
 
   it('takes a manual unit price as the whole price of the line (no setup fee) and records the defaults chosen', () => {
     const { lines } = priceLines([line({ unit_price: 15, description: 'Cards for Anna', file_ids: [9] })], products, eur19);
-    expect(lines[0]).toMatchObject({ unit_price: 15, setup_fee: 0, price_source: 'manual', total: 15_000, description: 'Cards for Anna', options: { paper: 'linen', finish: 'none' }, file_ids: [9] });
+    expect(lines[0]).toMatchObject({
+      unit_price: 15,
+      setup_fee: 0,
+      price_source: 'manual',
+      total: 15_000,
+      description: 'Cards for Anna',
+      options: { paper: 'linen', finish: 'none' },
+      file_ids: [9],
+    });
   });
 
   it('names every line problem with its index: unknown, archived, quantity limits, options', () => {
     const { problems } = priceLines(
-      [line({ product_id: 99 }), line({ product_id: 4 }), line({ quantity: 50 }), line({ quantity: 6000, unit_price: 1 }), line({ options: {} }), line({ options: { paper: 'linen', foil: 'gold' } })],
+      [
+        line({ product_id: 99 }),
+        line({ product_id: 4 }),
+        line({ quantity: 50 }),
+        line({ quantity: 6000, unit_price: 1 }),
+        line({ options: {} }),
+        line({ options: { paper: 'linen', foil: 'gold' } }),
+      ],
       products,
       eur19,
     );
-    expect(problems.map((problem) => problem.field)).toEqual(['items.0.product_id', 'items.1.product_id', 'items.2.quantity', 'items.3.quantity', 'items.4.options.paper', 'items.5.options.foil']);
+    expect(problems.map((problem) => problem.field)).toEqual([
+      'items.0.product_id',
+      'items.1.product_id',
+      'items.2.quantity',
+      'items.3.quantity',
+      'items.4.options.paper',
+      'items.5.options.foil',
+    ]);
     expect(problems[1]!.message).toBe('Product 4 is archived (is_active is false) and cannot be ordered');
     expect(problems[2]!.message).toBe("must be at least 100 (the product's min_qty)");
   });
@@ -67,7 +124,9 @@ describe('order lines', () => {
   it('refuses an order whose lines add up beyond the maximum', () => {
     const big = Array.from({ length: 25 }, () => line({ quantity: 5000, unit_price: 100_000_000 }));
     const { problems } = priceLines(big, products, eur19);
-    expect(problems).toEqual([{ field: 'items', message: `the order's lines add up to more than ${MAX_ORDER_AMOUNT / 100}; split the order` }]);
+    expect(problems).toEqual([
+      { field: 'items', message: `the order's lines add up to more than ${MAX_ORDER_AMOUNT / 100}; split the order` },
+    ]);
   });
 
   it('counts each product once for references', () => {
@@ -87,15 +146,24 @@ describe('order totals', () => {
 
   it('always has total = subtotal + shipping + tax, with tax the exact rational rounded half-up', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 10 ** 9 }), { minLength: 1, maxLength: 25 }), fc.integer({ min: 0, max: 10 ** 8 }), fc.integer({ min: 0, max: 5000 }), (totals, shipping, rateHundredths) => {
-        const rate = rateHundredths / 100;
-        const result = orderTotals(totals.map((total) => ({ total })), shipping, rate);
-        const subtotal = totals.reduce((a, b) => a + b, 0);
-        expect(result.subtotal).toBe(subtotal);
-        const exact = (BigInt(subtotal + shipping) * BigInt(rateHundredths) * 2n + 10_000n) / 20_000n;
-        expect(result.tax).toBe(Number(exact));
-        expect(result.total).toBe(subtotal + shipping + result.tax);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 10 ** 9 }), { minLength: 1, maxLength: 25 }),
+        fc.integer({ min: 0, max: 10 ** 8 }),
+        fc.integer({ min: 0, max: 5000 }),
+        (totals, shipping, rateHundredths) => {
+          const rate = rateHundredths / 100;
+          const result = orderTotals(
+            totals.map((total) => ({ total })),
+            shipping,
+            rate,
+          );
+          const subtotal = totals.reduce((a, b) => a + b, 0);
+          expect(result.subtotal).toBe(subtotal);
+          const exact = (BigInt(subtotal + shipping) * BigInt(rateHundredths) * 2n + 10_000n) / 20_000n;
+          expect(result.tax).toBe(Number(exact));
+          expect(result.total).toBe(subtotal + shipping + result.tax);
+        },
+      ),
     );
   });
 });

@@ -17,7 +17,9 @@ describe('If-Match and ETag', () => {
   });
 
   it.each(['', 'abc', '"3', 'W/3', '0', '-1', '3.5', '*, 3', 'W/"3"x'])('refuses %j with 422 naming If-Match', (header) => {
-    expect(() => parseIfMatch(header)).toThrow(expect.objectContaining({ code: 'validation_failed', details: [expect.objectContaining({ field: 'If-Match' })] }));
+    expect(() => parseIfMatch(header)).toThrow(
+      expect.objectContaining({ code: 'validation_failed', details: [expect.objectContaining({ field: 'If-Match' })] }),
+    );
   });
 
   it('passes a matching version or * and answers 412 otherwise', () => {

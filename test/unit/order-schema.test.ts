@@ -4,17 +4,25 @@ import { MAX_LINE_QUANTITY, OrderCreateSchema, OrderListQuerySchema, OrderUpdate
 import { MAX_QUANTITY } from '#shared/products/schema';
 import type { AddressRecord, CustomerRecord } from '#shared/customers/stored';
 
-const fieldsOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => result.error?.issues.map((issue) => issue.path.join('.')) ?? [];
+const fieldsOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>
+  result.error?.issues.map((issue) => issue.path.join('.')) ?? [];
 
 describe('order request schemas', () => {
   it('turns money into minor units and defaults the optional parts', () => {
     const parsed = OrderCreateSchema.parse({ customer_id: 1, items: [{ product_id: 2, quantity: 3, unit_price: 12.35 }] });
-    expect(parsed).toEqual({ customer_id: 1, items: [{ product_id: 2, quantity: 3, unit_price: 1235, options: {}, file_ids: [] }], shipping: 0 });
+    expect(parsed).toEqual({
+      customer_id: 1,
+      items: [{ product_id: 2, quantity: 3, unit_price: 1235, options: {}, file_ids: [] }],
+      shipping: 0,
+    });
   });
 
   it('refuses a due date that is not a calendar date', () => {
     for (const due of ['2026-02-30', '2026-13-01', '1.12.2026', '2026-12-01T10:00:00Z']) {
-      expect(fieldsOf(OrderCreateSchema.safeParse({ customer_id: 1, items: [{ product_id: 1, quantity: 1 }], due_date: due })), due).toEqual(['due_date']);
+      expect(
+        fieldsOf(OrderCreateSchema.safeParse({ customer_id: 1, items: [{ product_id: 1, quantity: 1 }], due_date: due })),
+        due,
+      ).toEqual(['due_date']);
     }
   });
 
@@ -33,7 +41,8 @@ describe('order request schemas', () => {
       per_page: 25,
     });
     expect(OrderListQuerySchema.parse({ created_from: '2026-11-01T10:00:00+02:00' }).created_from).toBe('2026-11-01T08:00:00.000Z');
-    for (const bad of ['2026-11-01T10:00', 'yesterday', '2026-02-30', '1700000000']) expect(fieldsOf(OrderListQuerySchema.safeParse({ created_from: bad })), bad).toEqual(['created_from']);
+    for (const bad of ['2026-11-01T10:00', 'yesterday', '2026-02-30', '1700000000'])
+      expect(fieldsOf(OrderListQuerySchema.safeParse({ created_from: bad })), bad).toEqual(['created_from']);
     expect(fieldsOf(OrderListQuerySchema.safeParse({ created_from: '2026-12-01', created_to: '2026-11-01' }))).toEqual(['created_to']);
     expect(fieldsOf(OrderListQuerySchema.safeParse({ starting_after: '4', page: '2' }))).toEqual(['page']);
   });
@@ -72,7 +81,16 @@ describe('order addresses', () => {
   });
 
   it('keeps the copy in one field order whatever the source', () => {
-    expect(Object.keys(snapshotAddress({ country: 'DE', city: 'B', postal_code: '1', line1: 'L', name: 'N' }))).toEqual(['name', 'company', 'line1', 'line2', 'postal_code', 'city', 'region', 'country']);
+    expect(Object.keys(snapshotAddress({ country: 'DE', city: 'B', postal_code: '1', line1: 'L', name: 'N' }))).toEqual([
+      'name',
+      'company',
+      'line1',
+      'line2',
+      'postal_code',
+      'city',
+      'region',
+      'country',
+    ]);
   });
 });
 

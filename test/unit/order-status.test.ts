@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '#shared/errors';
-import { ORDER_STATUSES, assertTransition, canTransition, eventsForChange, isClosed, nextStatuses, type OrderStatus } from '#shared/orders/status';
+import {
+  ORDER_STATUSES,
+  assertTransition,
+  canTransition,
+  eventsForChange,
+  isClosed,
+  nextStatuses,
+  type OrderStatus,
+} from '#shared/orders/status';
 
 /** The table of docs/orders.md, written out independently of the module. */
 const allowed = new Set([
@@ -37,7 +45,12 @@ describe('the order status machine', () => {
       const apiError = error as DomainError;
       expect(apiError.code).toBe('invalid_transition');
       const next = nextStatuses(from);
-      expect(apiError.details).toEqual([{ field: 'status', message: next.length ? `allowed next states: ${next.join(', ')}` : `${from} is final; no further state is allowed` }]);
+      expect(apiError.details).toEqual([
+        {
+          field: 'status',
+          message: next.length ? `allowed next states: ${next.join(', ')}` : `${from} is final; no further state is allowed`,
+        },
+      ]);
       expect(apiError.message).toContain(from === to ? `already ${from}` : `from ${from} to ${to}`);
     }
   });
@@ -66,6 +79,7 @@ describe('the order status machine', () => {
     expect(eventsForChange('ready', 'shipped')).toEqual(['order.updated', 'order.shipped']);
     expect(eventsForChange('ready', 'completed')).toEqual(['order.updated', 'order.completed']);
     expect(eventsForChange('shipped', 'completed')).toEqual(['order.updated', 'order.completed']);
-    for (const from of ['pending', 'confirmed', 'in_production'] as const) expect(eventsForChange(from, 'cancelled')).toEqual(['order.updated', 'order.cancelled']);
+    for (const from of ['pending', 'confirmed', 'in_production'] as const)
+      expect(eventsForChange(from, 'cancelled')).toEqual(['order.updated', 'order.cancelled']);
   });
 });

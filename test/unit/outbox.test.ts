@@ -6,7 +6,17 @@ import { buildOpenApiDocument } from '#shared/openapi/document';
 import { declaredEvents, undeclaredKinds } from '#shared/openapi/events';
 
 const tenant = { accountId: 'acct_1', mode: 'live' as const };
-const customer = { id: 1, name: 'Anna', email: 'anna@example.com', phone: null, company: null, vat_id: null, notes: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+const customer = {
+  id: 1,
+  name: 'Anna',
+  email: 'anna@example.com',
+  phone: null,
+  company: null,
+  vat_id: null,
+  notes: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
 
 describe('the event catalogue', () => {
   it('holds all 19 kinds the spec lists, each with a resource type', () => {
@@ -42,7 +52,13 @@ describe('the outbox writer', () => {
     const put = item.Put!;
     expect(put.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect(put.Item!.pk).toBe(`T#acct_1#live#EVENT#${event.id}`);
-    expect(put.Item).toMatchObject({ kind: 'customer.created', mode: 'live', account_id: 'acct_1', created_at: '2026-01-01T00:00:00.000Z', gsi1sk: event.id });
+    expect(put.Item).toMatchObject({
+      kind: 'customer.created',
+      mode: 'live',
+      account_id: 'acct_1',
+      created_at: '2026-01-01T00:00:00.000Z',
+      gsi1sk: event.id,
+    });
     expect(put.Item!.expires_at).toBe(Date.parse('2026-01-31T00:00:00Z') / 1000);
   });
 

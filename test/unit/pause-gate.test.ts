@@ -7,7 +7,13 @@ import { PauseGate } from '#local-aws/pause-gate';
  * (no clock involved).
  */
 const isSettled = (promise: Promise<unknown>) =>
-  Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setImmediate(() => resolve(false)))]);
+  Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setImmediate(() => resolve(false))),
+  ]);
 
 describe('the pause gate of the local pollers', () => {
   it('lets loops through while running', async () => {

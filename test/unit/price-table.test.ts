@@ -49,7 +49,9 @@ describe('price tables from CSV', () => {
   });
 
   it('accepts the columns in any order and a header in any case', () => {
-    expect(rowsFromCsv('Price,Pages,Quantity,Color,Format\n1.50,4,100,4/4,A6')).toEqual([{ format: 'A6', color: '4/4', quantity: 100, pages: 4, price: 150 }]);
+    expect(rowsFromCsv('Price,Pages,Quantity,Color,Format\n1.50,4,100,4/4,A6')).toEqual([
+      { format: 'A6', color: '4/4', quantity: 100, pages: 4, price: 150 },
+    ]);
   });
 
   it('requires the header line and at least one row', () => {
@@ -95,27 +97,47 @@ describe('lookup problems', () => {
     expect(cellProblems(shape, { format: 'A3', color: '1/1', quantity: 750, pages: 8 })).toEqual([
       { field: 'format', message: 'Unknown format "A3"; valid formats: A4, A5' },
       { field: 'color', message: 'Unknown color "1/1"; valid colors: 4/0, 4/4' },
-      { field: 'quantity', message: 'No price for quantity 750 (quantities are not interpolated); nearest valid quantities: 500, 1000; all valid quantities: 100, 250, 500, 1000' },
+      {
+        field: 'quantity',
+        message:
+          'No price for quantity 750 (quantities are not interpolated); nearest valid quantities: 500, 1000; all valid quantities: 100, 250, 500, 1000',
+      },
     ]);
-    expect(cellProblems(shape, { format: 'A4', color: '4/4', quantity: 5000, pages: 2 })[0]?.message).toContain('nearest valid quantities: 1000;');
-    expect(cellProblems({ formats: [], colors: [], quantities: [], pages: [] }, { format: 'A4', color: '4/4', quantity: 1, pages: 1 })[0]?.field).toBe('id');
+    expect(cellProblems(shape, { format: 'A4', color: '4/4', quantity: 5000, pages: 2 })[0]?.message).toContain(
+      'nearest valid quantities: 1000;',
+    );
+    expect(
+      cellProblems({ formats: [], colors: [], quantities: [], pages: [] }, { format: 'A4', color: '4/4', quantity: 1, pages: 1 })[0]?.field,
+    ).toBe('id');
   });
 
   it('explains a combination missing from a sparse table', () => {
     const cell = { format: 'A4', color: '4/4', quantity: 250, pages: 12 };
     expect(missingCellProblem(cell, [])).toEqual({ field: 'color', message: 'No prices for color "4/4" with format "A4"' });
-    expect(missingCellProblem(cell, [{ quantity: 250, pages: 4 }, { quantity: 250, pages: 8 }, { quantity: 100, pages: 12 }]).field).toBe('pages');
-    const quantity = missingCellProblem(cell, [{ quantity: 100, pages: 12 }, { quantity: 500, pages: 12 }]);
+    expect(
+      missingCellProblem(cell, [
+        { quantity: 250, pages: 4 },
+        { quantity: 250, pages: 8 },
+        { quantity: 100, pages: 12 },
+      ]).field,
+    ).toBe('pages');
+    const quantity = missingCellProblem(cell, [
+      { quantity: 100, pages: 12 },
+      { quantity: 500, pages: 12 },
+    ]);
     expect(quantity).toEqual({
       field: 'quantity',
-      message: 'No price for quantity 250 with A4, 4/4 (quantities are not interpolated); nearest valid quantities: 100, 500; all valid quantities: 100, 500',
+      message:
+        'No price for quantity 250 with A4, 4/4 (quantities are not interpolated); nearest valid quantities: 100, 500; all valid quantities: 100, 500',
     });
   });
 });
 
 describe('legacy product images', () => {
   it('falls back from the gallery to the main image to the account placeholder to a built-in one', () => {
-    expect(resolveImages({ gallery_images: ['https://x/1.jpg', ' '], image: 'https://x/main.jpg' }, undefined)).toEqual(['https://x/1.jpg']);
+    expect(resolveImages({ gallery_images: ['https://x/1.jpg', ' '], image: 'https://x/main.jpg' }, undefined)).toEqual([
+      'https://x/1.jpg',
+    ]);
     expect(resolveImages({ gallery_images: [], image: 'https://x/main.jpg' }, 'https://x/ph.png')).toEqual(['https://x/main.jpg']);
     expect(resolveImages({ gallery_images: [''], image: null }, 'https://x/ph.png')).toEqual(['https://x/ph.png']);
     expect(resolveImages({ gallery_images: [], image: null }, undefined)).toEqual([BUILT_IN_PLACEHOLDER]);

@@ -38,7 +38,13 @@ const flyer: PricingProduct = {
         { code: 'matte', name: 'Matte laminate', price_delta: 0, price_factor: 1.15 },
       ],
     },
-    { code: 'holes', name: 'Drill holes', required: false, default: null, values: [{ code: 'two', name: 'Two holes', price_delta: 2, price_factor: null }] },
+    {
+      code: 'holes',
+      name: 'Drill holes',
+      required: false,
+      default: null,
+      values: [{ code: 'two', name: 'Two holes', price_delta: 2, price_factor: null }],
+    },
   ],
   setup_fee: 1500,
   production_days: 3,
@@ -53,7 +59,18 @@ function quote(product: PricingProduct, quantity: number, options: Record<string
 describe('product pricing (documented examples)', () => {
   it('prices 1000 gloss + matte: (0.25 + 0.05) × 1.15 = 0.345 → 0.35 per piece', () => {
     const q = quote(flyer, 1000, { paper: 'gloss', finish: 'matte' });
-    expect(q).toMatchObject({ product_id: 7, quantity: 1000, unit_price: 35, setup_fee: 1500, subtotal: 36500, tax_rate: 19, tax: 6935, total: 43435, currency: 'EUR', production_days: 3 });
+    expect(q).toMatchObject({
+      product_id: 7,
+      quantity: 1000,
+      unit_price: 35,
+      setup_fee: 1500,
+      subtotal: 36500,
+      tax_rate: 19,
+      tax: 6935,
+      total: 43435,
+      currency: 'EUR',
+      production_days: 3,
+    });
     expect(q.breakdown.map((line) => line.amount)).toEqual([25000, 5000, 0, 5000, 1500]);
     expect(q.breakdown[0]!.label).toBe('Base price: 1000 piece × 0.25 (tier from 1000 piece)');
   });
@@ -87,7 +104,9 @@ describe('product pricing (documented examples)', () => {
     const options = priceProduct(flyer, { quantity: 100, options: { colour: 'red', finish: 'shiny' } }, eur19);
     expect(options.ok || options.problems.map((p) => p.field).sort()).toEqual(['options.colour', 'options.finish', 'options.paper']);
     expect(options.ok || options.problems.find((p) => p.field === 'options.paper')?.message).toBe('Required; choose one of: std, gloss');
-    expect(options.ok || options.problems.find((p) => p.field === 'options.finish')?.message).toBe('Unknown value "shiny"; choose one of: none, matte');
+    expect(options.ok || options.problems.find((p) => p.field === 'options.finish')?.message).toBe(
+      'Unknown value "shiny"; choose one of: none, matte',
+    );
   });
 
   it('does not mistake inherited object properties for chosen options', () => {
@@ -103,7 +122,10 @@ const optionValue = fc.record({
   code: fc.constantFrom('a', 'b', 'c', 'd'),
   name: fc.constant('V'),
   price_delta: fc.integer({ min: -500, max: 5000 }),
-  price_factor: fc.option(fc.integer({ min: 5000, max: 30000 }).map((scaled) => scaled / 10_000), { nil: null }),
+  price_factor: fc.option(
+    fc.integer({ min: 5000, max: 30000 }).map((scaled) => scaled / 10_000),
+    { nil: null },
+  ),
 });
 
 const option = fc.record({
@@ -117,28 +139,32 @@ const option = fc.record({
 const product = fc
   .record({
     base_price: fc.integer({ min: 0, max: 100_000 }),
-    tiers: fc.uniqueArray(fc.record({ min_qty: fc.integer({ min: 2, max: 5000 }), unit_price: fc.integer({ min: 0, max: 100_000 }) }), { maxLength: 5, selector: (t) => t.min_qty }),
+    tiers: fc.uniqueArray(fc.record({ min_qty: fc.integer({ min: 2, max: 5000 }), unit_price: fc.integer({ min: 0, max: 100_000 }) }), {
+      maxLength: 5,
+      selector: (t) => t.min_qty,
+    }),
     options: fc.uniqueArray(option, { maxLength: 4, selector: (o) => o.code }),
     min_qty: fc.integer({ min: 1, max: 20 }),
     setup_fee: fc.integer({ min: 0, max: 100_000 }),
   })
-  .map(
-    (p): PricingProduct => ({
-      id: 1,
-      unit: 'piece',
-      min_qty: p.min_qty,
-      max_qty: null,
-      base_price: p.base_price,
-      price_tiers: [...p.tiers].sort((a, b) => a.min_qty - b.min_qty),
-      options: p.options,
-      setup_fee: p.setup_fee,
-      production_days: 1,
-    }),
-  )
+  .map((p): PricingProduct => ({
+    id: 1,
+    unit: 'piece',
+    min_qty: p.min_qty,
+    max_qty: null,
+    base_price: p.base_price,
+    price_tiers: [...p.tiers].sort((a, b) => a.min_qty - b.min_qty),
+    options: p.options,
+    setup_fee: p.setup_fee,
+    production_days: 1,
+  }))
   .filter((p) => productProblems(p).length === 0);
 
 /** A choice of one value for every option. */
-const choice = (p: PricingProduct) => fc.tuple(...p.options.map((o) => fc.constantFrom(...o.values.map((v) => v.code)))).map((codes) => Object.fromEntries(p.options.map((o, i) => [o.code, codes[i]!])));
+const choice = (p: PricingProduct) =>
+  fc
+    .tuple(...p.options.map((o) => fc.constantFrom(...o.values.map((v) => v.code))))
+    .map((codes) => Object.fromEntries(p.options.map((o, i) => [o.code, codes[i]!])));
 
 const taxRate = fc.integer({ min: 0, max: 3000 }).map((hundredths) => hundredths / 100);
 
@@ -164,24 +190,27 @@ describe('product pricing (properties)', () => {
 
   it('rounds the unit price half-up exactly like exact rational arithmetic', () => {
     fc.assert(
-      fc.property(product.chain((p) => fc.tuple(fc.constant(p), choice(p), fc.integer({ min: p.min_qty, max: 10_000 }))), ([p, options, quantity]) => {
-        const tier = applicableTier(p.price_tiers, quantity);
-        let pre = tier ? tier.unit_price : p.base_price;
-        let numerator = 1n;
-        let denominator = 1n;
-        for (const o of p.options) {
-          const value = o.values.find((v) => v.code === options[o.code])!;
-          pre += value.price_delta;
-          if (value.price_factor !== null) {
-            numerator *= BigInt(Math.round(value.price_factor * 10_000));
-            denominator *= 10_000n;
+      fc.property(
+        product.chain((p) => fc.tuple(fc.constant(p), choice(p), fc.integer({ min: p.min_qty, max: 10_000 }))),
+        ([p, options, quantity]) => {
+          const tier = applicableTier(p.price_tiers, quantity);
+          let pre = tier ? tier.unit_price : p.base_price;
+          let numerator = 1n;
+          let denominator = 1n;
+          for (const o of p.options) {
+            const value = o.values.find((v) => v.code === options[o.code])!;
+            pre += value.price_delta;
+            if (value.price_factor !== null) {
+              numerator *= BigInt(Math.round(value.price_factor * 10_000));
+              denominator *= 10_000n;
+            }
           }
-        }
-        const exact = BigInt(Math.max(pre, 0)) * numerator;
-        // half-up: floor(exact / denominator + 1/2)
-        const expected = (2n * exact + denominator) / (2n * denominator);
-        expect(quote(p, quantity, options).unit_price).toBe(Number(expected));
-      }),
+          const exact = BigInt(Math.max(pre, 0)) * numerator;
+          // half-up: floor(exact / denominator + 1/2)
+          const expected = (2n * exact + denominator) / (2n * denominator);
+          expect(quote(p, quantity, options).unit_price).toBe(Number(expected));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -202,12 +231,14 @@ describe('product pricing (properties)', () => {
     .map(({ base, boundaries, cuts, delta, setup }): PricingProduct => {
       const tiers: { min_qty: number; unit_price: number }[] = [];
       let previous = base;
-      [...boundaries].sort((a, b) => a - b).forEach((boundary, i) => {
-        const lowest = Math.ceil((previous * (boundary - 1)) / boundary);
-        const unit = lowest + Math.floor((previous - lowest) * cuts[i]!);
-        tiers.push({ min_qty: boundary, unit_price: unit });
-        previous = unit;
-      });
+      [...boundaries]
+        .sort((a, b) => a - b)
+        .forEach((boundary, i) => {
+          const lowest = Math.ceil((previous * (boundary - 1)) / boundary);
+          const unit = lowest + Math.floor((previous - lowest) * cuts[i]!);
+          tiers.push({ min_qty: boundary, unit_price: unit });
+          previous = unit;
+        });
       return {
         id: 1,
         unit: 'piece',
@@ -215,7 +246,15 @@ describe('product pricing (properties)', () => {
         max_qty: null,
         base_price: base,
         price_tiers: tiers,
-        options: [{ code: 'x', name: 'X', required: true, default: null, values: [{ code: 'v', name: 'V', price_delta: delta, price_factor: null }] }],
+        options: [
+          {
+            code: 'x',
+            name: 'X',
+            required: true,
+            default: null,
+            values: [{ code: 'v', name: 'V', price_delta: delta, price_factor: null }],
+          },
+        ],
         setup_fee: setup,
         production_days: 1,
       };

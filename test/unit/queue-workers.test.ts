@@ -17,7 +17,11 @@ import { fixtureDeliveryMessage, sqsEvent, sqsRecord } from '#test/support/lambd
 const send = vi.fn();
 vi.mock('#shared/clients/sqs', () => ({ sqs: () => ({ send }), setSqs: vi.fn() }));
 vi.mock('#events/delivery', () => ({ processDeliveryMessage: vi.fn() }));
-vi.mock('#shared/webhooks/delivery-repository', async (importOriginal) => ({ ...(await importOriginal<object>()), readDelivery: vi.fn(), finishDelivery: vi.fn() }));
+vi.mock('#shared/webhooks/delivery-repository', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  readDelivery: vi.fn(),
+  finishDelivery: vi.fn(),
+}));
 
 beforeEach(() => {
   send.mockReset().mockResolvedValue({});

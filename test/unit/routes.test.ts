@@ -19,7 +19,8 @@ describe('the route table', () => {
 
   it("gives every authenticated route at least one scope, except the caller's own account", () => {
     const anyKey = new Set(['account.get']);
-    for (const route of routes.filter((r) => r.auth === 'key' && !anyKey.has(r.id))) expect(route.scopes.length, route.id).toBeGreaterThan(0);
+    for (const route of routes.filter((r) => r.auth === 'key' && !anyKey.has(r.id)))
+      expect(route.scopes.length, route.id).toBeGreaterThan(0);
   });
 
   it('documents every route (summary and tag) and nothing else', () => {

@@ -15,10 +15,21 @@ import { sendDeliveryMessages } from '#shared/webhooks/messages';
 import { listWebhooks, readWebhook } from '#shared/webhooks/repository';
 import { streamEvent, streamRecord, streamRecordOf } from '#test/support/lambda-events';
 
-vi.mock('#shared/webhooks/repository', async (importOriginal) => ({ ...(await importOriginal<object>()), listWebhooks: vi.fn(), readWebhook: vi.fn() }));
-vi.mock('#shared/webhooks/delivery-repository', async (importOriginal) => ({ ...(await importOriginal<object>()), readDelivery: vi.fn(), rearmPending: vi.fn() }));
+vi.mock('#shared/webhooks/repository', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  listWebhooks: vi.fn(),
+  readWebhook: vi.fn(),
+}));
+vi.mock('#shared/webhooks/delivery-repository', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  readDelivery: vi.fn(),
+  rearmPending: vi.fn(),
+}));
 vi.mock('#shared/webhooks/messages', async (importOriginal) => ({ ...(await importOriginal<object>()), sendDeliveryMessages: vi.fn() }));
-vi.mock('#shared/db/conditional-writes', async (importOriginal) => ({ ...(await importOriginal<object>()), writeConditionallyBatched: vi.fn() }));
+vi.mock('#shared/db/conditional-writes', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  writeConditionallyBatched: vi.fn(),
+}));
 
 /** The fixture's outbox item, unmarshalled. */
 const fixtureItem = () => unmarshall(streamRecord().dynamodb!.NewImage as Record<string, never>);
@@ -64,13 +75,27 @@ async function route(records: DynamoDBRecord[]) {
 
 describe('the stream router picks', () => {
   it('an INSERT of an outbox EVENT item (the stored fixture) and enqueues one delivery per subscriber', async () => {
-    vi.mocked(listWebhooks).mockResolvedValue([subscriber(3), { ...subscriber(4), active: false }, { ...subscriber(5), events: ['order.created'] }]);
+    vi.mocked(listWebhooks).mockResolvedValue([
+      subscriber(3),
+      { ...subscriber(4), active: false },
+      { ...subscriber(5), events: ['order.created'] },
+    ]);
     const { eventsFor, redeliveriesOf, messages } = await route(streamEvent().Records);
     const tenant = fixtureTenant();
     expect(eventsFor).toEqual([tenant]);
     expect(redeliveriesOf).toEqual([]);
     const eventId = String(fixtureItem().event_id);
-    expect(messages).toEqual([{ v: 1, account_id: tenant.accountId, mode: 'test', webhook_id: 3, delivery_id: deliveryIdFor(eventId, tenant, 3), token: expect.any(String), event_id: eventId }]);
+    expect(messages).toEqual([
+      {
+        v: 1,
+        account_id: tenant.accountId,
+        mode: 'test',
+        webhook_id: 3,
+        delivery_id: deliveryIdFor(eventId, tenant, 3),
+        token: expect.any(String),
+        event_id: eventId,
+      },
+    ]);
   });
 
   it('an INSERT of a DELIVERY_REQUEST item, and reads the delivery it names', async () => {
@@ -99,7 +124,10 @@ describe('the stream router ignores', () => {
     ['a MODIFY of an EVENT item', () => streamRecordOf(fixtureItem(), { eventName: 'MODIFY' })],
     ['a REMOVE of an EVENT item (its TTL expiry)', () => streamRecordOf(fixtureItem(), { eventName: 'REMOVE' })],
     ['a MODIFY of a DELIVERY_REQUEST item', () => streamRecordOf(redeliveryRequest(), { eventName: 'MODIFY' })],
-    ['an INSERT of a customer', () => streamRecordOf({ pk: 'T#acct_x#test#CUSTOMER#7', sk: 'CUSTOMER', entity: 'CUSTOMER', id: 7, name: 'Anna' })],
+    [
+      'an INSERT of a customer',
+      () => streamRecordOf({ pk: 'T#acct_x#test#CUSTOMER#7', sk: 'CUSTOMER', entity: 'CUSTOMER', id: 7, name: 'Anna' }),
+    ],
     ['an INSERT of a delivery', () => streamRecordOf({ ...redeliveryRequest(), sk: 'DELIVERY', entity: 'DELIVERY' })],
     ['an INSERT of an item without an entity', () => streamRecordOf({ pk: 'T#acct_x#test#META', sk: 'SEQ#customer', value: 8 })],
     ['an INSERT of an EVENT item without a kind', () => streamRecordOf({ ...fixtureItem(), kind: undefined })],

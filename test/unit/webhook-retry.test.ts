@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { deliveryIdFor, DELIVERY_ID_PATTERN } from '#shared/webhooks/delivery-id';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, delayAfter, MAX_VISIBILITY_SECONDS, maxAttempts, parseRetrySchedule, receivesFor, retrySchedule, visibilityFor } from '#shared/webhooks/retry-schedule';
+import {
+  DEFAULT_RETRY_SCHEDULE_SECONDS,
+  delayAfter,
+  MAX_VISIBILITY_SECONDS,
+  maxAttempts,
+  parseRetrySchedule,
+  receivesFor,
+  retrySchedule,
+  visibilityFor,
+} from '#shared/webhooks/retry-schedule';
 import { queues } from '#shared/resources';
 import { matchesFilter, workers } from '#shared/workers';
 
@@ -14,7 +23,8 @@ describe('the retry schedule', () => {
   it('is configurable with WEBHOOK_RETRY_SCHEDULE, in seconds or with units', () => {
     expect(retrySchedule({ WEBHOOK_RETRY_SCHEDULE: '1,1,1' })).toEqual([1, 1, 1]);
     expect(parseRetrySchedule('1m, 5m,2h,30s')).toEqual([60, 300, 7200, 30]);
-    for (const bad of ['', 'x', '0', '1,,2', '-5', '1.5', '8d', '999999h']) expect(() => parseRetrySchedule(bad), bad).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    for (const bad of ['', 'x', '0', '1,,2', '-5', '1.5', '8d', '999999h'])
+      expect(() => parseRetrySchedule(bad), bad).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
 
   it('says what follows each attempt of a chain', () => {

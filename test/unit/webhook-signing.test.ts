@@ -49,7 +49,14 @@ describe('signatures', () => {
     expect(activeSecrets({ secret: 'whsec_bmV3', previous_secret: null, previous_secret_expires_at: null }, now)).toEqual(['whsec_bmV3']);
 
     const body = '{}';
-    const headers = deliveryHeaders({ deliveryId: 'wh_x', kind: 'order.created', attempt: 2, timestamp: 1700000000, body, secrets: activeSecrets(secrets, now) });
+    const headers = deliveryHeaders({
+      deliveryId: 'wh_x',
+      kind: 'order.created',
+      attempt: 2,
+      timestamp: 1700000000,
+      body,
+      secrets: activeSecrets(secrets, now),
+    });
     expect(headers['X-Webhook-Signature']).toBe(`${hexSignature('whsec_bmV3', body)},${hexSignature('whsec_b2xk', body)}`);
     expect(headers['webhook-signature']).toBe(
       `${standardSignature('whsec_bmV3', 'wh_x', 1700000000, body)} ${standardSignature('whsec_b2xk', 'wh_x', 1700000000, body)}`,
@@ -99,7 +106,11 @@ describe('the documented verification helper (docs/examples)', () => {
   const body = '{"id":"wh_1","event":"order.created"}';
   const now = 1767225600;
   const headers = (secrets: string[], timestamp = now) =>
-    Object.fromEntries(Object.entries(deliveryHeaders({ deliveryId: 'wh_1', kind: 'order.created', attempt: 1, timestamp, body, secrets })).map(([name, value]) => [name.toLowerCase(), value]));
+    Object.fromEntries(
+      Object.entries(deliveryHeaders({ deliveryId: 'wh_1', kind: 'order.created', attempt: 1, timestamp, body, secrets })).map(
+        ([name, value]) => [name.toLowerCase(), value],
+      ),
+    );
 
   it('accepts a genuine delivery and refuses a tampered body or another secret', () => {
     expect(verifyWebhook(body, headers([vector.secret]), vector.secret, { now })).toEqual({ ok: true });
@@ -114,7 +125,10 @@ describe('the documented verification helper (docs/examples)', () => {
   });
 
   it('refuses a stale or future timestamp (replays)', () => {
-    expect(verifyWebhook(body, headers([vector.secret], now - 600), vector.secret, { now })).toEqual({ ok: false, reason: 'stale timestamp' });
+    expect(verifyWebhook(body, headers([vector.secret], now - 600), vector.secret, { now })).toEqual({
+      ok: false,
+      reason: 'stale timestamp',
+    });
     expect(verifyWebhook(body, headers([vector.secret], now + 600), vector.secret, { now }).ok).toBe(false);
   });
 

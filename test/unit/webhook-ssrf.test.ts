@@ -44,12 +44,22 @@ describe('blocked addresses', () => {
     expect(blockedReason(address)).toContain(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '169.253.255.255', '11.0.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
-    '%s is public',
-    (address) => {
-      expect(blockedReason(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '100.63.255.255',
+    '100.128.0.0',
+    '172.15.255.255',
+    '172.32.0.0',
+    '169.253.255.255',
+    '11.0.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:80b::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+  ])('%s is public', (address) => {
+    expect(blockedReason(address)).toBeUndefined();
+  });
 
   it('parses IPv6 in all its spellings', () => {
     expect(parseV6('::')).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
@@ -118,11 +128,17 @@ describe('URLs at registration', () => {
 });
 
 describe('resolution (registration and every delivery)', () => {
-  const lookupTo = (...addresses: string[]): Lookup => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const lookupTo =
+    (...addresses: string[]): Lookup =>
+    async () =>
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
   it('connects to a checked public address, preferring IPv4', async () => {
     const url = new URL('https://hooks.example.com/x');
-    await expect(resolveTarget(url, aws, { lookup: lookupTo('2606:4700::1', '93.184.216.34') })).resolves.toEqual({ address: '93.184.216.34', family: 4 });
+    await expect(resolveTarget(url, aws, { lookup: lookupTo('2606:4700::1', '93.184.216.34') })).resolves.toEqual({
+      address: '93.184.216.34',
+      family: 4,
+    });
   });
 
   it('refuses a name when any of its addresses is internal (DNS rebinding, split answers)', async () => {

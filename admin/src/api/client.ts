@@ -60,7 +60,11 @@ export class ApiClient {
         cache: 'no-store',
       });
     } catch {
-      throw new ApiError(0, 'network_error', `Could not reach the API at ${this.baseUrl || 'this address'}. Check your connection and try again.`);
+      throw new ApiError(
+        0,
+        'network_error',
+        `Could not reach the API at ${this.baseUrl || 'this address'}. Check your connection and try again.`,
+      );
     }
     const text = await response.text();
     let body: unknown;
@@ -91,7 +95,8 @@ export class ApiClient {
   listWebhooks = (page = 1, perPage = 100): Promise<Page<Webhook>> => this.page('/v1/webhooks', { page, per_page: perPage });
   getWebhook = (id: number): Promise<Webhook> => this.data('GET', `/v1/webhooks/${id}`);
   createWebhook = (input: WebhookInput): Promise<Webhook> => this.data('POST', '/v1/webhooks', { body: input });
-  updateWebhook = (id: number, changes: Partial<WebhookInput>): Promise<Webhook> => this.data('PUT', `/v1/webhooks/${id}`, { body: changes });
+  updateWebhook = (id: number, changes: Partial<WebhookInput>): Promise<Webhook> =>
+    this.data('PUT', `/v1/webhooks/${id}`, { body: changes });
   deleteWebhook = (id: number): Promise<{ id: number; deleted: true }> => this.data('DELETE', `/v1/webhooks/${id}`);
   rotateSecret = (id: number): Promise<Webhook> => this.data('POST', `/v1/webhooks/${id}/rotate-secret`);
 

@@ -50,7 +50,7 @@ export function ModeBadge({ mode }: { mode: Mode }) {
 
 export function TestTag() {
   return (
-    <span class="tag" title="Sent with “Send test event”; the payload carries &quot;test&quot;: true">
+    <span class="tag" title='Sent with “Send test event”; the payload carries "test": true'>
       test
     </span>
   );

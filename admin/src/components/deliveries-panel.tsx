@@ -30,7 +30,10 @@ interface Props {
 export function DeliveriesPanel({ webhook, filters, watchUntil, refreshToken }: Props) {
   const { client } = useSession();
   const now = useNow(5000);
-  const deliveries = useAsync(() => client.listDeliveries(webhook.id, filters, PER_PAGE), [client, webhook.id, filters.page, filters.status, filters.event]);
+  const deliveries = useAsync(
+    () => client.listDeliveries(webhook.id, filters, PER_PAGE),
+    [client, webhook.id, filters.page, filters.status, filters.event],
+  );
   const [updatedAt, setUpdatedAt] = useState<number>();
 
   useEffect(() => {
@@ -45,7 +48,8 @@ export function DeliveriesPanel({ webhook, filters, watchUntil, refreshToken }: 
   useInterval(() => void deliveries.reload(true), POLL_MS, live);
 
   const base = pathFor({ name: 'webhook', id: webhook.id });
-  const setFilters = (next: Partial<DeliveryFilters>) => navigate(base + deliveryFiltersQuery({ ...filters, page: 1, ...next }), { replace: true });
+  const setFilters = (next: Partial<DeliveryFilters>) =>
+    navigate(base + deliveryFiltersQuery({ ...filters, page: 1, ...next }), { replace: true });
   const filtered = Boolean(filters.status || filters.event);
 
   return (
@@ -85,7 +89,12 @@ export function DeliveriesPanel({ webhook, filters, watchUntil, refreshToken }: 
         </div>
         <div class="filter">
           <label for="filter-event">Event</label>
-          <select id="filter-event" class="input select" value={filters.event ?? ''} onChange={(event) => setFilters({ event: event.currentTarget.value || undefined })}>
+          <select
+            id="filter-event"
+            class="input select"
+            value={filters.event ?? ''}
+            onChange={(event) => setFilters({ event: event.currentTarget.value || undefined })}
+          >
             <option value="">All events</option>
             {catalogue.map((kind) => (
               <option key={kind} value={kind}>
@@ -107,11 +116,17 @@ export function DeliveriesPanel({ webhook, filters, watchUntil, refreshToken }: 
       </form>
 
       {deliveries.loading && <Loading label="Loading deliveries…" />}
-      {!deliveries.loading && !deliveries.data && <LoadError error={deliveries.error} what="the deliveries" onRetry={() => void deliveries.reload()} />}
+      {!deliveries.loading && !deliveries.data && (
+        <LoadError error={deliveries.error} what="the deliveries" onRetry={() => void deliveries.reload()} />
+      )}
       {deliveries.data && deliveries.error !== undefined && <p class="field-error">Refreshing failed: {errorText(deliveries.error)}</p>}
       {deliveries.data && deliveries.data.items.length === 0 && (
         <EmptyState title={filtered ? 'No deliveries match these filters' : 'No deliveries yet'}>
-          <p>{filtered ? 'Try another status or event, or clear the filters.' : 'Deliveries appear here when a subscribed event happens. Send a test event to see one now.'}</p>
+          <p>
+            {filtered
+              ? 'Try another status or event, or clear the filters.'
+              : 'Deliveries appear here when a subscribed event happens. Send a test event to see one now.'}
+          </p>
         </EmptyState>
       )}
       {deliveries.data && deliveries.data.items.length > 0 && (
@@ -170,7 +185,11 @@ export function DeliveriesPanel({ webhook, filters, watchUntil, refreshToken }: 
               })}
             </tbody>
           </table>
-          <Pager pagination={deliveries.data.pagination} noun={['delivery', 'deliveries']} hrefFor={(page) => base + deliveryFiltersQuery({ ...filters, page })} />
+          <Pager
+            pagination={deliveries.data.pagination}
+            noun={['delivery', 'deliveries']}
+            hrefFor={(page) => base + deliveryFiltersQuery({ ...filters, page })}
+          />
         </>
       )}
     </section>

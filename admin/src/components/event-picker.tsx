@@ -53,7 +53,12 @@ export function EventPicker({ value, onChange, error }: Props) {
                 <ul>
                   {group.kinds.map((kind) => (
                     <li key={kind}>
-                      <Checkbox label={kind} mono state={chosen.includes(kind) ? 'all' : 'none'} onChange={(on) => onChange(setKinds(chosen, [kind], on))} />
+                      <Checkbox
+                        label={kind}
+                        mono
+                        state={chosen.includes(kind) ? 'all' : 'none'}
+                        onChange={(on) => onChange(setKinds(chosen, [kind], on))}
+                      />
                     </li>
                   ))}
                 </ul>
@@ -73,7 +78,19 @@ export function EventPicker({ value, onChange, error }: Props) {
 }
 
 /** A checkbox that can show "some of these" (indeterminate), as group and select-all boxes do. */
-function Checkbox({ label, state, onChange, strong, mono }: { label: string; state: 'all' | 'some' | 'none'; onChange: (on: boolean) => void; strong?: boolean; mono?: boolean }) {
+function Checkbox({
+  label,
+  state,
+  onChange,
+  strong,
+  mono,
+}: {
+  label: string;
+  state: 'all' | 'some' | 'none';
+  onChange: (on: boolean) => void;
+  strong?: boolean;
+  mono?: boolean;
+}) {
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = state === 'some';

@@ -7,7 +7,14 @@ export function describedBy(id: string, parts: { hint?: unknown; error?: unknown
 }
 
 /** A labelled form field: label, the control, a hint, and the error right under the control. */
-export function Field(props: { id: string; label: string; optional?: boolean; hint?: ComponentChildren; error?: string; children: ComponentChildren }) {
+export function Field(props: {
+  id: string;
+  label: string;
+  optional?: boolean;
+  hint?: ComponentChildren;
+  error?: string;
+  children: ComponentChildren;
+}) {
   return (
     <div class={`field${props.error ? ' field-invalid' : ''}`}>
       <label for={props.id} class="field-label">

@@ -5,7 +5,17 @@ type Tone = 'success' | 'info' | 'warning' | 'danger';
 const symbols: Record<Tone, string> = { success: '✓', info: 'i', warning: '!', danger: '✕' };
 
 /** A message block; errors are announced at once (role=alert), the rest politely. */
-export function Notice({ tone, title, children, onDismiss }: { tone: Tone; title?: string; children?: ComponentChildren; onDismiss?: () => void }) {
+export function Notice({
+  tone,
+  title,
+  children,
+  onDismiss,
+}: {
+  tone: Tone;
+  title?: string;
+  children?: ComponentChildren;
+  onDismiss?: () => void;
+}) {
   return (
     <div class={`notice notice-${tone}`} role={tone === 'danger' ? 'alert' : 'status'}>
       <span class="notice-symbol" aria-hidden="true">

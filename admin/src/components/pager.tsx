@@ -3,7 +3,15 @@ import { plural } from '../lib/format';
 import { Link } from './link';
 
 /** "Page 2 of 5 · 97 deliveries" with Previous / Next links (real URLs: back and reload work). */
-export function Pager({ pagination, noun, hrefFor }: { pagination: Pagination; noun: [string, string]; hrefFor: (page: number) => string }) {
+export function Pager({
+  pagination,
+  noun,
+  hrefFor,
+}: {
+  pagination: Pagination;
+  noun: [string, string];
+  hrefFor: (page: number) => string;
+}) {
   const { page, total_pages: pages, total } = pagination;
   const summary = `${plural(total, noun[0], noun[1])}${pages > 1 ? ` · page ${page} of ${pages}` : ''}`;
   return (

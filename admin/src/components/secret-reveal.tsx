@@ -13,7 +13,8 @@ export function SecretReveal({ revealed, onDone }: { revealed: RevealedSecret; o
       <p class="secret-warning">
         <strong>This secret will not be shown again.</strong> Store it in your receiver's configuration now; it verifies the{' '}
         <code>X-Webhook-Signature</code> header (HMAC-SHA256 of the raw body).
-        {revealed.reason === 'rotated' && ' The previous secret keeps signing as a second signature for 24 hours, so you can switch without missing deliveries.'}
+        {revealed.reason === 'rotated' &&
+          ' The previous secret keeps signing as a second signature for 24 hours, so you can switch without missing deliveries.'}
       </p>
       <div class="secret-row">
         <label for="signing-secret" class="visually-hidden">

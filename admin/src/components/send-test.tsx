@@ -19,7 +19,10 @@ export function SendTest({ webhook, disabledReason, onSent }: { webhook: Webhook
     setResult(undefined);
     try {
       const answer = await client.sendTest(webhook.id, kind);
-      setResult({ tone: 'success', text: `${answer.message}: a sample ${kind} event is on its way. Its delivery appears below in a moment.` });
+      setResult({
+        tone: 'success',
+        text: `${answer.message}: a sample ${kind} event is on its way. Its delivery appears below in a moment.`,
+      });
       onSent();
     } catch (caught) {
       setResult({ tone: 'danger', text: caught instanceof ApiError ? describeError(caught) : String(caught) });
@@ -33,19 +36,33 @@ export function SendTest({ webhook, disabledReason, onSent }: { webhook: Webhook
       <h2 id="send-test-title" class="card-title">
         Send a test event
       </h2>
-      <p class="muted">A sample payload marked <code>"test": true</code>, signed and delivered like any other event.</p>
+      <p class="muted">
+        A sample payload marked <code>"test": true</code>, signed and delivered like any other event.
+      </p>
       <div class="inline-form">
         <label for="test-event" class="inline-label">
           Event
         </label>
-        <select id="test-event" class="input select" value={kind} onChange={(event) => setKind(event.currentTarget.value)} disabled={Boolean(disabledReason)}>
+        <select
+          id="test-event"
+          class="input select"
+          value={kind}
+          onChange={(event) => setKind(event.currentTarget.value)}
+          disabled={Boolean(disabledReason)}
+        >
           {kinds.map((value) => (
             <option key={value} value={value}>
               {value}
             </option>
           ))}
         </select>
-        <button type="button" class="btn btn-primary" onClick={send} disabled={busy || Boolean(disabledReason)} aria-describedby={disabledReason ? 'send-test-disabled' : undefined}>
+        <button
+          type="button"
+          class="btn btn-primary"
+          onClick={send}
+          disabled={busy || Boolean(disabledReason)}
+          aria-describedby={disabledReason ? 'send-test-disabled' : undefined}
+        >
           {busy ? 'Sending…' : 'Send test event'}
         </button>
       </div>

@@ -5,7 +5,17 @@ import { ModeBadge } from './badges';
 import { Link } from './link';
 
 /** The signed-in frame: header with the account, its mode and sign-out; Settings navigation; content. */
-export function Shell({ account, section, onSignOut, children }: { account: Account; section: 'webhooks' | 'other'; onSignOut: () => void; children: ComponentChildren }) {
+export function Shell({
+  account,
+  section,
+  onSignOut,
+  children,
+}: {
+  account: Account;
+  section: 'webhooks' | 'other';
+  onSignOut: () => void;
+  children: ComponentChildren;
+}) {
   return (
     <div class={`app mode-${account.mode}`}>
       <a href="#main" class="skip-link">

@@ -9,7 +9,8 @@ export const canWriteWebhooks = (account: Account): boolean => grants(account.ke
 export function keyFormatProblem(input: string): string | undefined {
   const key = input.trim();
   if (!key) return 'Paste a secret API key.';
-  if (/^pk_(test|live)_/.test(key)) return 'This is a publishable key (pk_…), meant for storefronts. Sign in with a secret key (sk_test_… or sk_live_…).';
+  if (/^pk_(test|live)_/.test(key))
+    return 'This is a publishable key (pk_…), meant for storefronts. Sign in with a secret key (sk_test_… or sk_live_…).';
   if (!/^sk_(test|live)_[A-Za-z0-9]+$/.test(key)) return 'A secret key starts with sk_test_ or sk_live_ followed by letters and digits.';
   return undefined;
 }

@@ -20,11 +20,35 @@ export interface StatusView {
 }
 
 const views: Record<DisplayStatus, StatusView> = {
-  succeeded: { key: 'succeeded', label: 'Succeeded', symbol: '✓', tone: 'success', description: 'The receiver answered with a 2xx status.' },
-  retrying: { key: 'retrying', label: 'Retrying', symbol: '↻', tone: 'warning', description: 'The last attempt failed; another attempt is scheduled.' },
+  succeeded: {
+    key: 'succeeded',
+    label: 'Succeeded',
+    symbol: '✓',
+    tone: 'success',
+    description: 'The receiver answered with a 2xx status.',
+  },
+  retrying: {
+    key: 'retrying',
+    label: 'Retrying',
+    symbol: '↻',
+    tone: 'warning',
+    description: 'The last attempt failed; another attempt is scheduled.',
+  },
   pending: { key: 'pending', label: 'Pending', symbol: '…', tone: 'info', description: 'Queued; the next attempt is on its way.' },
-  failed: { key: 'failed', label: 'Failed', symbol: '✕', tone: 'danger', description: 'Every attempt failed; no more retries. Resend it once the receiver is fixed.' },
-  skipped: { key: 'skipped', label: 'Skipped', symbol: '–', tone: 'neutral', description: 'Not sent: the webhook was disabled or deleted when the delivery was due.' },
+  failed: {
+    key: 'failed',
+    label: 'Failed',
+    symbol: '✕',
+    tone: 'danger',
+    description: 'Every attempt failed; no more retries. Resend it once the receiver is fixed.',
+  },
+  skipped: {
+    key: 'skipped',
+    label: 'Skipped',
+    symbol: '–',
+    tone: 'neutral',
+    description: 'Not sent: the webhook was disabled or deleted when the delivery was due.',
+  },
 };
 
 export function displayStatus(delivery: Pick<Delivery, 'status' | 'attempt_count'>): DisplayStatus {

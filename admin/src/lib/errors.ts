@@ -22,7 +22,9 @@ export function fieldErrors(details: readonly ErrorDetail[] = [], fields: readon
 
 /** The details that did not land on a field of the form, as text. */
 export function otherErrors(details: readonly ErrorDetail[] = [], fields: readonly string[]): string[] {
-  return details.filter(({ field }) => !fields.includes(field.split('.')[0]!)).map(({ field, message }) => (field ? `${field}: ${message}` : message));
+  return details
+    .filter(({ field }) => !fields.includes(field.split('.')[0]!))
+    .map(({ field, message }) => (field ? `${field}: ${message}` : message));
 }
 
 /** One sentence for an error banner, with the request id support needs. */

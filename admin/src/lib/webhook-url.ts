@@ -21,8 +21,10 @@ export function validateWebhookUrl(input: string): string | undefined {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The URL must start with https://.';
   if (!url.hostname) return 'The URL needs a host name.';
   // Plain http is only ever accepted for a receiver on this machine, and only by a local stack.
-  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return 'Use https:// — plain http is only accepted for a local test receiver.';
-  if (!LOOPBACK_HOSTS.has(url.hostname) && !url.hostname.includes('.')) return 'Use a fully qualified host name, such as hooks.example.com.';
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname))
+    return 'Use https:// — plain http is only accepted for a local test receiver.';
+  if (!LOOPBACK_HOSTS.has(url.hostname) && !url.hostname.includes('.'))
+    return 'Use a fully qualified host name, such as hooks.example.com.';
   if (url.username || url.password) return 'Leave credentials out of the URL; verify deliveries with the signing secret instead.';
   return undefined;
 }

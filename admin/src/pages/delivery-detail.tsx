@@ -75,7 +75,17 @@ export function DeliveryDetail({ id, deliveryId }: { id: number; deliveryId: str
   );
 }
 
-function Summary({ delivery, live, onResent, reload }: { delivery: Detail; live: boolean; onResent: () => void; reload: () => Promise<void> }) {
+function Summary({
+  delivery,
+  live,
+  onResent,
+  reload,
+}: {
+  delivery: Detail;
+  live: boolean;
+  onResent: () => void;
+  reload: () => Promise<void>;
+}) {
   const { client, account } = useSession();
   const now = useNow(5000);
   const [busy, setBusy] = useState(false);
@@ -230,7 +240,11 @@ function Payload({ delivery }: { delivery: Detail }) {
           </h2>
           <span class="muted"> — the JSON body that was signed and sent</span>
         </summary>
-        {delivery.payload ? <pre class="code-block">{prettyJson(delivery.payload)}</pre> : <p class="muted">No longer available: events are kept for 30 days.</p>}
+        {delivery.payload ? (
+          <pre class="code-block">{prettyJson(delivery.payload)}</pre>
+        ) : (
+          <p class="muted">No longer available: events are kept for 30 days.</p>
+        )}
       </details>
     </section>
   );

@@ -17,7 +17,9 @@ export function ScopeMissing({ account }: { account: Account }) {
         <p>
           Sign in with a key that has these scopes, or create one, for example:
           <br />
-          <code class="command">npm run accounts -- create-key --account {account.id} --mode {account.mode} --scopes webhooks:write</code>
+          <code class="command">
+            npm run accounts -- create-key --account {account.id} --mode {account.mode} --scopes webhooks:write
+          </code>
         </p>
       </Notice>
     </>

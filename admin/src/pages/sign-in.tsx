@@ -67,8 +67,8 @@ export function SignIn({ apiUrl, reason, onSignedIn }: Props) {
             error={error}
             hint={
               <>
-                Starts with <code>sk_test_</code> or <code>sk_live_</code>. It stays in this browser tab only (session storage) and is forgotten when you sign
-                out or close the tab.
+                Starts with <code>sk_test_</code> or <code>sk_live_</code>. It stays in this browser tab only (session storage) and is
+                forgotten when you sign out or close the tab.
               </>
             }
           >

@@ -59,7 +59,11 @@ export function WebhookDetail({ id, search }: { id: number; search: string }) {
         <span aria-current="page">Webhook {current.id}</span>
       </nav>
       {revealed && <SecretReveal revealed={revealed} onDone={() => setRevealed(undefined)} />}
-      <Overview webhook={current} onChanged={(next) => webhook.setData(next)} onRotated={(secret) => setRevealed({ webhookId: current.id, secret, reason: 'rotated' })} />
+      <Overview
+        webhook={current}
+        onChanged={(next) => webhook.setData(next)}
+        onRotated={(secret) => setRevealed({ webhookId: current.id, secret, reason: 'rotated' })}
+      />
       <SendTest
         webhook={current}
         disabledReason={current.active ? undefined : 'This webhook is disabled. Enable it to send test events.'}
@@ -75,7 +79,15 @@ export function WebhookDetail({ id, search }: { id: number; search: string }) {
 
 type Dialog = 'delete' | 'rotate' | undefined;
 
-function Overview({ webhook, onChanged, onRotated }: { webhook: Webhook; onChanged: (webhook: Webhook) => void; onRotated: (secret: string) => void }) {
+function Overview({
+  webhook,
+  onChanged,
+  onRotated,
+}: {
+  webhook: Webhook;
+  onChanged: (webhook: Webhook) => void;
+  onRotated: (secret: string) => void;
+}) {
   const { client, account } = useSession();
   const flash = useFlash();
   const writable = canWriteWebhooks(account);
@@ -96,7 +108,10 @@ function Overview({ webhook, onChanged, onRotated }: { webhook: Webhook; onChang
     try {
       const next = await client.updateWebhook(webhook.id, { active: !webhook.active });
       onChanged(next);
-      setMessage({ tone: 'success', text: next.active ? 'Webhook enabled: events are delivered again.' : 'Webhook disabled: nothing is sent until you enable it.' });
+      setMessage({
+        tone: 'success',
+        text: next.active ? 'Webhook enabled: events are delivered again.' : 'Webhook disabled: nothing is sent until you enable it.',
+      });
     } catch (caught) {
       setMessage({ tone: 'danger', text: fail(caught) });
     } finally {
@@ -204,7 +219,8 @@ function Overview({ webhook, onChanged, onRotated }: { webhook: Webhook; onChang
         onCancel={closeDialog}
       >
         <p>
-          <span class="mono break">{webhook.url}</span> stops receiving events at once, and its delivery history is no longer shown. This cannot be undone.
+          <span class="mono break">{webhook.url}</span> stops receiving events at once, and its delivery history is no longer shown. This
+          cannot be undone.
         </p>
       </ConfirmDialog>
       <ConfirmDialog
@@ -216,7 +232,10 @@ function Overview({ webhook, onChanged, onRotated }: { webhook: Webhook; onChang
         onConfirm={confirm}
         onCancel={closeDialog}
       >
-        <p>A new secret is generated and shown once. For 24 hours deliveries carry signatures with both the new and the previous secret, so you can update your receiver without missing events.</p>
+        <p>
+          A new secret is generated and shown once. For 24 hours deliveries carry signatures with both the new and the previous secret, so
+          you can update your receiver without missing events.
+        </p>
       </ConfirmDialog>
     </section>
   );

@@ -72,7 +72,12 @@ function WebhookFormPage({ existing }: { existing?: Webhook }) {
       document.getElementById(localUrl ? 'webhook-url' : 'events-first')?.focus();
       return;
     }
-    const body: WebhookInput = { url: form.url.trim(), events: form.events, active: form.active, description: form.description?.trim() || null };
+    const body: WebhookInput = {
+      url: form.url.trim(),
+      events: form.events,
+      active: form.active,
+      description: form.description?.trim() || null,
+    };
     setBusy(true);
     try {
       if (existing) {
@@ -88,10 +93,19 @@ function WebhookFormPage({ existing }: { existing?: Webhook }) {
       setBusy(false);
       if (caught instanceof ApiError && caught.details.length > 0) {
         const byField = fieldErrors(caught.details, FIELDS);
-        const labels: Record<string, string> = { url: 'The URL', events: 'The event list', description: 'The description', active: 'Active' };
-        setServerErrors(Object.fromEntries(Object.entries(byField).map(([field, message]) => [field, fieldSentence(labels[field] ?? field, message)])));
+        const labels: Record<string, string> = {
+          url: 'The URL',
+          events: 'The event list',
+          description: 'The description',
+          active: 'Active',
+        };
+        setServerErrors(
+          Object.fromEntries(Object.entries(byField).map(([field, message]) => [field, fieldSentence(labels[field] ?? field, message)])),
+        );
         const rest = otherErrors(caught.details, FIELDS);
-        setFormError(rest.length ? `${caught.message}: ${rest.join('; ')}` : Object.keys(byField).length ? undefined : describeError(caught));
+        setFormError(
+          rest.length ? `${caught.message}: ${rest.join('; ')}` : Object.keys(byField).length ? undefined : describeError(caught),
+        );
         if (byField.url) document.getElementById('webhook-url')?.focus();
       } else {
         setFormError(caught instanceof ApiError ? describeError(caught) : String(caught));
@@ -140,7 +154,13 @@ function WebhookFormPage({ existing }: { existing?: Webhook }) {
 
         <EventPicker value={form.events} onChange={(events) => update('events', events)} error={eventsError} />
 
-        <Field id="webhook-description" label="Description" optional error={descriptionError} hint={`What this endpoint is for, e.g. “ERP sync”. ${(form.description ?? '').length}/${DESCRIPTION_MAX}`}>
+        <Field
+          id="webhook-description"
+          label="Description"
+          optional
+          error={descriptionError}
+          hint={`What this endpoint is for, e.g. “ERP sync”. ${(form.description ?? '').length}/${DESCRIPTION_MAX}`}
+        >
           <textarea
             id="webhook-description"
             class="input"
@@ -155,12 +175,20 @@ function WebhookFormPage({ existing }: { existing?: Webhook }) {
 
         <div class="field">
           <label class="switch">
-            <input type="checkbox" role="switch" checked={form.active} onChange={(event) => update('active', event.currentTarget.checked)} aria-describedby="webhook-active-hint" />
+            <input
+              type="checkbox"
+              role="switch"
+              checked={form.active}
+              onChange={(event) => update('active', event.currentTarget.checked)}
+              aria-describedby="webhook-active-hint"
+            />
             <span class="switch-track" aria-hidden="true" />
             <span class="switch-label">Active</span>
           </label>
           <p id="webhook-active-hint" class="field-hint">
-            {form.active ? 'Events are delivered to this endpoint.' : 'Paused: nothing is sent to this endpoint until it is activated again.'}
+            {form.active
+              ? 'Events are delivered to this endpoint.'
+              : 'Paused: nothing is sent to this endpoint until it is activated again.'}
           </p>
         </div>
 

@@ -34,7 +34,8 @@ export function WebhooksList() {
             Webhooks
           </h1>
           <p class="page-lead">
-            Your endpoints receive a signed POST for every subscribed event in {account.mode === 'test' ? 'test' : 'live'} mode, retried on failure.
+            Your endpoints receive a signed POST for every subscribed event in {account.mode === 'test' ? 'test' : 'live'} mode, retried on
+            failure.
           </p>
         </div>
         {writable && list.data && list.data.items.length > 0 && (
@@ -45,7 +46,9 @@ export function WebhooksList() {
       </div>
 
       {list.loading && <Loading label="Loading webhooks…" />}
-      {!list.loading && list.error !== undefined && !list.data && <LoadError error={list.error} what="the webhooks" onRetry={() => void list.reload()} />}
+      {!list.loading && list.error !== undefined && !list.data && (
+        <LoadError error={list.error} what="the webhooks" onRetry={() => void list.reload()} />
+      )}
       {list.data && list.data.items.length === 0 && (
         <EmptyState
           title="No webhooks yet"
@@ -59,7 +62,10 @@ export function WebhooksList() {
             )
           }
         >
-          <p>Add an endpoint URL and choose events — orders, invoices, production, shipments and more — to be notified the moment they happen.</p>
+          <p>
+            Add an endpoint URL and choose events — orders, invoices, production, shipments and more — to be notified the moment they
+            happen.
+          </p>
         </EmptyState>
       )}
       {list.data && list.data.items.length > 0 && (
@@ -126,7 +132,10 @@ type LastDeliveryView = Pick<Delivery, 'status' | 'attempt_count' | 'created_at'
 /** The newest delivery of a registration: the first entry of its history (newest first, one item). */
 function LastDelivery({ webhook, now }: { webhook: Webhook; now: number }) {
   const { client } = useSession();
-  const fetched = useAsync<LastDeliveryView | null>(async () => (await client.listDeliveries(webhook.id, { page: 1 }, 1)).items[0] ?? null, [client, webhook.id]);
+  const fetched = useAsync<LastDeliveryView | null>(
+    async () => (await client.listDeliveries(webhook.id, { page: 1 }, 1)).items[0] ?? null,
+    [client, webhook.id],
+  );
   if (fetched.loading) return <span class="muted">…</span>;
   if (fetched.error) return <span class="muted">Unavailable</span>;
   const last = fetched.data;

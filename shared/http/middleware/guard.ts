@@ -39,7 +39,10 @@ export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayPro
     invocation.admission = consumeRequest(tenant, principal.limits).then((decision) => {
       invocation.rateLimitHeaders = rateLimitHeaders(decision.state);
       if (!decision.allowed) {
-        throw new RateLimitedError(`Rate limit of ${decision.state.limit} requests exceeded; retry in ${decision.retryAfter} s`, decision.retryAfter);
+        throw new RateLimitedError(
+          `Rate limit of ${decision.state.limit} requests exceeded; retry in ${decision.retryAfter} s`,
+          decision.retryAfter,
+        );
       }
     });
     // Settled later by whoever awaits it; never an unhandled rejection meanwhile.
@@ -54,7 +57,9 @@ export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayPro
 
     const missing = missingScope(principal.scopes, route.scopes);
     if (missing) {
-      throw new DomainError('insufficient_scope', `This key lacks the scope ${missing}`, [{ field: 'scope', message: `requires ${missing}` }]);
+      throw new DomainError('insufficient_scope', `This key lacks the scope ${missing}`, [
+        { field: 'scope', message: `requires ${missing}` },
+      ]);
     }
   },
 });

@@ -25,13 +25,18 @@ function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null | unde
  * Browsers (the admin panel) may read responses from the origins in CORS_ORIGINS (comma-separated,
  * `*` for any); API Gateway answers the preflight, the handler the actual request.
  */
-const corsOrigins = (process.env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+const corsOrigins = (process.env.CORS_ORIGINS ?? '')
+  .split(',')
+  .map((origin) => origin.trim())
+  .filter(Boolean);
 
 function corsHeaders(event: APIGatewayProxyEvent): Record<string, string> {
   const origin = event.headers.origin;
   if (!origin || corsOrigins.length === 0) return {};
   if (corsOrigins.includes('*')) return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': exposed };
-  return corsOrigins.includes(origin) ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': exposed, Vary: 'Origin' } : {};
+  return corsOrigins.includes(origin)
+    ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': exposed, Vary: 'Origin' }
+    : {};
 }
 const exposed = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed, ETag';
 
