@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../docs/examples/verify-webhook';
+import { verifyWebhook } from '#docs/examples/verify-webhook';
 import { hexSignature } from '#shared/webhooks/signing';
 import { call, uniqueEmail } from '#test/support/http';
 import { useReceiver } from '#test/support/receiver';

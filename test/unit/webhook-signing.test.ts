@@ -3,7 +3,7 @@ import type { StoredEvent } from '#shared/events/stored-event';
 import { describe, expect, it } from 'vitest';
 import { buildPayload, deliveryHeaders } from '#shared/webhooks/payload';
 import { activeSecrets, generateSecret, hexSignature, secretHint, standardKey, standardSignature } from '#shared/webhooks/signing';
-import { verifyWebhook } from '../../docs/examples/verify-webhook';
+import { verifyWebhook } from '#docs/examples/verify-webhook';
 
 // The Standard Webhooks specification's published test vector.
 const vector = {
