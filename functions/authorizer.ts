@@ -11,6 +11,7 @@ import { bearerToken } from '#shared/auth/keys';
 import { principalToContext } from '#shared/auth/principal';
 import { resolveApiKey } from '#shared/accounts/service';
 import { emitAudit } from '#shared/audit/sink';
+import { auditRecordOf } from '#shared/audit/stored';
 
 /** `arn:…:apiId/stage/METHOD/path` → `arn:…:apiId/stage/*`. */
 const wholeApi = (methodArn: string): string => methodArn.split('/').slice(0, 2).join('/') + '/*';
@@ -21,20 +22,13 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
   const key = bearerToken(header ?? undefined);
   const resolution = key ? await resolveApiKey(key) : ({ status: 'unknown' } as const);
   if (resolution.status === 'revoked') {
-    emitAudit(resolution.tenant, {
-      request_id: event.requestContext?.requestId ?? randomUUID(),
-      created_at: new Date().toISOString(),
-      key_id: resolution.keyId,
-      key_prefix: resolution.keyPrefix,
-      customer_id: null,
-      method: event.httpMethod,
-      path: event.path,
+    const call = {
+      requestId: event.requestContext?.requestId ?? randomUUID(),
+      keyId: resolution.keyId,
+      keyPrefix: resolution.keyPrefix,
       route: null,
-      status: 401,
-      source_ip: event.requestContext?.identity?.sourceIp ?? null,
-      user_agent: Object.entries(headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? null,
-      duration_ms: 0,
-    });
+    };
+    emitAudit(resolution.tenant, auditRecordOf(event, { ...call, status: 401, durationMs: 0 }));
   }
   // API Gateway turns exactly this message into a 401 (our gateway response shapes the body).
   if (resolution.status !== 'ok') throw new Error('Unauthorized');

@@ -1,6 +1,6 @@
 /**
  * The one retry loop: runs `attempt` again while it fails with an error `isRetryable` accepts,
- * after a short jittered pause (colliding requests must not collide again), at most
+ * after a jittered, exponentially growing pause (colliding requests must not collide again), at most
  * `maxAttempts` times; then `exhausted(error)` is thrown (default: the last error).
  *
  * Retries nest in one place only: a domain operation retries its read-decide-write on a
@@ -10,8 +10,9 @@
 export interface RetryOptions {
   isRetryable(error: unknown): boolean;
   maxAttempts: number;
-  /** Pause before attempt n+1 is random in [0, pauseMs × n). */
+  /** Pause before attempt n+1: random in [0, pauseMs × 2^(n−1)), at most `maxPauseMs` (default 2 s). */
   pauseMs: number;
+  maxPauseMs?: number;
   exhausted?(error: unknown): unknown;
 }
 
@@ -22,7 +23,8 @@ export async function retry<T>(attempt: (attemptNumber: number) => Promise<T>, o
     } catch (error) {
       if (!options.isRetryable(error)) throw error;
       if (attemptNumber >= options.maxAttempts) throw options.exhausted ? options.exhausted(error) : error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * options.pauseMs * attemptNumber));
+      const ceiling = Math.min(options.maxPauseMs ?? 2000, options.pauseMs * 2 ** (attemptNumber - 1));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
     }
   }
 }

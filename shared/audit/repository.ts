@@ -7,24 +7,13 @@ import type { Tenant } from '#shared/auth/principal';
 import { tenantKeys } from '#shared/db/keys';
 import { countAll, queryPages, type QueryInput } from '#shared/db/query';
 import { batchWriteAll, putRequest } from '#shared/db/batch';
-import type { AuditLog } from './schema';
-
-export const AUDIT_RETENTION_SECONDS = 90 * 24 * 3600;
-
-export function auditItem(tenant: Tenant, record: AuditLog): Record<string, unknown> {
-  return {
-    ...tenantKeys.audit(tenant, record.created_at, record.request_id),
-    entity: 'AUDIT',
-    ...record,
-    expires_at: Math.floor(Date.parse(record.created_at) / 1000) + AUDIT_RETENTION_SECONDS,
-  };
-}
+import { auditFromItem, auditItem, type AuditRecord } from './stored';
 
 /**
  * Stores many records at once (the shipper). Keyed by time and request id, so a record shipped
  * twice (log delivery is at-least-once) is written twice to the same item: no duplicates.
  */
-export async function putAuditRecords(records: { tenant: Tenant; record: AuditLog }[]): Promise<void> {
+export async function putAuditRecords(records: { tenant: Tenant; record: AuditRecord }[]): Promise<void> {
   const unique = new Map(
     records.map(({ tenant, record }) => {
       const item = auditItem(tenant, record);
@@ -78,14 +67,12 @@ function queryInput(tenant: Tenant, filter: AuditFilter): QueryInput {
 export const countAuditRecords = (tenant: Tenant, filter: AuditFilter): Promise<number> => countAll(queryInput(tenant, filter));
 
 /** Records `offset … offset + limit` of the filtered range, newest first. */
-export async function readAuditRecords(tenant: Tenant, filter: AuditFilter, offset: number, limit: number): Promise<AuditLog[]> {
+export async function readAuditRecords(tenant: Tenant, filter: AuditFilter, offset: number, limit: number): Promise<AuditRecord[]> {
   // A filter expression leaves pages short: read until enough matches arrived (no Limit, which counts before filtering).
   const matches: Record<string, unknown>[] = [];
   for await (const page of queryPages(queryInput(tenant, filter))) {
     matches.push(...page.items);
     if (matches.length >= offset + limit) break;
   }
-  return matches
-    .slice(offset, offset + limit)
-    .map(({ pk: _pk, sk: _sk, entity: _entity, expires_at: _expires, ...record }) => record as AuditLog);
+  return matches.slice(offset, offset + limit).map(auditFromItem);
 }

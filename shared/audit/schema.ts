@@ -1,25 +1,12 @@
 import * as z from 'zod';
 import { paginationQuery } from '#shared/schemas/pagination';
-import { timestamp } from '#shared/schemas/common';
+import { responseSchema } from '#shared/schemas/response';
+import { storedAuditLog } from './stored';
 
 const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2026-11-21T00:00:00Z' });
 
-export const AuditLogSchema = z
-  .object({
-    request_id: z.string(),
-    created_at: timestamp,
-    key_id: z.string().nullable(),
-    key_prefix: z.string().nullable().meta({ description: 'First characters of the key, never the key' }),
-    customer_id: z.number().int().nullable().meta({ description: 'Set for calls made with a customer token' }),
-    method: z.string(),
-    path: z.string(),
-    route: z.string().nullable(),
-    status: z.number().int(),
-    source_ip: z.string().nullable(),
-    user_agent: z.string().nullable(),
-    duration_ms: z.number().int(),
-  })
-  .meta({ id: 'AuditLog' });
+/** An audit record as responses show it: derived from the stored field list (stored.ts). */
+export const AuditLogSchema = /* @__PURE__ */ responseSchema(storedAuditLog, { id: 'AuditLog' });
 
 export const AuditListQuerySchema = z
   .strictObject({

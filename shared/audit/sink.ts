@@ -7,22 +7,22 @@
  * out before the response is returned and cannot be lost with a frozen or crashed instance.
  */
 import type { Tenant } from '#shared/auth/principal';
-import type { AuditLog } from './schema';
+import type { AuditRecord } from './stored';
 
 export interface AuditLine {
-  audit: AuditLog & { account_id: string; mode: Tenant['mode'] };
+  audit: AuditRecord & { account_id: string; mode: Tenant['mode'] };
 }
 
 /** Lines that start with this are audit records (cheap to recognise before parsing). */
 export const AUDIT_LINE_PREFIX = '{"audit":';
 
-export function emitAudit(tenant: Tenant, record: AuditLog): void {
+export function emitAudit(tenant: Tenant, record: AuditRecord): void {
   const line: AuditLine = { audit: { account_id: tenant.accountId, mode: tenant.mode, ...record } };
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
 /** Parses one log message back into its tenant and record; undefined for anything else. */
-export function parseAuditLine(message: string): { tenant: Tenant; record: AuditLog } | undefined {
+export function parseAuditLine(message: string): { tenant: Tenant; record: AuditRecord } | undefined {
   const text = message.trim();
   if (!text.startsWith(AUDIT_LINE_PREFIX)) return undefined;
   try {

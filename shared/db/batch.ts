@@ -1,14 +1,12 @@
 /**
- * Batched reads and writes: BatchGetItem (100 keys a call) and BatchWriteItem (25 items a call),
- * each asking again for what DynamoDB left unprocessed (it does when it throttles), with growing
- * pauses. Reads are the one `UnprocessedKeys` loop of the code.
- *
- * Bulk writes outside transactions (large price tables): BatchWriteItem in chunks of 25 — the
- * service maximum — with several chunks in flight, and unprocessed items retried with growing
- * pauses (they come back when DynamoDB throttles). Not atomic: callers make the result visible
- * with one conditional write afterwards (see shared/legacy-products/prices.ts).
+ * Batched reads and writes: BatchGetItem (100 keys a call) and BatchWriteItem (25 items a call,
+ * several chunks in flight). What DynamoDB leaves unprocessed (it does when it throttles) is
+ * asked for again with the one retry loop (shared/async/retry.ts). Batch writes are not atomic:
+ * callers make the result visible with one conditional write afterwards (legacy price tables,
+ * shared/legacy-products/prices.ts).
  */
 import { BatchGetCommand, BatchWriteCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { retry } from '#shared/async/retry';
 import { dynamo } from '#shared/clients/dynamodb';
 import type { ItemKey } from './keys';
 import { tableName } from './table';
@@ -16,8 +14,23 @@ import { tableName } from './table';
 export const BATCH_WRITE_SIZE = 25;
 /** BatchGetItem's limit per call. */
 export const BATCH_GET_SIZE = 100;
-/** Unprocessed keys are asked for again this many times, with a growing pause. */
-const MAX_GET_ROUNDS = 8;
+/** Calls per chunk while DynamoDB leaves part of it unprocessed (throttling), with growing pauses. */
+const MAX_ROUNDS = 10;
+
+/** Part of a batch was left unprocessed: ask again for that part. */
+class Unprocessed extends Error {}
+
+/** Sends `chunk`, then what each answer left unprocessed, until nothing is left (at most MAX_ROUNDS calls). */
+async function untilProcessed<T>(chunk: T[], send: (pending: T[]) => Promise<T[]>, what: string): Promise<void> {
+  let pending = chunk;
+  await retry(
+    async () => {
+      pending = await send(pending);
+      if (pending.length) throw new Unprocessed(`${what} left ${pending.length} unprocessed after ${MAX_ROUNDS} calls`);
+    },
+    { isRetryable: (error) => error instanceof Unprocessed, maxAttempts: MAX_ROUNDS, pauseMs: 50 },
+  );
+}
 
 type Item = Record<string, unknown>;
 
@@ -28,34 +41,33 @@ export const keyId = (key: ItemKey): string => `${key.pk}\u0000${key.sk}`;
 export async function batchGet(keys: readonly ItemKey[], options: { consistent?: boolean } = {}): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
   const distinct = [...new Map(keys.map((key) => [keyId(key), { pk: key.pk, sk: key.sk }])).values()];
+  const table = tableName();
   for (let start = 0; start < distinct.length; start += BATCH_GET_SIZE) {
-    let pending: Record<string, unknown>[] | undefined = distinct.slice(start, start + BATCH_GET_SIZE);
-    for (let round = 0; pending?.length; round++) {
-      if (round >= MAX_GET_ROUNDS) throw new Error(`BatchGetItem left ${pending.length} key(s) unprocessed after ${MAX_GET_ROUNDS} rounds`);
-      if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
-      const table = tableName();
-      const result: BatchGetCommandOutput = await dynamo().send(
-        new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent } } }),
-      );
-      for (const item of result.Responses?.[table] ?? []) found.set(keyId({ pk: String(item.pk), sk: String(item.sk) }), item);
-      pending = result.UnprocessedKeys?.[table]?.Keys;
-    }
+    await untilProcessed(
+      distinct.slice(start, start + BATCH_GET_SIZE),
+      async (pending) => {
+        const result: BatchGetCommandOutput = await dynamo().send(
+          new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent } } }),
+        );
+        for (const item of result.Responses?.[table] ?? []) found.set(keyId({ pk: String(item.pk), sk: String(item.sk) }), item);
+        return (result.UnprocessedKeys?.[table]?.Keys ?? []) as ItemKey[];
+      },
+      'BatchGetItem',
+    );
   }
   return found;
 }
-const MAX_ROUNDS = 12;
-
 type Request = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: ItemKey } };
 
-async function writeChunk(chunk: Request[]): Promise<void> {
-  let pending: Request[] = chunk;
-  for (let round = 0; pending.length > 0; round++) {
-    if (round >= MAX_ROUNDS) throw new Error(`BatchWriteItem left ${pending.length} items unprocessed after ${MAX_ROUNDS} rounds`);
-    if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 25 * 2 ** round) * (0.5 + Math.random())));
-    const result = await dynamo().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
-    pending = (result.UnprocessedItems?.[tableName()] ?? []) as Request[];
-  }
-}
+const writeChunk = (chunk: Request[]): Promise<void> =>
+  untilProcessed(
+    chunk,
+    async (pending) => {
+      const result = await dynamo().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
+      return (result.UnprocessedItems?.[tableName()] ?? []) as Request[];
+    },
+    'BatchWriteItem',
+  );
 
 /** Writes all requests, `concurrency` chunks at a time; rejects on the first chunk that cannot be written. */
 export async function batchWriteAll(requests: Request[], concurrency = 8): Promise<void> {

@@ -8,6 +8,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { emitAudit } from '#shared/audit/sink';
+import { auditRecordOf } from '#shared/audit/stored';
 import { logger } from '#shared/logger';
 import type { RouteDefinition } from '#shared/routes';
 import { toErrorResult } from '#shared/http/error-mapping';
@@ -47,22 +48,15 @@ async function finish(event: APIGatewayProxyEvent, invocation: Invocation, respo
   logger.debug('request', { status: response.statusCode, duration_ms: durationMs });
   const principal = invocation.principal;
   if (principal) {
+    const call = {
+      requestId: invocation.requestId,
+      keyId: principal.keyId || null,
+      keyPrefix: principal.keyPrefix || null,
+      route: invocation.route.id,
+    };
     emitAudit(
       { accountId: principal.accountId, mode: principal.mode },
-      {
-        request_id: invocation.requestId,
-        created_at: new Date().toISOString(),
-        key_id: principal.keyId || null,
-        key_prefix: principal.keyPrefix || null,
-        customer_id: null,
-        method: event.httpMethod,
-        path: event.path,
-        route: invocation.route.id,
-        status: response.statusCode,
-        source_ip: event.requestContext?.identity?.sourceIp ?? null,
-        user_agent: event.headers['user-agent'] ?? null,
-        duration_ms: durationMs,
-      },
+      auditRecordOf(event, { ...call, status: response.statusCode, durationMs }),
     );
   }
   logger.resetKeys();
