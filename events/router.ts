@@ -18,7 +18,7 @@ import { logger } from '#shared/logger';
 import { writeConditionallyBatched } from '#shared/db/conditional-writes';
 import { readDelivery, rearmPending } from '#shared/webhooks/delivery-repository';
 import { listWebhooks, readWebhook } from '#shared/webhooks/repository';
-import { deliveryPut, type DeliveryRecord, type WebhookRecord } from '#shared/webhooks/stored';
+import { deliveryPut, pendingDelivery, type DeliveryRecord, type WebhookRecord } from '#shared/webhooks/stored';
 import { deliveryIdFor } from '#shared/webhooks/delivery-id';
 import { eventFromItem, type StoredEvent } from '#shared/events/stored-event';
 import { forEachLimit } from '#shared/async/for-each-limit';
@@ -27,27 +27,17 @@ import { deliveryMessage, sendDeliveryMessages, type DeliveryMessage } from '#sh
 export const subscribes = (webhook: WebhookRecord, kind: string): boolean => webhook.events.includes('*') || webhook.events.includes(kind);
 
 /** A new delivery of `event` to `webhook`: pending, on a fresh message chain. */
-function newDelivery(event: StoredEvent, webhook: WebhookRecord, now: string): DeliveryRecord {
-  return {
+const newDelivery = (event: StoredEvent, webhook: WebhookRecord, now: string): DeliveryRecord =>
+  pendingDelivery({
     id: deliveryIdFor(event.event_id, event.tenant, webhook.id),
     webhook_id: webhook.id,
     event_id: event.event_id,
     event: event.kind,
     test: event.test,
-    status: 'pending',
-    attempt_count: 0,
-    last_attempt_at: null,
-    next_attempt_at: null,
-    last_status_code: null,
-    last_error: null,
-    created_at: now,
-    updated_at: now,
     token: randomToken(16),
-    chain_attempts: 0,
-    attempts: [],
+    created_at: now,
     expires_at: event.expires_at,
-  };
-}
+  });
 
 /**
  * A delivery that existed already (the event was routed before): enqueue it again under a new

@@ -12,7 +12,7 @@ import { adjustTotal } from '#shared/db/totals';
 import { tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
-import { buildUpdate } from '#shared/db/update-expression';
+import { buildUpdate, versionedUpdate } from '#shared/db/update-expression';
 import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
 import {
   CUSTOMERS,
@@ -38,22 +38,19 @@ const emailTaken = (email: string) =>
     { field: 'email', message: `${email} is already used by another customer` },
   ]);
 
-/** Update of the customer item, conditional on the version we read; bumps the version. */
-function customerUpdate(tenant: Tenant, before: CustomerRecord, after: CustomerRecord, counters = ''): TransactItem {
-  const parts = buildUpdate(customerChanges(tenant, after), ['#version = :next', ...(counters ? [counters] : [])], {
-    ':expected': before.version,
-    ':next': before.version + 1,
-  });
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: tenantKeys.customer(tenant, before.id),
-      ...parts,
-      ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#version': 'version' },
-      ConditionExpression: '#version = :expected',
-    },
-  };
-}
+/** Update of the customer item, conditional on the version we read; bumps the version (`counters`: SET clauses of its own). */
+const customerUpdate = (
+  tenant: Tenant,
+  before: CustomerRecord,
+  after: CustomerRecord,
+  counters?: { set: string; values: Record<string, unknown> },
+): TransactItem =>
+  versionedUpdate(
+    tenantKeys.customer(tenant, before.id),
+    customerChanges(tenant, after),
+    before.version,
+    counters ? { set: [counters.set], values: counters.values } : {},
+  );
 
 export async function insertCustomer(tenant: Tenant, customer: CustomerRecord, event: TransactItem): Promise<void> {
   await transactWrite([
@@ -252,8 +249,7 @@ export async function deleteAddress(
   address: AddressRecord,
   event: TransactItem,
 ): Promise<void> {
-  const update = customerUpdate(tenant, before, after, 'address_count = address_count - :one');
-  update.Update!.ExpressionAttributeValues = { ...update.Update!.ExpressionAttributeValues, ':one': 1 };
+  const update = customerUpdate(tenant, before, after, { set: 'address_count = address_count - :one', values: { ':one': 1 } });
   const remove: TransactItem = {
     Delete: {
       TableName: tableName(),

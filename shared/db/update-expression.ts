@@ -1,3 +1,6 @@
+import type { ItemKey } from './keys';
+import { tableName, type TransactItem } from './table';
+
 /**
  * Builds `SET a = :a, b = :b REMOVE c` from a plain object: undefined and null values are removed.
  * Used for partial updates so that attributes owned by other writers (counters) are never overwritten.
@@ -32,4 +35,32 @@ export function buildUpdate(
     .filter(Boolean)
     .join(' ');
   return { UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+}
+
+/**
+ * Optimistic locking's write: an Update of the item at `key` that sets `attributes` (null and
+ * undefined ones are removed) and raises `version` by one, only while the item still has the
+ * version that was read — and, when given, while `also` holds (e.g. the status that was read).
+ * `also.set` adds SET clauses of the caller's own (a counter moved in the same write).
+ */
+export function versionedUpdate(
+  key: ItemKey,
+  attributes: Record<string, unknown>,
+  version: number,
+  also: { condition?: string; set?: string[]; names?: Record<string, string>; values?: Record<string, unknown> } = {},
+): TransactItem {
+  const parts = buildUpdate(attributes, ['#version = :next', ...(also.set ?? [])], {
+    ':expected': version,
+    ':next': version + 1,
+    ...also.values,
+  });
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      ...parts,
+      ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#version': 'version', ...also.names },
+      ConditionExpression: also.condition ? `${also.condition} AND #version = :expected` : '#version = :expected',
+    },
+  };
 }

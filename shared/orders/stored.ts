@@ -10,7 +10,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { adjustTotal } from '#shared/db/totals';
 import { createdSortKey, tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
-import { buildUpdate } from '#shared/db/update-expression';
+import { versionedUpdate } from '#shared/db/update-expression';
 import { postalAddressShape } from '#shared/schemas/address';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 import { ORDER_STATUSES, isClosed, type OrderStatus } from './status';
@@ -144,24 +144,12 @@ export const creationCustomerCounts = (tenant: Tenant, order: OrderRecord): Tran
 
 /** The update of the order item, conditional on the status and version that were read. */
 export function orderUpdate(tenant: Tenant, before: OrderRecord, after: OrderRecord): TransactItem {
-  const parts = buildUpdate(
-    { ...storedOrder.attributes(after, 'update'), gsi2pk: tenantKeys.ordersByStatus(tenant, after.status) },
-    ['#version = :next'],
-    {
-      ':from': before.status,
-      ':expected': before.version,
-      ':next': before.version + 1,
-    },
-  );
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: tenantKeys.order(tenant, before.id),
-      ...parts,
-      ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#version': 'version', '#status': 'status' },
-      ConditionExpression: '#status = :from AND #version = :expected',
-    },
-  };
+  const attributes = { ...storedOrder.attributes(after, 'update'), gsi2pk: tenantKeys.ordersByStatus(tenant, after.status) };
+  return versionedUpdate(tenantKeys.order(tenant, before.id), attributes, before.version, {
+    condition: '#status = :from',
+    names: { '#status': 'status' },
+    values: { ':from': before.status },
+  });
 }
 
 /** A status change moves the order between list partitions and counters (same transaction). */

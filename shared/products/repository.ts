@@ -11,7 +11,7 @@ import { adjustTotal } from '#shared/db/totals';
 import { tenantKeys, type ProductListState } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
-import { buildUpdate } from '#shared/db/update-expression';
+import { versionedUpdate } from '#shared/db/update-expression';
 import { NotFoundError, VersionConflict } from '#shared/errors';
 import {
   PRODUCTS,
@@ -81,19 +81,11 @@ export async function saveProduct(
   after: ProductRecord,
   stock: Partial<StockState> = {},
 ): Promise<void> {
-  const parts = buildUpdate({ ...productChanges(tenant, after), ...stockAttributes(stock) }, ['#version = :next'], {
-    ':expected': before.version,
-    ':next': before.version + 1,
-  });
-  const update: TransactItem = {
-    Update: {
-      TableName: tableName(),
-      Key: tenantKeys.product(tenant, before.id),
-      ...parts,
-      ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#version': 'version' },
-      ConditionExpression: '#version = :expected',
-    },
-  };
+  const update = versionedUpdate(
+    tenantKeys.product(tenant, before.id),
+    { ...productChanges(tenant, after), ...stockAttributes(stock) },
+    before.version,
+  );
   const listing = listingChanged(before, after) ? [...listEntryPuts(tenant, after), ...counterMoves(tenant, before, after)] : [];
   await transactWrite([{ item: update, onConditionFailure: versionMoved }, ...listing]);
 }

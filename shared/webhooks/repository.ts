@@ -11,7 +11,7 @@ import { tenantKeys } from '#shared/db/keys';
 import { queryAll } from '#shared/db/query';
 import { isConditionFailure, tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
-import { buildUpdate } from '#shared/db/update-expression';
+import { versionedUpdate } from '#shared/db/update-expression';
 import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
 import { WEBHOOKS, storedWebhook, webhookFromItem, webhookPut, type WebhookRecord } from './stored';
 
@@ -64,20 +64,9 @@ export async function listWebhooks(tenant: Tenant): Promise<WebhookRecord[]> {
 }
 
 export async function saveWebhook(tenant: Tenant, before: WebhookRecord, after: WebhookRecord): Promise<void> {
-  const parts = buildUpdate(storedWebhook.attributes(after, 'update'), ['#version = :next'], {
-    ':expected': before.version,
-    ':next': before.version + 1,
-  });
+  const update = versionedUpdate(tenantKeys.webhook(tenant, before.id), storedWebhook.attributes(after, 'update'), before.version);
   try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: tenantKeys.webhook(tenant, before.id),
-        ...parts,
-        ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#version': 'version' },
-        ConditionExpression: '#version = :expected',
-      }),
-    );
+    await dynamo().send(new UpdateCommand(update.Update as never));
   } catch (error) {
     if (isConditionFailure(error)) throw webhookMoved();
     throw error;

@@ -78,6 +78,22 @@ export const storedDelivery = entity({
 
 export type DeliveryRecord = RecordOf<typeof storedDelivery.shape>;
 
+/** A new delivery: pending, nothing attempted yet, on the message chain `token`. */
+export const pendingDelivery = (
+  delivery: Pick<DeliveryRecord, 'id' | 'webhook_id' | 'event_id' | 'event' | 'test' | 'token' | 'created_at' | 'expires_at'>,
+): DeliveryRecord => ({
+  ...delivery,
+  status: 'pending',
+  attempt_count: 0,
+  last_attempt_at: null,
+  next_attempt_at: null,
+  last_status_code: null,
+  last_error: null,
+  updated_at: delivery.created_at,
+  chain_attempts: 0,
+  attempts: [],
+});
+
 export const webhookFromItem = storedWebhook.read;
 export const deliveryFromItem = storedDelivery.read;
 

@@ -9,6 +9,7 @@ import { deliveryMessage, sendDeliveryMessages } from '#shared/webhooks/messages
 import { dynamo } from '#shared/clients/dynamodb';
 import { tableName } from '#shared/db/table';
 import { insertDelivery, MAX_KEPT_ATTEMPTS, readDelivery, recordAttempt } from '#shared/webhooks/delivery-repository';
+import { pendingDelivery as newPendingDelivery } from '#shared/webhooks/stored';
 import { call } from '#test/support/http';
 import { outboxEventItem } from '#test/support/lambda-events';
 import { useReceiver } from '#test/support/receiver';
@@ -38,25 +39,19 @@ async function pendingDelivery(webhookId: number, options: { token?: string; nex
   const now = new Date().toISOString();
   const token = options.token ?? 'chain-1';
   expect(
-    await insertDelivery(shop.tenant, {
-      id,
-      webhook_id: webhookId,
-      event_id: event.id,
-      event: 'customer.created',
-      test: false,
-      status: 'pending',
-      attempt_count: 0,
-      last_attempt_at: null,
-      next_attempt_at: null,
-      last_status_code: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-      token,
-      chain_attempts: 0,
-      attempts: [],
-      expires_at: Math.floor(Date.now() / 1000) + 3600,
-    }),
+    await insertDelivery(
+      shop.tenant,
+      newPendingDelivery({
+        id,
+        webhook_id: webhookId,
+        event_id: event.id,
+        event: 'customer.created',
+        test: false,
+        token,
+        created_at: now,
+        expires_at: Math.floor(Date.now() / 1000) + 3600,
+      }),
+    ),
   ).toBe(true);
   if (options.nextAttemptAt) {
     await dynamo().send(
