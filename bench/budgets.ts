@@ -16,7 +16,7 @@ export const CALLS_BUDGET: Record<string, number> = {
   'audit.list': 3,
   'webhooks.deliveries': 4,
   // Writes: id allocation + one transaction (+ reads they need to validate against).
-  'orders.create': 8,
+  'orders.create': 7,
   'orders.update': 6,
   'legacy-products.create': Number.POSITIVE_INFINITY, // bulk import: one BatchWriteItem per 25 prices
   'legacy-products.prices': Number.POSITIVE_INFINITY,

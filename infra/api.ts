@@ -110,7 +110,7 @@ export class Api extends Construct {
       authorizerName: physicalName(stage.name, 'Authorizer'),
       handler: this.authorizerFunction,
       identitySources: [apigw.IdentitySource.header('Authorization')],
-      // Revocation must take effect within 60 s (DESIGN §4).
+      // Revocation must take effect within 60 s (docs/platform.md: authorizer caching).
       resultsCacheTtl: Duration.seconds(60),
     });
 

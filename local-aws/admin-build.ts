@@ -19,7 +19,7 @@ const sources = [
   join(adminDir, 'public'),
   join(adminDir, 'index.html'),
   join(adminDir, 'vite.config.ts'),
-  join(projectRoot, 'events', 'catalogue.ts'),
+  join(projectRoot, 'shared', 'events', 'catalogue.ts'),
   join(projectRoot, 'shared', 'auth', 'scopes.ts'),
   join(projectRoot, 'package-lock.json'),
 ];

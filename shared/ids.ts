@@ -15,7 +15,7 @@ export function randomToken(length: number): string {
 }
 
 /**
- * Time-ordered opaque id with a prefix (`evt_`, `wh_`, `key_`…): 10 base62 characters of
+ * Time-ordered opaque id with a prefix (`evt_`, `wh_`, `key_`…): 8 base62 characters of
  * milliseconds then random ones, so ids sort by creation time like Stripe's.
  */
 export function prefixedId(prefix: string, randomLength = 14): string {

@@ -5,7 +5,7 @@
  *
  * Retries nest in one place only: a domain operation retries its read-decide-write on a
  * VersionConflict, and the transaction it writes retries a bare TransactionConflict
- * (shared/db/table.ts). Their limits multiply, so both are small: see docs/data-model.md.
+ * (shared/db/transactions.ts). Their limits multiply, so both are small: see docs/data-model.md.
  */
 export interface RetryOptions {
   isRetryable(error: unknown): boolean;

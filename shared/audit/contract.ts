@@ -1,7 +1,6 @@
 import type { Operation } from '#shared/schemas/operation';
 import { AuditListQuerySchema, AuditLogSchema } from './schema';
 
-// One export per operation: handlers import this module as a namespace (`import * as auditOperations`),
-// so a bundle keeps only the operation it serves. The schema modules imported here still run whole
-// at cold start; that is why a GET by id has a contract module of its own (products/get-contract.ts).
+// Handlers import this module as a namespace (`import * as auditOperations`) and the schemas are
+// marked pure, so each bundle keeps — and builds at cold start — only its own operation's.
 export const list = { route: 'audit.list', query: AuditListQuerySchema, response: AuditLogSchema, list: true } satisfies Operation;

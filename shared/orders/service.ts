@@ -33,7 +33,7 @@ const present = storedOrder.view;
 
 /**
  * Attempts of an order write whose stock moved under it. Each attempt's transaction is itself
- * sent at most TRANSACTION_ATTEMPTS times (shared/db/table.ts): at most 18 TransactWriteItems
+ * sent at most TRANSACTION_ATTEMPTS times (shared/db/transactions.ts): at most 18 TransactWriteItems
  * calls for one request, in the worst case of heavy contention on one product.
  */
 const ORDER_WRITE_ATTEMPTS = 6;

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { DELIVERY_ID_PATTERN } from './delivery-id';
 import type { Operation } from '#shared/schemas/operation';
 import { paginationQuery } from '#shared/schemas/pagination';
-import { pathId } from '#shared/schemas/common';
+import { idPath, pathId } from '#shared/schemas/common';
 import {
   DeliveryDetailSchema,
   DeliveryListQuerySchema,
@@ -13,25 +13,29 @@ import {
   WebhookUpdateSchema,
 } from './schema';
 
-const webhookPath = z.object({ id: pathId.meta({ description: 'Webhook id', param: { name: 'id', in: 'path' } }) });
-const deliveryPath = z.object({
-  id: pathId,
-  deliveryId: z
-    .string()
-    .regex(DELIVERY_ID_PATTERN)
-    .meta({ description: 'Delivery id (wh_…)', param: { name: 'deliveryId', in: 'path' } }),
-});
-const deleted = z.object({ id: z.number().int(), deleted: z.literal(true), url: z.string() }).meta({ id: 'WebhookDeleted' });
-const testSent = z
+const webhookPath = /* @__PURE__ */ idPath('Webhook id');
+const deliveryPath = /* @__PURE__ */ (() =>
+  z.object({
+    id: pathId,
+    deliveryId: z
+      .string()
+      .regex(DELIVERY_ID_PATTERN)
+      .meta({ description: 'Delivery id (wh_…)', param: { name: 'deliveryId', in: 'path' } }),
+  }))();
+const deleted = /* @__PURE__ */ z
+  .object({ id: z.number().int(), deleted: z.literal(true), url: z.string() })
+  .meta({ id: 'WebhookDeleted' });
+const testSent = /* @__PURE__ */ z
   .object({ success: z.literal(true), message: z.literal('Test webhook sent') })
   .meta({ id: 'WebhookTestSent', description: 'The sample event is on its way; its delivery appears in the delivery history.' });
 
-// One export per operation: handlers import this module as a namespace (`import * as webhookOperations`),
-// so a bundle keeps only the operation it serves. The schema modules imported here still run whole
-// at cold start; that is why a GET by id has a contract module of its own (products/get-contract.ts).
+// Handlers import this module as a namespace (`import * as webhookOperations`) and the schemas are
+// marked pure, so each bundle keeps — and builds at cold start — only its own operation's.
+const listQuery = /* @__PURE__ */ z.strictObject({ ...paginationQuery });
+
 export const list = {
   route: 'webhooks.list',
-  query: z.strictObject({ ...paginationQuery }),
+  query: listQuery,
   response: WebhookSchema,
   list: true,
 } satisfies Operation;

@@ -2,30 +2,102 @@
  * Sample resources for test deliveries (`POST /v1/webhooks/{id}/test`): realistic enough for a
  * receiver to exercise its parsing, obviously fake (id 0, example.com), and never real data.
  */
+import { storedCustomer } from '#shared/customers/stored';
 import { resourceTypeOf, type EventKind } from '#shared/events/catalogue';
+import { storedOrder } from '#shared/orders/stored';
+import { storedProduct } from '#shared/products/stored';
 
 const customer = { id: 0, name: 'Test Customer', email: 'test.customer@example.com' };
 
+const address = {
+  name: 'Test Customer',
+  company: 'Example Print GmbH',
+  line1: 'Musterstraße 1',
+  line2: null,
+  postal_code: '10115',
+  city: 'Berlin',
+  region: null,
+  country: 'DE',
+};
+
+/**
+ * Samples of the resources that events carry today are built from stored records through the
+ * resources' own views, so a sample has exactly the shape of a real payload (a unit test checks
+ * every declared kind). Kinds of resources not built yet get a plausible shape until then.
+ */
 const samples: Record<string, (now: string) => Record<string, unknown>> = {
-  customer: (now) => ({
-    ...customer,
-    phone: null,
-    company: 'Example Print GmbH',
-    vat_id: null,
-    notes: null,
-    created_at: now,
-    updated_at: now,
-  }),
-  order: (now) => ({
-    id: 0,
-    order_number: 'ORD-TEST-000000',
-    status: 'pending',
-    total: 119.0,
-    currency: 'EUR',
-    customer,
-    created_at: now,
-    updated_at: now,
-  }),
+  customer: (now) =>
+    storedCustomer.view({
+      ...customer,
+      phone: null,
+      company: 'Example Print GmbH',
+      vat_id: null,
+      notes: null,
+      created_at: now,
+      updated_at: now,
+      version: 1,
+      default_billing_address_id: null,
+      default_shipping_address_id: null,
+      address_count: 0,
+      open_orders: 0,
+    }),
+  order: (now) =>
+    storedOrder.view({
+      id: 0,
+      order_number: 'ORD-TEST-000000',
+      status: 'pending',
+      customer,
+      items: [
+        {
+          id: 1,
+          product_id: 0,
+          description: 'Test Flyer A5',
+          quantity: 1000,
+          unit_price: 10,
+          setup_fee: 0,
+          price_source: 'product',
+          options: {},
+          file_ids: [],
+          total: 10000,
+        },
+      ],
+      subtotal: 10000,
+      tax_rate: 19,
+      tax: 1900,
+      shipping: 0,
+      total: 11900,
+      currency: 'EUR',
+      shipping_address: address,
+      billing_address: address,
+      notes: null,
+      due_date: null,
+      created_at: now,
+      updated_at: now,
+      version: 1,
+      reserved: [],
+    }),
+  product: (now) =>
+    storedProduct.view({
+      id: 0,
+      name: 'Test Flyer A5',
+      description: null,
+      category: 'flyers',
+      is_active: true,
+      min_qty: 100,
+      max_qty: null,
+      unit: 'piece',
+      base_price: 10,
+      price_tiers: [],
+      options: [],
+      setup_fee: 0,
+      production_days: 2,
+      stock: { tracked: true, quantity: 3, low_threshold: 10 },
+      images: [],
+      created_at: now,
+      updated_at: now,
+      version: 1,
+      order_refs: 0,
+    }),
   invoice: (now) => ({
     id: 0,
     invoice_number: 'INV-TEST-000000',
@@ -53,16 +125,6 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
     carrier: 'sandbox',
     tracking_number: 'TEST000000',
     status: 'delivered',
-    created_at: now,
-    updated_at: now,
-  }),
-  product: (now) => ({
-    id: 0,
-    name: 'Test Flyer A5',
-    category: 'flyers',
-    is_active: true,
-    stock: 3,
-    low_threshold: 10,
     created_at: now,
     updated_at: now,
   }),

@@ -4,6 +4,7 @@ import { eventKinds, resourceTypeOf } from '#shared/events/catalogue';
 import { eventPut } from '#shared/events/outbox';
 import { buildOpenApiDocument } from '#shared/openapi/document';
 import { declaredEvents, undeclaredKinds } from '#shared/openapi/events';
+import { sampleData } from '#shared/webhooks/samples';
 
 const tenant = { accountId: 'acct_1', mode: 'live' as const };
 const customer = {
@@ -31,6 +32,13 @@ describe('the event catalogue', () => {
     expect([...declared, ...undeclaredKinds].sort()).toEqual([...eventKinds].sort());
     expect(undeclaredKinds.every((kind) => /^(invoice|quote|production|shipment)\./.test(kind))).toBe(true);
     for (const definition of declaredEvents) expect(Object.keys(definition.payload.shape)).toContain(resourceTypeOf[definition.kind]);
+  });
+
+  it('sends test events whose sample payload has exactly the declared shape', () => {
+    for (const definition of declaredEvents) {
+      const parsed = definition.payload.safeParse(sampleData(definition.kind, '2026-01-01T00:00:00.000Z'));
+      expect(parsed.success, `${definition.kind}: ${parsed.error?.message}`).toBe(true);
+    }
   });
 
   it('shows every declared payload in the OpenAPI document, the resource by reference', () => {

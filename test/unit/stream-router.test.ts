@@ -35,7 +35,7 @@ vi.mock('#shared/db/conditional-writes', async (importOriginal) => ({
 const fixtureItem = () => unmarshall(streamRecord().dynamodb!.NewImage as Record<string, never>);
 const fixtureTenant = () => ({ accountId: String(fixtureItem().account_id), mode: fixtureItem().mode as 'test' | 'live' });
 
-/** A redelivery request as the API writes it (shared/webhooks/deliveries.ts requestRedelivery). */
+/** A redelivery request as the API writes it (shared/webhooks/delivery-repository.ts requestRedelivery). */
 const redeliveryRequest = (deliveryId = 'wh_0NqZk3AbHe3357mVwcz9zSLL') => ({
   pk: `T#${fixtureTenant().accountId}#test#DELIVERY#${deliveryId}`,
   sk: 'REQUEST#Tk3Rq9Lm2Vx8Zp4N',
