@@ -12,7 +12,7 @@ import { adjustTotal } from '#shared/db/totals';
 import { tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
-import { buildUpdate, versionedUpdate } from '#shared/db/update-expression';
+import { buildUpdate, versionedDelete, versionedUpdate } from '#shared/db/update-expression';
 import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
 import {
   CUSTOMERS,
@@ -136,15 +136,7 @@ export async function saveCustomer(tenant: Tenant, before: CustomerRecord, after
  * nothing. The condition on `open_orders` lets the orders slice block deletion in the database.
  */
 export async function deleteCustomer(tenant: Tenant, customer: CustomerRecord, addresses: AddressRecord[]): Promise<void> {
-  const remove: TransactItem = {
-    Delete: {
-      TableName: tableName(),
-      Key: tenantKeys.customer(tenant, customer.id),
-      ConditionExpression: '#version = :expected AND (attribute_not_exists(open_orders) OR open_orders <= :zero)',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':expected': customer.version, ':zero': 0 },
-    },
-  };
+  const remove = versionedDelete(tenantKeys.customer(tenant, customer.id), customer.version, 'open_orders');
   await transactWrite([
     { item: remove, onConditionFailure: customerMoved },
     { Delete: { TableName: tableName(), Key: tenantKeys.customerEmail(tenant, customer.email) } },

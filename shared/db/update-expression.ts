@@ -64,3 +64,22 @@ export function versionedUpdate(
     },
   };
 }
+
+/**
+ * Optimistic locking's delete: removes the item at `key` only while it still has the version that
+ * was read — and, when `noneOf` names a counter, only while that counter is 0 or absent (open
+ * orders block a customer's deletion, order references a product's).
+ */
+export function versionedDelete(key: ItemKey, version: number, noneOf?: string): TransactItem {
+  return {
+    Delete: {
+      TableName: tableName(),
+      Key: key,
+      ConditionExpression: noneOf
+        ? '#version = :expected AND (attribute_not_exists(#counter) OR #counter <= :zero)'
+        : '#version = :expected',
+      ExpressionAttributeNames: { '#version': 'version', ...(noneOf ? { '#counter': noneOf } : {}) },
+      ExpressionAttributeValues: { ':expected': version, ...(noneOf ? { ':zero': 0 } : {}) },
+    },
+  };
+}

@@ -11,7 +11,7 @@ import { adjustTotal } from '#shared/db/totals';
 import { tenantKeys, type ProductListState } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
-import { versionedUpdate } from '#shared/db/update-expression';
+import { versionedDelete, versionedUpdate } from '#shared/db/update-expression';
 import { NotFoundError, VersionConflict } from '#shared/errors';
 import {
   PRODUCTS,
@@ -95,15 +95,7 @@ export async function saveProduct(
  * (a database condition on `order_refs`, which the orders slice keeps in its own transactions).
  */
 export async function deleteProduct(tenant: Tenant, record: ProductRecord): Promise<void> {
-  const remove: TransactItem = {
-    Delete: {
-      TableName: tableName(),
-      Key: tenantKeys.product(tenant, record.id),
-      ConditionExpression: '#version = :expected AND (attribute_not_exists(order_refs) OR order_refs <= :zero)',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':expected': record.version, ':zero': 0 },
-    },
-  };
+  const remove = versionedDelete(tenantKeys.product(tenant, record.id), record.version, 'order_refs');
   await transactWrite([
     { item: remove, onConditionFailure: versionMoved },
     ...listEntryDeletes(tenant, record.id),

@@ -11,7 +11,7 @@ import { tenantKeys } from '#shared/db/keys';
 import { queryAll } from '#shared/db/query';
 import { isConditionFailure, tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
-import { versionedUpdate } from '#shared/db/update-expression';
+import { versionedDelete, versionedUpdate } from '#shared/db/update-expression';
 import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
 import { WEBHOOKS, storedWebhook, webhookFromItem, webhookPut, type WebhookRecord } from './stored';
 
@@ -74,15 +74,7 @@ export async function saveWebhook(tenant: Tenant, before: WebhookRecord, after: 
 }
 
 export async function deleteWebhook(tenant: Tenant, record: WebhookRecord): Promise<void> {
-  const remove: TransactItem = {
-    Delete: {
-      TableName: tableName(),
-      Key: tenantKeys.webhook(tenant, record.id),
-      ConditionExpression: '#version = :expected',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':expected': record.version },
-    },
-  };
+  const remove = versionedDelete(tenantKeys.webhook(tenant, record.id), record.version);
   await transactWrite([{ item: remove, onConditionFailure: webhookMoved }, adjustTotal(tenant, WEBHOOKS, -1)]);
 }
 
