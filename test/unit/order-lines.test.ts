@@ -3,17 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { MAX_ORDER_AMOUNT, orderTotals, priceLines, productIdsOf } from '#shared/orders/lines';
 import type { OrderLineInput } from '#shared/orders/schema';
 import type { ProductRecord } from '#shared/products/stored';
+import { productRecord } from '#test/support/records';
 
 const eur19 = { currency: 'EUR', tax_rate: 19 };
 
 /** Business cards as in docs/pricing.md (minor units). */
-const cards: ProductRecord = {
+const cards: ProductRecord = productRecord({
   id: 3,
   name: 'Business cards',
-  description: null,
   category: 'cards',
-  is_active: true,
-  unit: 'piece',
   min_qty: 100,
   max_qty: 5000,
   base_price: 12,
@@ -45,13 +43,7 @@ const cards: ProductRecord = {
   ],
   setup_fee: 990,
   production_days: 4,
-  stock: { tracked: false, quantity: 0, low_threshold: 0 },
-  images: [],
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  version: 1,
-  order_refs: 0,
-};
+});
 const archived: ProductRecord = { ...cards, id: 4, is_active: false };
 const products = new Map([cards, archived].map((product) => [product.id, product]));
 

@@ -2,30 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { VersionConflict } from '#shared/errors';
 import { InsufficientStockError, planStock, stockReleaseItems } from '#shared/products/stock';
 import type { ProductRecord } from '#shared/products/stored';
+import { productRecord } from '#test/support/records';
 
 const tenant = { accountId: 'acct_1', mode: 'test' as const };
 
-const product = (id: number, stock: Partial<ProductRecord['stock']> = {}): ProductRecord => ({
-  id,
-  name: `Product ${id}`,
-  description: null,
-  category: 'flyers',
-  is_active: true,
-  min_qty: 1,
-  max_qty: null,
-  unit: 'piece',
-  base_price: 100,
-  price_tiers: [],
-  options: [],
-  setup_fee: 0,
-  production_days: 1,
-  stock: { tracked: true, quantity: 10, low_threshold: 3, ...stock },
-  images: [],
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  version: 4,
-  order_refs: 0,
-});
+const product = (id: number, stock: Partial<ProductRecord['stock']> = {}): ProductRecord =>
+  productRecord({ id, name: `Product ${id}`, stock: { tracked: true, quantity: 10, low_threshold: 3, ...stock }, version: 4 });
 
 const catalogue = (...products: ProductRecord[]) => new Map(products.map((entry) => [entry.id, entry]));
 const updateOf = (part: { item: { Update?: unknown; ConditionCheck?: unknown } }) =>
