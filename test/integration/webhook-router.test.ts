@@ -3,6 +3,7 @@
  * (the local stream poller runs the same function): a replayed record does not deliver twice,
  * and a crash between writing the delivery and enqueueing it leads to a retry, not a gap.
  */
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deliveryIdFor } from '#shared/webhooks/delivery-id';
@@ -44,13 +45,37 @@ describe('the stream router', () => {
     await registerForTest(shop.secretTest, { url: sentinel.url, events: ['stock.low'] });
     const webhook = await registerForTest(shop.secretTest, { url: hook.url, events: ['stock.low'], active: false });
     const { eventId, record } = await routedEvent(webhook.id, sentinel);
+
+    // Both routings' messages are held back and sent afterwards, in order: a replay that happens
+    // while the first message is already being handled may deliver twice (at-least-once, the same
+    // delivery id, docs/webhooks.md); the guarantee checked here is that the replay leaves exactly
+    // one live message chain.
+    const held: SendMessageBatchCommand[] = [];
+    const realSend = sqs().send.bind(sqs());
+    const hold = vi.spyOn(sqs(), 'send').mockImplementation(async (command: unknown) => {
+      if (command instanceof SendMessageBatchCommand) {
+        held.push(command);
+        return { Successful: command.input.Entries?.map((entry) => ({ Id: entry.Id, MessageId: entry.Id })), Failed: [] };
+      }
+      return realSend(command as never);
+    });
     await routeStreamRecords([record]);
     await routeStreamRecords([record]); // Lambda retried the batch, or the poller replayed it
+    hold.mockRestore();
+    const id = deliveryIdFor(eventId, shop.tenant, webhook.id);
+    const forTarget = held
+      .flatMap((command) => command.input.Entries ?? [])
+      .map((entry) => JSON.parse(entry.MessageBody!))
+      .filter((message) => message.delivery_id === id);
+    expect(forTarget).toHaveLength(2);
+    expect(forTarget[0].token).not.toBe(forTarget[1].token);
+    expect((await storedDelivery(shop.tenant, id))?.token).toBe(forTarget[1].token); // the first chain is superseded
+    for (const command of held) await realSend(command);
+
     await hook.waitFor(1);
-    // Every message the two routings enqueued (the first one superseded by the second) has been handled: nothing more can arrive.
+    // Both messages have been handled (the first one dropped as stale): nothing more can arrive.
     await deliveryQueuesDrained();
     expect(hook.requests).toHaveLength(1);
-    const id = deliveryIdFor(eventId, shop.tenant, webhook.id);
     expect(JSON.parse(hook.requests[0]!.rawBody).id).toBe(id);
     expect((await storedDelivery(shop.tenant, id))?.attempt_count).toBe(1);
   });
