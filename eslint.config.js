@@ -14,9 +14,20 @@ import project from './scripts/lint/no-import-cycle.js';
  *   domains                         shared/<resource>: business rules and storage, one folder per resource
  *   event core                      shared/events: catalogue, outbox writer, stored-event reader
  *   storage                         shared/db, shared/queues: DynamoDB and SQS helpers, key patterns
- *   base                            errors, ids, money, config, logger, clients, auth, schemas, async
+ *   base                            errors, ids, money, config, logger, clients, auth, crypto, schemas, async
  */
-const domainNames = ['accounts', 'audit', 'customers', 'legacy-products', 'limits', 'orders', 'pricing', 'products', 'webhooks'];
+const domainNames = [
+  'accounts',
+  'audit',
+  'customers',
+  'event-log',
+  'legacy-products',
+  'limits',
+  'orders',
+  'pricing',
+  'products',
+  'webhooks',
+];
 
 /**
  * Each layer: the files in it, and how imports of it are spelled (subpath imports, see
@@ -25,8 +36,8 @@ const domainNames = ['accounts', 'audit', 'customers', 'legacy-products', 'limit
 const layers = [
   {
     name: 'base',
-    files: ['shared/{errors,ids,money,config,logger}.ts', 'shared/{clients,auth,async,schemas,lambda-stand-ins}/**/*.ts'],
-    imports: '^#shared/((errors|ids|money|config|logger)$|(clients|auth|async|schemas)/)',
+    files: ['shared/{errors,ids,money,config,logger}.ts', 'shared/{clients,auth,async,crypto,schemas,lambda-stand-ins}/**/*.ts'],
+    imports: '^#shared/((errors|ids|money|config|logger)$|(clients|auth|async|crypto|schemas)/)',
   },
   { name: 'storage', files: ['shared/{db,queues}/**/*.ts'], imports: '^#shared/(db|queues)/' },
   { name: 'the event core', files: ['shared/events/**/*.ts'], imports: '^#shared/events/' },

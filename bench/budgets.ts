@@ -13,7 +13,11 @@ export const CALLS_BUDGET: Record<string, number> = {
   'customers.list': 4,
   'products.list': 4,
   'orders.list': 5,
-  'audit.list': 3,
+  // Cursor lists: one Query of the page (+ one BatchGetItem of its items for the events).
+  'audit.list': 1,
+  'events.list': 2,
+  'events.get': 1,
+  // The registration, the page's keys and items, and the total counted up to TOTAL_CAP keys.
   'webhooks.deliveries': 4,
   // Writes: id allocation + one transaction (+ reads they need to validate against).
   'orders.create': 7,

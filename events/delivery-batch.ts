@@ -21,6 +21,7 @@ import { writeConditionallyBatched } from '#shared/db/conditional-writes';
 import type { TransactItem } from '#shared/db/table';
 import { attemptUpdate, type AttemptOutcome } from '#shared/webhooks/delivery-repository';
 import { deliveryFromItem, webhookFromItem, type AttemptRecord, type DeliveryRecord } from '#shared/webhooks/stored';
+import { withOpenSecrets } from '#shared/webhooks/secrets';
 import { batchItemReader } from '#shared/db/batch-reader';
 import type { DeliveryContext } from './delivery';
 import { eventFromItem } from '#shared/events/stored-event';
@@ -43,7 +44,7 @@ export function deliveryBatch(size: number): DeliveryBatch {
     },
     readWebhook: async (tenant: Tenant, id: number) => {
       const item = await read(tenantKeys.webhook(tenant, id));
-      return item ? webhookFromItem(item) : undefined;
+      return item ? withOpenSecrets(tenant, webhookFromItem(item)) : undefined; // secrets are stored sealed (shared/webhooks/secrets.ts)
     },
     readEvent: async (tenant: Tenant, eventId: string) => {
       const item = await read(tenantKeys.event(tenant, eventId));

@@ -15,6 +15,7 @@ import { config } from '#shared/config';
 import { logger } from '#shared/logger';
 import { finishDelivery, readDelivery, recordAttempt } from '#shared/webhooks/delivery-repository';
 import { deactivateWebhook, readWebhook } from '#shared/webhooks/repository';
+import { withOpenSecrets } from '#shared/webhooks/secrets';
 import type { AttemptRecord, DeliveryRecord, WebhookRecord } from '#shared/webhooks/stored';
 import { readEvent, type StoredEvent } from '#shared/events/stored-event';
 import { postWebhook, type PostOutcome } from '#shared/webhooks/http-post';
@@ -68,7 +69,12 @@ export interface DeliveryContext {
   lookup?: Lookup;
 }
 
-export const directContext: DeliveryContext = { readDelivery, readWebhook, readEvent, recordAttempt };
+export const directContext: DeliveryContext = {
+  readDelivery,
+  readWebhook: (tenant, id) => readWebhook(tenant, id).then((webhook) => webhook && withOpenSecrets(tenant, webhook)), // stored sealed
+  readEvent,
+  recordAttempt,
+};
 
 const isSuccess = (outcome: PostOutcome) => outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
 

@@ -16,9 +16,9 @@ import type { Tenant } from '#shared/auth/principal';
 import { randomToken } from '#shared/ids';
 import { logger } from '#shared/logger';
 import { writeConditionallyBatched } from '#shared/db/conditional-writes';
-import { readDelivery, rearmPending } from '#shared/webhooks/delivery-repository';
+import { newDeliveryPut, readDelivery, rearmPending } from '#shared/webhooks/delivery-repository';
 import { listWebhooks, readWebhook } from '#shared/webhooks/repository';
-import { deliveryPut, pendingDelivery, type DeliveryRecord, type WebhookRecord } from '#shared/webhooks/stored';
+import { pendingDelivery, type DeliveryRecord, type WebhookRecord } from '#shared/webhooks/stored';
 import { deliveryIdFor } from '#shared/webhooks/delivery-id';
 import { eventFromItem, type StoredEvent } from '#shared/events/stored-event';
 import { forEachLimit } from '#shared/async/for-each-limit';
@@ -61,7 +61,7 @@ const SQS_BATCH = 10;
  * the batch was read from the stream, so a registration created before an event's write is still
  * seen (what the consistent Query per event guaranteed before).
  */
-function recipientReader(): (event: StoredEvent) => Promise<WebhookRecord[]> {
+function recipientReader(only?: (webhook: WebhookRecord) => boolean): (event: StoredEvent) => Promise<WebhookRecord[]> {
   const lists = new Map<string, Promise<WebhookRecord[]>>();
   const targets = new Map<string, Promise<WebhookRecord | undefined>>();
   const once = <T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> => {
@@ -79,7 +79,7 @@ function recipientReader(): (event: StoredEvent) => Promise<WebhookRecord[]> {
       return target ? [target] : [];
     }
     const all = await once(lists, tenantKey, () => listWebhooks(event.tenant));
-    return all.filter((webhook) => webhook.active && subscribes(webhook, event.kind));
+    return all.filter((webhook) => webhook.active && subscribes(webhook, event.kind) && (!only || only(webhook)));
   };
 }
 
@@ -156,6 +156,35 @@ export async function routeStreamRecords(records: DynamoDBRecord[]): Promise<voi
   });
 }
 
+/** What routing did per (event, registration): a new delivery, a pending one re-enqueued, or one already finished left alone. */
+export interface RoutingCounts {
+  created: number;
+  rearmed: number;
+  finished: number;
+}
+
+/**
+ * Routes stored events again (`npm run events -- replay`): exactly what the stream router does
+ * with their inserts, so it is idempotent — a delivery that exists is never created twice, a
+ * finished one (succeeded, failed, skipped) is left alone, a pending one is enqueued again under a
+ * new chain (its older message, if any, is then dropped unsent). `only` narrows the recipients
+ * (one registration). Throws if anything failed, after sending what was prepared: run it again.
+ */
+export async function rerouteEvents(events: StoredEvent[], only?: (webhook: WebhookRecord) => boolean): Promise<RoutingCounts> {
+  const sender = messageSender();
+  const routed = await Promise.allSettled([routeEvents(events, sender.add, only)]);
+  await sender.finish();
+  if (routed[0].status === 'rejected') throw routed[0].reason;
+  return routed[0].value.reduce(
+    (sum, counts) => ({
+      created: sum.created + counts.created,
+      rearmed: sum.rearmed + counts.rearmed,
+      finished: sum.finished + counts.finished,
+    }),
+    { created: 0, rearmed: 0, finished: 0 },
+  );
+}
+
 /**
  * Creates the deliveries of `events` and hands their messages to `send`; per event: recipients
  * and messages enqueued. The new deliveries are written together (a stream batch of 100 events
@@ -165,26 +194,34 @@ export async function routeStreamRecords(records: DynamoDBRecord[]): Promise<voi
 async function routeEvents(
   events: StoredEvent[],
   send: (message: DeliveryMessage) => void,
-): Promise<{ webhooks: number; enqueued: number }[]> {
-  const recipientsOf = recipientReader();
+  only?: (webhook: WebhookRecord) => boolean,
+): Promise<({ webhooks: number; enqueued: number } & RoutingCounts)[]> {
+  const recipientsOf = recipientReader(only);
   const recipients = await Promise.all(events.map(recipientsOf));
-  const counts = recipients.map((webhooks) => ({ webhooks: webhooks.length, enqueued: 0 }));
+  const counts = recipients.map((webhooks) => ({ webhooks: webhooks.length, enqueued: 0, created: 0, rearmed: 0, finished: 0 }));
   const now = new Date().toISOString();
   const pairs = events.flatMap((event, index) =>
     recipients[index]!.map((webhook) => ({ index, event, webhook, delivery: newDelivery(event, webhook, now) })),
   );
-  const created = await writeConditionallyBatched(pairs.map(({ event, delivery }) => [deliveryPut(event.tenant, delivery)]));
+  const created = await writeConditionallyBatched(pairs.map(({ event, delivery }) => [newDeliveryPut(event.tenant, delivery)]));
   const enqueue = (pair: (typeof pairs)[number], token: string) => {
     counts[pair.index]!.enqueued++;
     send(deliveryMessage(pair.event.tenant, pair.webhook.id, pair.delivery.id, token, pair.event.event_id));
   };
-  pairs.forEach((pair, index) => created[index] && enqueue(pair, pair.delivery.token));
+  pairs.forEach((pair, index) => {
+    if (!created[index]) return;
+    counts[pair.index]!.created++;
+    enqueue(pair, pair.delivery.token);
+  });
   await forEachLimit(
     pairs.filter((_, index) => !created[index]),
     ROUTE_CONCURRENCY,
     async (pair) => {
       const token = await rearmExisting(pair.event.tenant, pair.delivery.id);
-      if (token) enqueue(pair, token);
+      if (token) {
+        counts[pair.index]!.rearmed++;
+        enqueue(pair, token);
+      } else counts[pair.index]!.finished++;
     },
   );
   return counts;

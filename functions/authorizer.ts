@@ -40,7 +40,8 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeApi(event.methodArn) }],
     },
     context: principalToContext(principal),
-    // Deployed stages: the account's key in its plan's usage plan (apiKeySource AUTHORIZER).
+    // Deployed stages: the usage key of this account, mode and key kind, in the usage plan of its
+    // tier (apiKeySource AUTHORIZER): storefronts and test traffic never spend the secret live keys' backstop.
     ...(principal.usageKey ? { usageIdentifierKey: principal.usageKey } : {}),
   };
 }

@@ -14,7 +14,7 @@ import { ServiceFunction } from './function';
 import { addGatewayResponses } from './gateway-responses';
 import { addMethodNotAllowed } from './method-not-allowed';
 import { addUsagePlans } from './usage-plans';
-import type { Plan } from '#shared/accounts/plans';
+import type { UsageTier } from '#shared/accounts/plans';
 import { grantTable, RouteRoles, type GrantTargets } from './grants';
 import type { StageConfig } from './stages';
 
@@ -27,6 +27,37 @@ export interface ApiProps {
   /** Browser origins allowed by CORS; defaults to the stage's (the stack adds the admin panel's). */
   corsOrigins?: string[];
 }
+
+/**
+ * The access log line (JSON, one per request). Besides API Gateway's standard fields it names who
+ * called (the authorizer's account, mode and key prefix; the usage key's id) and why the gateway
+ * refused a request it answered itself (`errorType`: THROTTLED, QUOTA_EXCEEDED, REQUEST_TOO_LARGE,
+ * WAF_FILTERED, ACCESS_DENIED, UNAUTHORIZED, INTEGRATION_TIMEOUT…), so refusals that no handler —
+ * and so no audit record — ever sees are on record too.
+ */
+export const ACCESS_LOG_FIELDS: Record<string, string> = {
+  requestId: '$context.requestId',
+  extendedRequestId: '$context.extendedRequestId',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  requestTime: '$context.requestTime',
+  httpMethod: '$context.httpMethod',
+  resourcePath: '$context.resourcePath',
+  path: '$context.path',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationStatus: '$context.integration.status',
+  integrationLatency: '$context.integration.latency',
+  errorType: '$context.error.responseType',
+  errorMessage: '$context.error.message',
+  wafStatus: '$context.waf.status',
+  accountId: '$context.authorizer.accountId',
+  mode: '$context.authorizer.mode',
+  keyPrefix: '$context.authorizer.keyPrefix',
+  usageKeyId: '$context.identity.apiKeyId',
+};
 
 /** `customers.create` → `CustomersCreateFn`: stable construct ids, so logical ids survive reordering. */
 export function functionId(routeId: string): string {
@@ -55,7 +86,8 @@ export function assertConsistentPathParameters(routes: readonly RouteDefinition[
 export class Api extends Construct {
   readonly restApi: apigw.RestApi;
   readonly authorizerFunction: ServiceFunction;
-  readonly usagePlans: Record<Plan, apigw.UsagePlan>;
+  /** Tier → its usage plan (infra/usage-plans.ts). */
+  readonly usagePlans: Map<UsageTier, apigw.UsagePlan>;
   /** Route id → its function. */
   readonly functions = new Map<string, ServiceFunction>();
 
@@ -81,7 +113,9 @@ export class Api extends Construct {
       deployOptions: {
         stageName: stage.name,
         accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
-        accessLogFormat: apigw.AccessLogFormat.jsonWithStandardFields(),
+        // One line per request, also for those the gateway refuses itself (docs/platform.md): throttled
+        // (`THROTTLED`, `QUOTA_EXCEEDED`), too large, WAF, resource policy, authorizer refusals, timeouts.
+        accessLogFormat: apigw.AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
         // Execution logs for errors only; data tracing would log request bodies (personal data).
         loggingLevel: apigw.MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,

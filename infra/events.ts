@@ -2,8 +2,9 @@
  * The webhook deliveries queue and its dead-letter queue, from shared/resources.ts, the stream
  * router's on-failure queue, and alarms. The DLQ has a consumer (the WebhookDeadLetter worker marks
  * its deliveries failed and removes them), so messages that stay visible there mean that consumer
- * is failing; anything on the router's failure queue is a batch of events that was not routed.
- * Both need a human.
+ * is failing; anything on the router's failure queue is a batch of events that was not routed
+ * within 24 h; a deliveries queue whose oldest message is an hour old is not being drained.
+ * All need a human.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -16,6 +17,7 @@ export class Events extends Construct {
   readonly deliveriesQueue: sqs.Queue;
   readonly deliveriesDlq: sqs.Queue;
   readonly deliveriesDlqAlarm: cloudwatch.Alarm;
+  readonly deliveriesAgeAlarm: cloudwatch.Alarm;
   readonly routerFailures: sqs.Queue;
   readonly routerFailuresAlarm: cloudwatch.Alarm;
 
@@ -49,6 +51,23 @@ export class Events extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
 
+    // SQS reports the oldest message received at most three times (a message received more often
+    // moves to the back of that count), so retries hidden for hours do not keep it up: with the
+    // default schedule a message's third receive is 6 minutes after its first and its fourth 36
+    // minutes later. An hour means new deliveries are waiting: the worker is failing, throttled
+    // or capped by its maximum concurrency behind slow receivers.
+    this.deliveriesAgeAlarm = new cloudwatch.Alarm(this, `${definition.id}OldestMessage`, {
+      alarmName: physicalName(stage.name, `${definition.id}OldestMessage`),
+      alarmDescription:
+        'Webhook deliveries have waited in the deliveries queue for over an hour: the delivery worker is failing, throttled, or at its maximum concurrency behind slow receivers.',
+      metric: this.deliveriesQueue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 3600,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 3,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
     const failures = holdingQueues.routerFailures;
     this.routerFailures = new sqs.Queue(this, failures.id, {
       ...common,
@@ -61,7 +80,8 @@ export class Events extends Construct {
     });
     this.routerFailuresAlarm = new cloudwatch.Alarm(this, `${failures.id}Depth`, {
       alarmName: physicalName(stage.name, `${failures.id}Depth`),
-      alarmDescription: 'A batch of outbox events could not be routed to webhooks after bounded retries; re-route it from the outbox.',
+      alarmDescription:
+        'A batch of outbox events could not be routed to webhooks within 24 h of retries. Re-route its time range from the outbox: npm run events -- replay --stage <stage> --account <id> --mode <mode> --from <time> (docs/events.md#replay).',
       metric: this.routerFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
       threshold: 0,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,

@@ -35,6 +35,14 @@ export const gatewayErrors: GatewayError[] = [
     code: 'unsupported_media_type',
     message: quoted('Unsupported media type'),
   },
+  { type: apigw.ResponseType.WAF_FILTERED, status: '403', code: 'forbidden', message: quoted('Request blocked by the firewall') },
+  // API Gateway stops waiting for a function after 29 s (a long import goes on and finishes on its own).
+  {
+    type: apigw.ResponseType.INTEGRATION_TIMEOUT,
+    status: '504',
+    code: 'timeout',
+    message: quoted('Timed out; the request may or may not have taken effect'),
+  },
   { type: apigw.ResponseType.DEFAULT_4XX, code: 'bad_request', message: '$context.error.messageString' },
   { type: apigw.ResponseType.DEFAULT_5XX, code: 'internal_error', message: quoted('Internal error') },
 ];

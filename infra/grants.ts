@@ -1,20 +1,36 @@
 /**
  * Least-privilege grants per function, decided from the route data: reads for GET routes,
  * read-write otherwise, and bucket access only for the route groups that handle objects.
+ * Writes reach tenant partitions only (`dynamodb:LeadingKeys` `T#*`): platform items — accounts
+ * and API key hashes — are read-only to every function (the authorizer reads them; only the
+ * accounts CLI writes them, with the operator's credentials). GET routes write nothing but their
+ * rate-limit counters (`T#…#RATE…`). The webhook signing secrets' KMS key is granted only to the
+ * functions that encrypt or decrypt them (infra/secrets.ts).
  * The wildcards these grants produce are acknowledged for cdk-nag here, next to their cause.
  */
 import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct, IConstruct } from 'constructs';
 import type { RouteDefinition } from '#shared/routes';
+import { webhookSecretWriters } from './secrets';
 
 export interface GrantTargets {
   table: dynamodb.Table;
   filesBucket: s3.Bucket;
   documentsBucket: s3.Bucket;
+  /** The stage's key for webhook signing secrets (envelope encryption). */
+  webhookSecretsKey?: kms.IKey;
 }
+
+/** Item writes (TransactWriteItems is authorised per item action). */
+export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+/** Partition keys a function may write: every tenant key starts with `T#<account>#<mode>` (shared/db/keys.ts). */
+export const TENANT_PARTITIONS = ['T#*'];
+/** What GET routes write: their rate-limit counters (the secret keys' window and a publishable key's per client). */
+export const RATE_WINDOW_PARTITIONS = ['T#*#RATE', 'T#*#RATE#*'];
 
 type Access = 'read' | 'readWrite';
 type Grantee = iam.IGrantable & IConstruct;
@@ -30,9 +46,24 @@ function arnToken(resource: IConstruct): string {
   return `<${Stack.of(resource).getLogicalId(resource.node.defaultChild as CfnElement)}.Arn>`;
 }
 
+/** Writes of `actions` on the table, only to items whose partition key matches one of `partitions`. */
+function grantWrites(fn: Grantee, table: dynamodb.Table, actions: string[], partitions: string[]): void {
+  fn.grantPrincipal.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions,
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions } },
+    }),
+  );
+}
+
+/**
+ * Reads of the table and its indexes; with `readWrite`, item writes to tenant partitions only. No
+ * function writes platform items (accounts, API keys): the accounts CLI does, as the operator.
+ */
 export function grantTable(fn: Grantee, table: dynamodb.Table, access: Access): void {
-  if (access === 'read') table.grantReadData(fn);
-  else table.grantReadWriteData(fn);
+  table.grantReadData(fn);
+  if (access === 'readWrite') grantWrites(fn, table, TABLE_WRITE_ACTIONS, TENANT_PARTITIONS);
   Validations.of(fn).acknowledge({
     id: `AwsSolutions-IAM5[Resource::${arnToken(table)}/index/*]`,
     reason: 'Queries go through the table GSIs; the grant covers the indexes of this one table only.',
@@ -56,8 +87,15 @@ function grantBucket(fn: Grantee, bucket: s3.Bucket, access: Access): void {
 export function grantRoute(route: RouteDefinition, fn: Grantee, targets: GrantTargets): void {
   const access: Access = route.method === 'GET' ? 'read' : 'readWrite';
   grantTable(fn, targets.table, access);
+  // Every route counts its requests (shared/limits/rate-limit.ts): GET routes write those counters and nothing else.
+  if (access === 'read') grantWrites(fn, targets.table, ['dynamodb:UpdateItem'], RATE_WINDOW_PARTITIONS);
   for (const [prefix, bucketOf] of Object.entries(bucketsByRoutePrefix)) {
     if (route.id.startsWith(prefix)) grantBucket(fn, bucketOf(targets), access);
+  }
+  // Creating and rotating a webhook encrypt its new secret with a data key of the stage's key.
+  if (webhookSecretWriters.includes(route.id)) {
+    if (!targets.webhookSecretsKey) throw new Error(`${route.id} encrypts webhook secrets: GrantTargets.webhookSecretsKey is required`);
+    targets.webhookSecretsKey.grant(fn, 'kms:GenerateDataKey');
   }
 }
 
@@ -77,7 +115,8 @@ export class RouteRoles {
   roleFor(route: RouteDefinition): iam.Role {
     const access: Access = route.method === 'GET' ? 'read' : 'readWrite';
     const buckets = Object.keys(bucketsByRoutePrefix).filter((prefix) => route.id.startsWith(prefix));
-    const profile = [access, ...buckets.map((prefix) => prefix.replace(/\W/g, ''))].join('-');
+    const secrets = webhookSecretWriters.includes(route.id) ? ['webhookSecrets'] : [];
+    const profile = [access, ...buckets.map((prefix) => prefix.replace(/\W/g, '')), ...secrets].join('-');
     let role = this.roles.get(profile);
     if (!role) {
       const id = `RouteRole${profile.replace(/(^|-)(\w)/g, (_m, _dash, letter: string) => letter.toUpperCase())}`;

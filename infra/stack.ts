@@ -9,10 +9,12 @@ import type { Construct } from 'constructs';
 import { env } from '#shared/config';
 import { routes as allRoutes, type RouteDefinition } from '#shared/routes';
 import { AdminPanel, allowedOrigins, CORS_ORIGINS_ENV } from './admin';
+import { apiServerErrorAlarm, functionAlarms, groupedFunctionAlarms } from './alarms';
 import { Api } from './api';
 import { AuditShipping } from './audit';
 import { Data } from './data';
 import { Events } from './events';
+import { WebhookSecretsKey, webhookSecretReaders, webhookSecretWriters } from './secrets';
 import { Workers } from './workers';
 import { workers as allWorkers } from '#shared/workers';
 import type { StageConfig } from './stages';
@@ -36,6 +38,7 @@ export class PrintShopStack extends Stack {
   readonly workers: Workers;
   readonly admin: AdminPanel;
   readonly audit: AuditShipping;
+  readonly webhookSecrets: WebhookSecretsKey;
 
   constructor(scope: Construct, id: string, props: PrintShopStackProps) {
     super(scope, id, props);
@@ -43,6 +46,8 @@ export class PrintShopStack extends Stack {
 
     this.data = new Data(this, 'Data', stage);
     this.events = new Events(this, 'Events', stage);
+    // Webhook signing secrets are stored encrypted with data keys this key wraps (infra/secrets.ts).
+    this.webhookSecrets = new WebhookSecretsKey(this, 'WebhookSecrets', stage);
 
     // The names in shared/config.ts are what the handlers read; LOCAL_MODE is never set on AWS.
     const environment = {
@@ -62,9 +67,18 @@ export class PrintShopStack extends Stack {
       routes: props.routes ?? allRoutes,
       projectRoot: props.projectRoot ?? projectRoot,
       environment: { ...environment, [CORS_ORIGINS_ENV]: corsOrigins.join(',') },
-      targets: this.data,
+      targets: {
+        table: this.data.table,
+        filesBucket: this.data.filesBucket,
+        documentsBucket: this.data.documentsBucket,
+        webhookSecretsKey: this.webhookSecrets.key,
+      },
       corsOrigins,
     });
+    for (const routeId of webhookSecretWriters) {
+      const fn = this.api.functions.get(routeId);
+      if (fn) this.webhookSecrets.configure(fn);
+    }
     this.admin.deploy(this.api.restApi.url);
 
     // Audit lines printed by the API functions reach the table through log subscriptions.
@@ -89,6 +103,20 @@ export class PrintShopStack extends Stack {
         routerFailures: this.events.routerFailures,
       },
     });
+
+    // API 5xx, and the route functions' (and the authorizer's and audit shipper's) Lambda errors and throttles.
+    apiServerErrorAlarm(this, stage, this.api.restApi);
+    groupedFunctionAlarms(this, stage, 'ApiFunctions', [...this.api.functions.values()], 'API route functions');
+    functionAlarms(this, stage, 'Authorizer', this.api.authorizerFunction, 'The API key authorizer');
+    functionAlarms(this, stage, 'AuditShipper', this.audit.shipper, 'The audit shipper');
+
+    // The delivery worker decrypts the secrets it signs with.
+    for (const workerId of webhookSecretReaders) {
+      const fn = this.workers.functions.get(workerId);
+      if (!fn) continue;
+      this.webhookSecrets.configure(fn);
+      this.webhookSecrets.grantDecrypt(fn);
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url });
     new CfnOutput(this, 'AdminUrl', { value: this.admin.url });

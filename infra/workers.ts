@@ -1,16 +1,22 @@
 /**
- * The worker functions of shared/workers.ts — the stream router, the webhook delivery worker and
- * the DLQ handler — with their event source mappings and least-privilege grants, built from the
- * same definitions the local runtime polls with. Adding a worker there is all it takes.
+ * The worker functions of shared/workers.ts — the stream router, the webhook delivery worker, the
+ * DLQ handler and the delivery sweeper — with their event source mappings or schedules, their
+ * least-privilege grants and their alarms (errors, throttles; the router's iterator age), built
+ * from the same definitions the local runtime polls with. Adding a worker there is all it takes.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { env } from '#shared/config';
+import { physicalName } from '#shared/resources';
 import type { QueueRef, WorkerDefinition } from '#shared/workers';
+import { functionAlarms, iteratorAgeAlarm } from './alarms';
 import { ServiceFunction } from './function';
 import { grantTable } from './grants';
 import type { StageConfig } from './stages';
@@ -27,6 +33,8 @@ export interface WorkersProps {
 export class Workers extends Construct {
   /** Worker id → its function. */
   readonly functions = new Map<string, ServiceFunction>();
+  /** Worker id → its alarms. */
+  readonly alarms = new Map<string, cloudwatch.Alarm[]>();
 
   constructor(scope: Construct, id: string, props: WorkersProps) {
     super(scope, id);
@@ -42,6 +50,8 @@ export class Workers extends Construct {
         environment: { ...props.environment, [env.deliveriesDlqUrl]: queues.deliveriesDlq.queueUrl },
       });
       this.functions.set(worker.id, fn);
+      const alarms = functionAlarms(this, props.stage, worker.id, fn, `${worker.id} (${worker.description})`);
+      this.alarms.set(worker.id, alarms);
       grantTable(fn, props.table, worker.access.table);
       for (const ref of worker.access.sendTo) queues[ref].grantSendMessages(fn);
 
@@ -53,6 +63,7 @@ export class Workers extends Construct {
             startingPosition: lambda.StartingPosition.TRIM_HORIZON,
             batchSize: source.batchSize,
             bisectBatchOnError: source.bisectBatchOnError,
+            // -1: retried until the record is maxRecordAge old (MaximumRetryAttempts -1).
             retryAttempts: source.retryAttempts,
             maxRecordAge: Duration.seconds(source.maxRecordAgeSeconds),
             onFailure: new SqsDlq(queues[source.onFailure]),
@@ -63,14 +74,24 @@ export class Workers extends Construct {
           id: 'AwsSolutions-IAM5[Resource::*]',
           reason: 'dynamodb:ListStreams has no resource-level permissions; the event source mapping needs it to find the table stream.',
         });
-      } else {
+        alarms.push(iteratorAgeAlarm(this, props.stage, worker.id, fn));
+      } else if (source.kind === 'queue') {
         // Consuming grants receive, delete and ChangeMessageVisibility (how retries are scheduled) on this queue only.
         fn.addEventSource(
           new SqsEventSource(queues[source.queue], {
             batchSize: source.batchSize,
             reportBatchItemFailures: source.reportBatchItemFailures,
+            // A backlog or slow receivers use at most this many concurrent invocations, never the API's concurrency.
+            maxConcurrency: source.maxConcurrency,
           }),
         );
+      } else {
+        new events.Rule(this, `${worker.id}Schedule`, {
+          ruleName: physicalName(props.stage.name, `${worker.id}Schedule`),
+          description: `Runs ${worker.id} every ${source.rateSeconds} s`,
+          schedule: events.Schedule.rate(Duration.seconds(source.rateSeconds)),
+          targets: [new targets.LambdaFunction(fn, { retryAttempts: 0 })],
+        });
       }
     }
   }

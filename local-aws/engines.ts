@@ -5,16 +5,19 @@
  *
  * Persistent mode keeps DynamoDB under <dataDir>/dynamodb and S3 under <dataDir>/s3. In-memory
  * mode runs DynamoDB -inMemory and S3 in a temp folder removed on stop. SQS is memory-only in
- * both (see sqs.ts).
+ * both (see sqs.ts). The key that stands in for KMS (webhook secrets are stored encrypted) is
+ * <dataDir>/secrets.key, created on the first start; in-memory mode uses a temp one.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { env as envNames } from '#shared/config';
+import { secretsKeyEnv } from '#shared/crypto/env';
 import { localAwsEnv, type LocalEndpoints } from './clients';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { provisionResources, type ProvisionedResources } from './provision';
 import { startS3Emulator } from './s3';
+import { ensureSecretsKey } from './secrets-key';
 import { startSqsEmulator } from './sqs';
 
 export interface EnginesOptions {
@@ -35,6 +38,7 @@ export interface Engines {
 export async function startEngines(options: EnginesOptions): Promise<Engines> {
   const dataDir = resolve(options.dataDir);
   const s3Dir = options.inMemory ? await mkdtemp(join(tmpdir(), 'print-shop-s3-')) : join(dataDir, 's3');
+  const keyDir = options.inMemory ? await mkdtemp(join(tmpdir(), 'print-shop-key-')) : dataDir;
   const running: { stop(): Promise<void> }[] = [];
   const started = <T extends { stop(): Promise<void> }>(engine: T): T => {
     running.push(engine);
@@ -45,7 +49,10 @@ export async function startEngines(options: EnginesOptions): Promise<Engines> {
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
       const results = await Promise.allSettled(running.map((engine) => engine.stop()));
-      if (options.inMemory) await rm(s3Dir, { recursive: true, force: true });
+      if (options.inMemory) {
+        await rm(s3Dir, { recursive: true, force: true });
+        await rm(keyDir, { recursive: true, force: true });
+      }
       const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
       if (failed) throw failed.reason;
     })());
@@ -68,6 +75,7 @@ export async function startEngines(options: EnginesOptions): Promise<Engines> {
       [envNames.deliveriesQueueUrl]: resources.queueUrls.deliveries,
       [envNames.deliveriesDlqUrl]: resources.queueUrls.deliveriesDlq,
       [envNames.localMode]: 'true',
+      [secretsKeyEnv.localKeyFile]: ensureSecretsKey(keyDir),
     };
     return { endpoints, resources, env, stop };
   } catch (error) {

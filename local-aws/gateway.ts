@@ -2,7 +2,11 @@
  * The local API Gateway: turns HTTP requests into API Gateway REST proxy events (v1), runs the
  * REQUEST authorizer and the route's handler — both found through the route table, exactly the
  * modules CDK deploys — and writes the handler's result back. 404 for unknown paths, 405 for a
- * known path with the wrong method, 413 above API Gateway's 10 MB payload limit.
+ * known path with the wrong method, 413 above API Gateway's 10 MB payload limit, 400 for a path
+ * parameter whose percent-encoding does not decode (API Gateway refuses those before any
+ * authorizer runs; its DEFAULT_4XX response carries the code `bad_request`, infra/gateway-responses.ts).
+ * Like API Gateway it tells the handler how the client connected (`X-Forwarded-Proto`,
+ * `X-Forwarded-Port`, `requestContext.domainName`): plain http here.
  */
 import type {
   APIGatewayAuthorizerResult,
@@ -85,26 +89,53 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
   return Buffer.concat(chunks);
 }
 
+/** Headers API Gateway sets itself (a client's own are replaced): how the client connected to the edge. */
+const EDGE_HEADERS = new Set(['x-forwarded-proto', 'x-forwarded-port']);
+
+/**
+ * Name → values, in order, as the event's single-value map (values joined by `join`, or the last
+ * one) and its multi-value map. Built in a Map and turned into objects with Object.fromEntries,
+ * which defines keys: a client's `__proto__` or `constructor` is a name like any other, never an
+ * assignment to an object's prototype or a lookup of Object's own properties.
+ */
+function valueMaps(pairs: Iterable<[string, string]>, join?: string) {
+  const values = new Map<string, string[]>();
+  for (const [name, value] of pairs) {
+    const list = values.get(name);
+    if (list) list.push(value);
+    else values.set(name, [value]);
+  }
+  const entries = [...values];
+  return {
+    single: Object.fromEntries(entries.map(([name, list]) => [name, join === undefined ? list.at(-1)! : list.join(join)])),
+    multi: Object.fromEntries(entries),
+  };
+}
+
 function splitHeaders(req: IncomingMessage) {
-  const headers: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const pairs: [string, string][] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
-    const value = req.rawHeaders[i + 1]!;
-    headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
-    (multi[name] ??= []).push(value);
+    if (!EDGE_HEADERS.has(name.toLowerCase())) pairs.push([name, req.rawHeaders[i + 1]!]);
   }
+  pairs.push(['X-Forwarded-Proto', 'http'], ['X-Forwarded-Port', String(req.socket.localPort ?? '')]);
+  const { single: headers, multi } = valueMaps(pairs, ',');
   return { headers, multi };
+}
+
+/** The decoded path parameters, or undefined when one is not valid percent-encoded UTF-8 (`%ff`, `%`). */
+function decodeParams(names: string[], match: RegExpExecArray): Record<string, string> | undefined {
+  try {
+    return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+  } catch {
+    return undefined;
+  }
 }
 
 function splitQuery(url: URL) {
   if ([...url.searchParams.keys()].length === 0) return { query: null, multi: null };
-  const query: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    query[name] = value; // API Gateway keeps the last value in the single-value map
-    (multi[name] ??= []).push(value);
-  }
+  // API Gateway keeps the last value in the single-value map.
+  const { single: query, multi } = valueMaps(url.searchParams);
   return { query, multi };
 }
 
@@ -172,14 +203,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       });
     }
     const { m, match } = hit as { m: Mounted; match: RegExpExecArray };
+    const decoded = m.params.length ? decodeParams(m.params, match) : undefined;
+    if (m.params.length && !decoded) {
+      req.resume(); // the body is not read: drain it so the connection stays usable
+      return sendError(res, 400, 'bad_request', `The path ${url.pathname} is not valid percent-encoded UTF-8`, requestId);
+    }
     const raw = await readBody(req);
     if (raw === 'too_large') return sendError(res, 413, 'payload_too_large', 'The request body exceeds 10 MB', requestId);
 
     const { headers, multi } = splitHeaders(req);
     const { query, multi: multiQuery } = splitQuery(url);
-    const pathParameters = m.params.length
-      ? Object.fromEntries(m.params.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]))
-      : null;
+    const pathParameters = decoded ?? null;
     const contentType = req.headers['content-type'] ?? '';
     const binary = binaryTypes.some((pattern) => pattern.test(contentType));
     const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
@@ -194,6 +228,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       httpMethod: method,
       path: url.pathname,
       resourcePath: m.template,
+      domainName: req.headers.host ?? 'localhost',
       identity: { sourceIp, userAgent: req.headers['user-agent'] ?? null },
       authorizer: null as Record<string, unknown> | null,
     };

@@ -72,7 +72,7 @@ async function main() {
   resetConfig();
   await adminBuild;
   gateway = await startGateway({ port, host, adminDir: adminDistDir });
-  // Stream router, webhook delivery and DLQ handler (shared/workers.ts), as deployed.
+  // Stream router, webhook delivery, DLQ handler and delivery sweeper (shared/workers.ts), as deployed.
   workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
   writeEndpoints({ pid: process.pid, api: gateway.url, inMemory, env: engines.env }, dir);
   // So the accounts CLI finds this stack whatever DATA_DIR it runs with (running-stacks.ts).

@@ -4,11 +4,13 @@
  * filter pattern matches, and invokes the handler with real DynamoDBStreamEvent batches.
  *
  * Like the mapping on AWS: shards are read in order, a child shard only after its parent is
- * finished; a failing batch is bisected and a single failing record retried a bounded number of
- * times, then described on the on-failure queue and skipped. New shards (DynamoDB Local rolls them
- * over) are found by describing the stream again. Starts at TRIM_HORIZON: after a restart the
- * last 24 h are routed again, which the router's idempotence makes harmless and which re-enqueues
- * deliveries whose messages the in-memory SQS emulator lost.
+ * finished; a failing batch is bisected and a single failing record retried — `retryAttempts`
+ * times, or with -1 until it is `maxRecordAgeSeconds` old — then described on the on-failure
+ * queue and skipped; a record already older than that is not handled at all (`batchRunner`).
+ * New shards (DynamoDB Local rolls them over) are found by describing the stream again. Starts at
+ * TRIM_HORIZON: after a restart the last 24 h are routed again, which the router's idempotence
+ * makes harmless and which re-enqueues deliveries whose messages the in-memory SQS emulator lost
+ * (older ones are the delivery sweeper's).
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -46,6 +48,95 @@ export interface Poller {
   resume(): void;
 }
 
+/**
+ * Whether a failed batch is tried again, as Lambda's stream mappings decide: not once its oldest
+ * record is `maxRecordAgeSeconds` old, and with `retryAttempts` ≥ 0 not after that many retries
+ * (-1: no bound but the age). `retries` counts the retries made so far.
+ */
+export function shouldRetry(
+  source: Pick<StreamSource, 'retryAttempts' | 'maxRecordAgeSeconds'>,
+  retries: number,
+  ageSeconds: number,
+): boolean {
+  if (ageSeconds >= source.maxRecordAgeSeconds) return false;
+  return source.retryAttempts < 0 || retries < source.retryAttempts;
+}
+
+/** Age in seconds of a batch's oldest record (ApproximateCreationDateTime is in epoch seconds). */
+export function oldestAgeSeconds(records: readonly DynamoDBRecord[], nowMs: number): number {
+  const created = records.map((record) => record.dynamodb?.ApproximateCreationDateTime).filter((value) => typeof value === 'number');
+  return created.length ? nowMs / 1000 - Math.min(...created) : 0;
+}
+
+export interface BatchRunnerOptions {
+  name: string;
+  source: Pick<StreamSource, 'retryAttempts' | 'maxRecordAgeSeconds' | 'bisectBatchOnError'>;
+  invoke(event: DynamoDBStreamEvent): Promise<unknown>;
+  onFailure(record: Record<string, unknown>): Promise<void>;
+  streamArn: string;
+  signal: AbortSignal;
+  /** Pause before retry number `retry` (default: 100 ms doubling up to 5 s). */
+  backoffMs?: (retry: number) => number;
+  now?: () => number;
+  /** Where retries and give-ups are reported (default: stderr, prefixed with the name). */
+  log?: (message: string, error?: unknown) => void;
+}
+
+const log = (name: string, message: string, error?: unknown) => console.error(`[${name}] ${message}`, error ?? '');
+
+/**
+ * Runs one batch the way a stream event source mapping does: invoke; on failure bisect (if
+ * configured) down to the failing record and retry that one while `shouldRetry` says so, with a
+ * growing pause; then describe it on the on-failure queue and go on. A batch whose records are
+ * already older than the maximum age goes to the on-failure queue without an invocation.
+ * Resolves once the batch is handled or given up — the shard waits, in order, meanwhile.
+ */
+export function batchRunner(options: BatchRunnerOptions): (records: DynamoDBRecord[]) => Promise<void> {
+  const now = options.now ?? Date.now;
+  const report = options.log ?? ((message: string, error?: unknown) => log(options.name, message, error));
+  const backoff = options.backoffMs ?? ((retry: number) => Math.min(5000, 100 * 2 ** Math.min(retry, 10)));
+  const giveUp = async (records: DynamoDBRecord[], reason: string) => {
+    const sequences = records.map((record) => record.dynamodb?.SequenceNumber);
+    await options
+      .onFailure({
+        streamArn: options.streamArn,
+        reason,
+        firstSequenceNumber: sequences[0],
+        lastSequenceNumber: sequences.at(-1),
+        batchSize: records.length,
+      })
+      .catch((failure: unknown) => report('could not write to the on-failure queue', failure));
+  };
+  const run = async (records: DynamoDBRecord[]): Promise<void> => {
+    const { source } = options;
+    if (oldestAgeSeconds(records, now()) >= source.maxRecordAgeSeconds) {
+      report(`${records.length} record(s) older than ${source.maxRecordAgeSeconds} s; described on the on-failure queue`);
+      return giveUp(records, 'record age exceeded the maximum');
+    }
+    for (let retries = 0; ; retries++) {
+      try {
+        await options.invoke({ Records: records });
+        return;
+      } catch (error) {
+        if (records.length > 1 && source.bisectBatchOnError) {
+          const middle = Math.ceil(records.length / 2);
+          await run(records.slice(0, middle));
+          await run(records.slice(middle));
+          return;
+        }
+        if (!shouldRetry(source, retries, oldestAgeSeconds(records, now())) || options.signal.aborted) {
+          report(`giving up on ${records.length} record(s) after ${retries + 1} attempts; described on the on-failure queue`, error);
+          return giveUp(records, String(error));
+        }
+        // Retried without bound (until the record's maximum age): say so now and then, not on every attempt.
+        if ((retries & (retries + 1)) === 0) report(`invocation failed (attempt ${retries + 1}); retrying`, error);
+        await pause(backoff(retries), options.signal);
+      }
+    }
+  };
+  return run;
+}
+
 interface ShardState {
   id: string;
   parentId?: string;
@@ -80,7 +171,6 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   const gate = new PauseGate(1, abort.signal);
   const shards = new Map<string, ShardState>();
   const interval = options.pollIntervalMs ?? 200;
-  const log = (message: string, error?: unknown) => console.error(`[${options.name}] ${message}`, error ?? '');
 
   async function refreshShards(): Promise<void> {
     let start: string | undefined;
@@ -98,38 +188,14 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   /** A parent that is known and unfinished goes first (records of one item stay in order). */
   const ready = (shard: ShardState) => !shard.finished && !(shard.parentId && shards.get(shard.parentId)?.finished === false);
 
-  async function invokeWithRetries(records: DynamoDBRecord[]): Promise<void> {
-    const { retryAttempts, bisectBatchOnError } = options.source;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await options.invoke({ Records: records });
-        return;
-      } catch (error) {
-        if (records.length > 1 && bisectBatchOnError) {
-          const middle = Math.ceil(records.length / 2);
-          await invokeWithRetries(records.slice(0, middle));
-          await invokeWithRetries(records.slice(middle));
-          return;
-        }
-        if (attempt >= retryAttempts || abort.signal.aborted) {
-          log(`giving up on ${records.length} record(s) after ${attempt + 1} attempts; described on the on-failure queue`, error);
-          const sequences = records.map((record) => record.dynamodb?.SequenceNumber);
-          await options
-            .onFailure({
-              streamArn,
-              reason: String(error),
-              firstSequenceNumber: sequences[0],
-              lastSequenceNumber: sequences.at(-1),
-              batchSize: records.length,
-            })
-            .catch((failure: unknown) => log('could not write to the on-failure queue', failure));
-          return;
-        }
-        log(`invocation failed (attempt ${attempt + 1}); retrying`, error);
-        await pause(Math.min(2000, 100 * 2 ** attempt), abort.signal);
-      }
-    }
-  }
+  const invokeWithRetries = batchRunner({
+    name: options.name,
+    source: options.source,
+    invoke: options.invoke,
+    onFailure: options.onFailure,
+    streamArn,
+    signal: abort.signal,
+  });
 
   /** One GetRecords on a shard; true when it returned records (so the loop polls again at once). */
   async function pollShard(shard: ShardState): Promise<boolean> {
@@ -184,7 +250,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
         if (!busy) await pause(interval, abort.signal);
       } catch (error) {
         if (abort.signal.aborted) break;
-        log('polling failed; retrying in 1 s', error);
+        log(options.name, 'polling failed; retrying in 1 s', error);
         await pause(1000, abort.signal);
       }
     }

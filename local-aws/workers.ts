@@ -1,7 +1,7 @@
 /**
  * Runs the workers of shared/workers.ts locally — the same handler modules CDK deploys, fed by a
- * stream poller or queue pollers configured from the same definitions. Started by `npm start`
- * and by the tests' global setup after the engines; stopped before them.
+ * stream poller, queue pollers or a timer configured from the same definitions. Started by
+ * `npm start` and by the tests' global setup after the engines; stopped before them.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +13,7 @@ import { lambdaContext } from './lambda-context';
 import type { ProvisionedResources } from './provision';
 import { startQueuePoller } from './queue-poller';
 import { startStreamPoller, type Poller } from './stream-poller';
+import { startTimer } from './timer';
 
 const projectRoot = resolve(import.meta.dirname, '..');
 
@@ -38,6 +39,17 @@ async function loadHandler(file: string): Promise<Handler> {
   if (typeof module.handler !== 'function') throw new Error(`${file} exports no handler`);
   return module.handler;
 }
+
+/** What EventBridge hands a scheduled function (only its shape matters: the sweeper reads nothing of it). */
+const scheduledEvent = (workerId: string) => ({
+  version: '0',
+  id: randomUUID(),
+  'detail-type': 'Scheduled Event',
+  source: 'aws.events',
+  time: new Date().toISOString(),
+  resources: [`local:rule/${workerId}`],
+  detail: {},
+});
 
 export async function startWorkers(options: WorkersOptions): Promise<Workers> {
   const queueUrl = (ref: QueueRef): string => options.resources.queueUrls[ref];
@@ -70,20 +82,23 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
             },
           }),
         );
-      } else {
+      } else if (source.kind === 'queue') {
         pollers.push(
           await startQueuePoller({
             name: worker.id,
             queueUrl: queueUrl(source.queue),
             endpoint: options.endpoints.sqs,
             batchSize: source.batchSize,
-            // Up to 16 batches at once on the deliveries queue, so a slow receiver does not block the
-            // others and a backlog drains on both cores; one poller (every 50 ms) while it is idle.
-            concurrency: source.queue === 'deliveries' ? 16 : 1,
+            // As many batches at once as the mapping's maximum concurrency allows on AWS (16 on the
+            // deliveries queue: a slow receiver does not block the others and a backlog drains on
+            // both cores); one poller (every 50 ms) while it is idle.
+            concurrency: source.maxConcurrency,
             idleMs: source.queue === 'deliveries' ? 50 : 100,
             invoke: (event) => invoke(event) as Promise<never>,
           }),
         );
+      } else {
+        pollers.push(startTimer({ name: worker.id, everyMs: source.rateSeconds * 1000, invoke: () => invoke(scheduledEvent(worker.id)) }));
       }
     }
   } catch (error) {

@@ -6,6 +6,7 @@
  *   create-key --account ID --mode test|live [--kind secret|publishable] [--scopes a,b]
  *   revoke-key --account ID --key KEY_ID
  *   set-plan --account ID --plan PLAN [--rpm N] [--rph N]
+ *   sync-usage-keys [--account ID]   (deployed stages: gives accounts their four usage keys in the right tiers)
  *   set-allowed-ips --account ID --cidrs 203.0.113.0/24,2001:db8::/32 [--key KEY_ID]   (--cidrs "" lifts it)
  *
  * Works against the running local stack (found through <DATA_DIR>/endpoints.json, or when none
@@ -21,15 +22,16 @@ import { DomainError } from '#shared/errors';
 import * as accounts from '#shared/accounts/service';
 import { runningStacks, runningStacksDir } from '#local-aws/running-stacks';
 import { dataDir, endpointsFile, readEndpoints, type EndpointsState } from '#local-aws/state';
-import { createUsageKey, moveUsageKey } from './aws/usage-keys';
+import { usageKeyManager } from './aws/usage-keys';
 
-const usage = `usage: npm run accounts -- <create|list|create-key|revoke-key|set-plan|set-allowed-ips> [options] [--json] [--stage NAME]
+const usage = `usage: npm run accounts -- <create|list|create-key|revoke-key|set-plan|set-allowed-ips|sync-usage-keys> [options] [--json] [--stage NAME]
   create      --name NAME --plan starter|professional|enterprise
   list
   create-key  --account ID --mode test|live [--kind secret|publishable] [--scopes orders:read,customers:write]
   revoke-key  --account ID --key KEY_ID
   set-plan    --account ID --plan PLAN [--rpm N] [--rph N]   (custom per-minute figure, hourly cap)
   set-allowed-ips --account ID --cidrs 203.0.113.0/24,2001:db8::/32 [--key KEY_ID]   (--cidrs "" lifts it)
+  sync-usage-keys [--account ID]   (with --stage: every account's gateway usage keys, one per mode and key kind, in the right tier)
 ([…] marks an optional part: type it without the brackets.)`;
 
 const options = {
@@ -57,6 +59,7 @@ const commandOptions: Record<string, readonly OptionName[]> = {
   'revoke-key': ['account', 'key'],
   'set-plan': ['account', 'plan', 'rpm', 'rph'],
   'set-allowed-ips': ['account', 'cidrs', 'key'],
+  'sync-usage-keys': ['account'],
 };
 const globalOptions: readonly OptionName[] = ['stage', 'json', 'help'];
 
@@ -194,6 +197,27 @@ function findLocalStack(): EndpointsState {
   );
 }
 
+/**
+ * Deployed stages: gives the accounts their four usage keys in the tiers their figures need (new
+ * keys where a tier changed) and stores them, then deletes the replaced keys once the
+ * authorizer's cache no longer returns them (scripts/aws/usage-keys.ts).
+ */
+async function syncUsageKeys(stage: string, list: accounts.Account[]): Promise<accounts.Account[]> {
+  const manager = usageKeyManager(stage);
+  const updated: accounts.Account[] = [];
+  const replaced: string[] = [];
+  for (const account of list) {
+    const changes = await manager.sync(account, accounts.limitsOf(account).perMinute);
+    updated.push(await accounts.setUsageKeys(account.id, changes.usageKeys));
+    replaced.push(...changes.replaced);
+  }
+  if (replaced.length) {
+    if (!values.json) console.error(`Waiting 60 s (the authorizer's cache) before deleting ${replaced.length} replaced usage key(s)…`);
+    await manager.retire(replaced);
+  }
+  return updated;
+}
+
 function print(result: unknown, human: () => void) {
   if (values.json) console.log(JSON.stringify(result, null, 2));
   else human();
@@ -204,14 +228,14 @@ async function main() {
     console.log(usage);
     return;
   }
+  if (command === 'sync-usage-keys' && !values.stage) {
+    fail('sync-usage-keys works on a deployed stage: pass --stage NAME (locally there is no API Gateway)');
+  }
   connect();
   switch (command) {
     case 'create': {
       const created = await accounts.createAccount({ name: need('name'), plan: need('plan') });
-      if (values.stage) {
-        const usageKey = await createUsageKey(values.stage, created.account.id, created.account.plan);
-        created.account = await accounts.setUsageKey(created.account.id, usageKey.id, usageKey.value);
-      }
+      if (values.stage) [created.account] = (await syncUsageKeys(values.stage, [created.account])) as [accounts.Account];
       print(created, () => {
         console.log(`Account ${created.account.id} (${created.account.name}, ${created.account.plan}). Keys — shown once, store them now:`);
         for (const [name, key] of Object.entries(created.keys)) console.log(`  ${name.padEnd(17)} ${key.key}`);
@@ -252,9 +276,9 @@ async function main() {
     case 'set-plan': {
       const rpm = values.rpm === undefined ? undefined : Number(values.rpm);
       const rph = values.rph === undefined ? undefined : Number(values.rph);
-      const before = await accounts.getAccount(need('account'));
-      const account = await accounts.setPlan(need('account'), need('plan'), rpm, rph);
-      if (values.stage && before?.usage_key_id) await moveUsageKey(values.stage, before.usage_key_id, before.plan, account.plan);
+      let account = await accounts.setPlan(need('account'), need('plan'), rpm, rph);
+      // On a deployed stage the gateway backstop follows the new figure (its usage keys move to the tiers that hold it).
+      if (values.stage) [account] = (await syncUsageKeys(values.stage, [account])) as [accounts.Account];
       const limits = accounts.limitsOf(account);
       print(account, () =>
         console.log(`${account.id} is now on ${account.plan}: ${limits.perMinute}/min${limits.perHour ? `, ${limits.perHour}/hour` : ''}`),
@@ -273,6 +297,19 @@ async function main() {
           `${values.key ?? need('account')}: ${cidrs.length ? `only ${cidrs.join(', ')}` : 'any address'} (on AWS within the 60 s authorizer cache)`,
         ),
       );
+      return;
+    }
+    case 'sync-usage-keys': {
+      const stage = values.stage!;
+      const targets = values.account
+        ? [await accounts.getAccount(values.account)].filter((account) => account !== undefined)
+        : await accounts.listAccounts();
+      if (values.account && targets.length === 0) fail(`No account ${values.account}`);
+      const synced = await syncUsageKeys(stage, targets);
+      print(synced, () => {
+        for (const account of synced)
+          console.log(`${account.id}: ${account.usage_keys.map((key) => `${key.mode}/${key.kind} → ${key.usage_plan}`).join(', ')}`);
+      });
       return;
     }
     default:

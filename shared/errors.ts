@@ -8,7 +8,20 @@ export interface ErrorDetail {
   message: string;
 }
 
+/**
+ * At most this many `details` in one error body, each field name and message cut to a bounded
+ * length: a request of a million unknown keys gets a 422 of a few kilobytes, not one larger than
+ * the request (Lambda answers at most 6 MB). The message says how many were left out.
+ */
+export const MAX_ERROR_DETAILS = 50;
+export const MAX_DETAIL_FIELD_LENGTH = 200;
+export const MAX_DETAIL_MESSAGE_LENGTH = 500;
+
+/** What an error message adds when only the first `shown` of `total` details are listed. */
+export const moreDetails = (total: number, shown: number): string => ` (${total} problems; the first ${shown} are listed)`;
+
 export type ErrorCode =
+  | 'bad_request'
   | 'invalid_json'
   | 'unauthorized'
   | 'forbidden'
@@ -24,7 +37,8 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'validation_failed'
   | 'rate_limited'
-  | 'internal_error';
+  | 'internal_error'
+  | 'timeout';
 
 export class DomainError extends Error {
   constructor(

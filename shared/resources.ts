@@ -29,12 +29,14 @@ export const table: TableDefinition = {
   id: 'Table',
   partitionKey: 'pk',
   sortKey: 'sk',
-  attributes: { pk: 'S', sk: 'S', gsi1pk: 'S', gsi1sk: 'S', gsi2pk: 'S', gsi2sk: 'S' },
+  attributes: { pk: 'S', sk: 'S', gsi1pk: 'S', gsi1sk: 'S', gsi2pk: 'S', gsi2sk: 'S', gsi3pk: 'S', gsi3sk: 'S' },
   indexes: [
     // Collections newest first (customers of a tenant, orders by status, ...).
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'KEYS_ONLY' },
     // Secondary orderings and lookups (customers by name prefix, orders by customer, ...).
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'KEYS_ONLY' },
+    // Sparse: pending webhook deliveries by when their message should next act, for the delivery sweeper.
+    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'KEYS_ONLY' },
   ],
   ttlAttribute: 'expires_at',
   stream: 'NEW_AND_OLD_IMAGES',
@@ -66,7 +68,8 @@ export const queues: Record<'deliveries', QueueDefinition> = {
 /**
  * Queues that only hold records for people (no consumer, no redrive): the stream router's
  * on-failure destination, where AWS Lambda puts the shard and sequence range of a batch that
- * still failed after its bounded retries (the events themselves stay in the outbox for 30 days).
+ * still failed after 24 h of retries (the events themselves stay in the outbox for 30 days, and
+ * `npm run events -- replay` re-routes them).
  */
 export interface HoldingQueueDefinition {
   id: string;

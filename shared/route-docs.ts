@@ -32,6 +32,8 @@ export const routeDocs: Record<string, { summary: string; tag: string }> = {
   'legacy-products.prices': { summary: 'Replace the price table from CSV', tag: 'Legacy products' },
   'account.get': { summary: "The calling key's account, mode and scopes", tag: 'Account' },
   'audit.list': { summary: "List the tenant's API calls", tag: 'Audit' },
+  'events.list': { summary: 'List events (newest first, kept 30 days)', tag: 'Events' },
+  'events.get': { summary: 'Retrieve an event', tag: 'Events' },
   'webhooks.list': { summary: 'List webhooks', tag: 'Webhooks' },
   'webhooks.create': { summary: 'Register a webhook', tag: 'Webhooks' },
   'webhooks.get': { summary: 'Retrieve a webhook', tag: 'Webhooks' },

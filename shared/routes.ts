@@ -36,47 +36,53 @@ export interface RouteDefinition {
   timeoutSeconds?: number;
 }
 
+/**
+ * A route of the table below. Its `handler` is written as the module under `functions/` without
+ * `.ts` (`orders/list` for `functions/orders/list.ts`): the table is in every bundle, and the
+ * short spelling keeps about 0.6 KiB out of each. The definition holds the full path.
+ */
 const r = (route: Omit<RouteDefinition, 'auth'> & { auth?: RouteDefinition['auth'] }): RouteDefinition => ({
   auth: 'key',
   ...route,
+  handler: `functions/${route.handler}.ts`,
 });
 
 export const routes: readonly RouteDefinition[] = [
   // Orders
-  r({ id: 'orders.list', method: 'GET', path: '/v1/orders', handler: 'functions/orders/list.ts', scopes: ['orders:read'] }),
-  r({ id: 'orders.create', method: 'POST', path: '/v1/orders', handler: 'functions/orders/create.ts', scopes: ['orders:write'] }),
-  r({ id: 'orders.get', method: 'GET', path: '/v1/orders/{id}', handler: 'functions/orders/get.ts', scopes: ['orders:read'] }),
-  r({ id: 'orders.update', method: 'PUT', path: '/v1/orders/{id}', handler: 'functions/orders/update.ts', scopes: ['orders:write'] }),
+  r({ id: 'orders.list', method: 'GET', path: '/v1/orders', handler: 'orders/list', scopes: ['orders:read'] }),
+  r({ id: 'orders.create', method: 'POST', path: '/v1/orders', handler: 'orders/create', scopes: ['orders:write'] }),
+  r({ id: 'orders.get', method: 'GET', path: '/v1/orders/{id}', handler: 'orders/get', scopes: ['orders:read'] }),
+  r({ id: 'orders.update', method: 'PUT', path: '/v1/orders/{id}', handler: 'orders/update', scopes: ['orders:write'] }),
 
   // Customers
-  r({ id: 'customers.list', method: 'GET', path: '/v1/customers', handler: 'functions/customers/list.ts', scopes: ['customers:read'] }),
+  r({ id: 'customers.list', method: 'GET', path: '/v1/customers', handler: 'customers/list', scopes: ['customers:read'] }),
   r({
     id: 'customers.create',
     method: 'POST',
     path: '/v1/customers',
-    handler: 'functions/customers/create.ts',
+    handler: 'customers/create',
     scopes: ['customers:write'],
   }),
-  r({ id: 'customers.get', method: 'GET', path: '/v1/customers/{id}', handler: 'functions/customers/get.ts', scopes: ['customers:read'] }),
+  r({ id: 'customers.get', method: 'GET', path: '/v1/customers/{id}', handler: 'customers/get', scopes: ['customers:read'] }),
   r({
     id: 'customers.update',
     method: 'PUT',
     path: '/v1/customers/{id}',
-    handler: 'functions/customers/update.ts',
+    handler: 'customers/update',
     scopes: ['customers:write'],
   }),
   r({
     id: 'customers.delete',
     method: 'DELETE',
     path: '/v1/customers/{id}',
-    handler: 'functions/customers/delete.ts',
+    handler: 'customers/delete',
     scopes: ['customers:write'],
   }),
   r({
     id: 'customers.orders',
     method: 'GET',
     path: '/v1/customers/{id}/orders',
-    handler: 'functions/customers/orders.ts',
+    handler: 'customers/orders',
     scopes: ['customers:read', 'orders:read'],
   }),
 
@@ -85,35 +91,35 @@ export const routes: readonly RouteDefinition[] = [
     id: 'addresses.list',
     method: 'GET',
     path: '/v1/customers/{id}/addresses',
-    handler: 'functions/customers/addresses/list.ts',
+    handler: 'customers/addresses/list',
     scopes: ['customers:read'],
   }),
   r({
     id: 'addresses.create',
     method: 'POST',
     path: '/v1/customers/{id}/addresses',
-    handler: 'functions/customers/addresses/create.ts',
+    handler: 'customers/addresses/create',
     scopes: ['customers:write'],
   }),
   r({
     id: 'addresses.get',
     method: 'GET',
     path: '/v1/customers/{id}/addresses/{addressId}',
-    handler: 'functions/customers/addresses/get.ts',
+    handler: 'customers/addresses/get',
     scopes: ['customers:read'],
   }),
   r({
     id: 'addresses.update',
     method: 'PUT',
     path: '/v1/customers/{id}/addresses/{addressId}',
-    handler: 'functions/customers/addresses/update.ts',
+    handler: 'customers/addresses/update',
     scopes: ['customers:write'],
   }),
   r({
     id: 'addresses.delete',
     method: 'DELETE',
     path: '/v1/customers/{id}/addresses/{addressId}',
-    handler: 'functions/customers/addresses/delete.ts',
+    handler: 'customers/addresses/delete',
     scopes: ['customers:write'],
   }),
 
@@ -122,16 +128,16 @@ export const routes: readonly RouteDefinition[] = [
     id: 'products.list',
     method: 'GET',
     path: '/v1/products',
-    handler: 'functions/products/list.ts',
+    handler: 'products/list',
     scopes: ['products:read'],
     storefront: true,
   }),
-  r({ id: 'products.create', method: 'POST', path: '/v1/products', handler: 'functions/products/create.ts', scopes: ['products:write'] }),
+  r({ id: 'products.create', method: 'POST', path: '/v1/products', handler: 'products/create', scopes: ['products:write'] }),
   r({
     id: 'products.get',
     method: 'GET',
     path: '/v1/products/{id}',
-    handler: 'functions/products/get.ts',
+    handler: 'products/get',
     scopes: ['products:read'],
     storefront: true,
   }),
@@ -139,21 +145,21 @@ export const routes: readonly RouteDefinition[] = [
     id: 'products.update',
     method: 'PUT',
     path: '/v1/products/{id}',
-    handler: 'functions/products/update.ts',
+    handler: 'products/update',
     scopes: ['products:write'],
   }),
   r({
     id: 'products.delete',
     method: 'DELETE',
     path: '/v1/products/{id}',
-    handler: 'functions/products/delete.ts',
+    handler: 'products/delete',
     scopes: ['products:write'],
   }),
   r({
     id: 'products.calculate',
     method: 'POST',
     path: '/v1/products/{id}/calculate',
-    handler: 'functions/products/calculate.ts',
+    handler: 'products/calculate',
     scopes: ['products:read'],
     storefront: true,
   }),
@@ -164,7 +170,7 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     path: '/v1/legacy-products',
     aliases: ['/legacy-products'],
-    handler: 'functions/legacy-products/list.ts',
+    handler: 'legacy-products/list',
     scopes: ['products:read'],
     storefront: true,
   }),
@@ -173,7 +179,7 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/v1/legacy-products',
     aliases: ['/legacy-products'],
-    handler: 'functions/legacy-products/create.ts',
+    handler: 'legacy-products/create',
     scopes: ['products:write'],
     timeoutSeconds: 120,
   }),
@@ -182,7 +188,7 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     path: '/v1/legacy-products/{id}',
     aliases: ['/legacy-products/{id}'],
-    handler: 'functions/legacy-products/get.ts',
+    handler: 'legacy-products/get',
     scopes: ['products:read'],
     storefront: true,
   }),
@@ -191,7 +197,7 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/v1/legacy-products/{id}/calculate',
     aliases: ['/legacy-products/{id}/calculate'],
-    handler: 'functions/legacy-products/calculate.ts',
+    handler: 'legacy-products/calculate',
     scopes: ['products:read'],
     storefront: true,
   }),
@@ -200,40 +206,45 @@ export const routes: readonly RouteDefinition[] = [
     method: 'PUT',
     path: '/v1/legacy-products/{id}/prices',
     aliases: ['/legacy-products/{id}/prices'],
-    handler: 'functions/legacy-products/prices.ts',
+    handler: 'legacy-products/prices',
     scopes: ['products:write'],
     timeoutSeconds: 120,
   }),
 
   // The calling key's account (any valid key)
-  r({ id: 'account.get', method: 'GET', path: '/v1/account', handler: 'functions/account/get.ts', scopes: [] }),
+  r({ id: 'account.get', method: 'GET', path: '/v1/account', handler: 'account/get', scopes: [] }),
 
   // Audit log
-  r({ id: 'audit.list', method: 'GET', path: '/v1/audit-logs', handler: 'functions/audit-logs/list.ts', scopes: ['audit:read'] }),
+  r({ id: 'audit.list', method: 'GET', path: '/v1/audit-logs', handler: 'audit-logs/list', scopes: ['audit:read'] }),
+
+  // Events (the stored outbox events, kept 30 days). Handlers in functions/event-log/: functions/events/
+  // holds the event pipeline's workers (stream router, delivery, dead letters), not API routes.
+  r({ id: 'events.list', method: 'GET', path: '/v1/events', handler: 'event-log/list', scopes: ['events:read'] }),
+  r({ id: 'events.get', method: 'GET', path: '/v1/events/{id}', handler: 'event-log/get', scopes: ['events:read'] }),
 
   // Webhooks
-  r({ id: 'webhooks.list', method: 'GET', path: '/v1/webhooks', handler: 'functions/webhooks/list.ts', scopes: ['webhooks:read'] }),
-  r({ id: 'webhooks.create', method: 'POST', path: '/v1/webhooks', handler: 'functions/webhooks/create.ts', scopes: ['webhooks:write'] }),
-  r({ id: 'webhooks.get', method: 'GET', path: '/v1/webhooks/{id}', handler: 'functions/webhooks/get.ts', scopes: ['webhooks:read'] }),
+  r({ id: 'webhooks.list', method: 'GET', path: '/v1/webhooks', handler: 'webhooks/list', scopes: ['webhooks:read'] }),
+  r({ id: 'webhooks.create', method: 'POST', path: '/v1/webhooks', handler: 'webhooks/create', scopes: ['webhooks:write'] }),
+  r({ id: 'webhooks.get', method: 'GET', path: '/v1/webhooks/{id}', handler: 'webhooks/get', scopes: ['webhooks:read'] }),
   r({
     id: 'webhooks.update',
     method: 'PUT',
     path: '/v1/webhooks/{id}',
-    handler: 'functions/webhooks/update.ts',
+    handler: 'webhooks/update',
     scopes: ['webhooks:write'],
   }),
   r({
     id: 'webhooks.delete',
     method: 'DELETE',
     path: '/v1/webhooks/{id}',
-    handler: 'functions/webhooks/delete.ts',
+    handler: 'webhooks/delete',
     scopes: ['webhooks:write'],
   }),
   r({
     id: 'webhooks.rotateSecret',
     method: 'POST',
     path: '/v1/webhooks/{id}/rotate-secret',
-    handler: 'functions/webhooks/rotate-secret.ts',
+    handler: 'webhooks/rotate-secret',
     scopes: ['webhooks:write'],
   }),
   r({
@@ -241,33 +252,33 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/v1/webhooks/{id}/test',
     aliases: ['/api/v1/webhooks/{id}/test'],
-    handler: 'functions/webhooks/test.ts',
+    handler: 'webhooks/test',
     scopes: ['webhooks:write'],
   }),
   r({
     id: 'webhooks.deliveries',
     method: 'GET',
     path: '/v1/webhooks/{id}/deliveries',
-    handler: 'functions/webhooks/deliveries.ts',
+    handler: 'webhooks/deliveries',
     scopes: ['webhooks:read'],
   }),
   r({
     id: 'webhooks.delivery',
     method: 'GET',
     path: '/v1/webhooks/{id}/deliveries/{deliveryId}',
-    handler: 'functions/webhooks/delivery.ts',
+    handler: 'webhooks/delivery',
     scopes: ['webhooks:read'],
   }),
   r({
     id: 'webhooks.redeliver',
     method: 'POST',
     path: '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
-    handler: 'functions/webhooks/redeliver.ts',
+    handler: 'webhooks/redeliver',
     scopes: ['webhooks:write'],
   }),
 
   // Documents
-  r({ id: 'openapi.get', method: 'GET', path: '/v1/openapi.json', handler: 'functions/openapi/get.ts', scopes: [], auth: 'none' }),
+  r({ id: 'openapi.get', method: 'GET', path: '/v1/openapi.json', handler: 'openapi/get', scopes: [], auth: 'none' }),
 ];
 
 export const routesById: ReadonlyMap<string, RouteDefinition> = new Map(routes.map((route) => [route.id, route]));

@@ -1,9 +1,9 @@
 /**
- * The worker table: the functions that are not behind the API but fed by the table's stream or a
- * queue. Like the route table it is the single source of truth: CDK (infra/workers.ts) builds the
- * functions, event source mappings and grants from it, and the local runtime
- * (local-aws/workers.ts) runs the same handler modules with a stream poller and queue pollers
- * configured from the same entries.
+ * The worker table: the functions that are not behind the API but fed by the table's stream, a
+ * queue or a schedule. Like the route table it is the single source of truth: CDK (infra/workers.ts) builds the
+ * functions, event source mappings, schedules and grants from it, and the local runtime
+ * (local-aws/workers.ts) runs the same handler modules with a stream poller, queue pollers and
+ * timers configured from the same entries.
  *
  * Plain data on purpose: no AWS construct types here.
  */
@@ -26,8 +26,13 @@ export interface StreamSource {
   batchSize: number;
   /** A failing batch is split in two and each half retried separately, down to the failing record. */
   bisectBatchOnError: boolean;
-  /** Bounded, so a poison record cannot block its shard for the stream's 24 h retention. */
+  /**
+   * Retries of a failing batch; -1: until its records are `maxRecordAgeSeconds` old (AWS's
+   * "retry until the record expires"), so an outage of what the handler needs loses nothing
+   * while it lasts less than that. The local stream poller behaves the same way.
+   */
   retryAttempts: number;
+  /** Records older than this are not retried (nor, on AWS, handled at all): they go to `onFailure`. */
   maxRecordAgeSeconds: number;
   /** Where a batch that still fails goes (shard and sequence range; the events stay in the outbox). */
   onFailure: QueueRef;
@@ -39,6 +44,19 @@ export interface QueueSource {
   batchSize: number;
   /** Always true here: the handler returns `batchItemFailures`, so one failure does not retry its batch. */
   reportBatchItemFailures: true;
+  /**
+   * At most this many batches handled at once (the event source mapping's maximum concurrency,
+   * 2 to 1000; locally the number of pollers), so a backlog cannot take the account's Lambda
+   * concurrency from the API functions.
+   */
+  maxConcurrency: number;
+}
+
+/** Invoked on a timer: an EventBridge schedule rule on AWS, a timer locally. */
+export interface ScheduleSource {
+  kind: 'schedule';
+  /** Every this many seconds (EventBridge rates are whole minutes: a multiple of 60). */
+  rateSeconds: number;
 }
 
 export interface WorkerDefinition {
@@ -47,7 +65,7 @@ export interface WorkerDefinition {
   /** Handler module relative to the project root; it exports `handler`. */
   handler: string;
   description: string;
-  source: StreamSource | QueueSource;
+  source: StreamSource | QueueSource | ScheduleSource;
   timeoutSeconds: number;
   /** Least privilege: what the function itself does (the event source's own reads are granted with it). */
   access: { table: 'read' | 'readWrite'; sendTo: QueueRef[] };
@@ -64,7 +82,8 @@ export const workers: readonly WorkerDefinition[] = [
       filter: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'DELIVERY_REQUEST'] } } } },
       batchSize: 100,
       bisectBatchOnError: true,
-      retryAttempts: 10,
+      // Until the stream's own 24 h retention: no outage shorter than that loses an event (docs/events.md).
+      retryAttempts: -1,
       maxRecordAgeSeconds: 24 * 3600,
       onFailure: 'routerFailures',
     },
@@ -75,8 +94,9 @@ export const workers: readonly WorkerDefinition[] = [
     id: 'WebhookDelivery',
     handler: 'functions/events/deliver.ts',
     description: 'Signs and POSTs webhook deliveries, records attempts, schedules retries',
-    // Up to 10 deliveries run in parallel, each bounded by the 10 s HTTP timeout.
-    source: { kind: 'queue', queue: 'deliveries', batchSize: 10, reportBatchItemFailures: true },
+    // Up to 10 deliveries run in parallel per invocation, each bounded by the 10 s HTTP timeout; at
+    // most 16 invocations at once (160 deliveries in flight), however slow the receivers.
+    source: { kind: 'queue', queue: 'deliveries', batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 16 },
     timeoutSeconds: 20,
     access: { table: 'readWrite', sendTo: ['deliveriesDlq'] },
   },
@@ -84,9 +104,17 @@ export const workers: readonly WorkerDefinition[] = [
     id: 'WebhookDeadLetter',
     handler: 'functions/events/dead-letter.ts',
     description: 'Marks dead-lettered webhook deliveries as failed',
-    source: { kind: 'queue', queue: 'deliveriesDlq', batchSize: 10, reportBatchItemFailures: true },
+    source: { kind: 'queue', queue: 'deliveriesDlq', batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 2 },
     timeoutSeconds: 10,
     access: { table: 'readWrite', sendTo: [] },
+  },
+  {
+    id: 'DeliverySweeper',
+    handler: 'functions/events/sweep.ts',
+    description: 'Re-arms webhook deliveries left pending past their next attempt (a lost queue message)',
+    source: { kind: 'schedule', rateSeconds: 300 },
+    timeoutSeconds: 60,
+    access: { table: 'readWrite', sendTo: ['deliveries'] },
   },
 ];
 

@@ -4,6 +4,6 @@ import { listed, pagination } from '#shared/http/envelope';
 import { listCustomers } from '#shared/customers/service';
 
 export const handler = defineHandler(customerOperations.list, async ({ tenant, query }) => {
-  const { items, total } = await listCustomers(tenant, query);
-  return listed(items, pagination(query.page, query.per_page, total));
+  const { items, total, capped, hasMore } = await listCustomers(tenant, query);
+  return listed(items, pagination(query.page, query.per_page, total, { capped, hasMore }));
 });

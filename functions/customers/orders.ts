@@ -4,6 +4,7 @@ import { listed, pagination } from '#shared/http/envelope';
 import { listCustomerOrders } from '#shared/orders/service';
 
 export const handler = defineHandler(orderOperations.customerOrders, async ({ tenant, params, query }) => {
-  const { items, total } = await listCustomerOrders(tenant, params.id, query);
-  return listed(items, pagination(query.page, query.per_page, total));
+  const { items, total, capped, hasMore } = await listCustomerOrders(tenant, params.id, query);
+  const nextCursor = hasMore ? String(items.at(-1)!.id) : null;
+  return listed(items, pagination(query.page, query.per_page, total, { capped, hasMore, nextCursor }));
 });

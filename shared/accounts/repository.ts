@@ -46,6 +46,7 @@ type AccountChanges = Partial<
     | 'name'
     | 'usage_key_id'
     | 'usage_key'
+    | 'usage_keys'
     | 'placeholder_image_url'
   >
 >;

@@ -8,7 +8,7 @@ import { invalidCidrs } from '#shared/auth/ip-allowlist';
 import { isScope, publishableScopes } from '#shared/auth/scopes';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import { prefixedId, randomToken } from '#shared/ids';
-import { isPlan, plans, type Plan } from './plans';
+import { isPlan, plans, publishablePerClient, type Plan } from './plans';
 import * as repo from './repository';
 import type { AccountView } from './schema';
 import type { Account, ApiKeyRecord } from './repository';
@@ -45,6 +45,7 @@ export async function createAccount(input: { name: string; plan: string; currenc
     rate_limit_per_hour: null,
     usage_key_id: null,
     usage_key: null,
+    usage_keys: [],
     placeholder_image_url: null,
     allowed_ips: [],
     created_at: now,
@@ -117,18 +118,40 @@ export async function setAllowedIps(accountId: string, cidrs: string[], keyId?: 
   return repo.updateAccount(accountId, { allowed_ips: cidrs });
 }
 
-/** Records the account's API Gateway usage identifier key (deployed stages). */
-export async function setUsageKey(accountId: string, usageKeyId: string, usageKey: string): Promise<Account> {
-  return repo.updateAccount(accountId, { usage_key_id: usageKeyId, usage_key: usageKey });
+/**
+ * Records the account's API Gateway usage identifier keys, one per mode and key kind (deployed
+ * stages); they supersede the account's first single key, which is forgotten.
+ */
+export async function setUsageKeys(accountId: string, usageKeys: Account['usage_keys']): Promise<Account> {
+  return repo.updateAccount(accountId, { usage_keys: usageKeys, usage_key_id: null, usage_key: null });
 }
 
-/** Effective limits: the custom figure, else the plan's. */
+/** Effective limits of the secret keys (per account and mode): the custom figure, else the plan's. */
 export function limitsOf(account: Account): { perMinute: number; perHour?: number } {
   return {
     perMinute: account.rate_limit_per_minute ?? plans[account.plan],
     ...(account.rate_limit_per_hour ? { perHour: account.rate_limit_per_hour } : {}),
   };
 }
+
+/**
+ * The limits a key of this kind is counted against: the account's for secret keys; for
+ * publishable keys (storefronts) their own figure per key and client address, apart from the
+ * secret keys' quota and without the hourly cap (docs/platform.md).
+ */
+export function keyLimitsOf(account: Account, kind: KeyKind): { perMinute: number; perHour?: number } {
+  const limits = limitsOf(account);
+  return kind === 'secret' ? limits : { perMinute: publishablePerClient(limits.perMinute) };
+}
+
+/** The gateway usage key a request with this mode and key kind is throttled under (deployed stages). */
+export function usageKeyOf(account: Account, mode: Mode, kind: KeyKind): string | undefined {
+  const own = account.usage_keys.find((key) => key.mode === mode && key.kind === kind);
+  return own?.value ?? account.usage_key ?? undefined;
+}
+
+const optional = <K extends string, V>(name: K, value: V | undefined): { [P in K]?: V } =>
+  (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
 
 export type KeyResolution =
   | { status: 'ok'; principal: Principal }
@@ -164,10 +187,10 @@ export async function resolveApiKey(key: string): Promise<KeyResolution> {
       kind: found.key.kind,
       scopes: found.key.scopes,
       plan: found.account.plan,
-      limits: limitsOf(found.account),
+      limits: keyLimitsOf(found.account, found.key.kind),
       accountAllowedIps: found.account.allowed_ips,
       keyAllowedIps: found.key.allowed_ips,
-      ...(found.account.usage_key ? { usageKey: found.account.usage_key } : {}),
+      ...optional('usageKey', usageKeyOf(found.account, found.key.mode, found.key.kind)),
     },
   };
 }

@@ -18,9 +18,29 @@ export const storedAccount = entity({
   rate_limit_per_minute: field(c.nullable(c.int)),
   /** Optional hourly cap on top of the per-minute limit (e.g. the beta's 1000/hour). */
   rate_limit_per_hour: field(c.nullable(c.int)),
-  /** API Gateway usage identifier key (deployed stages only): puts the account in its plan's usage plan. */
+  /**
+   * The account's first, single API Gateway usage identifier key (deployed stages, before usage
+   * keys were kept per mode and key kind): still used by the authorizer until
+   * `npm run accounts -- sync-usage-keys` gives the account `usage_keys`.
+   */
   usage_key_id: field(c.nullable(c.string)),
   usage_key: field(c.nullable(c.string)),
+  /**
+   * API Gateway usage identifier keys (deployed stages only), one per mode and key kind, each
+   * registered in the usage plan of its tier (shared/accounts/plans.ts, scripts/aws/usage-keys.ts).
+   */
+  usage_keys: field(
+    c.list(
+      c.object({
+        mode: field(c.enumOf(MODES)),
+        kind: field(c.enumOf(KEY_KINDS)),
+        id: field(c.string),
+        value: field(c.string),
+        /** The usage plan it is registered in (its name). */
+        usage_plan: field(c.string),
+      }),
+    ),
+  ),
   currency: field(c.string),
   /** Percent, e.g. 19 for 19 %. */
   tax_rate: field(c.number),

@@ -1,11 +1,14 @@
 /**
  * Audit records: one item per API call in the tenant's audit partition, sorted by time, kept
- * 90 days (TTL). Listing is a Query over a time range with filters; `total` is a COUNT over the
- * same range and filters (audit reads are rare; the range is bounded to 31 days per request).
+ * 90 days (TTL). Listing is a Query over a time range, newest first, by cursor: a page reads
+ * `per_page + 1` records (the one beyond says whether more follow); with filters — which DynamoDB
+ * applies after reading — at most AUDIT_EXAMINE_LIMIT records per request, so a page may come
+ * back short with a cursor to go on from. Nothing counts the range: a busy tenant's week is about
+ * a million records, and no request may read them all (docs/platform.md#audit-log).
  */
 import type { Tenant } from '#shared/auth/principal';
-import { tenantKeys } from '#shared/db/keys';
-import { countAll, queryPages, type QueryInput } from '#shared/db/query';
+import { cursorKeys, tenantKeys } from '#shared/db/keys';
+import { queryPages, type QueryInput } from '#shared/db/query';
 import { batchWriteAll, putRequest } from '#shared/db/batch';
 import { auditFromItem, auditItem, type AuditRecord } from './stored';
 
@@ -64,15 +67,39 @@ function queryInput(tenant: Tenant, filter: AuditFilter): QueryInput {
   };
 }
 
-export const countAuditRecords = (tenant: Tenant, filter: AuditFilter): Promise<number> => countAll(queryInput(tenant, filter));
+/** Records one filtered request may read at most (about 400 KB): a page of a sparse filter may come back short. */
+export const AUDIT_EXAMINE_LIMIT = 1000;
+/** Filtered reads ask DynamoDB for records in chunks of at least this many (one Query each). */
+const FILTERED_CHUNK = 250;
 
-/** Records `offset … offset + limit` of the filtered range, newest first. */
-export async function readAuditRecords(tenant: Tenant, filter: AuditFilter, offset: number, limit: number): Promise<AuditRecord[]> {
-  // A filter expression leaves pages short: read until enough matches arrived (no Limit, which counts before filtering).
+const hasFilter = (filter: AuditFilter): boolean => Boolean(filter.status || filter.method || filter.pathPrefix);
+
+export interface AuditPage {
+  records: AuditRecord[];
+  /** The sort key the next page starts after; undefined when the range holds no more. */
+  next: string | undefined;
+}
+
+/**
+ * Up to `perPage` records of the filtered range, newest first, after the sort key `after` (a
+ * cursor). Reads `perPage + 1` records without filters, at most AUDIT_EXAMINE_LIMIT with them.
+ */
+export async function readAuditPage(tenant: Tenant, filter: AuditFilter, perPage: number, after?: string): Promise<AuditPage> {
+  const input = queryInput(tenant, filter);
+  const startAfter = after === undefined ? undefined : { ...cursorKeys.audit(tenant, after) };
+  const filtered = hasFilter(filter);
+  const pages = filtered
+    ? queryPages({ ...input, Limit: Math.max(perPage + 1, FILTERED_CHUNK) }, { maxScanned: AUDIT_EXAMINE_LIMIT, startAfter })
+    : queryPages(input, { max: perPage + 1, startAfter });
   const matches: Record<string, unknown>[] = [];
-  for await (const page of queryPages(queryInput(tenant, filter))) {
+  let stoppedAt: string | undefined;
+  for await (const page of pages) {
     matches.push(...page.items);
-    if (matches.length >= offset + limit) break;
+    stoppedAt = page.lastKey === undefined ? undefined : String(page.lastKey.sk);
+    if (matches.length > perPage) break;
   }
-  return matches.slice(offset, offset + limit).map(auditFromItem);
+  const records = matches.slice(0, perPage).map(auditFromItem);
+  if (matches.length > perPage) return { records, next: String(matches[perPage - 1]!.sk) };
+  // Short: the range is exhausted, or (filtered) the request read all it may — go on from where it stopped.
+  return { records, next: filtered ? stoppedAt : undefined };
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { paginationQuery } from '#shared/schemas/pagination';
 import { responseSchema } from '#shared/schemas/response';
+import { decodeAuditCursor } from './cursor';
 import { storedAuditLog } from './stored';
 
 const isoDateTime = /* @__PURE__ */ z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2026-11-21T00:00:00Z' });
@@ -12,6 +13,7 @@ export const AuditListQuerySchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       ...paginationQuery,
+      page: paginationQuery.page.meta({ maximum: 1, description: 'Always 1: the audit log pages by cursor (starting_after)' }),
       from: isoDateTime.optional().meta({ description: 'Earliest time, inclusive (default: 7 days ago)' }),
       to: isoDateTime.optional().meta({ description: 'Latest time, inclusive (default: now)' }),
       status: z
@@ -24,10 +26,23 @@ export const AuditListQuerySchema = /* @__PURE__ */ (() =>
         .pipe(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']))
         .optional(),
       path_prefix: z.string().startsWith('/', 'must start with /').max(500).optional(),
+      starting_after: z
+        .string()
+        .transform((text, ctx) => {
+          const cursor = decodeAuditCursor(text);
+          if (!cursor) ctx.addIssue({ code: 'custom', message: 'must be the next_cursor of an earlier page of this list' });
+          return cursor ?? z.NEVER;
+        })
+        .optional()
+        .meta({ description: "Cursor: the previous page's pagination.next_cursor (the records after it, older)" }),
     })
     .refine((query) => !query.from || !query.to || Date.parse(query.from) <= Date.parse(query.to), {
       message: 'must not be after to',
       path: ['from'],
+    })
+    .refine((query) => query.page === 1, {
+      message: 'the audit log pages by cursor: pass starting_after=<pagination.next_cursor of the previous page>',
+      path: ['page'],
     }))();
 
 export type AuditLog = z.output<typeof AuditLogSchema>;

@@ -13,12 +13,18 @@ export interface Principal extends Tenant {
   kind: KeyKind;
   scopes: string[];
   plan: string;
-  /** Requests per minute (plan or custom figure) and the optional hourly cap. */
+  /**
+   * The limits this key is counted against: for secret keys the account's per-minute figure (plan
+   * or custom) and optional hourly cap; for publishable keys the per-client figure.
+   */
   limits: { perMinute: number; perHour?: number };
   /** CIDR allowlists of the account and of the key; an empty list allows every address. */
   accountAllowedIps: string[];
   keyAllowedIps: string[];
-  /** API Gateway usage identifier key of the account (deployed stages); never put in the context. */
+  /**
+   * API Gateway usage identifier key of the account for this mode and key kind (deployed stages:
+   * each has its own usage plan tier); never put in the context.
+   */
   usageKey?: string;
 }
 

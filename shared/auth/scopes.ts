@@ -14,6 +14,7 @@ export const scopeGroups = [
   'shipments',
   'webhooks',
   'audit',
+  'events',
 ] as const;
 
 export type ScopeGroup = (typeof scopeGroups)[number];

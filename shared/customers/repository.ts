@@ -7,7 +7,7 @@
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import { countCollection, readPage, readTotal, type PageRequest } from '#shared/db/collections';
+import { countCollectionUpTo, readTotal, readWindow, type PageRequest, type Total } from '#shared/db/collections';
 import { adjustTotal } from '#shared/db/totals';
 import { tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
@@ -261,26 +261,26 @@ export async function findCustomerIdByEmail(tenant: Tenant, email: string): Prom
   return result.Item ? Number(result.Item.customer_id) : undefined;
 }
 
-export async function listCustomers(tenant: Tenant, page: PageRequest): Promise<{ items: CustomerRecord[]; total: number }> {
-  const [items, total] = await Promise.all([
-    readPage({ index: 'gsi1', partition: tenantKeys.customersCollection(tenant), newestFirst: true }, page),
+type CustomerPage = { items: CustomerRecord[]; hasMore: boolean } & Total;
+
+const windowOf = (page: PageRequest) => ({ perPage: page.perPage, offset: (page.page - 1) * page.perPage });
+
+export async function listCustomers(tenant: Tenant, page: PageRequest): Promise<CustomerPage> {
+  const [window, total] = await Promise.all([
+    readWindow({ index: 'gsi1', partition: tenantKeys.customersCollection(tenant), newestFirst: true }, windowOf(page)),
     readTotal(tenant, CUSTOMERS),
   ]);
-  return { items: items.map(customerFromItem), total };
+  return { items: window.items.map(customerFromItem), hasMore: window.hasMore, total, capped: false };
 }
 
-/** Name-prefix search in name order; the total is counted on the keys-only index. */
-export async function searchCustomersByName(
-  tenant: Tenant,
-  prefix: string,
-  page: PageRequest,
-): Promise<{ items: CustomerRecord[]; total: number }> {
+/** Name-prefix search in name order; the total is counted on the keys-only index, up to TOTAL_CAP. */
+export async function searchCustomersByName(tenant: Tenant, prefix: string, page: PageRequest): Promise<CustomerPage> {
   const query = {
     index: 'gsi2' as const,
     partition: tenantKeys.customersByName(tenant),
     sortKeyPrefix: prefix.toLowerCase(),
     newestFirst: false,
   };
-  const [items, total] = await Promise.all([readPage(query, page), countCollection(query)]);
-  return { items: items.map(customerFromItem), total };
+  const [window, count] = await Promise.all([readWindow(query, windowOf(page)), countCollectionUpTo(query)]);
+  return { items: window.items.map(customerFromItem), hasMore: window.hasMore, ...count };
 }

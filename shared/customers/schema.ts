@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { responseSchema } from '#shared/schemas/response';
 import { countryCode, postalAddressFields } from '#shared/schemas/address';
-import { optionalText, requiredText } from '#shared/schemas/common';
+import { lineText, optionalText, requiredText } from '#shared/schemas/common';
 import { paginationQuery } from '#shared/schemas/pagination';
 import { ADDRESS_TYPES, storedAddress, storedCustomer } from './stored';
 
@@ -29,7 +29,7 @@ const customerFields = /* @__PURE__ */ (() => ({
   phone: optionalText(40),
   company: optionalText(200),
   vat_id: optionalText(40),
-  notes: optionalText(5000),
+  notes: optionalText(5000, { multiline: true }),
 }))();
 
 export const CustomerCreateSchema = /* @__PURE__ */ z.strictObject(customerFields).meta({ id: 'CustomerCreate' });
@@ -38,11 +38,12 @@ export const CustomerUpdateSchema = /* @__PURE__ */ z
   .strictObject({ ...customerFields, name: customerFields.name.optional(), email: email.optional() })
   .meta({ id: 'CustomerUpdate', description: 'Only the fields sent are changed; null clears an optional field.' });
 
-export const CustomerListQuerySchema = /* @__PURE__ */ z.strictObject({
-  ...paginationQuery,
-  email: z.string().trim().max(254).optional().meta({ description: 'Exact email, case-insensitive' }),
-  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Name prefix, case-insensitive' }),
-});
+export const CustomerListQuerySchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    ...paginationQuery,
+    email: lineText(254).optional().meta({ description: 'Exact email, case-insensitive' }),
+    q: lineText(200).min(1).optional().meta({ description: 'Name prefix, case-insensitive' }),
+  }))();
 
 const addressFields = /* @__PURE__ */ (() => ({
   type: z.enum(ADDRESS_TYPES),

@@ -82,17 +82,21 @@ export async function deleteCustomer(tenant: Tenant, id: number): Promise<{ id: 
   });
 }
 
-export async function listCustomers(tenant: Tenant, query: CustomerListQuery): Promise<{ items: Customer[]; total: number }> {
+/** A page of customers: `total` exact from the counter, or counted up to a cap for a name search (`capped`). */
+export async function listCustomers(
+  tenant: Tenant,
+  query: CustomerListQuery,
+): Promise<{ items: Customer[]; total: number; capped: boolean; hasMore: boolean }> {
   const page: PageRequest = { page: query.page, perPage: query.per_page };
   if (query.email !== undefined) {
     // Email is unique per tenant: the marker item answers the filter in one read.
     const id = await repo.findCustomerIdByEmail(tenant, query.email);
     const customer = id === undefined ? undefined : await repo.readCustomer(tenant, id);
     const matches = customer && (query.q === undefined || customer.name.toLowerCase().startsWith(query.q.toLowerCase())) ? [customer] : [];
-    return { items: query.page === 1 ? matches.map(presentCustomer) : [], total: matches.length };
+    return { items: query.page === 1 ? matches.map(presentCustomer) : [], total: matches.length, capped: false, hasMore: false };
   }
   const result = query.q !== undefined ? await repo.searchCustomersByName(tenant, query.q, page) : await repo.listCustomers(tenant, page);
-  return { items: result.items.map(presentCustomer), total: result.total };
+  return { ...result, items: result.items.map(presentCustomer) };
 }
 
 // Addresses

@@ -3,12 +3,26 @@ import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { tenantKeys, type ItemKey } from './keys';
 import { batchGet, keyId } from './batch';
-import { countAll, queryAll } from './query';
+import { countUpTo, queryAll, queryPages } from './query';
 import { tableName } from './table';
 
 export interface PageRequest {
   page: number;
   perPage: number;
+}
+
+/**
+ * Totals that have no counter item (name-prefix searches, date ranges, delivery history) are
+ * counted on the keys-only index, but never further than this: a count reads at most this many
+ * small key records, however large the collection. Beyond it the total is reported as capped (a
+ * lower bound), docs/platform.md.
+ */
+export const TOTAL_CAP = 1000;
+
+/** A list total: exact, or — when `capped` — the first TOTAL_CAP and more exist. */
+export interface Total {
+  total: number;
+  capped: boolean;
 }
 
 export interface CollectionQuery {
@@ -54,9 +68,25 @@ function keyCondition(
 
 /**
  * Counts the members of a filtered collection on its KEYS_ONLY index (used where no counter
- * item exists, e.g. a name-prefix search). Reads keys only, never full items.
+ * item exists, e.g. a name-prefix search), up to TOTAL_CAP: reads at most TOTAL_CAP + 1 key
+ * records, never full items. `capped`: there are more than TOTAL_CAP (then `total` is TOTAL_CAP).
+ * With `keep` (a filter on the key records), counts the accepted ones among the first `cap` entries
+ * — `capped` then says more entries exist beyond those, so the count is a lower bound.
  */
-export const countCollection = (query: CollectionQuery): Promise<number> => countAll({ IndexName: query.index, ...keyCondition(query) });
+export async function countCollectionUpTo(query: CollectionQuery, cap = TOTAL_CAP, keep?: (entry: Item) => boolean): Promise<Total> {
+  // In the list's order: with `keep`, the first `cap` entries of the list are the ones counted.
+  const input = { IndexName: query.index, ScanIndexForward: !query.newestFirst, ...keyCondition(query) };
+  if (!keep) {
+    const { count, capped } = await countUpTo(input, cap);
+    return { total: count, capped };
+  }
+  let examined = 0;
+  let total = 0;
+  for await (const page of queryPages(input, { max: cap + 1 })) {
+    for (const entry of page.items) if (++examined <= cap && keep(entry)) total++;
+  }
+  return { total, capped: examined > cap };
+}
 
 /**
  * Page-number pagination over a collection index. The indexes are KEYS_ONLY, so skipping to a
@@ -70,6 +100,73 @@ export async function readPage(query: CollectionQuery, { page, perPage }: PageRe
   );
   const window = entries.slice(offset).map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) }));
   return getMany(query.itemKey ? window.map((key) => query.itemKey!(key)) : window);
+}
+
+export interface WindowRequest {
+  perPage: number;
+  /** Entries to skip first (page numbers: `(page − 1) × perPage`); they are read as keys only. */
+  offset?: number;
+  /** Start after this index position (all four key attributes of an entry: the index's and the table's). */
+  startAfter?: Record<string, unknown>;
+  /**
+   * Keeps only the entries this accepts (a filter on the key records, e.g. the event kind in a
+   * delivery's index sort key). With it, at most `maxExamined` entries are read per request; a
+   * window that ends there may be short, and `next` says where to go on.
+   */
+  keep?: (entry: Item) => boolean;
+  /** Default MAX_EXAMINED. */
+  maxExamined?: number;
+}
+
+export interface Window {
+  /** The window's items (fetched with one BatchGetItem), in the index's order. */
+  items: Item[];
+  /** More entries may follow (for sure without `keep`; with it, the examination stopped early). */
+  hasMore: boolean;
+  /** The index entry the next window starts after (the window's last, or the last one examined); undefined at the end. */
+  next: Item | undefined;
+}
+
+/** With a `keep` filter a request reads its keys in chunks of at least this many (one Query each). */
+const EXAMINE_CHUNK = 200;
+/** With a `keep` filter, the key records one request examines by default: about 1 MB, two or three Query calls. */
+export const MAX_EXAMINED = 5000;
+
+/**
+ * A window of a collection: `perPage` entries after skipping `offset` or after `startAfter`, and
+ * whether more follow — one entry beyond the window is read to know. Without `keep`, reads
+ * `offset + perPage + 1` key records and `perPage` items; with it, at most `maxExamined` key
+ * records. Only the window's items are fetched (one BatchGetItem).
+ */
+export async function readWindow(query: CollectionQuery, request: WindowRequest): Promise<Window> {
+  const { perPage, offset = 0, keep } = request;
+  const wanted = offset + perPage + 1;
+  const input = { IndexName: query.index, ScanIndexForward: !query.newestFirst, ...keyCondition(query) };
+  const kept: Item[] = [];
+  let lastExamined: Item | undefined;
+  let exhausted = true;
+  const pages = keep
+    ? queryPages(
+        { ...input, Limit: Math.max(wanted, EXAMINE_CHUNK) },
+        { maxScanned: request.maxExamined ?? MAX_EXAMINED, startAfter: request.startAfter },
+      )
+    : queryPages(input, { max: wanted, startAfter: request.startAfter });
+  for await (const page of pages) {
+    for (const entry of page.items) {
+      lastExamined = entry;
+      if (!keep || keep(entry)) kept.push(entry);
+      if (kept.length >= wanted) break;
+    }
+    exhausted = page.lastKey === undefined;
+    if (kept.length >= wanted) break;
+  }
+  const entries = kept.slice(offset, offset + perPage);
+  const full = kept.length >= wanted;
+  // With a filter the examination may stop before the window is full: go on after the last key examined.
+  const next = full ? entries.at(-1) : !exhausted && keep ? lastExamined : undefined;
+  const keys = entries.map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) }));
+  const items = await getMany(query.itemKey ? keys.map((key) => query.itemKey!(key)) : keys);
+  return { items, hasMore: next !== undefined, next };
 }
 
 /**

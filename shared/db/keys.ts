@@ -3,6 +3,7 @@
  * with `T#<accountId>#<mode>` and every tenant key builder takes the tenant, so no code can
  * address another tenant's data by accident. The table of patterns is in docs/data-model.md.
  */
+import type { KeyKind } from '#shared/auth/keys';
 import type { Tenant } from '#shared/auth/principal';
 import { padId } from '#shared/ids';
 
@@ -119,19 +120,32 @@ export const tenantKeys = {
   }),
 
   event: (tenant: Tenant, eventId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#EVENT#${eventId}`, sk: 'EVENT' }),
-  /** Rate-limit counter of one fixed window (`minute` or `hour` starting at Unix second `start`); expires by TTL. */
-  rateWindow: (tenant: Tenant, kind: 'minute' | 'hour', start: number): ItemKey => ({
-    pk: `${tenantPrefix(tenant)}#RATE`,
+  /**
+   * Rate-limit counter of one fixed window (`minute` or `hour` starting at Unix second `start`);
+   * expires by TTL. The secret keys of a tenant share one counter; a publishable key counts per
+   * client address (`client`: an IPv4 address or an IPv6 /64), each in a partition of its own so
+   * a busy storefront spreads its writes.
+   */
+  rateWindow: (tenant: Tenant, kind: 'minute' | 'hour', start: number, publishable?: { keyId: string; client: string }): ItemKey => ({
+    pk: publishable ? `${tenantPrefix(tenant)}#RATE#KEY#${publishable.keyId}#${publishable.client}` : `${tenantPrefix(tenant)}#RATE`,
     sk: `${kind}#${start}`,
   }),
   /** Audit records of a tenant, one partition, sorted by time then request id; 90-day TTL. */
   audit: (tenant: Tenant, at: string, requestId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#AUDIT`, sk: `${at}#${requestId}` }),
   auditPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#AUDIT`,
-  /** An Idempotency-Key's record, by the key's SHA-256; all of a tenant's share one partition. */
-  idempotency: (tenant: Tenant, keyHash: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#IDEMPOTENCY`, sk: `idempotency#${keyHash}` }),
+  /**
+   * An Idempotency-Key's record, by the key's SHA-256; all of a tenant's share one partition. Scoped
+   * per key kind, so a publishable key (public, in browsers) cannot claim the key a merchant's
+   * server will send; secret keys keep the unprefixed sort key their records have always had.
+   */
+  idempotency: (tenant: Tenant, keyKind: KeyKind, keyHash: string): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#IDEMPOTENCY`,
+    sk: keyKind === 'secret' ? `idempotency#${keyHash}` : `idempotency#${keyKind}#${keyHash}`,
+  }),
   /** gsi1 partition of a tenant's events, in creation order (event ids are time-ordered). */
   eventsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#EVENTS`,
-
+  /** gsi2 partition of a tenant's events of one kind, in creation order (`GET /v1/events?type=`). */
+  eventsOfKind: (tenant: Tenant, kind: string): string => `${tenantPrefix(tenant)}#EVENTS#${kind}`,
   /** All registrations of a tenant share one partition: the router reads them with one Query. */
   webhook: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#WEBHOOKS`, sk: `WEBHOOK#${padId(id)}` }),
   webhooksPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#WEBHOOKS`,
@@ -151,10 +165,70 @@ export const tenantKeys = {
 };
 
 /**
+ * List cursors: where a Query starts after (its `ExclusiveStartKey`). Apart from `tenantKeys` so
+ * that only the bundles of the lists carry them.
+ */
+export const cursorKeys = {
+  /** A position in the audit partition: the key of the record with sort key `sortKey`. */
+  audit: (tenant: Tenant, sortKey: string): ItemKey => ({ pk: tenantKeys.auditPartition(tenant), sk: sortKey }),
+  /** An event's position in its tenant's collection (gsi1) or, with `kind`, its kind's (gsi2): index and table keys. */
+  event: (tenant: Tenant, eventId: string, kind?: string): Record<string, string> => ({
+    ...tenantKeys.event(tenant, eventId),
+    ...(kind === undefined
+      ? { gsi1pk: tenantKeys.eventsCollection(tenant), gsi1sk: eventId }
+      : { gsi2pk: tenantKeys.eventsOfKind(tenant, kind), gsi2sk: eventId }),
+  }),
+};
+
+/**
+ * The pending-deliveries index (gsi3, sparse and keys-only): every delivery while it is `pending`,
+ * across tenants, sorted by when its queue message should next act on it — its creation, its next
+ * attempt, a redelivery or a re-arm. Only the delivery sweeper reads it (a worker, never a request
+ * path): entries due longer ago than its grace are deliveries whose message was lost. Spread over
+ * DUE_SHARDS partitions by delivery id so that no single index partition takes every delivery write.
+ */
+export const DUE_SHARDS = 8;
+
+const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export const sweepKeys = {
+  /** The gsi3 partition of shard `shard` (0 … DUE_SHARDS − 1). */
+  dueShard: (shard: number): string => `DUE#${shard}`,
+  /** The gsi3 attributes of a pending delivery whose message should act at `due` (ISO time). */
+  pendingDue: (deliveryId: string, due: string): { gsi3pk: string; gsi3sk: string } => ({
+    // The id ends in hash characters (shared/webhooks/delivery-id.ts): evenly spread.
+    gsi3pk: sweepKeys.dueShard(Math.max(0, base62.indexOf(deliveryId.at(-1) ?? '0')) % DUE_SHARDS),
+    gsi3sk: `${due}#${deliveryId}`,
+  }),
+  /** Sorts after every entry due at or before `time` (ISO). */
+  dueBefore: (time: string): string => `${time}#~`,
+};
+
+/** The tenant and delivery id of a delivery item's key (a gsi3 entry names its delivery only by key). */
+export function deliveryOfKey(key: ItemKey): { tenant: Tenant; deliveryId: string } | undefined {
+  const match = /^T#([^#]+)#(test|live)#DELIVERY#([^#]+)$/.exec(key.pk);
+  if (!match || key.sk !== 'DELIVERY') return undefined;
+  return { tenant: { accountId: match[1]!, mode: match[2] as Tenant['mode'] }, deliveryId: match[3]! };
+}
+
+/**
  * Index sort key of a delivery: its time-ordered id, then its event kind, so an `event` filter
  * can be applied to the keys-only index entries without fetching items.
  */
 export const deliverySortKey = (deliveryId: string, kind: string): string => `${deliveryId}#${kind}`;
+
+/** The delivery id at the start of a delivery's index sort key. */
+export const deliveryIdOfSortKey = (sortKey: string): string => sortKey.split('#')[0]!;
+
+/**
+ * gsi1 of the legacy price versions still being written (or waiting for removal), by start time:
+ * what a crashed create or import left behind is found here and removed by the next one. Kept out
+ * of `tenantKeys` so that only the legacy-product bundles carry it.
+ */
+export const legacyPriceStagingKeys = {
+  partition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#LEGACY_PRICE_STAGING`,
+  sortKey: (startedAt: string, id: number, version: number): string => `${startedAt}#${padId(id)}#${padId(version)}`,
+};
 
 /** Sort key of creation-ordered collections: ISO time then padded id (newest first when reversed). */
 export const createdSortKey = (createdAt: string, id: number): string => `${createdAt}#${padId(id)}`;

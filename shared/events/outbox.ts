@@ -21,7 +21,11 @@ export interface OutboxEvent {
   data: Record<string, unknown>;
 }
 
-/** `testTarget`: a sample for one registration, kept out of the tenant's event collection; otherwise listed in it (gsi1, by id = time). */
+/**
+ * `testTarget`: a sample for one registration, kept out of the tenant's event collections;
+ * otherwise listed in them, by id (= time): all kinds (gsi1) and its kind (gsi2), which
+ * `GET /v1/events` pages through.
+ */
 function storedEventPut(
   tenant: Tenant,
   kind: EventKind,
@@ -32,7 +36,7 @@ function storedEventPut(
   const event: OutboxEvent = { id: prefixedId('evt'), kind, tenant, createdAt: now.toISOString(), data };
   const placement =
     testTarget === undefined
-      ? { gsi1pk: tenantKeys.eventsCollection(tenant), gsi1sk: event.id }
+      ? { gsi1pk: tenantKeys.eventsCollection(tenant), gsi1sk: event.id, gsi2pk: tenantKeys.eventsOfKind(tenant, kind), gsi2sk: event.id }
       : { test: true, target_webhook_id: testTarget };
   const item: TransactItem = {
     Put: {

@@ -2,9 +2,40 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { ErrorCode, ErrorDetail } from '#shared/errors';
 import type { Pagination } from '#shared/schemas/pagination';
 
-/** The `pagination` block of a list answer. */
-export function pagination(page: number, perPage: number, total: number): Pagination {
-  return { page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) };
+/**
+ * The `pagination` block of a list answer (docs/platform.md#lists): `page` and `per_page`;
+ * `total` and `total_pages` where the list has a total (exact, or a lower bound when
+ * `total_capped` is true); `has_more`; and `next_cursor` on lists that page by cursor (pass it as
+ * `starting_after`; null on the last page). Cursor lists without a total (audit logs, events)
+ * leave `total` and `total_pages` out.
+ */
+export type ListPagination = Pagination;
+
+export interface PageFacts {
+  /** The total is a lower bound (counted up to a cap). */
+  capped?: boolean;
+  /** Measured by the read (one entry beyond the page); otherwise derived from the total. */
+  hasMore?: boolean;
+  /** Where the next page starts (`starting_after`); only on lists that take a cursor. */
+  nextCursor?: string | null;
+}
+
+/** The `pagination` block of a list with a total (page numbers, and a cursor where the list takes one). */
+export function pagination(page: number, perPage: number, total: number, facts: PageFacts = {}): ListPagination {
+  return {
+    page,
+    per_page: perPage,
+    total,
+    total_pages: Math.ceil(total / perPage),
+    total_capped: facts.capped ?? false,
+    has_more: facts.hasMore ?? (facts.capped === true || page * perPage < total),
+    ...(facts.nextCursor === undefined ? {} : { next_cursor: facts.nextCursor }),
+  };
+}
+
+/** The `pagination` block of a cursor list without a total (audit logs, events). */
+export function cursorPagination(perPage: number, next: string | undefined): ListPagination {
+  return { page: 1, per_page: perPage, has_more: next !== undefined, next_cursor: next ?? null };
 }
 
 export interface HttpResult {
@@ -25,7 +56,7 @@ export const created = (data: unknown, headers?: Record<string, string>): HttpRe
   headers,
 });
 
-export const listed = (data: unknown[], pagination: Pagination): HttpResult => ({
+export const listed = (data: unknown[], pagination: ListPagination): HttpResult => ({
   status: 200,
   body: { success: true, data, pagination },
 });

@@ -1,10 +1,22 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { logger } from '#shared/logger';
-import { ConflictError, DomainError, RateLimitedError, VersionConflict, type ErrorCode } from '#shared/errors';
+import {
+  ConflictError,
+  DomainError,
+  MAX_DETAIL_FIELD_LENGTH,
+  MAX_DETAIL_MESSAGE_LENGTH,
+  MAX_ERROR_DETAILS,
+  moreDetails,
+  RateLimitedError,
+  VersionConflict,
+  type ErrorCode,
+  type ErrorDetail,
+} from '#shared/errors';
 import { errorBody } from './envelope';
 
 /** The HTTP status of every error code: the one place where domain errors meet HTTP. */
 export const statusOf: Record<ErrorCode, number> = {
+  bad_request: 400,
   invalid_json: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -21,28 +33,21 @@ export const statusOf: Record<ErrorCode, number> = {
   validation_failed: 422,
   rate_limited: 429,
   internal_error: 500,
+  /** The request ran out of time (shared/http/middleware/request-scope.ts answers before Lambda stops it). */
+  timeout: 504,
 };
 
-interface MiddyHttpError {
-  statusCode: number;
-  message: string;
-  cause?: { package?: string };
-}
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-const isMiddyHttpError = (error: unknown): error is MiddyHttpError =>
-  typeof error === 'object' && error !== null && typeof (error as MiddyHttpError).statusCode === 'number';
-
-/** Errors raised by middy's JSON body parser, translated to this API's codes. */
-function fromMiddy(error: MiddyHttpError): DomainError | undefined {
-  if (error.statusCode === 415) {
-    return new DomainError('unsupported_media_type', 'Send request bodies as JSON with Content-Type: application/json');
-  }
-  if (error.statusCode === 422 || error.statusCode === 400) {
-    return new DomainError('invalid_json', 'The request body is not valid JSON');
-  }
-  if (error.statusCode === 413) return new DomainError('payload_too_large', 'The request body is too large');
-  return undefined;
-}
+/**
+ * Whatever raised it, an error body stays small: at most MAX_ERROR_DETAILS details (the message
+ * says how many were left out: `moreDetails`), field names and messages cut to a bounded length (a
+ * field name may be an unknown key of a megabyte).
+ */
+const boundedDetails = (details: ErrorDetail[] | undefined): ErrorDetail[] | undefined =>
+  details
+    ?.slice(0, MAX_ERROR_DETAILS)
+    .map((detail) => ({ field: cut(detail.field, MAX_DETAIL_FIELD_LENGTH), message: cut(detail.message, MAX_DETAIL_MESSAGE_LENGTH) }));
 
 /** The one place where any thrown value becomes an HTTP response. Unknown errors never leak details. */
 export function toErrorResult(error: unknown, requestId: string): APIGatewayProxyResult {
@@ -50,7 +55,6 @@ export function toErrorResult(error: unknown, requestId: string): APIGatewayProx
   if (error instanceof DomainError) known = error;
   else if (error instanceof VersionConflict)
     known = new ConflictError('The resource was changed by another request at the same time; try again');
-  else if (isMiddyHttpError(error)) known = fromMiddy(error);
 
   if (!known) {
     logger.error('unhandled error', error as Error);
@@ -59,9 +63,12 @@ export function toErrorResult(error: unknown, requestId: string): APIGatewayProx
     logger.error('server error', known);
   }
   const retryAfter: Record<string, string> = known instanceof RateLimitedError ? { 'Retry-After': String(known.retryAfterSeconds) } : {};
+  const total = known.details?.length ?? 0;
+  const message = total > MAX_ERROR_DETAILS ? `${known.message}${moreDetails(total, MAX_ERROR_DETAILS)}` : known.message;
+  const details = boundedDetails(known.details);
   return {
     statusCode: statusOf[known.code],
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...retryAfter, 'X-Request-Id': requestId },
-    body: JSON.stringify(errorBody(known.code, known.message, requestId, known.details)),
+    body: JSON.stringify(errorBody(known.code, message, requestId, details)),
   };
 }

@@ -2,29 +2,33 @@
  * The middleware stack, declared once. Every handler is
  *   defineHandler(operation, async (request) => ok(await domainCall(...)))
  * with the operation (route id and schemas) taken from its resource's contract module. The stack:
- * request scope (ids, logs, errors, headers, audit) → guard (principal, IP allowlist, rate limit,
+ * request scope (ids, logs, errors, headers, audit) → guard (principal, key kind, IP allowlist, rate limit,
  * scopes) → JSON body → zod validation → idempotency (POST handlers opt in, so only their
  * bundles carry it) → the handler. Public documents use public-handler.ts instead.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { KeyKind } from '#shared/auth/keys';
 import type { Tenant } from '#shared/auth/principal';
+import type { QuotaOf } from '#shared/limits/quota';
 import { routeById } from '#shared/routes';
 import { toProxyResult, type HttpResult } from './envelope';
-import { idempotencyKeyOf } from './idempotency-key';
 import { admissionError, invocationOf } from './invocation';
 import { guard } from './middleware/guard';
 import { jsonBody } from './middleware/json-body';
-import { requestScope } from './middleware/request-scope';
+import { requestScope, withDeadline } from './middleware/request-scope';
 import type { Operation } from '#shared/schemas/operation';
 import { buildRequest, type ApiRequest } from './request';
 
 export type { ApiRequest, PublicRequest } from './request';
 
-/** Runs a request's work under its Idempotency-Key (shared/http/idempotency.ts `idempotent()`). */
+/**
+ * Runs a request's work under its Idempotency-Key, if it has one (shared/http/idempotency.ts
+ * `idempotent()`; it reads the header, so bundles without it carry none of that either).
+ */
 export type IdempotencyRunner = (
   tenant: Tenant,
-  input: { key: string; request: { route: string; path: string; body: unknown } },
+  input: { headers: Record<string, string>; keyKind: KeyKind; request: { route: string; path: string; body: unknown } },
   context: Context | undefined,
   work: () => Promise<HttpResult>,
 ) => Promise<HttpResult>;
@@ -32,6 +36,11 @@ export type IdempotencyRunner = (
 export interface HandlerOptions {
   /** Every POST handler passes `idempotent()` (a unit test checks it); other methods never need it. */
   idempotency?: IdempotencyRunner;
+  /**
+   * Storefront routes (`storefront` in the route table) pass `storefrontQuota` (shared/limits/quota.ts):
+   * publishable keys are counted per key and client there. Other routes count the account's quota.
+   */
+  quota?: QuotaOf;
 }
 
 export function defineHandler<S extends Operation>(
@@ -40,26 +49,31 @@ export function defineHandler<S extends Operation>(
   options: HandlerOptions = {},
 ) {
   const route = routeById(operation.route);
-  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(requestScope(route)).use(guard(route));
+  if (Boolean(route.storefront) !== Boolean(options.quota)) {
+    throw new Error(`${route.id}: a storefront route passes { quota: storefrontQuota }, and only a storefront route does`);
+  }
+  // The deadline is withDeadline's (request-scope.ts), which answers and records a request out of time; middy's own is off.
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
+    .use(requestScope(route))
+    .use(guard(route, options.quota));
   if (operation.body) stack.use(jsonBody());
-  return stack.handler(async (event: APIGatewayProxyEvent, context: Context) => {
+  const run = stack.handler(async (event: APIGatewayProxyEvent, context: Context) => {
     const invocation = invocationOf(event);
     const principal = invocation.principal!;
     const tenant: Tenant = { accountId: principal.accountId, mode: principal.mode };
     const request = { ...buildRequest(event, operation, invocation), principal, tenant } as ApiRequest<S>;
-    const key = options.idempotency ? idempotencyKeyOf(request.headers) : undefined;
-    const result =
-      key && options.idempotency
-        ? await options.idempotency(
-            tenant,
-            { key, request: { route: route.id, path: event.path, body: request.body ?? null } },
-            context,
-            () => fn(request),
-          )
-        : await fn(request);
+    const result = options.idempotency
+      ? await options.idempotency(
+          tenant,
+          { headers: request.headers, keyKind: principal.kind, request: { route: route.id, path: event.path, body: request.body ?? null } },
+          context,
+          () => fn(request),
+        )
+      : await fn(request);
     // Reads ran concurrently with the rate-limit decision: a refusal still wins (onError maps it).
     const refusal = await admissionError(invocation);
     if (refusal) throw refusal;
     return toProxyResult(result, invocation.requestId);
   });
+  return withDeadline(route, run);
 }

@@ -5,25 +5,30 @@
  *   same key + same request  → the stored first response, with `Idempotent-Replayed: true`;
  *   same key + other request → 409 idempotency_conflict;
  *   same key while the first still runs → 409 idempotency_conflict.
- * Records live in the tenant's partition (keys are scoped per tenant) and expire after 24 h.
+ * Records live in the tenant's partition (keys are scoped per tenant and per key kind, so a
+ * publishable key cannot claim a secret key's Idempotency-Key) and expire after 24 h.
  * A request that fails (throws) leaves no record, so it may be retried with the same key.
  */
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context } from 'aws-lambda';
 import { createHash } from 'node:crypto';
+import type { KeyKind } from '#shared/auth/keys';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { tenantKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
 import { logger } from '#shared/logger';
 import type { HttpResult } from './envelope';
+import { idempotencyKeyOf } from './idempotency-key';
 import { DomainError } from '#shared/errors';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
 export interface IdempotentInput {
   key: string;
+  /** Records are scoped per key kind: a publishable key never meets a secret key's record. */
+  keyKind: KeyKind;
   request: { route: string; path: string; body: unknown };
 }
 
@@ -56,7 +61,7 @@ export async function runIdempotently(
   work: () => Promise<HttpResult>,
   replayView?: (data: never) => unknown,
 ): Promise<HttpResult> {
-  const key = tenantKeys.idempotency(tenant, sha256(input.key));
+  const key = tenantKeys.idempotency(tenant, input.keyKind, sha256(input.key));
   const requestHash = sha256(canonicalJson(input.request));
   const now = Date.now();
   // A crashed first attempt blocks its key only until its own deadline.
@@ -133,11 +138,23 @@ export async function runIdempotently(
   return result;
 }
 
-/** Opt-in for POST handlers (`defineHandler(operation, fn, { idempotency: idempotent() })`): only their bundles carry it. */
+/**
+ * Opt-in for POST handlers (`defineHandler(operation, fn, { idempotency: idempotent() })`): only
+ * their bundles carry it. A request without the header just runs.
+ */
 export const idempotent =
   <D>(options: { replayView?: (data: D) => unknown } = {}) =>
-  (tenant: Tenant, input: IdempotentInput, context: Context | undefined, work: () => Promise<HttpResult>) =>
-    runIdempotently(tenant, input, context, work, options.replayView as ((data: never) => unknown) | undefined);
+  (
+    tenant: Tenant,
+    input: Omit<IdempotentInput, 'key'> & { headers: Record<string, string> },
+    context: Context | undefined,
+    work: () => Promise<HttpResult>,
+  ) => {
+    const key = idempotencyKeyOf(input.headers);
+    if (!key) return work();
+    const { keyKind, request } = input;
+    return runIdempotently(tenant, { key, keyKind, request }, context, work, options.replayView as ((data: never) => unknown) | undefined);
+  };
 
 /** The result with its envelope's `data` replaced by `view(data)`. */
 function withData(result: HttpResult, view: (data: never) => unknown): HttpResult {

@@ -15,6 +15,8 @@ export interface Invocation {
    * concurrently with it; writes wait for it first (a refused request must change nothing).
    */
   admission?: Promise<void>;
+  /** Set once the audit record is out: a request is recorded once, whoever answers it (the handler or the deadline). */
+  audited?: boolean;
 }
 
 /** The admission's refusal, if any, once it has settled. */

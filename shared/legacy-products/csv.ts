@@ -2,15 +2,19 @@
  * A small RFC 4180 CSV reader: comma-separated, fields optionally in double quotes ("" is a quote
  * inside them, quoted fields may hold commas and line breaks), LF or CRLF line ends. Each record
  * carries the line it starts on, so that errors can name it. Blank lines are skipped.
+ *
+ * Reading stops after `maxRecords` records (`truncated: true`): a caller that accepts at most N
+ * rows asks for N + 1 and refuses the file, having held no more than that in memory — a body of
+ * millions of one-character lines costs one pass over N lines, not millions of arrays.
  */
 export interface CsvRecord {
   line: number;
   fields: string[];
 }
 
-export type CsvResult = { ok: true; records: CsvRecord[] } | { ok: false; line: number; message: string };
+export type CsvResult = { ok: true; records: CsvRecord[]; truncated: boolean } | { ok: false; line: number; message: string };
 
-export function parseCsv(text: string): CsvResult {
+export function parseCsv(text: string, maxRecords = Number.POSITIVE_INFINITY): CsvResult {
   const records: CsvRecord[] = [];
   let fields: string[] = [];
   let field = '';
@@ -52,6 +56,7 @@ export function parseCsv(text: string): CsvResult {
     else if (char === '\n' || char === '\r') {
       if (char === '\r' && text[i + 1] === '\n') i++;
       endRecord();
+      if (records.length >= maxRecords) return { ok: true, records, truncated: i + 1 < text.length };
       line++;
       recordLine = line;
     } else if (wasQuoted) {
@@ -63,5 +68,5 @@ export function parseCsv(text: string): CsvResult {
   }
   if (quoted) return { ok: false, line: recordLine, message: 'a quoted field is not closed' };
   endRecord();
-  return { ok: true, records };
+  return { ok: true, records, truncated: false };
 }

@@ -4,16 +4,21 @@
  * write, and the option lists a product shows are derived from the rows.
  */
 import type { ErrorDetail } from '#shared/errors';
-import { ValidationError } from '#shared/errors';
+import { MAX_ERROR_DETAILS, moreDetails, ValidationError } from '#shared/errors';
 import { MAX_AMOUNT } from '#shared/money';
+import { textProblem } from '#shared/schemas/text';
 import { parseCsv } from './csv';
 
 export const MAX_PRICE_ROWS = 100_000;
+/**
+ * The largest CSV body an import takes: 100,000 rows of up to ~50 bytes. A Lambda function is
+ * invoked with at most 6 MB (body, headers and the rest of the event together), so a larger body
+ * could not reach the handler on AWS anyway; above this the answer is a 413, before any parsing.
+ */
+export const MAX_CSV_BYTES = 5 * 1024 * 1024;
 export const MAX_QUANTITY = 10_000_000;
 export const MAX_PAGES = 100_000;
 export const MAX_VALUE_LENGTH = 100;
-/** At most this many details in one 422 (a wholly wrong file would otherwise answer megabytes). */
-const MAX_DETAILS = 50;
 
 export const CSV_COLUMNS = ['format', 'color', 'quantity', 'pages', 'price'] as const;
 
@@ -70,8 +75,10 @@ export function tableShape(rows: readonly PriceCell[]): TableShape {
 
 function text(value: string, name: string, problems: string[]): string {
   const trimmed = value.trim();
+  const problem = textProblem(trimmed);
   if (trimmed === '') problems.push(`${name} must not be empty`);
   else if (trimmed.length > MAX_VALUE_LENGTH) problems.push(`${name} must be at most ${MAX_VALUE_LENGTH} characters`);
+  else if (problem) problems.push(`${name} ${problem}`);
   return trimmed;
 }
 
@@ -94,7 +101,8 @@ function price(value: string, problems: string[]): number {
 
 /** Reads and checks a whole CSV price table; throws a 422 naming lines, having written nothing. */
 export function rowsFromCsv(csv: string): PriceRow[] {
-  const parsed = parseCsv(csv);
+  // The header, at most MAX_PRICE_ROWS rows, and one more to know there are too many: no further.
+  const parsed = parseCsv(csv, MAX_PRICE_ROWS + 2);
   if (!parsed.ok) throw new ValidationError('The CSV cannot be read', [{ field: `line ${parsed.line}`, message: parsed.message }]);
   const [header, ...records] = parsed.records;
   const names = (header?.fields ?? []).map((name) => name.trim().toLowerCase());
@@ -134,8 +142,9 @@ export function rowsFromCsv(csv: string): PriceRow[] {
     details.push(...duplicateProblems(rows, (index) => `line ${records[index]!.line}`));
   }
   if (details.length) {
-    const shown = details.slice(0, MAX_DETAILS);
-    const more = details.length > MAX_DETAILS ? ` (showing the first ${MAX_DETAILS} of ${details.length})` : '';
+    // At most MAX_ERROR_DETAILS details: a wholly wrong file would otherwise answer megabytes.
+    const shown = details.slice(0, MAX_ERROR_DETAILS);
+    const more = details.length > shown.length ? moreDetails(details.length, shown.length) : '';
     throw new ValidationError(`The CSV has errors; nothing was stored${more}`, shown);
   }
   return rows;

@@ -8,12 +8,20 @@
  *      the PRICE_VERSION#n record, record the previous version as `retired`
  *   4. delete the items of retired versions (and of imports abandoned for over an hour), then
  *      their records; what a time budget leaves over is finished by the next import.
+ *
+ * A create writes version 1 the same way before the product exists. Whatever fails after a
+ * version was started — a create or an import — removes the version's items and record at once
+ * (`discardVersion`); and a version whose writer died (a function that timed out half-way) stays
+ * listed in the tenant's staging collection (gsi1) until the next create or import of the tenant
+ * removes it once it is an hour old (`sweepAbandonedVersions`) — also when its product was never
+ * created, so no price item outlives a failed create.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { batchWriteAll, deleteRequest, putRequest } from '#shared/db/batch';
-import { tenantKeys, type ItemKey } from '#shared/db/keys';
+import { legacyPriceStagingKeys, tenantKeys, type ItemKey } from '#shared/db/keys';
+import { logger } from '#shared/logger';
 import { queryAll } from '#shared/db/query';
 import { tableName, type TransactItem } from '#shared/db/table';
 import type { PriceCell, PriceRow, TableShape } from './price-table';
@@ -35,6 +43,9 @@ export async function startPriceVersion(tenant: Tenant, id: number, version: num
         formats: shape.formats,
         colors: shape.colors,
         started_at: now.toISOString(),
+        // Listed in the tenant's staging collection until the switch (or a cleanup) deletes the record.
+        gsi1pk: legacyPriceStagingKeys.partition(tenant),
+        gsi1sk: legacyPriceStagingKeys.sortKey(now.toISOString(), id, version),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
@@ -141,4 +152,42 @@ export async function removeStaleVersions(tenant: Tenant, id: number, budgetMs: 
     await batchWriteAll([deleteRequest({ pk: String(record.pk), sk: String(record.sk) })]);
   }
   return true;
+}
+
+/**
+ * Removes a version that will never go live (its create or import failed after starting it): its
+ * items, then its record. Best effort within `budgetMs`: what is left is finished by a later
+ * cleanup (the record stays in the staging collection until it is gone).
+ */
+export async function discardVersion(tenant: Tenant, id: number, version: number, budgetMs: number): Promise<void> {
+  try {
+    await retireVersion(tenant, id, version);
+    await removeStaleVersions(tenant, id, budgetMs);
+  } catch (error) {
+    logger.error('price version not discarded; a later create or import removes it', { id, version, error: (error as Error).message });
+  }
+}
+
+/**
+ * Removes what dead writers left: versions still `writing` an hour after they started (no
+ * function runs that long), whether or not their product exists. One Query of the tenant's
+ * staging collection (usually empty), then the cleanup of each product named, within `budgetMs`.
+ */
+export async function sweepAbandonedVersions(tenant: Tenant, budgetMs: number, now = Date.now()): Promise<void> {
+  const cutoff = new Date(now - ABANDONED_AFTER_MS).toISOString();
+  const deadline = now + budgetMs;
+  const result = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
+      ExpressionAttributeValues: { ':pk': legacyPriceStagingKeys.partition(tenant), ':cutoff': cutoff },
+      Limit: 10,
+    }),
+  );
+  const products = new Set((result.Items ?? []).map((item) => Number(String(item.gsi1sk).split('#')[1])));
+  for (const id of products) {
+    const left = deadline - Date.now();
+    if (left <= 0 || !(await removeStaleVersions(tenant, id, left, now))) return;
+  }
 }

@@ -26,7 +26,7 @@ export const LegacyProductCreateSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       name: requiredText(200).meta({ example: 'Brochure' }),
-      description: optionalText(5000),
+      description: optionalText(5000, { multiline: true }),
       image: imageUrl.nullable().optional().meta({ description: 'Main image; shown when gallery_images is empty' }),
       gallery_images: z.array(imageUrl).max(50).optional().default([]),
       brands: z.array(requiredText(MAX_VALUE_LENGTH)).max(100).optional().default([]),

@@ -13,11 +13,20 @@ import { taxOn } from '#shared/pricing/tax';
 import { needsPlaceholder, resolveImages } from './images';
 import { cellProblems, missingCellProblem } from './lookup';
 import { duplicateProblems, rowsFromCsv, tableShape, type PriceRow } from './price-table';
-import { pricedCells, readPrice, removeStaleVersions, retireVersion, retiredVersionPut, startPriceVersion, writePrices } from './prices';
+import {
+  discardVersion,
+  pricedCells,
+  readPrice,
+  removeStaleVersions,
+  retiredVersionPut,
+  startPriceVersion,
+  sweepAbandonedVersions,
+  writePrices,
+} from './prices';
 import * as repo from './repository';
 import { PriceTableChanged, PriceVersionLost } from './repository';
 import type { LegacyCalculateBody, LegacyListQuery, LegacyProduct, LegacyProductCreate, LegacyQuote } from './schema';
-import { storedLegacyProduct, type LegacyProductRecord } from './stored';
+import { legacyProductSizeProblems, storedLegacyProduct, type LegacyProductRecord } from './stored';
 
 /** Time an import spends removing the previous table's items; the rest waits for the next import. */
 const CLEANUP_BUDGET_MS = 5_000;
@@ -38,15 +47,32 @@ async function stagePrices(tenant: Tenant, id: number, version: number, rows: Pr
   await writePrices(tenant, id, version, rows);
 }
 
+/** A product too large to store is refused before anything is written (422). */
+function assertFits(record: LegacyProductRecord): void {
+  const problems = legacyProductSizeProblems(record);
+  if (problems.length) throw new ValidationError('The legacy product is too large; nothing was stored', problems);
+}
+
+/**
+ * Runs `work`, which starts price version `version` and makes it live; if it fails after the
+ * version was started, the version's items are removed before the error reaches the caller.
+ */
+async function withStagedVersion<T>(tenant: Tenant, id: number, version: number, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await discardVersion(tenant, id, version, CLEANUP_BUDGET_MS);
+    throw error;
+  }
+}
+
 export async function createLegacyProduct(tenant: Tenant, input: LegacyProductCreate): Promise<LegacyProduct> {
   const duplicates = duplicateProblems(input.prices, (index) => `prices.${index}`);
   if (duplicates.length) throw new ValidationError('The price table has duplicate rows; nothing was stored', duplicates);
-  const id = await nextId(tenant, 'legacy_product');
   const now = new Date().toISOString();
   const version = input.prices.length ? 1 : 0;
-  if (version) await stagePrices(tenant, id, version, input.prices);
   const record: LegacyProductRecord = {
-    id,
+    id: 0,
     name: input.name,
     description: input.description ?? null,
     image: input.image ?? null,
@@ -61,12 +87,20 @@ export async function createLegacyProduct(tenant: Tenant, input: LegacyProductCr
     updated_at: now,
     price_version_seq: version,
   };
-  try {
+  assertFits(record); // before the id is taken and any price is written
+  record.id = await nextId(tenant, 'legacy_product');
+  const insert = async () => {
+    if (version) await stagePrices(tenant, record.id, version, input.prices);
     await repo.insertLegacyProduct(tenant, record, version || undefined);
+  };
+  try {
+    // A failed create leaves no price items: the staged version is removed (prices.ts).
+    await (version ? withStagedVersion(tenant, record.id, version, insert) : insert());
   } catch (error) {
     if (error instanceof PriceVersionLost) throw new ConflictError('Writing the price table took too long; send the request again');
     throw error;
   }
+  if (version) await sweepAbandonedVersions(tenant, CLEANUP_BUDGET_MS);
   return presentLegacyProduct(record, await placeholderFor(tenant, [record]));
 }
 
@@ -85,24 +119,26 @@ export async function listLegacyProducts(tenant: Tenant, query: LegacyListQuery)
 export async function importPrices(tenant: Tenant, id: number, csv: string): Promise<LegacyProduct> {
   const before = await repo.requireLegacyProduct(tenant, id);
   const rows = rowsFromCsv(csv);
-  const version = await repo.allocatePriceVersion(tenant, id);
-  await stagePrices(tenant, id, version, rows);
   const now = new Date().toISOString();
   const after: LegacyProductRecord = {
     ...before,
     ...tableShape(rows),
-    price_version: version,
+    price_version: 0, // allocated below, once the table is known to fit
     price_count: rows.length,
     prices_updated_at: now,
     updated_at: now,
   };
+  assertFits(after);
+  const version = await repo.allocatePriceVersion(tenant, id);
+  after.price_version = version;
   const retireOld = before.price_version ? retiredVersionPut(tenant, id, before.price_version, before) : undefined;
   try {
-    await repo.switchPriceVersion(tenant, before, after, retireOld);
+    await withStagedVersion(tenant, id, version, async () => {
+      await stagePrices(tenant, id, version, rows);
+      await repo.switchPriceVersion(tenant, before, after, retireOld);
+    });
   } catch (error) {
     if (error instanceof PriceTableChanged) {
-      await retireVersion(tenant, id, version);
-      await removeStaleVersions(tenant, id, CLEANUP_BUDGET_MS);
       throw new ConflictError(
         'Another price import for this product finished while this one ran; this one changed nothing — send it again if it should win',
       );
@@ -111,6 +147,7 @@ export async function importPrices(tenant: Tenant, id: number, csv: string): Pro
     throw error;
   }
   await removeStaleVersions(tenant, id, CLEANUP_BUDGET_MS);
+  await sweepAbandonedVersions(tenant, CLEANUP_BUDGET_MS);
   return presentLegacyProduct(after, await placeholderFor(tenant, [after]));
 }
 

@@ -4,7 +4,9 @@
  * live (prices.ts stores those items and explains the import). See docs/data-model.md.
  */
 import type { Tenant } from '#shared/auth/principal';
+import { sizeProblem } from '#shared/db/item-size';
 import { createdSortKey, tenantKeys } from '#shared/db/keys';
+import type { ErrorDetail } from '#shared/errors';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 
@@ -53,4 +55,27 @@ export function legacyProductPut(tenant: Tenant, record: LegacyProductRecord): T
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
+}
+
+/**
+ * The most a legacy product may take, stored and as JSON (half of DynamoDB's 400 KB item limit,
+ * like products). The product item carries the option lists derived from its price table: 100,000
+ * rows of 100-character formats and colors could otherwise make it megabytes.
+ */
+export const MAX_LEGACY_PRODUCT_BYTES = 200 * 1024;
+
+/** The option lists come from the price table: a problem there is the table's. */
+const fieldOfView = (name: string): string => (['formats', 'colors', 'quantities', 'pages'].includes(name) ? 'prices' : name);
+
+/** A legacy product over MAX_LEGACY_PRODUCT_BYTES (a 422, checked before any price item is written). */
+export function legacyProductSizeProblems(record: LegacyProductRecord): ErrorDetail[] {
+  const shown = { ...record, images: record.gallery_images.length ? record.gallery_images : record.image ? [record.image] : [] };
+  const problem = sizeProblem(
+    'legacy product',
+    storedLegacyProduct.attributes(record, 'put'),
+    storedLegacyProduct.view(shown),
+    MAX_LEGACY_PRODUCT_BYTES,
+    fieldOfView,
+  );
+  return problem ? [problem] : [];
 }

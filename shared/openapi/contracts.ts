@@ -3,6 +3,7 @@ import * as z from 'zod';
 import * as accountOperations from '#shared/accounts/contract';
 import * as auditOperations from '#shared/audit/contract';
 import * as customerOperations from '#shared/customers/contract';
+import * as eventOperations from '#shared/event-log/contract';
 import { defineOperations, type Operation } from '#shared/schemas/operation';
 import * as legacyProductOperations from '#shared/legacy-products/contract';
 import * as orderOperations from '#shared/orders/contract';
@@ -24,6 +25,7 @@ const contracts = [
   productOperations,
   legacyProductOperations,
   auditOperations,
+  eventOperations,
   accountOperations,
   webhookOperations,
   meta,

@@ -25,6 +25,29 @@ const commonErrors: Record<number, string> = {
   500: 'Internal error (no details leave the service)',
 };
 
+const aliasOperationId = (routeId: string, index: number): string => (index === 0 ? `${routeId}.alias` : `${routeId}.alias${index + 1}`);
+
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The base URL a request came in on, for the document's `servers`: the scheme the client used
+ * (`X-Forwarded-Proto`, set by API Gateway — https — and by the local gateway — http), its host,
+ * and the stage prefix of an execute-api URL (`requestContext.path` is `/dev/v1/…` where the
+ * resource path is `/v1/…`). Undefined when the request names no usable host.
+ */
+export function serverUrlOf(
+  headers: Record<string, string | undefined>,
+  path: string,
+  context?: { path?: string; domainName?: string },
+): string | undefined {
+  const host = headers.host ?? context?.domainName;
+  if (!host || !HOST.test(host)) return undefined;
+  const scheme = headers['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase() === 'http' ? 'http' : 'https';
+  const full = context?.path ?? path;
+  const prefix = full.endsWith(path) ? full.slice(0, full.length - path.length) : '';
+  return `${scheme}://${host}${/^(?:\/[A-Za-z0-9_.~-]+)*$/.test(prefix) ? prefix : ''}`;
+}
+
 export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'apiKey', {
@@ -60,15 +83,29 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     for (const status of [...new Set(errorStatuses)].sort()) {
       responses[status] = { description: commonErrors[status] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } };
     }
+    const scopes = route.scopes.length ? `Requires scope${route.scopes.length > 1 ? 's' : ''}: ${route.scopes.join(', ')}` : undefined;
     for (const path of pathsOf(route)) {
+      const aliasIndex = (route.aliases ?? []).indexOf(path);
+      const canonical = `${route.method} ${route.path}`;
+      // A spec alias is the same operation on another path: marked deprecated and pointing at the
+      // canonical path (`x-alias-of`), so clients and generators use the /v1 one.
+      const alias =
+        aliasIndex < 0
+          ? {}
+          : {
+              deprecated: true,
+              'x-alias-of': canonical,
+              description: `Alias of \`${canonical}\` (the path the spec shows): the same handler, scopes and answers. Use the canonical path.${scopes ? ` ${scopes}` : ''}`,
+            };
       registry.registerPath({
         method: route.method.toLowerCase() as RouteConfig['method'],
         path,
-        operationId: path === route.path ? route.id : `${route.id}.alias`,
+        operationId: aliasIndex < 0 ? route.id : aliasOperationId(route.id, aliasIndex),
         summary: routeDocs[route.id]?.summary,
         tags: [routeDocs[route.id]?.tag ?? 'Other'],
         security: route.auth === 'none' ? [] : [{ apiKey: [] }],
-        description: route.scopes.length ? `Requires scope${route.scopes.length > 1 ? 's' : ''}: ${route.scopes.join(', ')}` : undefined,
+        description: scopes,
+        ...alias,
         request: {
           ...(operation.params ? { params: operation.params as never } : {}),
           ...(operation.query ? { query: operation.query as never } : {}),
@@ -109,7 +146,15 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
       }),
   );
 
-  return new OpenApiGeneratorV3([
+  // A named object that is also used as nullable must be generated as itself first: the generator
+  // names a component after its first use, and a nullable first use would make it nullable.
+  const schemas = [
+    ...allOperations.flatMap((operation) => [operation.params, operation.query, operation.body, operation.response]),
+    ...eventSchemas,
+  ];
+  const nullableTargets = [...new Set(schemas.flatMap((schema) => (schema ? namedNullables(schema) : [])))];
+  const document = new OpenApiGeneratorV3([
+    ...nullableTargets.map((schema) => ({ type: 'schema' as const, schema })),
     ...registry.definitions,
     ...eventSchemas.map((schema) => ({ type: 'schema' as const, schema })),
   ]).generateDocument({
@@ -121,4 +166,73 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     },
     servers: [{ url: serverUrl }],
   });
+  return withTypedNullables(document);
+}
+
+/** The named schemas (`.meta({ id })`) that `schema` uses as nullable anywhere inside it. */
+function namedNullables(schema: z.ZodType): z.ZodType[] {
+  const found: z.ZodType[] = [];
+  const seen = { true: new Set<z.ZodType>(), false: new Set<z.ZodType>() };
+  const visit = (current: z.ZodType | undefined, nullable: boolean): void => {
+    if (!current || seen[`${nullable}`].has(current)) return;
+    seen[`${nullable}`].add(current);
+    const def = current._zod.def as unknown as Record<string, unknown> & { type: string };
+    if (nullable && z.globalRegistry.get(current)?.id) found.push(current);
+    const children = (value: unknown): z.ZodType[] =>
+      (Array.isArray(value)
+        ? value
+        : value && typeof value === 'object' && !(value instanceof z.ZodType)
+          ? Object.values(value)
+          : [value]
+      ).filter((child): child is z.ZodType => child instanceof z.ZodType);
+    const wrapped = def.type === 'nullable' || (nullable && ['optional', 'default', 'prefault', 'readonly'].includes(def.type));
+    for (const key of ['innerType', 'shape', 'element', 'options', 'keyType', 'valueType', 'in', 'out', 'left', 'right']) {
+      for (const child of children(def[key])) visit(child, wrapped && key === 'innerType');
+    }
+  };
+  visit(schema, false);
+  return found;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isBareNullable = (value: unknown): boolean => isObject(value) && Object.keys(value).length === 1 && value.nullable === true;
+
+/**
+ * OpenAPI 3.0 has no null type, and `nullable` is valid only beside a `type`. The generator writes
+ * three shapes without one, rewritten here (so the schemas — and the Lambda bundles that build
+ * them — stay as they are):
+ *
+ * - `anyOf` / `allOf` `[X, { nullable: true }]` (X or null) → `{ type, nullable: true, allOf: [X] }`
+ *   for a reference (the type of the component it names), or X itself made nullable;
+ * - `{ nullable: true }` alone (any value, `z.unknown()`) → `{}`;
+ * - an object with no listed properties (free-form) gets `additionalProperties: {}`, so that its
+ *   example is valid against it.
+ */
+function withTypedNullables<D extends { components?: { schemas?: Json } }>(document: D): D {
+  const components = (document.components?.schemas ?? {}) as Record<string, Json>;
+  const typeOf = (ref: string): unknown => components[ref.split('/').pop()!]?.type ?? 'object';
+  const fix = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(fix);
+    if (!isObject(value)) return value;
+    if (isBareNullable(value)) return {};
+    // Examples are data, not schemas: left as they are.
+    const out: Json = Object.fromEntries(
+      Object.entries(value).map(([name, inner]) => [name, /^examples?$/.test(name) ? inner : fix(inner)]),
+    );
+    for (const combinator of ['anyOf', 'allOf', 'oneOf'] as const) {
+      const list = value[combinator];
+      if (!Array.isArray(list) || list.length !== 2 || !isBareNullable(list[1])) continue;
+      const [inner] = list as [Json];
+      delete out[combinator];
+      return typeof inner.$ref === 'string'
+        ? { type: typeOf(inner.$ref), ...out, nullable: true, allOf: [inner] }
+        : { ...(fix(inner) as Json), ...out, nullable: true };
+    }
+    if (out.type === 'object' && isObject(out.properties) && Object.keys(out.properties).length === 0 && !('additionalProperties' in out)) {
+      out.additionalProperties = {};
+    }
+    return out;
+  };
+  return fix(document) as D;
 }

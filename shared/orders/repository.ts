@@ -8,7 +8,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import { countCollection, readPage, readTotal, type CollectionQuery, type PageRequest } from '#shared/db/collections';
+import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
 import { createdSortKey, tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
@@ -128,8 +128,9 @@ export async function customerOrderCounts(tenant: Tenant, customerId: number): P
 
 /**
  * Every filter combination is one Query on one keys-only index partition, newest first; the
- * page's keys are mapped to order items and read with one BatchGetItem. Totals come from
- * counters, or — with a date range — from a keys-only COUNT over the same window.
+ * page's keys (and one more, to know whether more follow) are mapped to order items and read with
+ * one BatchGetItem. Totals come from counters, or — with a date range — from a keys-only COUNT
+ * over the same window that stops at TOTAL_CAP (then `capped`: a lower bound).
  */
 export async function listOrders(
   tenant: Tenant,
@@ -137,7 +138,7 @@ export async function listOrders(
   page: PageRequest,
   /** The customer's counters when the caller has read them already (customer orders endpoint). */
   counts?: Record<string, number>,
-): Promise<{ items: OrderRecord[]; total: number }> {
+): Promise<{ items: OrderRecord[]; hasMore: boolean } & Total> {
   const { status, customerId } = filter;
   let query: CollectionQuery;
   if (customerId !== undefined) {
@@ -152,18 +153,22 @@ export async function listOrders(
   const pageWindow = sortKeyWindow(filter);
   // The total is the whole filtered list's, whatever the cursor: counted over the date window only.
   const dateWindow = sortKeyWindow({ ...filter, before: undefined });
-  const total = async (): Promise<number> => {
-    if (dateWindow) return countCollection({ ...query, sortKeyBetween: dateWindow });
+  const total = async (): Promise<Total> => {
+    if (dateWindow) return countCollectionUpTo({ ...query, sortKeyBetween: dateWindow });
     const attribute = customerCountAttribute(status);
-    if (customerId !== undefined) return (counts ?? (await customerOrderCounts(tenant, customerId)))?.[attribute] ?? 0;
-    return readTotal(tenant, status ? `${ORDERS}:${status}` : ORDERS);
+    if (customerId !== undefined)
+      return { total: (counts ?? (await customerOrderCounts(tenant, customerId)))?.[attribute] ?? 0, capped: false };
+    return { total: await readTotal(tenant, status ? `${ORDERS}:${status}` : ORDERS), capped: false };
   };
-  const [items, count] = await Promise.all([
+  const [window, count] = await Promise.all([
     // A cursor older than created_from leaves an empty window (and DynamoDB refuses BETWEEN high AND low).
     pageWindow && pageWindow[0] > pageWindow[1]
-      ? []
-      : readPage({ ...query, ...(pageWindow ? { sortKeyBetween: pageWindow } : {}), itemKey: tenantKeys.orderOfListEntry }, page),
+      ? { items: [], hasMore: false }
+      : readWindow(
+          { ...query, ...(pageWindow ? { sortKeyBetween: pageWindow } : {}), itemKey: tenantKeys.orderOfListEntry },
+          { perPage: page.perPage, offset: (page.page - 1) * page.perPage },
+        ),
     total(),
   ]);
-  return { items: items.map(orderFromItem), total: count };
+  return { items: window.items.map(orderFromItem), hasMore: window.hasMore, ...count };
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { responseSchema } from '#shared/schemas/response';
-import { optionalText } from '#shared/schemas/common';
+import { isIdText, optionChoices, optionalText } from '#shared/schemas/common';
 import { postalAddressFields } from '#shared/schemas/address';
 import { moneyInput } from '#shared/schemas/money';
 import { paginationQuery } from '#shared/schemas/pagination';
@@ -43,12 +43,8 @@ export const OrderLineInputSchema = /* @__PURE__ */ (() =>
       unit_price: moneyInput()
         .optional()
         .meta({ description: 'Manual price: the line costs quantity × unit_price. Omitted: the product calculation.', example: 0.12 }),
-      options: z
-        .record(z.string().max(50), z.string().max(50))
-        .optional()
-        .default({})
-        .meta({ description: 'Option code → value code', example: { paper: 'linen' } }),
-      description: optionalText(500).meta({ description: "Defaults to the product's name" }),
+      options: optionChoices({ paper: 'linen' }).optional().default({}),
+      description: optionalText(500, { multiline: true }).meta({ description: "Defaults to the product's name" }),
       file_ids: z.array(id('File id')).max(20).optional().default([]).meta({ description: 'Artwork files of the line' }),
     })
     .meta({ id: 'OrderLineInput' }))();
@@ -81,7 +77,7 @@ export const OrderCreateSchema = /* @__PURE__ */ (() =>
       items: lines,
       shipping: moneyInput().optional().default(0).meta({ description: 'Net; taxed like the lines' }),
       ...addressFields,
-      notes: optionalText(5000),
+      notes: optionalText(5000, { multiline: true }),
       due_date: calendarDate.nullable().optional(),
     })
     .superRefine(oneAddressSource)
@@ -111,7 +107,7 @@ export const OrderUpdateSchema = /* @__PURE__ */ (() =>
       ...addressFields,
       shipping_address: OrderAddressInputSchema.nullable().optional(),
       billing_address: OrderAddressInputSchema.nullable().optional(),
-      notes: optionalText(5000),
+      notes: optionalText(5000, { multiline: true }),
       due_date: calendarDate.nullable().optional(),
     })
     .superRefine((value, ctx) => {
@@ -169,11 +165,11 @@ const createdBound = (bound: 'from' | 'to') =>
       example: '2026-11-01',
     });
 
-/** Ids in query strings arrive as text. */
+/** Ids in query strings arrive as text; beyond 2^53 − 1 they would be rounded to another id. */
 const idParam = (name: string) =>
   z
     .string()
-    .regex(/^[1-9]\d{0,15}$/, `${name} must be a positive integer`)
+    .refine(isIdText, `${name} must be a positive integer of at most 16 digits (up to 9007199254740991)`)
     .transform(Number)
     .meta({ example: '42' });
 

@@ -139,24 +139,28 @@ async function cursorOf(tenant: Tenant, id: number | undefined): Promise<repo.Or
   return { created_at: anchor.created_at, id: anchor.id };
 }
 
-export async function listOrders(tenant: Tenant, query: OrderListQuery): Promise<{ items: Order[]; total: number }> {
+/** A page of orders: `total` exact from counters, or counted up to a cap over a date range (`capped`). */
+export interface OrderPage {
+  items: Order[];
+  total: number;
+  capped: boolean;
+  hasMore: boolean;
+}
+
+export async function listOrders(tenant: Tenant, query: OrderListQuery): Promise<OrderPage> {
   const before = await cursorOf(tenant, query.starting_after);
   const filter = { status: query.status, customerId: query.customer_id, from: query.created_from, to: query.created_to, before };
   const result = await repo.listOrders(tenant, filter, { page: query.page, perPage: query.per_page });
-  return { items: result.items.map(present), total: result.total };
+  return { ...result, items: result.items.map(present) };
 }
 
 /** A customer's orders (404 for an unknown customer); totals from the customer's counters. */
-export async function listCustomerOrders(
-  tenant: Tenant,
-  customerId: number,
-  query: CustomerOrdersQuery,
-): Promise<{ items: Order[]; total: number }> {
+export async function listCustomerOrders(tenant: Tenant, customerId: number, query: CustomerOrdersQuery): Promise<OrderPage> {
   const [counts, before] = await Promise.all([repo.customerOrderCounts(tenant, customerId), cursorOf(tenant, query.starting_after)]);
   if (!counts) throw new NotFoundError('customer', customerId);
   const filter = { status: query.status, customerId, from: query.created_from, to: query.created_to, before };
   const result = await repo.listOrders(tenant, filter, { page: query.page, perPage: query.per_page }, counts);
-  return { items: result.items.map(present), total: result.total };
+  return { ...result, items: result.items.map(present) };
 }
 
 // ---- Change -----------------------------------------------------------------------------------

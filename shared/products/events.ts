@@ -4,9 +4,41 @@ import type { Tenant } from '#shared/auth/principal';
 import { defineEvent } from '#shared/events/catalogue';
 import { eventPut } from '#shared/events/outbox';
 import type { TransactItem } from '#shared/db/table';
-import { ProductSchema, type Product } from './schema';
+import { entity, field, codecs as c, type RecordOf } from '#shared/schemas/fields';
+import { responseSchema } from '#shared/schemas/response';
+import { storedProduct, type ProductRecord } from './stored';
 
-export const stockLowEvent = /* @__PURE__ */ defineEvent('stock.low', z.object({ product: ProductSchema }));
+/**
+ * What `stock.low` says of a product: which one, and its stock after the decrement — not the
+ * whole product. The outbox item holds `data` twice (as a map and as `data_json`) and is written
+ * in the order's own transaction: a slim payload keeps that item a few hundred bytes whatever the
+ * product holds (a whole product of the maximal size, twice, would not fit DynamoDB's 400 KB item
+ * and would fail every order crossing its threshold). Receivers that want more read the product.
+ */
+const stockLowProductShape = /* @__PURE__ */ (() =>
+  entity({ id: field(c.int), name: field(c.string), stock: field(storedProduct.shape.stock.codec) }))();
 
-/** The outbox item of a `stock.low` event: the product as it is after the decrement. */
-export const stockLow = (tenant: Tenant, data: { product: Product }): TransactItem => eventPut(tenant, stockLowEvent, data).item;
+export type StockLowProduct = RecordOf<typeof stockLowProductShape.shape>;
+
+export const StockLowProductSchema = /* @__PURE__ */ (() =>
+  responseSchema(stockLowProductShape, {
+    id: 'StockLowProduct',
+    description: 'The product whose stock crossed its low threshold: id, name and stock (quantity: what is left)',
+  }))();
+
+export const stockLowEvent = /* @__PURE__ */ (() => defineEvent('stock.low', z.object({ product: StockLowProductSchema })))();
+
+/** The `stock.low` payload's product: its id, name and stock as it is after the decrement. */
+export const stockLowProduct = (product: Pick<ProductRecord, 'id' | 'name' | 'stock'>, remaining: number): StockLowProduct => ({
+  id: product.id,
+  name: product.name,
+  stock: { ...product.stock, quantity: remaining },
+});
+
+/**
+ * The outbox item of a `stock.low` event. The writer needs only the kind: naming the declaration
+ * by its type keeps its payload schema (built for the OpenAPI document) out of the order bundles,
+ * while `data` is still checked against it when compiling.
+ */
+const stockLowKind = { kind: 'stock.low' } as typeof stockLowEvent;
+export const stockLow = (tenant: Tenant, data: { product: StockLowProduct }): TransactItem => eventPut(tenant, stockLowKind, data).item;

@@ -6,7 +6,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import { countCollection, getMany, readPage, readTotal, type CollectionQuery, type PageRequest } from '#shared/db/collections';
+import {
+  countCollectionUpTo,
+  getMany,
+  readPage,
+  readTotal,
+  type CollectionQuery,
+  type PageRequest,
+  type Total,
+} from '#shared/db/collections';
 import { adjustTotal } from '#shared/db/totals';
 import { tenantKeys, type ProductListState } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
@@ -114,11 +122,7 @@ export interface ProductFilter {
  * category (± q) and q alone read name-ordered list entries; otherwise products newest first.
  * Totals come from counters, or a keys-only count when a name prefix is involved.
  */
-export async function listProducts(
-  tenant: Tenant,
-  filter: ProductFilter,
-  page: PageRequest,
-): Promise<{ items: ProductRecord[]; total: number }> {
+export async function listProducts(tenant: Tenant, filter: ProductFilter, page: PageRequest): Promise<{ items: ProductRecord[] } & Total> {
   const index = filter.state === 'all' ? 'gsi1' : 'gsi2';
   const prefix = filter.q?.toLowerCase();
   let query: CollectionQuery;
@@ -137,9 +141,10 @@ export async function listProducts(
     query = { index, partition: tenantKeys.productsCollection(tenant, filter.state), newestFirst: true };
     counter = filter.state === 'all' ? PRODUCTS : `${PRODUCTS}:${filter.state}`;
   }
+  // A name prefix has no counter: its total is counted on the keys-only index, up to a cap.
   const [items, total] = await Promise.all([
     readPage({ ...query, itemKey: tenantKeys.productOfListEntry }, page),
-    counter === undefined ? countCollection(query) : readTotal(tenant, counter),
+    counter === undefined ? countCollectionUpTo(query) : readTotal(tenant, counter).then((count) => ({ total: count, capped: false })),
   ]);
-  return { items: items.map(productFromItem), total };
+  return { items: items.map(productFromItem), ...total };
 }

@@ -3,9 +3,26 @@
  * lowers max_qty below the stored min_qty is caught too). Pure; the service turns the problems
  * into a 422.
  */
+import { sizeProblem } from '#shared/db/item-size';
 import type { ErrorDetail } from '#shared/errors';
 import { formatMinor } from '#shared/money';
 import { cheapestPreFactorUnit, type PricingProduct } from '#shared/pricing/product-price';
+import { storedProduct, type ProductRecord } from './stored';
+
+/**
+ * The most a product may take, stored and as JSON: half of DynamoDB's 400 KB item limit, so that
+ * the item and every copy of its JSON (the idempotency record of a create keeps the answer) fit
+ * with room to spare. The schema's maximums (20 options × 50 values with 100-character names,
+ * 20 images of 2,000 characters, a 5,000-character description) would allow about 550 KB; a
+ * real catalogue product takes a few kilobytes.
+ */
+export const MAX_PRODUCT_BYTES = 200 * 1024;
+
+/** A product over MAX_PRODUCT_BYTES, named by its largest field (a 422, before anything is written). */
+export function productSizeProblems(record: ProductRecord): ErrorDetail[] {
+  const problem = sizeProblem('product', storedProduct.attributes(record, 'put'), storedProduct.view(record), MAX_PRODUCT_BYTES);
+  return problem ? [problem] : [];
+}
 
 type Checked = Pick<PricingProduct, 'min_qty' | 'max_qty' | 'base_price' | 'price_tiers' | 'options'>;
 

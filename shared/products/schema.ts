@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { responseSchema } from '#shared/schemas/response';
 import { paginationQuery } from '#shared/schemas/pagination';
 import { hasAtMostDecimals } from '#shared/money';
-import { optionalText, requiredText } from '#shared/schemas/common';
+import { MAX_PRODUCT_OPTIONS, lineText, optionChoices, optionalText, requiredText } from '#shared/schemas/common';
 import { moneyInput, moneyOutput } from '#shared/schemas/money';
 import { imageUrl } from '#shared/schemas/url';
 import { strictProductObject } from './renamed-fields';
@@ -71,7 +71,7 @@ const StockInput = /* @__PURE__ */ z.strictObject({
 
 const productFields = /* @__PURE__ */ (() => ({
   name: requiredText(200).meta({ example: 'Flyer A5' }),
-  description: optionalText(5000),
+  description: optionalText(5000, { multiline: true }),
   category: requiredText(100).meta({ example: 'flyers' }),
   is_active: z.boolean().optional().default(true),
   min_qty: quantity('Smallest quantity that can be ordered').optional().default(1),
@@ -89,7 +89,7 @@ const productFields = /* @__PURE__ */ (() => ({
     .optional()
     .default([])
     .meta({ description: 'Ascending by min_qty; the tier with the highest min_qty ≤ quantity applies' }),
-  options: z.array(OptionInput).max(20).optional().default([]),
+  options: z.array(OptionInput).max(MAX_PRODUCT_OPTIONS).optional().default([]),
   setup_fee: moneyInput().optional().default(0).meta({ description: 'Once per calculation/order line' }),
   production_days: z.number().int().min(0).max(365).optional().default(1),
   stock: StockInput.optional(),
@@ -114,7 +114,7 @@ export const ProductUpdateSchema = /* @__PURE__ */ (() =>
       .optional(),
     base_price: moneyInput().optional(),
     price_tiers: z.array(TierInput).max(50).optional(),
-    options: z.array(OptionInput).max(20).optional(),
+    options: z.array(OptionInput).max(MAX_PRODUCT_OPTIONS).optional(),
     setup_fee: moneyInput().optional(),
     production_days: z.number().int().min(0).max(365).optional(),
     stock: StockInput.optional().meta({ description: 'Only the stock fields sent change; quantity is set absolutely' }),
@@ -128,30 +128,20 @@ export const ProductUpdateSchema = /* @__PURE__ */ (() =>
 export const ProductListQuerySchema = /* @__PURE__ */ (() =>
   strictProductObject({
     ...paginationQuery,
-    category: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .optional()
-      .meta({ description: 'Exact category, case-insensitive (results in name order)' }),
+    category: lineText(100).min(1).optional().meta({ description: 'Exact category, case-insensitive (results in name order)' }),
     is_active: z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .transform((value) => value === 'true')
       .optional()
       .meta({ description: 'Active or archived products only' }),
-    q: z.string().trim().min(1).max(200).optional().meta({ description: 'Name prefix, case-insensitive (results in name order)' }),
+    q: lineText(200).min(1).optional().meta({ description: 'Name prefix, case-insensitive (results in name order)' }),
   }).meta({ additionalProperties: false }))();
 
 export const CalculateBodySchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       quantity: quantity('Quantity to price'),
-      options: z
-        .record(z.string().max(50), z.string().max(50))
-        .optional()
-        .default({})
-        .meta({ description: 'Option code → value code', example: { paper: 'gloss170', finish: 'matte' } }),
+      options: optionChoices({ paper: 'gloss170', finish: 'matte' }).optional().default({}),
     })
     .meta({ id: 'ProductCalculate' }))();
 

@@ -12,7 +12,7 @@ import { fromMinor } from '#shared/money';
 import { priceProduct, type PriceQuote, type PricingOption } from '#shared/pricing/product-price';
 import type { ProductFilter } from './repository';
 import * as repo from './repository';
-import { productProblems } from './rules';
+import { productProblems, productSizeProblems } from './rules';
 import type { CalculateBody, PriceQuoteView, Product, ProductCreate, ProductDeleted, ProductListQuery, ProductUpdate } from './schema';
 import { storedProduct, type ProductRecord, type StockState } from './stored';
 
@@ -58,7 +58,7 @@ const definedStock = (stock: Partial<StockState> | undefined): Partial<StockStat
   Object.fromEntries(Object.entries(stock ?? {}).filter(([, value]) => value !== undefined));
 
 function assertConsistent(record: ProductRecord): void {
-  const problems = productProblems(record);
+  const problems = [...productProblems(record), ...productSizeProblems(record)];
   if (problems.length) throw new ValidationError('The product is inconsistent', problems);
 }
 
@@ -138,8 +138,12 @@ export async function deleteProduct(tenant: Tenant, id: number): Promise<Product
   });
 }
 
-export async function listProducts(tenant: Tenant, viewer: Viewer, query: ProductListQuery): Promise<{ items: Product[]; total: number }> {
-  if (viewer.kind === 'publishable' && query.is_active === false) return { items: [], total: 0 };
+export async function listProducts(
+  tenant: Tenant,
+  viewer: Viewer,
+  query: ProductListQuery,
+): Promise<{ items: Product[]; total: number; capped: boolean }> {
+  if (viewer.kind === 'publishable' && query.is_active === false) return { items: [], total: 0, capped: false };
   const state: ProductFilter['state'] =
     viewer.kind === 'publishable' || query.is_active === true ? 'active' : query.is_active === false ? 'inactive' : 'all';
   const result = await repo.listProducts(
@@ -147,7 +151,7 @@ export async function listProducts(tenant: Tenant, viewer: Viewer, query: Produc
     { state, category: query.category, q: query.q },
     { page: query.page, perPage: query.per_page },
   );
-  return { items: result.items.map(presentProduct), total: result.total };
+  return { items: result.items.map(presentProduct), total: result.total, capped: result.capped };
 }
 
 export async function calculatePrice(tenant: Tenant, viewer: Viewer, id: number, body: CalculateBody): Promise<PriceQuoteView> {

@@ -18,8 +18,8 @@ import type { Tenant } from '#shared/auth/principal';
 import { tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
 import { ConflictError, ValidationError, VersionConflict, type ErrorDetail } from '#shared/errors';
-import { stockLow } from './events';
-import { storedProduct, type ProductRecord } from './stored';
+import { stockLow, stockLowProduct } from './events';
+import type { ProductRecord } from './stored';
 
 export interface StockLine {
   product_id: number;
@@ -81,7 +81,7 @@ function decrement(
     condition += 'stock_quantity = :before AND #version = :version';
     values[':before'] = before;
     values[':version'] = product.version;
-    event = stockLow(tenant, { product: storedProduct.view({ ...product, stock: { ...product.stock, quantity: before - quantity } }) });
+    event = stockLow(tenant, { product: stockLowProduct(product, before - quantity) });
   }
   const item: TransactItem = {
     Update: {

@@ -1,17 +1,37 @@
 import * as z from 'zod';
+import { textProblem } from './text';
+
+/**
+ * Ids in paths and query strings are positive integers up to 2^53 − 1 (the largest a JSON number
+ * holds exactly): a longer one would be rounded to another id, so it is refused like any
+ * malformed id. `Number.isSafeInteger` sees the rounding (9007199254740993 → …992 is not safe).
+ */
+export const isIdText = (value: string): boolean => /^[1-9]\d{0,15}$/.test(value) && Number.isSafeInteger(Number(value));
 
 /** Path ids are positive integers; anything else is treated as "no such resource" (404). */
-export const pathId = /* @__PURE__ */ z
-  .string()
-  .regex(/^[1-9]\d{0,15}$/)
-  .transform(Number);
+export const pathId = /* @__PURE__ */ z.string().refine(isIdText).transform(Number);
 
 export const timestamp = /* @__PURE__ */ z.string().meta({ description: 'ISO 8601 UTC', example: '2026-11-21T10:15:00.000Z' });
 
-/** Optional text that may be cleared with null. */
-export const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).nullable().optional();
+/** Refuses text that cannot be stored faithfully (shared/schemas/text.ts); `multiline` for free text. */
+export const storableText =
+  (multiline = false) =>
+  (value: string, ctx: z.core.$RefinementCtx<string>): void => {
+    const problem = textProblem(value, multiline);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  };
 
-export const requiredText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+/** A single-line string input of at most `max` characters (no control characters, valid Unicode). */
+export const lineText = (max: number, multiline?: boolean) =>
+  z.string().trim().max(max, `must be at most ${max} characters`).superRefine(storableText(multiline));
+
+/**
+ * Optional text that may be cleared with null. `multiline`: free text (notes, descriptions), where
+ * line breaks and tabs are allowed; everything else is one line.
+ */
+export const optionalText = (max: number, options: { multiline?: boolean } = {}) => lineText(max, options.multiline).nullable().optional();
+
+export const requiredText = (max: number) => lineText(max).min(1, 'must not be empty');
 
 export const ErrorSchema = /* @__PURE__ */ z
   .object({
@@ -24,6 +44,21 @@ export const ErrorSchema = /* @__PURE__ */ z
     }),
   })
   .meta({ id: 'Error' });
+
+/** A product has at most this many options, so a choice of options names at most this many. */
+export const MAX_PRODUCT_OPTIONS = 20;
+
+/**
+ * Option code → value code, as `calculate` and order lines take it: at most one entry per option
+ * of a product (MAX_PRODUCT_OPTIONS), so a request cannot send a map of a million entries.
+ */
+export const optionChoices = (example: Record<string, string>) => {
+  const code = z.string().max(50).superRefine(storableText());
+  return z
+    .record(code, code)
+    .refine((choices) => Object.keys(choices).length <= MAX_PRODUCT_OPTIONS, `must choose at most ${MAX_PRODUCT_OPTIONS} options`)
+    .meta({ description: 'Option code → value code', example, maxProperties: MAX_PRODUCT_OPTIONS });
+};
 
 /** The `{id}` path parameter of a resource, documented as `description`. */
 export const idPath = (description: string) => z.object({ id: pathId.meta({ description, param: { name: 'id', in: 'path' } }) });

@@ -2,34 +2,60 @@ import * as z from 'zod';
 
 export const DEFAULT_PER_PAGE = 25;
 export const MAX_PER_PAGE = 100;
+/**
+ * The deepest page a page-numbered list serves. A page is read by skipping `(page − 1) × per_page`
+ * keys, so page × per_page is the read's size (and DynamoDB's `Limit`, which must stay below 2^31):
+ * with this bound a request reads at most 100,000 keys, however large the number sent. Deeper
+ * pages are pointless to a person; filters (and `starting_after` where a list has it) reach
+ * older items.
+ */
+export const MAX_PAGE = 1000;
 
 /** Query strings arrive as text; only plain positive integers are accepted (no silent clamping). */
-const integerString = (name: string, max?: number) =>
+const integerString = (name: string, max: number) =>
   z
     .string()
     .regex(/^\d+$/, `${name} must be a positive integer`)
+    // Anything longer than the bound's digits is over it (and would lose precision as a number).
+    .refine((value) => value.replace(/^0+/, '').length <= String(max).length, `${name} must be at most ${max}`)
     .transform(Number)
-    .pipe(
-      max === undefined
-        ? z.number().int().min(1, `${name} must be at least 1`)
-        : z.number().int().min(1, `${name} must be at least 1`).max(max, `${name} must be at most ${max}`),
-    );
+    .pipe(z.number().int().min(1, `${name} must be at least 1`).max(max, `${name} must be at most ${max}`));
+
+/** Documented as the integers they are (a query string is text, but the values are integers). */
+const integerDoc = (max: number, fallback: number, description: string) => ({
+  type: 'integer' as const,
+  minimum: 1,
+  maximum: max,
+  default: fallback,
+  example: fallback,
+  description,
+});
 
 export const paginationQuery = /* @__PURE__ */ (() => ({
-  page: integerString('page').optional().default(1).meta({ description: 'Page number, starting at 1', example: 1 }),
+  page: integerString('page', MAX_PAGE)
+    .optional()
+    .default(1)
+    .meta(integerDoc(MAX_PAGE, 1, `Page number, 1 to ${MAX_PAGE} (deeper pages: narrow the list with its filters)`)),
   per_page: integerString('per_page', MAX_PER_PAGE)
     .optional()
     .default(DEFAULT_PER_PAGE)
-    .meta({ description: `Page size, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})`, example: DEFAULT_PER_PAGE }),
+    .meta(integerDoc(MAX_PER_PAGE, DEFAULT_PER_PAGE, `Page size, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})`)),
 }))();
 
 export const PaginationSchema = /* @__PURE__ */ z
   .object({
     page: z.number().int(),
     per_page: z.number().int(),
-    total: z.number().int(),
-    total_pages: z.number().int(),
+    total: z.number().int().optional().meta({ description: 'Lists with a total: exact, or a lower bound when total_capped is true' }),
+    total_pages: z.number().int().optional(),
+    total_capped: z.boolean().optional().meta({ description: 'True when total was counted up to a cap (there are more)' }),
+    has_more: z.boolean(),
+    next_cursor: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: 'Lists that page by cursor: pass it as starting_after; null on the last page' }),
   })
-  .meta({ id: 'Pagination' });
+  .meta({ id: 'Pagination', description: 'See docs/platform.md (Lists)' });
 
 export type Pagination = z.output<typeof PaginationSchema>;

@@ -10,15 +10,21 @@
  * are KEYS_ONLY and their sort key is `<delivery id>#<kind>`: delivery ids sort by event time and
  * the kind rides along, so the event filter and the total are worked out on the small key records
  * alone, and only the page itself is fetched (one BatchGet). No counter is kept for the total:
- * history expires by TTL, which a counter would not notice.
+ * history expires by TTL, which a counter would not notice; it is counted up to TOTAL_CAP keys.
+ *
+ * While a delivery is pending it is also in the pending-deliveries index (gsi3), under the time
+ * its queue message should next act on it; the delivery sweeper (events/sweeper.ts) finds there
+ * the ones whose message was lost. Every write below that changes the status or the message
+ * chain keeps that entry in step (`dueFields`).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import { getMany, type PageRequest } from '#shared/db/collections';
+import { countCollectionUpTo, readWindow, TOTAL_CAP, type CollectionQuery, type Total } from '#shared/db/collections';
 import { writeConditionally } from '#shared/db/conditional-writes';
-import { tenantKeys, type ItemKey } from '#shared/db/keys';
-import { queryPages } from '#shared/db/query';
+import { batchGet, keyId } from '#shared/db/batch';
+import { deliveryIdOfSortKey, deliveryOfKey, sweepKeys, tenantKeys } from '#shared/db/keys';
+import { queryAll } from '#shared/db/query';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { buildUpdate } from '#shared/db/update-expression';
 import { MAX_KEPT_ATTEMPTS } from './limits';
@@ -74,15 +80,38 @@ function deliveryUpdate(
   };
 }
 
-const statusFields = (tenant: Tenant, delivery: DeliveryRecord, status: DeliveryStatus, now: string) => ({
+/**
+ * The pending-deliveries index entry (gsi3, shared/db/keys.ts `sweepKeys`): while pending, when
+ * the delivery's message should next act (`due`); otherwise none (null removes the attributes).
+ */
+const dueFields = (delivery: DeliveryRecord, status: DeliveryStatus, due: string) =>
+  status === 'pending' ? sweepKeys.pendingDue(delivery.id, due) : { gsi3pk: null, gsi3sk: null };
+
+/** The status, its index partition, and the pending-deliveries entry (due at `due`, by default now). */
+const statusFields = (tenant: Tenant, delivery: DeliveryRecord, status: DeliveryStatus, now: string, due = now) => ({
   status,
   updated_at: now,
   gsi2pk: tenantKeys.webhookDeliveriesByStatus(tenant, delivery.webhook_id, status),
+  ...dueFields(delivery, status, due),
 });
 
-/** Points a pending delivery at a new message chain (the router re-enqueues a replayed event). */
+/**
+ * The conditional Put that creates a delivery (stored.ts) unless it exists already, in the
+ * pending-deliveries index from the start: its first message should act at once.
+ */
+export function newDeliveryPut(tenant: Tenant, delivery: DeliveryRecord): TransactItem {
+  const put = deliveryPut(tenant, delivery);
+  return { Put: { ...put.Put!, Item: { ...put.Put!.Item, ...dueFields(delivery, delivery.status, delivery.created_at) } } };
+}
+
+/**
+ * Points a pending delivery at a new message chain (the router re-enqueues a replayed event, the
+ * sweeper one whose message was lost): the new message should act now.
+ */
 export function rearmPending(tenant: Tenant, delivery: DeliveryRecord, token: string, now: string): Promise<boolean> {
-  return writeConditionally([deliveryUpdate(tenant, delivery, { token, updated_at: now }, { token: delivery.token })]);
+  return writeConditionally([
+    deliveryUpdate(tenant, delivery, { token, updated_at: now, ...dueFields(delivery, 'pending', now) }, { token: delivery.token }),
+  ]);
 }
 
 /**
@@ -141,7 +170,8 @@ export function attemptUpdate(tenant: Tenant, delivery: DeliveryRecord, attempt:
     tenant,
     delivery,
     {
-      ...statusFields(tenant, delivery, outcome.status, attempt.attempted_at),
+      // Pending after a failed attempt: due at the next attempt (or now, after the last one, until the DLQ handler ends it).
+      ...statusFields(tenant, delivery, outcome.status, attempt.attempted_at, outcome.next_attempt_at ?? attempt.attempted_at),
       attempt_count: attempt.attempt,
       chain_attempts: delivery.chain_attempts + 1,
       last_attempt_at: attempt.attempted_at,
@@ -183,39 +213,92 @@ export interface HistoryFilter {
   kind?: string;
 }
 
+export interface HistoryPage {
+  page: number;
+  perPage: number;
+  /** Cursor: only deliveries older than this one (its id). */
+  after?: string;
+}
+
+/**
+ * One page of a registration's history, newest first: the page's keys from the keys-only index
+ * (one more, to know whether more follow) and its items in one BatchGetItem; the total counted on
+ * the index up to TOTAL_CAP keys. The `event` filter works on the keys (the kind ends the index
+ * sort key) and examines at most MAX_EXAMINED of them per request: a page of a rare kind may come
+ * back short, with `next` (the last delivery id examined) to go on from.
+ */
 export async function listDeliveries(
   tenant: Tenant,
   webhookId: number,
   filter: HistoryFilter,
-  { page, perPage }: PageRequest,
-): Promise<{ items: DeliveryRecord[]; total: number }> {
+  { page, perPage, after }: HistoryPage,
+): Promise<{ items: DeliveryRecord[]; hasMore: boolean; next: string | undefined } & Total> {
   const index = filter.status ? 'gsi2' : 'gsi1';
   const partition = filter.status
     ? tenantKeys.webhookDeliveriesByStatus(tenant, webhookId, filter.status)
     : tenantKeys.webhookDeliveries(tenant, webhookId);
+  const sortKey = (entry: Record<string, unknown>) => String(entry[`${index}sk`]);
   const suffix = filter.kind === undefined ? undefined : `#${filter.kind}`;
-  const offset = (page - 1) * perPage;
-  const pageKeys: ItemKey[] = [];
-  let total = 0;
-  const query = {
-    IndexName: index,
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': `${index}pk` },
-    ExpressionAttributeValues: { ':pk': partition },
-    ScanIndexForward: false,
-  };
-  for await (const { items } of queryPages(query)) {
-    for (const key of items) {
-      if (suffix !== undefined && !String(key[`${index}sk`]).endsWith(suffix)) continue;
-      if (total >= offset && total < offset + perPage) pageKeys.push({ pk: String(key.pk), sk: String(key.sk) });
-      total++;
-    }
-  }
-  const items = await getMany(pageKeys);
+  const keep = suffix === undefined ? undefined : (entry: Record<string, unknown>) => sortKey(entry).endsWith(suffix);
+  const whole: CollectionQuery = { index, partition, newestFirst: true };
+  // Delivery ids have one length, so `<id>` sorts just below `<id>#<kind>` and above every older delivery's key ('0' below all).
+  const window: CollectionQuery = after === undefined ? whole : { ...whole, sortKeyBetween: ['0', after] };
+  const [found, total] = await Promise.all([
+    readWindow(window, { perPage, offset: (page - 1) * perPage, keep }),
+    countCollectionUpTo(whole, TOTAL_CAP, keep),
+  ]);
   // An item can change status between the index read and the fetch; the page shows it as it is now.
-  return { items: items.map(deliveryFromItem), total };
+  return {
+    items: found.items.map(deliveryFromItem),
+    hasMore: found.hasMore,
+    next: found.next === undefined ? undefined : deliveryIdOfSortKey(sortKey(found.next)),
+    ...total,
+  };
 }
 
 /** Creates the delivery unless it exists already: true when created (the router writes its batch's deliveries together). */
 export const insertDelivery = (tenant: Tenant, delivery: DeliveryRecord): Promise<boolean> =>
-  writeConditionally([deliveryPut(tenant, delivery)]);
+  writeConditionally([newDeliveryPut(tenant, delivery)]);
+
+/** A pending delivery found in the pending-deliveries index: whose it is, and when it was due. */
+export interface DueDelivery {
+  tenant: Tenant;
+  deliveryId: string;
+  due: string;
+}
+
+/**
+ * Pending deliveries of one shard of the pending-deliveries index that were due before `before`
+ * (ISO), oldest first, at most `limit`: one Query of small key records. The index is eventually
+ * consistent: the caller reads each delivery again before acting on it.
+ */
+export async function overdueDeliveries(shard: number, before: string, limit: number): Promise<DueDelivery[]> {
+  const entries = await queryAll(
+    {
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :shard AND gsi3sk < :before',
+      ExpressionAttributeValues: { ':shard': sweepKeys.dueShard(shard), ':before': sweepKeys.dueBefore(before) },
+    },
+    { max: limit },
+  );
+  return entries.flatMap((entry) => {
+    const found = deliveryOfKey({ pk: String(entry.pk), sk: String(entry.sk) });
+    return found ? [{ ...found, due: String(entry.gsi3sk).split('#')[0]! }] : [];
+  });
+}
+
+/** The deliveries at these ids, read strongly consistent in one BatchGetItem per 100, with their index entry's due time. */
+export async function readDeliveries(
+  wanted: readonly { tenant: Tenant; deliveryId: string }[],
+): Promise<{ tenant: Tenant; delivery: DeliveryRecord; due: string | undefined }[]> {
+  const found = await batchGet(
+    wanted.map(({ tenant, deliveryId }) => tenantKeys.delivery(tenant, deliveryId)),
+    { consistent: true },
+  );
+  return wanted.flatMap(({ tenant, deliveryId }) => {
+    const item = found.get(keyId(tenantKeys.delivery(tenant, deliveryId)));
+    if (!item) return [];
+    const due = typeof item.gsi3sk === 'string' ? item.gsi3sk.split('#')[0] : undefined;
+    return [{ tenant, delivery: deliveryFromItem(item), due }];
+  });
+}

@@ -11,7 +11,6 @@ import { buildPayload } from './payload';
 import { sampleData } from './samples';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import type { PageRequest } from '#shared/db/collections';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
 import { randomToken } from '#shared/ids';
@@ -32,15 +31,20 @@ const inactive = () =>
     { field: 'active', message: 'is false' },
   ]);
 
-export async function listWebhookDeliveries(
-  tenant: Tenant,
-  webhookId: number,
-  query: DeliveryListQuery,
-): Promise<{ items: Delivery[]; total: number }> {
+/** A page of the history: `total` counted up to a cap (`capped`), `next` the cursor of the following page. */
+export interface DeliveryPage {
+  items: Delivery[];
+  total: number;
+  capped: boolean;
+  hasMore: boolean;
+  next: string | undefined;
+}
+
+export async function listWebhookDeliveries(tenant: Tenant, webhookId: number, query: DeliveryListQuery): Promise<DeliveryPage> {
   await requireWebhook(tenant, webhookId);
-  const page: PageRequest = { page: query.page, perPage: query.per_page };
+  const page = { page: query.page, perPage: query.per_page, after: query.starting_after };
   const result = await listDeliveries(tenant, webhookId, { status: query.status, kind: query.event }, page);
-  return { items: result.items.map(presentDelivery), total: result.total };
+  return { ...result, items: result.items.map(presentDelivery) };
 }
 
 /** A delivery of another registration is as unknown here as one that does not exist. */

@@ -5,7 +5,7 @@
 import { storedCustomer } from '#shared/customers/stored';
 import { resourceTypeOf, type EventKind } from '#shared/events/catalogue';
 import { storedOrder } from '#shared/orders/stored';
-import { storedProduct } from '#shared/products/stored';
+import { stockLowProduct } from '#shared/products/events';
 
 const customer = { id: 0, name: 'Test Customer', email: 'test.customer@example.com' };
 
@@ -76,28 +76,8 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       version: 1,
       reserved: [],
     }),
-  product: (now) =>
-    storedProduct.view({
-      id: 0,
-      name: 'Test Flyer A5',
-      description: null,
-      category: 'flyers',
-      is_active: true,
-      min_qty: 100,
-      max_qty: null,
-      unit: 'piece',
-      base_price: 10,
-      price_tiers: [],
-      options: [],
-      setup_fee: 0,
-      production_days: 2,
-      stock: { tracked: true, quantity: 3, low_threshold: 10 },
-      images: [],
-      created_at: now,
-      updated_at: now,
-      version: 1,
-      order_refs: 0,
-    }),
+  // stock.low carries a slim product (shared/products/events.ts).
+  product: () => stockLowProduct({ id: 0, name: 'Test Flyer A5', stock: { tracked: true, quantity: 3, low_threshold: 10 } }, 3),
   invoice: (now) => ({
     id: 0,
     invoice_number: 'INV-TEST-000000',

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { codecSchema, responseSchema } from '#shared/schemas/response';
 import { eventKinds } from '#shared/events/catalogue';
 import { paginationQuery } from '#shared/schemas/pagination';
-import { optionalText } from '#shared/schemas/common';
+import { optionalText, storableText } from '#shared/schemas/common';
+import { DELIVERY_ID_PATTERN } from './delivery-id';
 import { MAX_KEPT_ATTEMPTS } from './limits';
 import { DELIVERY_STATUSES, storedAttempt, storedDelivery, storedWebhook } from './stored';
 
@@ -10,12 +11,14 @@ import { DELIVERY_STATUSES, storedAttempt, storedDelivery, storedWebhook } from 
 export const subscribableKinds = ['*', ...eventKinds] as const;
 const validKindsText = /* @__PURE__ */ subscribableKinds.join(', ');
 
-const url = /* @__PURE__ */ z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(2048, 'must be at most 2048 characters')
-  .meta({ example: 'https://example.com/webhooks/print-shop', description: 'https only; must reach the public internet' });
+const url = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(2048, 'must be at most 2048 characters')
+    .superRefine(storableText())
+    .meta({ example: 'https://example.com/webhooks/print-shop', description: 'https only; must reach the public internet' }))();
 
 const kind = /* @__PURE__ */ (() =>
   z.string().refine((value) => (subscribableKinds as readonly string[]).includes(value), {
@@ -31,7 +34,7 @@ const events = /* @__PURE__ */ (() =>
     .transform((list) => [...new Set(list)])
     .meta({ example: ['order.created', 'customer.created'], description: `Event kinds, or ["*"] for all. Valid: ${validKindsText}` }))();
 
-const description = /* @__PURE__ */ (() => optionalText(500).meta({ example: 'ERP sync' }))();
+const description = /* @__PURE__ */ (() => optionalText(500, { multiline: true }).meta({ example: 'ERP sync' }))();
 
 export const WebhookCreateSchema = /* @__PURE__ */ z
   .strictObject({ url, events, active: z.boolean().optional().default(true), description })
@@ -45,17 +48,25 @@ export const WebhookUpdateSchema = /* @__PURE__ */ z
 export const WebhookSchema = /* @__PURE__ */ (() => responseSchema(storedWebhook, { id: 'Webhook' }))();
 
 export const DeliveryListQuerySchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    ...paginationQuery,
-    status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this status' }),
-    event: z
-      .string()
-      .refine((value) => (eventKinds as readonly string[]).includes(value), {
-        error: (issue) => `unknown event kind ${JSON.stringify(issue.input)}; valid kinds: ${eventKinds.join(', ')}`,
-      })
-      .optional()
-      .meta({ description: 'Only deliveries of this event kind' }),
-  }))();
+  z
+    .strictObject({
+      ...paginationQuery,
+      status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this status' }),
+      event: z
+        .string()
+        .refine((value) => (eventKinds as readonly string[]).includes(value), {
+          error: (issue) => `unknown event kind ${JSON.stringify(issue.input)}; valid kinds: ${eventKinds.join(', ')}`,
+        })
+        .optional()
+        .meta({ description: 'Only deliveries of this event kind' }),
+      starting_after: z.string().regex(DELIVERY_ID_PATTERN, 'must be a delivery id (wh_…)').optional().meta({
+        description: "Cursor: the deliveries after (older than) this one — the previous page's pagination.next_cursor; not with page > 1",
+      }),
+    })
+    .refine((query) => query.starting_after === undefined || query.page === 1, {
+      message: 'use either page or starting_after',
+      path: ['page'],
+    }))();
 
 /** A delivery as lists show it: derived from the stored field list (stored.ts). */
 export const DeliverySchema = /* @__PURE__ */ (() => responseSchema(storedDelivery, { id: 'WebhookDelivery' }))();

@@ -1,7 +1,7 @@
 /**
  * Webhook registrations: create, read, change, delete, rotate the secret. URLs pass the SSRF guard
  * (ssrf.ts) before anything is written; the secret is shown in full only in the answers
- * to create and rotate-secret.
+ * to create and rotate-secret, and stored sealed (secrets.ts).
  */
 import { checkWebhookUrl, isNameNotFound, resolveTarget, UnsafeUrlError } from './ssrf';
 import { generateSecret, ROTATION_OVERLAP_MS, secretHint } from './signing';
@@ -12,14 +12,19 @@ import { nextId } from '#shared/db/counters';
 import { ValidationError } from '#shared/errors';
 import { logger } from '#shared/logger';
 import * as repo from './repository';
+import { sealSecret } from './secrets';
 import type { Webhook, WebhookCreate, WebhookUpdate } from './schema';
 import { storedWebhook, type WebhookRecord } from './stored';
 
 const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnVersionConflict('webhook', operation);
 
-/** The public view; the secret in full only for the answers to create and rotate-secret, a hint elsewhere. */
-export const presentWebhook = (record: WebhookRecord, revealSecret = false): Webhook =>
-  storedWebhook.view({ ...record, secret: revealSecret ? record.secret : secretHint(record.secret) });
+/**
+ * The public view: the secret in full only for the answers to create and rotate-secret (`shown`,
+ * the plaintext just made), its hint elsewhere (a registration stored before hints were kept
+ * holds its plaintext secret, which gives the hint).
+ */
+export const presentWebhook = (record: WebhookRecord, shown?: string): Webhook =>
+  storedWebhook.view({ ...record, secret: shown ?? record.secret_hint ?? secretHint(record.secret) });
 
 /**
  * Refuses URLs that are, or resolve to, non-public addresses (422 on `url`). A name that does not
@@ -44,13 +49,15 @@ export async function createWebhook(tenant: Tenant, input: WebhookCreate): Promi
   if (existing.length >= repo.MAX_WEBHOOKS_PER_TENANT) throw repo.tooManyWebhooks();
   const id = await nextId(tenant, 'webhook');
   const now = new Date().toISOString();
+  const secret = generateSecret();
   const record: WebhookRecord = {
     id,
     url: input.url,
     events: input.events,
     active: input.active,
     description: input.description ?? null,
-    secret: generateSecret(),
+    secret: await sealSecret(tenant, id, secret),
+    secret_hint: secretHint(secret),
     created_at: now,
     updated_at: now,
     version: 1,
@@ -58,7 +65,7 @@ export async function createWebhook(tenant: Tenant, input: WebhookCreate): Promi
     previous_secret_expires_at: null,
   };
   await repo.insertWebhook(tenant, record);
-  return presentWebhook(record, true);
+  return presentWebhook(record, secret);
 }
 
 export async function getWebhook(tenant: Tenant, id: number): Promise<Webhook> {
@@ -104,15 +111,18 @@ export async function rotateSecret(tenant: Tenant, id: number): Promise<Webhook>
   return withRetry(async () => {
     const before = await repo.requireWebhook(tenant, id);
     const now = new Date();
+    const secret = generateSecret();
     const after: WebhookRecord = {
       ...before,
-      secret: generateSecret(),
-      previous_secret: before.secret,
+      secret: await sealSecret(tenant, id, secret),
+      secret_hint: secretHint(secret),
+      // Moved as it is stored (sealed; a plaintext secret from before sealing existed is sealed now).
+      previous_secret: await sealSecret(tenant, id, before.secret),
       previous_secret_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
       updated_at: now.toISOString(),
     };
     await repo.saveWebhook(tenant, before, after);
-    return presentWebhook({ ...after, version: before.version + 1 }, true);
+    return presentWebhook({ ...after, version: before.version + 1 }, secret);
   });
 }
 

@@ -6,8 +6,9 @@
  * again before every delivery (DNS can change), and the delivery then connects to exactly the
  * address that was checked (no second lookup an attacker could answer differently).
  *
- * Local mode (`npm start`, tests) additionally allows `http` and the hosts `127.0.0.1` and
- * `localhost`, so a receiver on the developer's machine can be registered.
+ * Local mode (`npm start`, tests) additionally allows the loopback hosts `127.0.0.1` and
+ * `localhost`, over `http` too, so a receiver on the developer's machine can be registered. Every
+ * other URL needs https there as on AWS (`http://example.com/hook` is refused in both).
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
@@ -146,8 +147,10 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): URL {
   }
   const host = bareHost(url);
   const localAllowed = policy.localMode && LOCAL_MODE_HOSTS.has(host);
-  if (url.protocol !== 'https:' && !(policy.localMode && url.protocol === 'http:')) {
-    throw new UnsafeUrlError('must use https');
+  if (url.protocol !== 'https:' && !(localAllowed && url.protocol === 'http:')) {
+    throw new UnsafeUrlError(
+      policy.localMode && url.protocol === 'http:' ? 'must use https (plain http only for 127.0.0.1 or localhost here)' : 'must use https',
+    );
   }
   if (url.username || url.password) throw new UnsafeUrlError('must not contain credentials; authenticate with the signature');
   if (!host) throw new UnsafeUrlError('must name a host');

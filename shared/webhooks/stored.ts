@@ -5,8 +5,11 @@
  * registration) with its most recent attempts inside it, so one read gives a delivery with its
  * history and recording an attempt is one conditional write; history expires with its event.
  *
- * The secret is stored as-is (it must sign later, so a hash would not do); the table is
- * encrypted at rest and no read path outside signing ever returns it.
+ * The secret must sign later, so a hash would not do: it is stored sealed with envelope encryption
+ * (secrets.ts, shared/crypto/envelope.ts — a KMS-wrapped data key on AWS, a local key file under
+ * the data folder locally), the previous one during a rotation too, and only the delivery worker
+ * opens it. Reads show `secret_hint`. Registrations stored before sealing existed hold their
+ * secret in plaintext until it is rotated; those are read as they are.
  */
 import type { Tenant } from '#shared/auth/principal';
 import { deliverySortKey, tenantKeys } from '#shared/db/keys';
@@ -29,7 +32,9 @@ export const storedWebhook = entity({
   created_at: field(c.timestamp).fixed(),
   updated_at: field(c.timestamp),
   version: field(c.int).fixed().internal(),
-  /** After a rotation the previous secret keeps signing until `previous_secret_expires_at`. */
+  /** What reads show of the secret (`whsec_…AbCd`), kept apart so that no read has to open the secret. */
+  secret_hint: field(c.nullable(c.string)).internal(),
+  /** After a rotation the previous secret keeps signing until `previous_secret_expires_at` (sealed too). */
   previous_secret: field(c.nullable(c.string)).internal(),
   previous_secret_expires_at: field(c.nullable(c.string)).internal(),
 });

@@ -2,11 +2,14 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { env } from '#shared/config';
+import { secretsKeyEnv } from '#shared/crypto/env';
 import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
 import { workers } from '#shared/workers';
 import { assertConsistentPathParameters, functionId } from '#infra/api';
+import { RATE_WINDOW_PARTITIONS, TABLE_WRITE_ACTIONS, TENANT_PARTITIONS } from '#infra/grants';
+import { webhookSecretReaders, webhookSecretWriters } from '#infra/secrets';
 import { buildStack, methods } from './helpers';
-import { plans, usagePlanName, usagePlanThrottle, type Plan } from '#shared/accounts/plans';
+import { gatewayFigure, plans, USAGE_TIERS, usageKeyTiers, usagePlanName, usagePlanThrottle, type UsageTier } from '#shared/accounts/plans';
 
 const { stack, template } = buildStack('dev');
 const found = methods(template);
@@ -14,6 +17,18 @@ const logicalId = (construct: { node: { defaultChild?: unknown } }): string =>
   stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const routeFunctionId = (route: RouteDefinition): string => logicalId(stack.api.functions.get(route.id)!);
 const authorizerId = logicalId(stack.api.node.findChild('Authorizer'));
+
+interface Statement {
+  Action: string | string[];
+  Condition?: unknown;
+}
+const actionList = (statement: Statement): string[] => [statement.Action].flat();
+/** The IAM statements of a function's role (route roles are shared by functions of the same needs). */
+const statementsOf = (construct: { role?: { node: { defaultChild?: unknown } } }): Statement[] => {
+  const role = logicalId(construct.role!);
+  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } });
+  return Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
+};
 
 /** The API's functions: without CDK's custom-resource providers and the audit shipper (audit.test.ts). */
 const auditShipperId = logicalId(stack.audit.shipper);
@@ -93,6 +108,32 @@ describe('REST API', () => {
     for (const type of ['DEFAULT_4XX', 'DEFAULT_5XX']) {
       template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: type });
     }
+    for (const [type, status, code] of [
+      ['THROTTLED', '429', 'rate_limited'],
+      ['REQUEST_TOO_LARGE', '413', 'payload_too_large'],
+      ['WAF_FILTERED', '403', 'forbidden'],
+      ['INTEGRATION_TIMEOUT', '504', 'timeout'],
+    ] as const) {
+      const [response] = Object.values(template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } }));
+      expect(response?.Properties.StatusCode, type).toBe(status);
+      expect(JSON.parse(response!.Properties.ResponseTemplates['application/json']).error.code, type).toBe(code);
+    }
+  });
+
+  it('logs every request, also those the gateway refuses itself, with why and for whom', () => {
+    const [stage] = Object.values(template.findResources('AWS::ApiGateway::Stage'));
+    const format = JSON.parse(stage!.Properties.AccessLogSetting.Format as string) as Record<string, string>;
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      status: '$context.status',
+      ip: '$context.identity.sourceIp',
+      errorType: '$context.error.responseType',
+      errorMessage: '$context.error.message',
+      wafStatus: '$context.waf.status',
+      accountId: '$context.authorizer.accountId',
+      mode: '$context.authorizer.mode',
+      usageKeyId: '$context.identity.apiKeyId',
+    });
   });
 
   it('deploys a stage named after the stage with access logs, throttling and binary uploads', () => {
@@ -124,6 +165,7 @@ describe('route functions', () => {
   it('run on Node.js 24 arm64 with JSON logs and the runtime configuration', () => {
     // The workers' functions differ in timeout and environment; workers.test.ts checks them.
     const workerIds = new Set([...stack.workers.functions.values()].map(logicalId));
+    const keyUsers = new Set(webhookSecretWriters.map((routeId) => logicalId(stack.api.functions.get(routeId)!)));
     for (const [id, fn] of functions.filter(([functionId]) => !workerIds.has(functionId))) {
       expect(fn.Properties, id).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -145,6 +187,8 @@ describe('route functions', () => {
           'POWERTOOLS_SERVICE_NAME',
           'POWERTOOLS_LOG_LEVEL',
           'NODE_OPTIONS',
+          // Only the functions that encrypt webhook secrets name the KMS key (infra/secrets.ts).
+          ...(keyUsers.has(id) ? [secretsKeyEnv.kmsKeyId] : []),
         ].sort(),
       );
       expect(variables).toMatchObject({ STAGE: 'dev', NODE_OPTIONS: '--enable-source-maps' });
@@ -172,6 +216,48 @@ describe('route functions', () => {
     expect(actionsOf(stack.api.authorizerFunction)).not.toContain('dynamodb:PutItem');
   });
 
+  it('write tenant partitions only; GET routes only their rate-limit counters; nobody writes platform items', () => {
+    const check = (label: string, fn: { role?: { node: { defaultChild?: unknown } } }, allowed: 'none' | 'rate' | 'tenant') => {
+      const statements = statementsOf(fn);
+      const writes = statements.filter((statement) => actionList(statement).some((action) => TABLE_WRITE_ACTIONS.includes(action)));
+      if (allowed === 'none') return expect(writes, label).toEqual([]);
+      expect(writes.length, label).toBeGreaterThan(0);
+      for (const statement of writes) {
+        // Each write statement is bound to partition keys starting with T# — never ACCOUNT#… or APIKEY#….
+        expect(statement.Condition, label).toEqual({
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': allowed === 'rate' ? RATE_WINDOW_PARTITIONS : TENANT_PARTITIONS },
+        });
+        if (allowed === 'rate') expect(actionList(statement), label).toEqual(['dynamodb:UpdateItem']);
+      }
+      for (const pattern of [...TENANT_PARTITIONS, ...RATE_WINDOW_PARTITIONS]) expect(pattern.startsWith('T#')).toBe(true);
+    };
+    for (const route of routes) check(route.id, stack.api.functions.get(route.id)!, route.method === 'GET' ? 'rate' : 'tenant');
+    check('authorizer', stack.api.authorizerFunction, 'none');
+    check('audit shipper', stack.audit.shipper, 'tenant');
+    for (const worker of workers)
+      check(worker.id, stack.workers.functions.get(worker.id)!, worker.access.table === 'read' ? 'none' : 'tenant');
+  });
+
+  it('grant the webhook secrets key to exactly the functions that seal or open secrets', () => {
+    const kmsActionsOf = (fn: { role?: { node: { defaultChild?: unknown } } }) =>
+      statementsOf(fn)
+        .flatMap(actionList)
+        .filter((action) => action.startsWith('kms:'));
+    for (const route of routes) {
+      const expected = webhookSecretWriters.includes(route.id) ? ['kms:GenerateDataKey'] : [];
+      expect(kmsActionsOf(stack.api.functions.get(route.id)!), route.id).toEqual(expected);
+    }
+    expect(kmsActionsOf(stack.api.authorizerFunction)).toEqual([]);
+    for (const worker of workers) {
+      const fn = stack.workers.functions.get(worker.id)!;
+      expect(kmsActionsOf(fn), worker.id).toEqual(webhookSecretReaders.includes(worker.id) ? ['kms:Decrypt'] : []);
+      const variables = (template.toJSON().Resources[logicalId(fn)].Properties.Environment.Variables ?? {}) as Record<string, unknown>;
+      expect(variables[secretsKeyEnv.kmsKeyId] !== undefined, worker.id).toBe(webhookSecretReaders.includes(worker.id));
+    }
+    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/print-shop-dev-webhook-secrets' });
+  });
+
   it('take stable ids from their route ids', () => {
     expect(functionId('customers.create')).toBe('CustomersCreateFn');
     expect(functionId('addresses.get')).toBe('AddressesGetFn');
@@ -192,20 +278,40 @@ describe('route table checks', () => {
 });
 
 describe('usage plans', () => {
-  it('has one usage plan per plan, throttled from its per-minute figure, on the API stage', () => {
-    const usagePlans = Object.values(template.findResources('AWS::ApiGateway::UsagePlan'));
-    expect(usagePlans).toHaveLength(3);
-    for (const [plan, perMinute] of Object.entries(plans)) {
-      const found = usagePlans.find((candidate) => candidate.Properties.UsagePlanName === usagePlanName('dev', plan as Plan));
-      expect(found, plan).toBeDefined();
-      expect(found!.Properties.Throttle).toEqual({
-        RateLimit: usagePlanThrottle(perMinute).rateLimit,
-        BurstLimit: usagePlanThrottle(perMinute).burstLimit,
-      });
-      expect(found!.Properties.ApiStages).toHaveLength(1);
+  const usagePlans = Object.entries(template.findResources('AWS::ApiGateway::UsagePlan'));
+  const planNamed = (name: string) => usagePlans.find(([, candidate]) => candidate.Properties.UsagePlanName === name);
+
+  it('has one usage plan per tier, throttled to admit the whole figure of its tier twice in a row, on the API stage', () => {
+    expect(usagePlans).toHaveLength(USAGE_TIERS.length + 1);
+    for (const tier of USAGE_TIERS) {
+      const found = planNamed(usagePlanName('dev', tier));
+      expect(found, String(tier)).toBeDefined();
+      const throttle = found![1].Properties.Throttle as { RateLimit: number; BurstLimit: number };
+      expect(throttle).toEqual({ RateLimit: usagePlanThrottle(tier).rateLimit, BurstLimit: usagePlanThrottle(tier).burstLimit });
+      // A burst of the whole figure at the end of one minute and again at the start of the next passes.
+      expect(throttle.BurstLimit, String(tier)).toBeGreaterThanOrEqual(2 * tier);
+      expect(throttle.RateLimit * 60, String(tier)).toBeGreaterThanOrEqual(tier);
+      expect(found![1].Properties.ApiStages).toHaveLength(1);
     }
-    expect(usagePlanThrottle(100)).toEqual({ rateLimit: 4, burstLimit: 40 });
-    expect(usagePlanThrottle(1000)).toEqual({ rateLimit: 34, burstLimit: 340 });
+    const unthrottled = planNamed(usagePlanName('dev', 'unthrottled'));
+    expect(unthrottled).toBeDefined();
+    expect(unthrottled![1].Properties.Throttle).toBeUndefined();
+  });
+
+  it('keeps the logical ids of the former per-plan usage plans for the tiers of the plan figures (their keys keep working)', () => {
+    const idOf = (tier: UsageTier) => logicalId(stack.api.usagePlans.get(tier)!);
+    expect(idOf(plans.starter)).toMatch(/^ApiUsagePlanStarter/);
+    expect(idOf(plans.professional)).toMatch(/^ApiUsagePlanProfessional/);
+    expect(idOf(plans.enterprise)).toMatch(/^ApiUsagePlanEnterprise/);
+  });
+
+  it('has a usage plan for every usage key of every plan, sized for its mode and kind', () => {
+    for (const perMinute of [...Object.values(plans), 60, 2000, 100_000]) {
+      for (const { slot, tier } of usageKeyTiers(perMinute)) {
+        expect(planNamed(usagePlanName('dev', tier)), `${perMinute} ${slot.mode}/${slot.kind}`).toBeDefined();
+        if (tier !== 'unthrottled') expect(tier).toBeGreaterThanOrEqual(gatewayFigure(perMinute, slot.kind));
+      }
+    }
   });
 
   it('takes API keys from the authorizer and requires them on key routes only', () => {

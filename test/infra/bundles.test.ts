@@ -4,12 +4,16 @@ import { readFileSync } from 'node:fs';
 import { buildBundles, type BundleFigure } from '#bench/bundles';
 import { routes } from '#shared/routes';
 import { workers } from '#shared/workers';
+import { webhookSecretReaders, webhookSecretWriters } from '#infra/secrets';
 
 /**
  * Every function bundled exactly as CDK bundles it (infra/bundling.ts), measured from the metafile.
  * Built once before the tests, so each of them also holds when run alone (`-t`), never vacuously.
  */
 let figures: BundleFigure[] = [];
+
+/** The bundle itself among esbuild's outputs (the source map is listed first, and names no inputs). */
+const bundleOutput = (figure: BundleFigure) => Object.entries(figure.metafile.outputs).find(([name]) => name.endsWith('.mjs'))![1];
 
 /** Functions besides the routes and the workers: the request authorizer and the audit log shipper. */
 const OTHER_FUNCTIONS = ['authorizer', 'audit.ship'];
@@ -37,7 +41,7 @@ describe('bundles', () => {
   it('bundles no AWS SDK v2, X-Ray or credential chain the Lambda runtime does not need', () => {
     expect(figures.length).toBeGreaterThan(0);
     for (const figure of figures) {
-      const inputs = Object.keys(Object.values(figure.metafile.outputs).find((output) => output.bytes > 0)!.inputs);
+      const inputs = Object.keys(bundleOutput(figure).inputs);
       for (const forbidden of ['node_modules/aws-sdk/', 'aws-xray-sdk', '@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients']) {
         expect(
           inputs.some((input) => input.includes(forbidden)),
@@ -69,9 +73,20 @@ describe('bundles', () => {
     }
   });
 
+  it('carries the KMS client (webhook secrets) in exactly the bundles granted the key: create, rotate-secret, the delivery worker', () => {
+    const withKms = figures
+      .filter((figure) => {
+        return Object.entries(bundleOutput(figure).inputs).some(
+          ([input, { bytesInOutput }]) => input.endsWith('shared/clients/kms.ts') && bytesInOutput > 0,
+        );
+      })
+      .map((figure) => figure.id)
+      .sort();
+    expect(withKms).toEqual([...webhookSecretWriters, ...webhookSecretReaders.map((id) => `worker.${id}`)].sort());
+  });
+
   it('keeps zod and the DynamoDB client where they belong: no zod in the authorizer, no DynamoDB client in the OpenAPI document', () => {
-    const inputsOf = (id: string) =>
-      Object.keys(Object.values(figures.find((figure) => figure.id === id)!.metafile.outputs).find((output) => output.bytes > 0)!.inputs);
+    const inputsOf = (id: string) => Object.keys(bundleOutput(figures.find((figure) => figure.id === id)!).inputs);
     expect(inputsOf('authorizer').some((input) => input.includes('node_modules/zod/'))).toBe(false);
     expect(inputsOf('openapi.get').some((input) => input.includes('@aws-sdk/client-dynamodb'))).toBe(false);
   });

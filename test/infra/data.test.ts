@@ -28,7 +28,7 @@ describe('table', () => {
     });
   });
 
-  it('has the two KEYS_ONLY GSIs of the shared definition', () => {
+  it('has the three KEYS_ONLY GSIs of the shared definition', () => {
     const [resource] = Object.values(template.findResources('AWS::DynamoDB::Table'));
     const indexes = resource!.Properties.GlobalSecondaryIndexes;
     expect(indexes).toEqual(
@@ -41,7 +41,7 @@ describe('table', () => {
         Projection: { ProjectionType: index.projection },
       })),
     );
-    expect(indexes.map((index: { IndexName: string }) => index.IndexName)).toEqual(['gsi1', 'gsi2']);
+    expect(indexes.map((index: { IndexName: string }) => index.IndexName)).toEqual(['gsi1', 'gsi2', 'gsi3']);
     expect(indexes.every((index: { Projection: { ProjectionType: string } }) => index.Projection.ProjectionType === 'KEYS_ONLY')).toBe(
       true,
     );

@@ -60,13 +60,13 @@ describe('worker functions', () => {
 });
 
 describe('the stream router mapping', () => {
-  it('reads the table stream, only EVENT and DELIVERY_REQUEST inserts, bisecting and bounded, with an on-failure queue', () => {
+  it('reads the table stream, only EVENT and DELIVERY_REQUEST inserts, bisecting, retrying until the record is 24 h old, with an on-failure queue', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId(fnOf('EventRouter')) },
       EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.data.table), 'StreamArn'] },
       StartingPosition: 'TRIM_HORIZON',
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: 10,
+      MaximumRetryAttempts: -1,
       MaximumRecordAgeInSeconds: 86400,
       DestinationConfig: { OnFailure: { Destination: arn(stack.events.routerFailures) } },
       FilterCriteria: {
@@ -91,18 +91,121 @@ describe('the stream router mapping', () => {
 });
 
 describe('the queue mappings', () => {
-  it('feed the delivery worker from the deliveries queue and the DLQ handler from the DLQ, with partial batch failures', () => {
-    for (const [worker, queue] of [
-      ['WebhookDelivery', stack.events.deliveriesQueue],
-      ['WebhookDeadLetter', stack.events.deliveriesDlq],
+  it('feed the delivery worker from the deliveries queue and the DLQ handler from the DLQ, with partial batch failures and a maximum concurrency', () => {
+    for (const [worker, queue, concurrency] of [
+      ['WebhookDelivery', stack.events.deliveriesQueue, 16],
+      ['WebhookDeadLetter', stack.events.deliveriesDlq, 2],
     ] as const) {
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
         FunctionName: { Ref: logicalId(fnOf(worker)) },
         EventSourceArn: arn(queue),
         BatchSize: 10,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: concurrency },
       });
     }
+  });
+
+  it("bound every queue worker, so slow receivers cannot take the API functions' concurrency", () => {
+    for (const worker of workers.filter((candidate) => candidate.source.kind === 'queue')) {
+      const mappings = template.findResources('AWS::Lambda::EventSourceMapping', {
+        Properties: { FunctionName: { Ref: logicalId(fnOf(worker.id)) } },
+      });
+      const [mapping] = Object.values(mappings);
+      expect(mapping?.Properties.ScalingConfig?.MaximumConcurrency, worker.id).toBeGreaterThanOrEqual(2);
+      expect(mapping?.Properties.ScalingConfig?.MaximumConcurrency, worker.id).toBeLessThanOrEqual(50);
+    }
+  });
+});
+
+describe('the delivery sweeper', () => {
+  it('runs on an EventBridge schedule every 5 minutes and has no event source mapping', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: arn(fnOf('DeliverySweeper')) })],
+    });
+    expect(
+      Object.keys(
+        template.findResources('AWS::Lambda::EventSourceMapping', {
+          Properties: { FunctionName: { Ref: logicalId(fnOf('DeliverySweeper')) } },
+        }),
+      ),
+    ).toEqual([]);
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: arn(fnOf('DeliverySweeper')),
+      Principal: 'events.amazonaws.com',
+    });
+  });
+
+  it('may query the table (the pending-deliveries index) and send to the deliveries queue only', () => {
+    const actions = actionsOf('DeliverySweeper');
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem', 'sqs:SendMessage']));
+    expect(resourcesFor('DeliverySweeper', 'sqs:SendMessage')).toEqual([arn(stack.events.deliveriesQueue)]);
+    expect(actions).not.toContain('sqs:ReceiveMessage');
+  });
+});
+
+describe('alarms', () => {
+  const alarms = () => Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
+  const named = (id: string) => alarms().find((alarm) => alarm.AlarmName === physicalName('dev', id));
+
+  it('watch every worker for errors and throttles', () => {
+    for (const worker of workers) {
+      for (const [suffix, metric] of [
+        ['Errors', 'Errors'],
+        ['Throttles', 'Throttles'],
+      ]) {
+        const found = named(`${worker.id}${suffix}`);
+        expect(found, `${worker.id}${suffix}`).toMatchObject({
+          MetricName: metric,
+          Namespace: 'AWS/Lambda',
+          Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(fnOf(worker.id)) } }],
+          Threshold: 0,
+          ComparisonOperator: 'GreaterThanThreshold',
+          TreatMissingData: 'notBreaching',
+        });
+      }
+    }
+  });
+
+  it("watch the router's iterator age", () => {
+    expect(named('EventRouterIteratorAge')).toMatchObject({
+      MetricName: 'IteratorAge',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(fnOf('EventRouter')) } }],
+      Statistic: 'Maximum',
+      Threshold: 600_000,
+    });
+  });
+
+  it("watch the deliveries queue's oldest message", () => {
+    expect(named(`${queues.deliveries.id}OldestMessage`)).toMatchObject({
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Namespace: 'AWS/SQS',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(stack.events.deliveriesQueue), 'QueueName'] } }],
+      Threshold: 3600,
+    });
+  });
+
+  it('watch the API for 5xx answers', () => {
+    expect(named('Api5xx')).toMatchObject({ MetricName: '5XXError', Namespace: 'AWS/ApiGateway', Statistic: 'Sum', Threshold: 5 });
+  });
+
+  it('watch every route function, the authorizer and the audit shipper for errors and throttles', () => {
+    const watched = new Set<string>();
+    for (const alarm of alarms()) {
+      for (const metric of (alarm.Metrics ?? []) as {
+        MetricStat?: { Metric: { MetricName: string; Dimensions: { Value: { Ref: string } }[] } };
+      }[]) {
+        const stat = metric.MetricStat?.Metric;
+        if (stat?.MetricName === 'Errors') watched.add(stat.Dimensions[0]!.Value.Ref);
+      }
+      if (alarm.MetricName === 'Errors') watched.add(alarm.Dimensions[0].Value.Ref);
+    }
+    const functions = [...stack.api.functions.values(), stack.api.authorizerFunction, stack.audit.shipper];
+    expect(functions.map((fn) => logicalId(fn)).filter((id) => !watched.has(id))).toEqual([]);
+    for (const alarm of alarms().filter((candidate) => candidate.Metrics)) expect(alarm.Metrics.length).toBeLessThanOrEqual(11);
   });
 });
 

@@ -60,7 +60,7 @@ describe('the audit log', () => {
     const records = logs.body.data as any[];
     // Newest first (the audit listing calls are recorded too, under /v1/audit-logs).
     expect(records.map((record) => record.status)).toEqual([401, 403, 404, 201, 200]);
-    expect(logs.body.pagination.total).toBe(5);
+    expect(logs.body.pagination).toEqual({ page: 1, per_page: 25, has_more: false, next_cursor: null });
     const created = records.find((record) => record.status === 201);
     expect(created).toMatchObject({
       method: 'POST',

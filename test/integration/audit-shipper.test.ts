@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { handler } from '#functions/audit/ship';
-import { countAuditRecords } from '#shared/audit/repository';
 import { AUDIT_LINE_PREFIX, emitAudit, parseAuditLine } from '#shared/audit/sink';
+import { countStoredAuditRecords as countAuditRecords } from '#test/support/audit';
 
 const tenant = { accountId: `acct_ship_${Date.now()}`, mode: 'live' as const };
 

@@ -199,7 +199,11 @@ describe('customers', () => {
     const customer = await createCustomer();
     const orders = await call('GET', `/v1/customers/${customer.id}/orders`);
     expect(orders.status).toBe(200);
-    expect(orders.body).toEqual({ success: true, data: [], pagination: { page: 1, per_page: 25, total: 0, total_pages: 0 } });
+    expect(orders.body).toEqual({
+      success: true,
+      data: [],
+      pagination: { page: 1, per_page: 25, total: 0, total_pages: 0, total_capped: false, has_more: false, next_cursor: null },
+    });
     expect((await call('GET', '/v1/customers/999999/orders')).status).toBe(404);
   });
 });
@@ -217,6 +221,8 @@ describe('customer lists', () => {
       per_page: 25,
       total: before.body.pagination.total + 30,
       total_pages: Math.ceil((before.body.pagination.total + 30) / 25),
+      total_capped: false,
+      has_more: true,
     });
     expect(first.body.data).toHaveLength(25);
     expect(first.body.data[0].id).toBe(created[29].id);

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { call, uniqueEmail } from '#test/support/http';
+import { businessCards } from '#test/support/products';
 
 const key = () => `idem-${Date.now()}-${Math.random()}`;
 
@@ -60,6 +61,35 @@ describe('Idempotency-Key', () => {
     expect(conflict.body.error.code).toBe('conflict');
     const again = await call('POST', '/v1/customers', { body: { name: 'Dup', email }, headers: { 'Idempotency-Key': idempotencyKey } });
     expect(again.body.error.code).toBe('conflict');
+  });
+
+  it('scopes keys per key kind: a publishable key cannot claim the Idempotency-Key of a secret key', async () => {
+    const { shop } = inject('fixtures');
+    const idempotencyKey = key();
+    const product = await call('POST', '/v1/products', { body: businessCards() });
+    expect(product.status).toBe(201);
+    // A storefront (publishable key, public by design) uses the key first, on a storefront POST…
+    const claimed = await call('POST', `/v1/products/${product.body.data.id}/calculate`, {
+      key: shop.publishableTest,
+      body: { quantity: 500, options: { paper: 'matt300' } },
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
+    expect(claimed.status).toBe(200);
+    // …and the merchant's server, sending the same key, is unaffected: its request runs.
+    const body = { name: 'Not Pre-Claimed', email: uniqueEmail('preclaim') };
+    const merchant = await call('POST', '/v1/customers', { body, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(merchant.status).toBe(201);
+    expect(merchant.headers.get('idempotent-replayed')).toBeNull();
+    // Each kind still replays its own record.
+    const replayed = await call('POST', '/v1/customers', { body, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body).toEqual(merchant.body);
+    const storefrontAgain = await call('POST', `/v1/products/${product.body.data.id}/calculate`, {
+      key: shop.publishableTest,
+      body: { quantity: 500, options: { paper: 'matt300' } },
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
+    expect(storefrontAgain.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('refuses a malformed key with 422', async () => {

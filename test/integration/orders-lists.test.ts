@@ -51,10 +51,26 @@ describe('order lists', () => {
   it('lists all orders newest first with a total from the counter', async () => {
     const all = await list('');
     expect(all.data.map((item) => OrderSchema.strict().parse(item).id)).toEqual(newestFirst(orders));
-    expect(all.pagination).toEqual({ page: 1, per_page: 25, total: 7, total_pages: 1 });
+    expect(all.pagination).toEqual({
+      page: 1,
+      per_page: 25,
+      total: 7,
+      total_pages: 1,
+      total_capped: false,
+      has_more: false,
+      next_cursor: null,
+    });
     const second = await list('page=2&per_page=3');
     expect(ids(second.data)).toEqual(newestFirst(orders).slice(3, 6));
-    expect(second.pagination).toEqual({ page: 2, per_page: 3, total: 7, total_pages: 3 });
+    expect(second.pagination).toEqual({
+      page: 2,
+      per_page: 3,
+      total: 7,
+      total_pages: 3,
+      total_capped: false,
+      has_more: true,
+      next_cursor: String(newestFirst(orders)[5]),
+    });
     expect((await list('page=4&per_page=3')).data).toEqual([]);
   });
 
@@ -114,7 +130,15 @@ describe('order lists', () => {
   it("lists a customer's orders with a total, filters them, and answers 404 for unknown customers", async () => {
     const result = await list('per_page=2', `/v1/customers/${bob.id}/orders`);
     expect(ids(result.data)).toEqual(newestFirst(orders.filter((order) => order.customer.id === bob.id)).slice(0, 2));
-    expect(result.pagination).toEqual({ page: 1, per_page: 2, total: 3, total_pages: 2 });
+    expect(result.pagination).toEqual({
+      page: 1,
+      per_page: 2,
+      total: 3,
+      total_pages: 2,
+      total_capped: false,
+      has_more: true,
+      next_cursor: String(ids(result.data)[1]),
+    });
     const confirmed = await list('status=confirmed', `/v1/customers/${alice.id}/orders`);
     expect(ids(confirmed.data)).toEqual([orders[2]!.id]);
     expect(confirmed.pagination.total).toBe(1);

@@ -41,6 +41,7 @@ const NO_FOREIGN_ID: Record<string, string> = {
   'legacy-products.create': 'creates a legacy product; no id in the path',
   'account.get': "answers the calling key's own account; no id in the path",
   'audit.list': "lists the caller's own audit records; no id in the path",
+  'events.list': "lists the caller's own events; no id in the path",
   'webhooks.list': "lists the caller's own registrations; no id in the path",
   'webhooks.create': 'creates a registration; no id in the path',
 };
@@ -69,7 +70,7 @@ const STOREFRONT = [
  * Path segment before an id parameter → the fixture resource whose id goes there. A route with an
  * id of another resource type needs a fixture here (made in beforeAll), or a reason above.
  */
-type ResourceType = 'customers' | 'addresses' | 'orders' | 'products' | 'legacy-products' | 'webhooks' | 'deliveries';
+type ResourceType = 'customers' | 'addresses' | 'orders' | 'products' | 'legacy-products' | 'webhooks' | 'deliveries' | 'events';
 
 /**
  * Request bodies of the routes that take one: valid-looking, so a request refused by the guard is
@@ -200,6 +201,13 @@ beforeAll(async () => {
   if (history?.data?.[0]?.status !== 'succeeded') throw new Error(`fixture delivery: ${JSON.stringify(history)}`);
   await receiver.close();
 
+  // An event of A's: the customer's creation (the events index is eventually consistent).
+  const listed = await eventually(
+    async () => (await call('GET', '/v1/events?type=customer.created', { key })).body,
+    (page) => page?.data?.length === 1,
+  );
+  if (listed?.data?.[0]?.data?.customer?.id !== customer.id) throw new Error(`fixture event: ${JSON.stringify(listed)}`);
+
   fixture = {
     a: {
       accountId: a.account.id,
@@ -219,6 +227,7 @@ beforeAll(async () => {
       'legacy-products': legacy.id,
       webhooks: webhook.id,
       deliveries: history.data[0].id,
+      events: listed.data[0].id,
     },
     secrets: [marker, a.account.id, webhook.secret, receiver.url],
   };
@@ -405,6 +414,7 @@ describe('after all those refused requests', () => {
       'legacy product': `/v1/legacy-products/${ids['legacy-products']}`,
       webhook: `/v1/webhooks/${ids.webhooks}`,
       delivery: `/v1/webhooks/${ids.webhooks}/deliveries/${ids.deliveries}`,
+      event: `/v1/events/${ids.events}`,
     };
     for (const [what, path] of Object.entries(reads)) {
       const response = await call('GET', path, { key });

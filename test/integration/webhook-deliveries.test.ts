@@ -247,7 +247,17 @@ describe('the delivery history', () => {
     expect((await deliveries(shop.secretTest, webhook.id, '?status=succeeded&event=customer.created&per_page=1')).data).toHaveLength(1);
     const page2 = await deliveries(shop.secretTest, webhook.id, '?per_page=1&page=2');
     expect(page2.data[0].event).toBe('customer.created');
-    expect(page2.pagination).toEqual({ page: 2, per_page: 1, total: 2, total_pages: 2 });
+    expect(page2.pagination).toEqual({
+      page: 2,
+      per_page: 1,
+      total: 2,
+      total_pages: 2,
+      total_capped: false,
+      has_more: false,
+      next_cursor: null,
+    });
+    const next = await deliveries(shop.secretTest, webhook.id, `?per_page=1&starting_after=${all.data[0].id}`);
+    expect(next.data.map((delivery) => delivery.id)).toEqual([all.data[1].id]);
 
     for (const query of ['?status=lost', '?event=order.exploded', '?colour=red']) {
       const response = await call('GET', `/v1/webhooks/${webhook.id}/deliveries${query}`, { key: shop.secretTest });

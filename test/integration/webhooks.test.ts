@@ -165,6 +165,14 @@ describe('webhook validation', () => {
     expect((await register(shop.secretTest, { url: 'http://127.0.0.1:9/x', events: ['*'] })).url).toBe('http://127.0.0.1:9/x');
     expect((await register(shop.secretTest, { url: 'http://localhost:9/x', events: ['*'] })).url).toBe('http://localhost:9/x');
   });
+
+  it('refuses plain http:// to any other host in local mode too (422, as on AWS)', async () => {
+    for (const url of ['http://example.com/hook', 'http://hooks.example.com:8080/x']) {
+      const response = await call('POST', '/v1/webhooks', { key: shop.secretTest, body: { url, events: ['*'] } });
+      expect(response.status, url).toBe(422);
+      expect(response.body.error.details).toEqual([{ field: 'url', message: expect.stringMatching(/^must use https/) }]);
+    }
+  });
 });
 
 describe('webhook access', () => {

@@ -27,3 +27,19 @@ export async function call<T = any>(
 let counter = 0;
 /** A unique email per call, so tests never collide on the uniqueness rule. */
 export const uniqueEmail = (label = 'customer') => `${label}.${Date.now().toString(36)}.${counter++}@example.com`;
+
+/**
+ * The DynamoDB work behind a response, from the local gateway's `X-Local-DynamoDB-*` headers
+ * (local-aws/dynamodb-calls.ts; the tests' stack turns them on): the calls, and the items the
+ * reads among them read (`Query[26]` read 26). Rate-limiter calls are left out.
+ */
+export function dynamoDbWork(response: ApiResponse): { calls: number; commands: string[]; items: number } {
+  const header = response.headers.get('x-local-dynamodb-commands');
+  if (header === null) throw new Error('no X-Local-DynamoDB-Commands header: the gateway runs without its debug headers');
+  const commands = header
+    .split(',')
+    .filter(Boolean)
+    .filter((command) => !command.endsWith('(limiter)'));
+  const items = commands.reduce((sum, command) => sum + Number(/\[(\d+)\]$/.exec(command)?.[1] ?? 0), 0);
+  return { calls: commands.length, commands, items };
+}

@@ -163,6 +163,8 @@ export function outboxEventItem(tenant: Tenant, kind: string, data: Record<strin
     expires_at: Math.floor(now.getTime() / 1000) + retention,
     gsi1pk: tenantKeys.eventsCollection(tenant),
     gsi1sk: eventId,
+    gsi2pk: tenantKeys.eventsOfKind(tenant, kind),
+    gsi2sk: eventId,
   };
 }
 

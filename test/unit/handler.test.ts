@@ -1,6 +1,6 @@
 /**
  * The composed handler (`defineHandler`, shared/http/handler.ts) and the order of its effects:
- * request scope → guard (principal, IP allowlist, rate limit, key kind, scopes) → JSON body →
+ * request scope → guard (principal, key kind, IP allowlist, rate limit, scopes) → JSON body →
  * validation → work → the one error mapping. The rate limiter and the audit sink are mocked;
  * events come from the stored API Gateway fixture (test/fixtures/api-gateway-rest-event.json)
  * with an authorizer context built by principalToContext.
@@ -13,7 +13,9 @@ import type { Principal } from '#shared/auth/principal';
 import { DomainError, NotFoundError } from '#shared/errors';
 import { created, ok, type HttpResult } from '#shared/http/envelope';
 import { defineHandler, type ApiRequest } from '#shared/http/handler';
+import { DEADLINE_MARGIN_MS, GATEWAY_TIMEOUT_MS } from '#shared/http/middleware/request-scope';
 import { consumeRequest, type RateDecision } from '#shared/limits/rate-limit';
+import { storefrontQuota } from '#shared/limits/quota';
 import { routeById } from '#shared/routes';
 import { defineOperations } from '#shared/schemas/operation';
 import { apiRequestEvent } from '#test/support/lambda-events';
@@ -206,6 +208,67 @@ describe('errors thrown by the work', () => {
   });
 });
 
+describe('a request that runs out of time or crashes', () => {
+  /** A Lambda context whose deadline is `remainingMs` away. */
+  const lambdaContext = (remainingMs: number): Context => {
+    const deadline = Date.now() + remainingMs;
+    return { getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) } as Context;
+  };
+  const audited = () => vi.mocked(emitAudit).mock.calls.map(([, record]) => record.status);
+  const received = (event: APIGatewayProxyEvent, at: number) => ({
+    ...event,
+    requestContext: { ...event.requestContext, requestTimeEpoch: at },
+  });
+
+  it('is answered 504 timeout and recorded shortly before Lambda would stop it, once, whatever the work does later', async () => {
+    let finishWork!: (result: HttpResult) => void;
+    const work = new Promise<HttpResult>((resolve) => (finishWork = resolve));
+    const event = received(request('write', { body: { name: 'Anna' } }), Date.now());
+    const started = Date.now();
+    const response = await defineHandler(operations.write, () => work)(event, lambdaContext(DEADLINE_MARGIN_MS + 200));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(Date.now() - started).toBeLessThan(DEADLINE_MARGIN_MS + 200);
+    const error = expectErrorResponse(response, event, 504, 'timeout');
+    expect(error.message).toMatch(/^Timed out/);
+    expect(audited()).toEqual([504]);
+    expect(vi.mocked(emitAudit)).toHaveBeenCalledWith(
+      { accountId: expect.any(String), mode: 'test' },
+      expect.objectContaining({ status: 504, route: 'customers.create', request_id: event.requestContext.requestId }),
+    );
+    // The work finishing afterwards records nothing more.
+    finishWork(created({ name: 'Anna' }));
+    await settle();
+    await settle();
+    expect(audited()).toEqual([504]);
+  });
+
+  it('is recorded as the 504 API Gateway answers after 29 s on a route allowed to run longer, while its work goes on', async () => {
+    const event = received(request('write', { body: { name: 'Anna' } }), Date.now() - (GATEWAY_TIMEOUT_MS - 100));
+    const response = await defineHandler(operations.write, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return created({ name: 'Anna' });
+    })(event, lambdaContext(300_000));
+    expect(response.statusCode).toBe(201); // the import finished (API Gateway had answered 504 already)
+    expect(audited()).toEqual([504]);
+  });
+
+  it('answers an ordinary request as usual and records it once', async () => {
+    const event = received(request('write', { body: { name: 'Anna' } }), Date.now());
+    const response = await defineHandler(operations.write, async () => created({ name: 'Anna' }))(event, lambdaContext(10_000));
+    expect(response.statusCode).toBe(201);
+    expect(audited()).toEqual([201]);
+  });
+
+  it('is answered and recorded as the bare 500 when the work crashes', async () => {
+    const event = received(request('write', { body: { name: 'Anna' } }), Date.now());
+    const response = await defineHandler(operations.write, async (): Promise<HttpResult> => {
+      throw new TypeError("Cannot read properties of undefined (reading 'id')");
+    })(event, lambdaContext(10_000));
+    expectErrorResponse(response, event, 500, 'internal_error');
+    expect(audited()).toEqual([500]);
+  });
+});
+
 describe('the guard', () => {
   it('refuses a request without a principal with 401 and no rate-limit headers (no tenant to count)', async () => {
     const event = request('read', { principal: {} });
@@ -231,24 +294,38 @@ describe('the guard', () => {
       },
     });
     const response = await defineHandler(operations.read, work)(event, context);
-    const error = expectErrorResponse(response, event, 403, 'forbidden'); // not insufficient_scope, which it also lacks
+    expect(response.statusCode).toBe(403);
+    const error = bodyOf(response).error!; // not insufficient_scope, which it also lacks
+    expect(error).toMatchObject({ code: 'forbidden', request_id: event.requestContext.requestId });
     expect(error.message).toBe('publishable keys can only call storefront routes; use a secret key');
+    expect(response.headers?.['X-Request-Id']).toBe(event.requestContext.requestId);
     expect(work).not.toHaveBeenCalled();
-    expect(consume).toHaveBeenCalledOnce(); // after the rate limit: the call was counted
+    // Refused before the rate limit: a storefront key never spends (or sees) the secret keys' quota.
+    expect(consume).not.toHaveBeenCalled();
+    expect(response.headers?.['X-RateLimit-Limit']).toBeUndefined();
   });
 
   it('lets a publishable key call a storefront route within its scopes', async () => {
     expect(routeById('products.list').storefront).toBe(true);
     const event = request('storefrontRead', { principal: { kind: 'publishable', scopes: ['products:read'] } });
-    const response = await defineHandler(operations.storefrontRead, async () => ok([]))(event, context);
+    const response = await defineHandler(operations.storefrontRead, async () => ok([]), { quota: storefrontQuota })(event, context);
     expect(response.statusCode).toBe(200);
+    // Counted against the key's own quota for this client, not the account's.
+    expect(consume).toHaveBeenCalledWith(
+      expect.objectContaining({ holder: { kind: 'publishable', keyId: expect.any(String), client: expect.any(String) } }),
+    );
   });
 
-  it('answers a publishable key over the rate limit with 429 (the limit comes first)', async () => {
+  it('answers a publishable key over its limit on a storefront route with 429', async () => {
     consume.mockResolvedValue(refused);
-    const event = request('write', { body: { name: 'Anna' }, principal: { kind: 'publishable', scopes: ['products:read'] } });
-    const response = await defineHandler(operations.write, async () => created({}))(event, context);
+    const event = request('storefrontRead', { principal: { kind: 'publishable', scopes: ['products:read'] } });
+    const response = await defineHandler(operations.storefrontRead, async () => ok([]), { quota: storefrontQuota })(event, context);
     expectErrorResponse(response, event, 429, 'rate_limited');
+  });
+
+  it('insists that exactly the storefront routes count publishable keys per client', () => {
+    expect(() => defineHandler(operations.storefrontRead, async () => ok([]))).toThrow(/storefront/);
+    expect(() => defineHandler(operations.read, async () => ok([]), { quota: storefrontQuota })).toThrow(/storefront/);
   });
 
   it('names the missing scope in a 403 insufficient_scope', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { toErrorResult } from '#shared/http/error-mapping';
-import { NotFoundError, RateLimitedError } from '#shared/errors';
-import { pagination } from '#shared/http/envelope';
+import { DomainError, NotFoundError, RateLimitedError } from '#shared/errors';
+import { cursorPagination, pagination } from '#shared/http/envelope';
 import { paginationQuery } from '#shared/schemas/pagination';
 import { issuesToDetails } from '#shared/http/validation';
 import { CustomerCreateSchema, CustomerListQuerySchema } from '#shared/customers/schema';
@@ -20,10 +20,30 @@ describe('pagination', () => {
     }
   });
 
-  it('computes total_pages', () => {
-    expect(pagination(1, 25, 0)).toEqual({ page: 1, per_page: 25, total: 0, total_pages: 0 });
-    expect(pagination(2, 25, 26)).toEqual({ page: 2, per_page: 25, total: 26, total_pages: 2 });
+  it('computes total_pages and has_more from an exact total', () => {
+    expect(pagination(1, 25, 0)).toEqual({ page: 1, per_page: 25, total: 0, total_pages: 0, total_capped: false, has_more: false });
+    expect(pagination(1, 25, 26)).toMatchObject({ total_pages: 2, has_more: true });
+    expect(pagination(2, 25, 26)).toEqual({ page: 2, per_page: 25, total: 26, total_pages: 2, total_capped: false, has_more: false });
     expect(pagination(1, 100, 100).total_pages).toBe(1);
+  });
+
+  it('marks a capped total, takes has_more from the read, and adds the cursor of lists that take one', () => {
+    expect(pagination(40, 25, 1000, { capped: true })).toMatchObject({ total: 1000, total_capped: true, has_more: true });
+    expect(pagination(1, 2, 3, { hasMore: false, nextCursor: null })).toEqual({
+      page: 1,
+      per_page: 2,
+      total: 3,
+      total_pages: 2,
+      total_capped: false,
+      has_more: false,
+      next_cursor: null,
+    });
+    expect(pagination(1, 2, 3, { hasMore: true, nextCursor: '7' })).toMatchObject({ has_more: true, next_cursor: '7' });
+  });
+
+  it('leaves the total out of cursor lists (audit logs, events)', () => {
+    expect(cursorPagination(25, 'abc')).toEqual({ page: 1, per_page: 25, has_more: true, next_cursor: 'abc' });
+    expect(cursorPagination(25, undefined)).toEqual({ page: 1, per_page: 25, has_more: false, next_cursor: null });
   });
 
   it('refuses unknown query parameters on customer lists', () => {
@@ -64,9 +84,10 @@ describe('error mapping', () => {
     expect(JSON.parse(result.body).error.code).toBe('internal_error');
   });
 
-  it('turns the JSON parser errors into 400 invalid_json and 415', () => {
-    expect(toErrorResult(Object.assign(new Error('x'), { statusCode: 422 }), 'r').statusCode).toBe(400);
-    expect(toErrorResult(Object.assign(new Error('x'), { statusCode: 415 }), 'r').statusCode).toBe(415);
+  it('answers the JSON body errors with 400 invalid_json and 415', () => {
+    expect(toErrorResult(new DomainError('invalid_json', 'x'), 'r').statusCode).toBe(400);
+    expect(toErrorResult(new DomainError('unsupported_media_type', 'x'), 'r').statusCode).toBe(415);
+    expect(toErrorResult(new DomainError('bad_request', 'x'), 'r').statusCode).toBe(400);
   });
 
   it('keeps details and headers of API errors', () => {

@@ -25,7 +25,22 @@ describe('CSV reading', () => {
         { line: 2, fields: ['x, y', 'say "hi"'] },
         { line: 4, fields: ['multi\nline', 'z'] },
       ],
+      truncated: false,
     });
+  });
+
+  it('stops after the records asked for, whatever follows', () => {
+    const parsed = parseCsv('h\n' + 'a\n'.repeat(1000), 3);
+    expect(parsed).toEqual({
+      ok: true,
+      records: [
+        { line: 1, fields: ['h'] },
+        { line: 2, fields: ['a'] },
+        { line: 3, fields: ['a'] },
+      ],
+      truncated: true,
+    });
+    expect(parseCsv('h\na\n', 3)).toMatchObject({ ok: true, truncated: false });
   });
 
   it('names the line of malformed quoting', () => {
@@ -81,11 +96,29 @@ describe('price tables from CSV', () => {
     ]);
   });
 
+  it('refuses cells that cannot be stored: unpaired surrogates, NUL and other control characters', () => {
+    const error = rejection(() => rowsFromCsv(`${header}\n\ud800,4/4,100,8,1\nA4,4\u0000/4,100,8,1\nA4,x\u001b,100,8,1\nA4,4/4,250,8,1`));
+    expect(error.details).toEqual([
+      { field: 'line 2', message: 'format must not contain control characters (such as NUL) or unpaired surrogates' },
+      { field: 'line 3', message: 'color must not contain control characters (such as NUL) or unpaired surrogates' },
+      { field: 'line 4', message: 'color must not contain control characters (such as NUL) or unpaired surrogates' },
+    ]);
+  });
+
+  it('stops reading at the row cap: millions of junk lines cost one pass over the first 100,001', () => {
+    const junk = `${header}\n${'a\n'.repeat(2_900_000)}`;
+    const started = performance.now();
+    const error = rejection(() => rowsFromCsv(junk));
+    expect(error.message).toBe('The CSV holds too many prices');
+    expect(error.details).toEqual([{ field: 'line 100002', message: 'at most 100000 price rows are accepted' }]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('caps the details of a wholly wrong file', () => {
     const lines = Array.from({ length: 200 }, () => 'x,y,z,w,v');
     const error = rejection(() => rowsFromCsv(`${header}\n${lines.join('\n')}`));
     expect(error.details).toHaveLength(50);
-    expect(error.message).toContain('showing the first 50 of 600');
+    expect(error.message).toBe('The CSV has errors; nothing was stored (600 problems; the first 50 are listed)');
   });
 });
 

@@ -24,9 +24,9 @@ describe('rate-limit windows', () => {
     });
   });
 
-  it('derives the gateway backstop throttle from the per-minute figure', () => {
-    expect(usagePlanThrottle(100)).toEqual({ rateLimit: 4, burstLimit: 40 });
-    expect(usagePlanThrottle(500)).toEqual({ rateLimit: 17, burstLimit: 170 });
+  it('derives the gateway backstop throttle from the per-minute figure: a burst of two whole minutes passes', () => {
+    expect(usagePlanThrottle(100)).toEqual({ rateLimit: 4, burstLimit: 200 });
+    expect(usagePlanThrottle(500)).toEqual({ rateLimit: 17, burstLimit: 1000 });
     expect(usagePlanThrottle(1000).rateLimit).toBeGreaterThanOrEqual(1000 / 60);
   });
 });

@@ -33,6 +33,9 @@ describe('the stock plan of an order (pure: from the products already read)', ()
     const event = plan.events[0]!.Put!.Item!;
     expect(event.kind).toBe('stock.low');
     expect((event.data as any).product.stock).toEqual({ tracked: true, quantity: 3, low_threshold: 3 });
+    // A slim product: the event item holds it twice (data and data_json), whatever the product's size.
+    expect(Object.keys((event.data as any).product)).toEqual(['id', 'name', 'stock']);
+    expect(JSON.parse(String(event.data_json))).toEqual(event.data);
   });
 
   it('adds lines of one product up, and nets them against what the order already holds', () => {

@@ -120,6 +120,11 @@ describe('URLs at registration', () => {
     expect(refused('http://127.0.0.1:4000/hook', local)).toBeUndefined();
     expect(refused('http://localhost:4000/hook', local)).toBeUndefined();
     expect(refused('http://127.0.0.1:4000/hook', aws)).toBe('must use https');
+    // Plain http is for the developer's own receiver only: any other host needs https locally too.
+    expect(refused('http://example.com/hook', local)).toMatch(/^must use https/);
+    expect(refused('http://hooks.example.com:8080/hook', local)).toMatch(/^must use https/);
+    expect(refused('http://10.0.0.5/hook', local)).toMatch(/^must use https/);
+    expect(refused('https://example.com/hook', local)).toBeUndefined();
     expect(refused('https://127.0.0.1/hook', aws)).toMatch(/loopback/);
     expect(refused('https://10.0.0.5/hook', local)).toMatch(/private/);
     expect(refused('https://169.254.169.254/', local)).toMatch(/link-local/);

@@ -20,8 +20,12 @@ export interface Account {
 export interface Pagination {
   page: number;
   per_page: number;
+  /** A lower bound when `total_capped` (a history counted up to 1,000 entries). */
   total: number;
   total_pages: number;
+  total_capped?: boolean;
+  has_more?: boolean;
+  next_cursor?: string | null;
 }
 
 export interface Page<T> {

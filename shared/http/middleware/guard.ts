@@ -1,14 +1,17 @@
 /**
  * Who may do what, checked on every request in the handler — never from the authorizer's cached
  * policy: the principal from the authorizer context, the IP allowlists of account and key, the
- * rate limit (counted in DynamoDB, shared by all instances), the key's kind (publishable keys only
- * on storefront routes), then the route's scopes.
+ * key's kind (publishable keys only on storefront routes, refused elsewhere before anything is
+ * counted), the rate limit (counted in DynamoDB, shared by all instances: the secret keys' quota
+ * of the account and mode, or on storefront routes a publishable key's quota per client address —
+ * shared/limits/quota.ts), then the route's scopes.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { ipAllowed } from '#shared/auth/ip-allowlist';
 import { principalFromContext } from '#shared/auth/principal';
 import { missingScope } from '#shared/auth/scopes';
+import { accountQuota, type QuotaOf } from '#shared/limits/quota';
 import { consumeRequest, peekRequest } from '#shared/limits/rate-limit';
 import { rateLimitHeaders } from '#shared/limits/windows';
 import { logger } from '#shared/logger';
@@ -19,7 +22,10 @@ import { invocationOf } from '#shared/http/invocation';
 /** Methods that change nothing: their work runs while the rate-limit counter is being updated. */
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+export const guard = (
+  route: RouteDefinition,
+  quotaOf: QuotaOf = accountQuota,
+): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   before: async (request) => {
     const invocation = invocationOf(request.event);
     const principal = principalFromContext(request.event.requestContext?.authorizer);
@@ -27,16 +33,23 @@ export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayPro
     invocation.principal = principal;
     logger.appendKeys({ account_id: principal.accountId, mode: principal.mode, key_prefix: principal.keyPrefix });
 
+    // Publishable keys live in browsers: only routes marked for storefronts take them, whatever
+    // their scopes would allow (a new route is closed to them until it is marked) — refused before
+    // anything is counted, so they never touch the secret keys' quota.
+    if (principal.kind === 'publishable' && !route.storefront) {
+      throw new DomainError('forbidden', 'publishable keys can only call storefront routes; use a secret key');
+    }
+
     // A key used from outside its allowlist is refused before it can spend the tenant's quota
     // (the headers still tell the current state).
-    const tenant = { accountId: principal.accountId, mode: principal.mode };
     const sourceIp = request.event.requestContext?.identity?.sourceIp;
+    const quota = quotaOf(principal, sourceIp);
     if (!ipAllowed(sourceIp, principal.accountAllowedIps) || !ipAllowed(sourceIp, principal.keyAllowedIps)) {
-      invocation.rateLimitHeaders = rateLimitHeaders(await peekRequest(tenant, principal.limits));
+      invocation.rateLimitHeaders = rateLimitHeaders(await peekRequest(quota));
       throw new DomainError('ip_not_allowed', `Requests from ${sourceIp ?? 'this address'} are not allowed for this account`);
     }
 
-    invocation.admission = consumeRequest(tenant, principal.limits).then((decision) => {
+    invocation.admission = consumeRequest(quota).then((decision) => {
       invocation.rateLimitHeaders = rateLimitHeaders(decision.state);
       if (!decision.allowed) {
         throw new RateLimitedError(
@@ -48,12 +61,6 @@ export const guard = (route: RouteDefinition): middy.MiddlewareObj<APIGatewayPro
     // Settled later by whoever awaits it; never an unhandled rejection meanwhile.
     invocation.admission.catch(() => undefined);
     if (!safeMethods.has(route.method)) await invocation.admission;
-
-    // Publishable keys live in browsers: only routes marked for storefronts take them, whatever
-    // their scopes would allow (a new route is closed to them until it is marked).
-    if (principal.kind === 'publishable' && !route.storefront) {
-      throw new DomainError('forbidden', 'publishable keys can only call storefront routes; use a secret key');
-    }
 
     const missing = missingScope(principal.scopes, route.scopes);
     if (missing) {

@@ -1,0 +1,194 @@
+/**
+ * `npm run events -- <command> [options]`: operate the event pipeline.
+ *
+ *   replay --account ID --mode test|live --from TIME [--to TIME] [--webhook ID]
+ *       re-routes the tenant's stored events of that time range to its webhook registrations
+ *       (or to one), idempotently: deliveries that exist are not created again, finished ones are
+ *       not sent again, pending ones are enqueued again (events/replay.ts)
+ *   sweep [--grace SECONDS]
+ *       re-arms now the pending deliveries whose queue message was lost (what the scheduled
+ *       sweeper does every 5 minutes, events/sweeper.ts)
+ *
+ * Works against the running local stack (found through <DATA_DIR>/endpoints.json, or — when none
+ * runs there and DATA_DIR is not set — the one stack `npm start` registered under another data
+ * folder) or, with `--stage NAME`, against a deployed stage with your AWS credentials (table and
+ * deliveries queue by their physical names). `--json` prints JSON. A mistyped option or a stray
+ * word is refused with the usage (exit code 2).
+ */
+import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { parseArgs } from 'node:util';
+import { env, resetConfig } from '#shared/config';
+import { physicalName, queues, table } from '#shared/resources';
+import { replayEvents } from '#events/replay';
+import { sweepPendingDeliveries } from '#events/sweeper';
+import { runningStacks } from '#local-aws/running-stacks';
+import { dataDir, endpointsFile, readEndpoints } from '#local-aws/state';
+
+const usage = `usage: npm run events -- <replay|sweep> [options] [--json] [--stage NAME]
+  replay  --account ID --mode test|live --from TIME [--to TIME] [--webhook ID]
+          TIME: an ISO 8601 date-time (2026-11-21T10:00:00Z) or a date (2026-11-21: from its start / to its end, UTC)
+  sweep   [--grace SECONDS]   (default 900: deliveries overdue by more than that are re-armed)
+([…] marks an optional part: type it without the brackets.)`;
+
+const options = {
+  account: { type: 'string' },
+  mode: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  webhook: { type: 'string' },
+  grace: { type: 'string' },
+  stage: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+type OptionName = keyof typeof options;
+
+const commandOptions: Record<string, readonly OptionName[]> = {
+  replay: ['account', 'mode', 'from', 'to', 'webhook'],
+  sweep: ['grace'],
+};
+const globalOptions: readonly OptionName[] = ['stage', 'json', 'help'];
+
+function fail(message: string, code = 2): never {
+  console.error(message);
+  process.exit(code);
+}
+
+function usageError(message: string): never {
+  fail(`error: ${message}\n${usage}`);
+}
+
+function parseCommandLine() {
+  let parsed;
+  try {
+    parsed = parseArgs({ allowPositionals: true, options });
+  } catch (error) {
+    if (!((error as NodeJS.ErrnoException).code ?? '').startsWith('ERR_PARSE_ARGS')) throw error;
+    usageError((error as Error).message.split('. ')[0]!.replace(/^Option/, 'option'));
+  }
+  const { values, positionals } = parsed;
+  const [command, ...extra] = positionals;
+  if (
+    extra.some((word) => /[[\]]/.test(word)) ||
+    Object.values(values).some((value) => typeof value === 'string' && /^\[.*\]$/.test(value))
+  ) {
+    usageError('remove the brackets: in the usage they only mark an optional part');
+  }
+  if (extra.length) usageError(`unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((word) => `"${word}"`).join(' ')}`);
+  if (command && !values.help) {
+    const allowed = commandOptions[command];
+    if (!allowed) usageError(`unknown command ${command}`);
+    const misplaced = (Object.keys(values) as OptionName[]).filter((name) => !allowed.includes(name) && !globalOptions.includes(name));
+    if (misplaced.length) usageError(`${misplaced.map((name) => `--${name}`).join(', ')} does not apply to ${command}`);
+  }
+  return { values, command };
+}
+
+const { values, command } = parseCommandLine();
+
+function need(name: OptionName): string {
+  const value = values[name];
+  if (typeof value !== 'string' || !value) usageError(`--${name} is required`);
+  return value as string;
+}
+
+/** An option's time: an ISO date-time with Z or an offset, or a date (its start for --from, its end for --to). */
+function time(name: 'from' | 'to'): string | undefined {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))) {
+    return name === 'from' ? `${value}T00:00:00.000Z` : `${value}T23:59:59.999Z`;
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) || Number.isNaN(Date.parse(value))) {
+    usageError(`--${name} must be an ISO 8601 date-time with Z or an offset, or a date YYYY-MM-DD`);
+  }
+  return new Date(value).toISOString();
+}
+
+/** Points the SDK clients and the config at the running local stack or at a deployed stage. */
+async function connect(): Promise<void> {
+  if (values.stage) {
+    process.env[env.stage] = values.stage;
+    process.env[env.tableName] = physicalName(values.stage, table.id);
+    const sqs = new SQSClient({});
+    try {
+      const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: physicalName(values.stage, queues.deliveries.id) }));
+      process.env[env.deliveriesQueueUrl] = QueueUrl!;
+    } finally {
+      sqs.destroy();
+    }
+  } else {
+    const dir = dataDir();
+    const others = runningStacks().filter((stack) => stack.dataDir !== dir);
+    const chosen = process.env.DATA_DIR === undefined && others.length === 1 ? others[0]!.dataDir : undefined;
+    const state = readEndpoints(dir) ?? (chosen ? readEndpoints(chosen) : undefined);
+    if (!state) {
+      const list = others.map((stack) => `  DATA_DIR=${stack.dataDir}  (${stack.api}, pid ${stack.pid})`).join('\n');
+      fail(
+        `No local stack is running with its data in ${dir} (looked for ${endpointsFile(dir)}).` +
+          (others.length > 1 ? `\nRunning local stacks:\n${list}\nPick one: DATA_DIR=<folder> npm run events -- …` : '') +
+          '\nStart one with `npm start`, or pass --stage NAME for a deployed stage.',
+      );
+    }
+    if (chosen && !readEndpoints(dir) && !values.json) console.error(`Using the local stack running with DATA_DIR=${chosen}.`);
+    Object.assign(process.env, state.env);
+  }
+  resetConfig();
+}
+
+const print = (result: unknown, human: () => void) => (values.json ? console.log(JSON.stringify(result, null, 2)) : human());
+
+async function main(): Promise<void> {
+  if (values.help || !command) {
+    console.log(usage);
+    return;
+  }
+  switch (command) {
+    case 'replay': {
+      const accountId = need('account');
+      const mode = need('mode');
+      if (mode !== 'test' && mode !== 'live') usageError('--mode must be test or live');
+      const from = time('from') ?? usageError('--from is required');
+      const to = time('to');
+      if (to !== undefined && to < from) usageError('--to must not be before --from');
+      const webhookId = values.webhook === undefined ? undefined : Number(values.webhook);
+      if (webhookId !== undefined && !(Number.isSafeInteger(webhookId) && webhookId > 0))
+        usageError('--webhook must be a webhook id (a positive integer)');
+      await connect();
+      const tenant = { accountId, mode: mode as 'test' | 'live' };
+      let pages = 0;
+      const result = await replayEvents({
+        tenant,
+        from,
+        to,
+        webhookId,
+        onProgress: (progress) => {
+          if (!values.json && ++pages % 10 === 0) console.error(`… ${progress.events} events so far`);
+        },
+      });
+      print({ account: accountId, mode, from, to: to ?? null, webhook: webhookId ?? null, ...result }, () =>
+        console.log(
+          `Replayed ${result.events} event(s) of ${accountId} (${mode}) from ${from}${to ? ` to ${to}` : ''}` +
+            `${webhookId === undefined ? '' : ` to webhook ${webhookId}`}: ${result.created} delivery(ies) created, ` +
+            `${result.rearmed} pending one(s) sent again, ${result.finished} already finished (left alone).`,
+        ),
+      );
+      return;
+    }
+    case 'sweep': {
+      const grace = values.grace === undefined ? undefined : Number(values.grace);
+      if (grace !== undefined && !(Number.isFinite(grace) && grace >= 0)) usageError('--grace must be a number of seconds (0 or more)');
+      await connect();
+      const result = await sweepPendingDeliveries({ graceSeconds: grace });
+      print(result, () => console.log(`${result.found} overdue pending delivery(ies) found, ${result.rearmed} re-armed and enqueued.`));
+      return;
+    }
+    default:
+      usageError(`unknown command ${command}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,15 @@
+import * as z from 'zod';
+import type { Operation } from '#shared/schemas/operation';
+import { EVENT_ID_PATTERN, EventListQuerySchema, EventSchema } from './schema';
+
+const eventPath = /* @__PURE__ */ z.object({
+  id: z
+    .string()
+    .regex(EVENT_ID_PATTERN)
+    .meta({ description: 'Event id (evt_…)', param: { name: 'id', in: 'path' } }),
+});
+
+// Handlers import this module as a namespace (`import * as eventOperations`) and the schemas are
+// marked pure, so each bundle keeps — and builds at cold start — only its own operation's.
+export const list = { route: 'events.list', query: EventListQuerySchema, response: EventSchema, list: true } satisfies Operation;
+export const get = { route: 'events.get', params: eventPath, response: EventSchema, errors: [404] } satisfies Operation;

@@ -1,0 +1,30 @@
+/**
+ * Webhook signing secrets at rest: sealed with envelope encryption (shared/crypto/envelope.ts),
+ * bound to their registration (tenant and webhook id), so the stored item never holds the
+ * plaintext. Only the functions that create a secret (create, rotate-secret) and the one that
+ * signs with it (the delivery worker) import this module — and so the KMS client; the others show
+ * the stored hint (infra/secrets.ts grants the key to exactly these).
+ */
+import type { Tenant } from '#shared/auth/principal';
+import { isSealed, open, seal } from '#shared/crypto/envelope';
+import { tenantKeys } from '#shared/db/keys';
+import type { WebhookRecord } from './stored';
+
+/** The registration a secret belongs to: a sealed secret copied onto another registration does not open there. */
+const ownerOf = (tenant: Tenant, webhookId: number) =>
+  tenantKeys.webhook(tenant, webhookId).pk + '|' + tenantKeys.webhook(tenant, webhookId).sk;
+
+/** A secret as it is stored: sealed (a secret stored before sealing existed is sealed now). */
+export async function sealSecret(tenant: Tenant, webhookId: number, secret: string): Promise<string> {
+  return isSealed(secret) ? secret : seal(secret, ownerOf(tenant, webhookId));
+}
+
+/** The registration with its current and previous secret in plaintext, to sign with (never to store or show). */
+export async function withOpenSecrets(tenant: Tenant, webhook: WebhookRecord): Promise<WebhookRecord> {
+  const owner = ownerOf(tenant, webhook.id);
+  const [secret, previous] = await Promise.all([
+    open(webhook.secret, owner),
+    webhook.previous_secret ? open(webhook.previous_secret, owner) : Promise.resolve(null),
+  ]);
+  return { ...webhook, secret, previous_secret: previous };
+}

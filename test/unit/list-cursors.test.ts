@@ -1,0 +1,92 @@
+/** The pure parts of bounded lists: the audit cursor, event id ranges of a time range, the pending-deliveries keys. */
+import { describe, expect, it } from 'vitest';
+import { cursorTime, decodeAuditCursor, encodeAuditCursor } from '#shared/audit/cursor';
+import { AuditListQuerySchema } from '#shared/audit/schema';
+import { deliveryOfKey, DUE_SHARDS, sweepKeys, tenantKeys } from '#shared/db/keys';
+import { idRange } from '#shared/event-log/repository';
+import { EventListQuerySchema } from '#shared/event-log/schema';
+import { idTime, prefixedId } from '#shared/ids';
+import { deliveryIdFor } from '#shared/webhooks/delivery-id';
+
+describe('the audit cursor', () => {
+  const cursor = { after: '2026-11-21T10:15:00.123Z#req-1', from: '2026-11-14T10:15:00.000Z' };
+
+  it('round-trips, opaque and safe in a query string', () => {
+    const text = encodeAuditCursor(cursor);
+    expect(text).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeAuditCursor(text)).toEqual(cursor);
+    expect(cursorTime(cursor)).toBe('2026-11-21T10:15:00.123Z');
+  });
+
+  it('refuses anything it did not hand out', () => {
+    for (const text of ['', 'a b', '%%%', 'e30', Buffer.from('{"a":"x","f":"y"}').toString('base64url'), 'x'.repeat(1001)]) {
+      expect(decodeAuditCursor(text), text).toBeUndefined();
+    }
+    const parsed = AuditListQuerySchema.safeParse({ starting_after: 'e30' });
+    expect(parsed.success).toBe(false);
+    expect(AuditListQuerySchema.safeParse({ starting_after: encodeAuditCursor(cursor) }).data?.starting_after).toEqual(cursor);
+  });
+
+  it('goes with page 1 only', () => {
+    expect(AuditListQuerySchema.safeParse({ page: '2' }).success).toBe(false);
+    expect(AuditListQuerySchema.safeParse({ page: '1' }).success).toBe(true);
+  });
+});
+
+describe('event id ranges', () => {
+  it('turn a time range into the ids created within it, both ends included', () => {
+    const at = Date.parse('2026-11-21T10:15:00.000Z');
+    const [lower, upper] = idRange({ from: new Date(at).toISOString(), to: new Date(at + 1000).toISOString() });
+    const inside = [`evt_${idTime(at)}00000000000000`, `evt_${idTime(at + 1000)}zzzzzzzzzzzzzz`];
+    const outside = [`evt_${idTime(at - 1)}zzzzzzzzzzzzzz`, `evt_${idTime(at + 1001)}00000000000000`];
+    for (const id of inside) expect(lower <= id && id <= upper, id).toBe(true);
+    for (const id of outside) expect(lower <= id && id <= upper, id).toBe(false);
+    const [all, none] = idRange({});
+    expect(all <= prefixedId('evt') && prefixedId('evt') <= none).toBe(true);
+  });
+
+  it('sort like the times they encode', () => {
+    expect(idTime(1) < idTime(2)).toBe(true);
+    expect(idTime(Date.parse('2026-01-01')) < idTime(Date.parse('2027-01-01'))).toBe(true);
+    expect(prefixedId('evt').slice(4, 12)).toBe(idTime(Date.now()).slice(0, 8));
+  });
+
+  it('are asked for with a cursor of an event id, by page 1 only', () => {
+    expect(EventListQuerySchema.safeParse({ starting_after: prefixedId('evt') }).success).toBe(true);
+    expect(EventListQuerySchema.safeParse({ starting_after: 'evt_x' }).success).toBe(false);
+    expect(EventListQuerySchema.safeParse({ page: '2' }).success).toBe(false);
+    expect(EventListQuerySchema.parse({ created_from: '2026-11-01', created_to: '2026-11-02' })).toMatchObject({
+      created_from: '2026-11-01T00:00:00.000Z',
+      created_to: '2026-11-02T23:59:59.999Z',
+    });
+  });
+});
+
+describe('the pending-deliveries index keys', () => {
+  const tenant = { accountId: 'acct_Fx7Qm2Lk9Pw4Rt6Z', mode: 'live' as const };
+
+  it('spread deliveries over every shard, each always in the same one', () => {
+    const shards = new Set<string>();
+    for (let i = 0; i < 400; i++) {
+      const id = deliveryIdFor(prefixedId('evt'), tenant, i);
+      const { gsi3pk } = sweepKeys.pendingDue(id, '2026-11-21T10:15:00.000Z');
+      expect(sweepKeys.pendingDue(id, '2027-01-01T00:00:00.000Z').gsi3pk).toBe(gsi3pk);
+      shards.add(gsi3pk);
+    }
+    expect([...shards].sort()).toEqual(Array.from({ length: DUE_SHARDS }, (_, shard) => sweepKeys.dueShard(shard)).sort());
+  });
+
+  it('sort by due time, and dueBefore bounds them', () => {
+    const id = deliveryIdFor(prefixedId('evt'), tenant, 1);
+    const early = sweepKeys.pendingDue(id, '2026-11-21T10:15:00.000Z').gsi3sk;
+    expect(early < sweepKeys.dueBefore('2026-11-21T10:15:00.000Z')).toBe(true);
+    expect(early < sweepKeys.dueBefore('2026-11-21T10:14:59.999Z')).toBe(false);
+  });
+
+  it('name their delivery by its key, and nothing else', () => {
+    const id = deliveryIdFor(prefixedId('evt'), tenant, 3);
+    expect(deliveryOfKey(tenantKeys.delivery(tenant, id))).toEqual({ tenant, deliveryId: id });
+    expect(deliveryOfKey(tenantKeys.deliveryRequest(tenant, id, 'token'))).toBeUndefined();
+    expect(deliveryOfKey(tenantKeys.event(tenant, 'evt_1'))).toBeUndefined();
+  });
+});
