@@ -15,14 +15,12 @@
  * your AWS credentials. `--json` prints JSON. A mistyped option, a stray word or a bracket copied
  * from the usage is refused with one line and the usage (exit code 2), never ignored.
  */
-import { parseArgs } from 'node:util';
 import { physicalName, table } from '#shared/resources';
 import { env, resetConfig } from '#shared/config';
 import { DomainError } from '#shared/errors';
 import * as accounts from '#shared/accounts/service';
-import { runningStacks, runningStacksDir } from '#local-aws/running-stacks';
-import { dataDir, endpointsFile, readEndpoints, type EndpointsState } from '#local-aws/state';
 import { usageKeyManager } from './aws/usage-keys';
+import { commandLine, fail, findLocalStack } from './cli';
 
 const usage = `usage: npm run accounts -- <create|list|create-key|revoke-key|set-plan|set-allowed-ips|sync-usage-keys> [options] [--json] [--stage NAME]
   create      --name NAME --plan starter|professional|enterprise
@@ -63,94 +61,14 @@ const commandOptions: Record<string, readonly OptionName[]> = {
 };
 const globalOptions: readonly OptionName[] = ['stage', 'json', 'help'];
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(2);
-}
-
-/** A mistake in the command line: one line saying what is wrong, then the usage; exit code 2. */
-function usageError(message: string): never {
-  fail(`error: ${message}\n${usage}`);
-}
-
-/** The option names closest to a mistyped one (`--rmp` → `--rpm`). */
-function suggestion(unknown: string): string {
-  const typed = unknown.replace(/^-+/, '').split('=')[0]!;
-  const distances = Object.keys(options).map((name) => ({ name, distance: editDistance(typed, name) }));
-  const best = Math.min(...distances.map((entry) => entry.distance));
-  const close = best <= 2 ? distances.filter((entry) => entry.distance === best).map((entry) => `--${entry.name}`) : [];
-  return close.length ? ` (did you mean ${close.join(' or ')}?)` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  // Optimal string alignment: a swap of two neighbours (rmp/rpm) counts as one edit.
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-function parseCommandLine() {
-  let parsed;
-  try {
-    parsed = parseArgs({ allowPositionals: true, options });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (!code.startsWith('ERR_PARSE_ARGS')) throw error;
-    const message = (error as Error).message;
-    const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
-    if (unknown) usageError(`unknown option ${unknown}${suggestion(unknown)}`);
-    usageError(message.split('. ')[0]!.replace(/^Option/, 'option'));
-  }
-  const { values, positionals } = parsed;
-  const [command, ...extra] = positionals;
-  // `[--rpm 2000]` copied from the usage arrives as the words "[--rpm" and "2000]": refused,
-  // since taking them for nothing would silently drop the option (set-plan would reset the limit).
-  // (A bracketed value, `--rpm [2000]`, too; a name may hold brackets.)
-  const bracketedValue = Object.entries(values).find(
-    ([name, value]) => name !== 'name' && typeof value === 'string' && /^\[.*\]$/.test(value),
-  );
-  const written = extra.some((word) => /[[\]]/.test(word))
-    ? extra.join(' ')
-    : bracketedValue
-      ? `--${bracketedValue[0]} ${String(bracketedValue[1])}`
-      : undefined;
-  if (written) {
-    usageError(
-      `remove the brackets in "${written}": in the usage they only mark an optional part (write ${written.replace(/[[\]]/g, '')})`,
-    );
-  }
-  if (extra.length) {
-    usageError(
-      `unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((word) => `"${word}"`).join(' ')}: each value follows its option, e.g. --account acct_…`,
-    );
-  }
-  if (command && !values.help) {
-    const allowed = commandOptions[command];
-    if (!allowed) usageError(`unknown command ${command}`);
-    const misplaced = (Object.keys(values) as OptionName[]).filter((name) => !allowed.includes(name) && !globalOptions.includes(name));
-    if (misplaced.length) {
-      const takes = allowed.length ? `it takes ${allowed.map((name) => `--${name}`).join(', ')}` : 'it takes no options';
-      usageError(
-        `${misplaced.map((name) => `--${name}`).join(', ')} ${misplaced.length > 1 ? 'do' : 'does'} not apply to ${command} (${takes})`,
-      );
-    }
-  }
-  return { values, command };
-}
-
-const { values, command } = parseCommandLine();
-
-function need(name: OptionName): string {
-  const value = values[name];
-  if (typeof value !== 'string' || !value) fail(`--${name} is required\n${usage}`);
-  return value;
-}
+const { values, command, need, usageError } = commandLine({
+  program: 'accounts',
+  usage,
+  options,
+  commandOptions,
+  globalOptions,
+  freeText: ['name'],
+});
 
 function connect() {
   if (values.stage) {
@@ -158,43 +76,9 @@ function connect() {
     process.env[env.tableName] = physicalName(values.stage, table.id);
     process.env[env.stage] = values.stage;
   } else {
-    Object.assign(process.env, findLocalStack().env);
+    Object.assign(process.env, findLocalStack('accounts', values.json === true).env);
   }
   resetConfig();
-}
-
-/**
- * The running local stack: the one whose data folder is DATA_DIR (default .data), else — when
- * DATA_DIR is not set — the only stack of this checkout running under another data folder
- * (running-stacks.ts). Otherwise says where it looked and how to point it elsewhere.
- */
-/** This command line, to show with DATA_DIR in front (words with spaces quoted). */
-const commandLine = () =>
-  process.argv
-    .slice(2)
-    .map((word) => (/^[\w@%+=:,./-]*$/.test(word) && word ? word : JSON.stringify(word)))
-    .join(' ');
-
-function findLocalStack(): EndpointsState {
-  const dir = dataDir();
-  const here = readEndpoints(dir);
-  if (here) return here;
-  const others = runningStacks().filter((stack) => stack.dataDir !== dir);
-  const chosen = process.env.DATA_DIR === undefined && others.length === 1 ? others[0]! : undefined;
-  const state = chosen && readEndpoints(chosen.dataDir);
-  if (chosen && state) {
-    if (!values.json) console.error(`Using the local stack running with DATA_DIR=${chosen.dataDir} (${chosen.api}).`);
-    return state;
-  }
-  const looked = `No local stack is running with its data in ${dir}${process.env.DATA_DIR === undefined ? ' (the default; DATA_DIR chooses another folder)' : ' (DATA_DIR)'}: looked for ${endpointsFile(dir)}`;
-  if (others.length) {
-    const list = others.map((stack) => `  DATA_DIR=${stack.dataDir}  (${stack.api}, pid ${stack.pid})`).join('\n');
-    fail(`${looked}.\nRunning local stacks:\n${list}\nPick one: DATA_DIR=<folder> npm run accounts -- ${commandLine()}`);
-  }
-  fail(
-    `${looked} and among the stacks \`npm start\` registers in ${runningStacksDir()}.\n` +
-      `Start one with \`npm start\`, point the CLI at a running stack's data folder (DATA_DIR=<folder> npm run accounts -- ${commandLine()}), or pass --stage NAME for a deployed stage.`,
-  );
 }
 
 /**
@@ -286,8 +170,7 @@ async function main() {
       return;
     }
     case 'set-allowed-ips': {
-      if (values.cidrs === undefined) fail(`--cidrs is required (an empty value lifts the restriction)\n${usage}`);
-      const cidrs = values.cidrs
+      const cidrs = (values.cidrs ?? usageError('--cidrs is required (an empty value lifts the restriction)'))
         .split(',')
         .map((cidr) => cidr.trim())
         .filter(Boolean);

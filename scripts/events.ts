@@ -16,13 +16,11 @@
  * word is refused with the usage (exit code 2).
  */
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { parseArgs } from 'node:util';
 import { env, resetConfig } from '#shared/config';
 import { physicalName, queues, table } from '#shared/resources';
 import { replayEvents } from '#events/replay';
 import { sweepPendingDeliveries } from '#events/sweeper';
-import { runningStacks } from '#local-aws/running-stacks';
-import { dataDir, endpointsFile, readEndpoints } from '#local-aws/state';
+import { commandLine, findLocalStack } from './cli';
 
 const usage = `usage: npm run events -- <replay|sweep> [options] [--json] [--stage NAME]
   replay  --account ID --mode test|live --from TIME [--to TIME] [--webhook ID]
@@ -49,48 +47,7 @@ const commandOptions: Record<string, readonly OptionName[]> = {
 };
 const globalOptions: readonly OptionName[] = ['stage', 'json', 'help'];
 
-function fail(message: string, code = 2): never {
-  console.error(message);
-  process.exit(code);
-}
-
-function usageError(message: string): never {
-  fail(`error: ${message}\n${usage}`);
-}
-
-function parseCommandLine() {
-  let parsed;
-  try {
-    parsed = parseArgs({ allowPositionals: true, options });
-  } catch (error) {
-    if (!((error as NodeJS.ErrnoException).code ?? '').startsWith('ERR_PARSE_ARGS')) throw error;
-    usageError((error as Error).message.split('. ')[0]!.replace(/^Option/, 'option'));
-  }
-  const { values, positionals } = parsed;
-  const [command, ...extra] = positionals;
-  if (
-    extra.some((word) => /[[\]]/.test(word)) ||
-    Object.values(values).some((value) => typeof value === 'string' && /^\[.*\]$/.test(value))
-  ) {
-    usageError('remove the brackets: in the usage they only mark an optional part');
-  }
-  if (extra.length) usageError(`unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((word) => `"${word}"`).join(' ')}`);
-  if (command && !values.help) {
-    const allowed = commandOptions[command];
-    if (!allowed) usageError(`unknown command ${command}`);
-    const misplaced = (Object.keys(values) as OptionName[]).filter((name) => !allowed.includes(name) && !globalOptions.includes(name));
-    if (misplaced.length) usageError(`${misplaced.map((name) => `--${name}`).join(', ')} does not apply to ${command}`);
-  }
-  return { values, command };
-}
-
-const { values, command } = parseCommandLine();
-
-function need(name: OptionName): string {
-  const value = values[name];
-  if (typeof value !== 'string' || !value) usageError(`--${name} is required`);
-  return value as string;
-}
+const { values, command, need, usageError } = commandLine({ program: 'events', usage, options, commandOptions, globalOptions });
 
 /** An option's time: an ISO date-time with Z or an offset, or a date (its start for --from, its end for --to). */
 function time(name: 'from' | 'to'): string | undefined {
@@ -118,20 +75,7 @@ async function connect(): Promise<void> {
       sqs.destroy();
     }
   } else {
-    const dir = dataDir();
-    const others = runningStacks().filter((stack) => stack.dataDir !== dir);
-    const chosen = process.env.DATA_DIR === undefined && others.length === 1 ? others[0]!.dataDir : undefined;
-    const state = readEndpoints(dir) ?? (chosen ? readEndpoints(chosen) : undefined);
-    if (!state) {
-      const list = others.map((stack) => `  DATA_DIR=${stack.dataDir}  (${stack.api}, pid ${stack.pid})`).join('\n');
-      fail(
-        `No local stack is running with its data in ${dir} (looked for ${endpointsFile(dir)}).` +
-          (others.length > 1 ? `\nRunning local stacks:\n${list}\nPick one: DATA_DIR=<folder> npm run events -- …` : '') +
-          '\nStart one with `npm start`, or pass --stage NAME for a deployed stage.',
-      );
-    }
-    if (chosen && !readEndpoints(dir) && !values.json) console.error(`Using the local stack running with DATA_DIR=${chosen}.`);
-    Object.assign(process.env, state.env);
+    Object.assign(process.env, findLocalStack('events', values.json === true).env);
   }
   resetConfig();
 }
