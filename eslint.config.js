@@ -10,11 +10,11 @@ import project from './scripts/lint/no-import-cycle.js';
  *
  *   functions/                      handlers, one per route
  *   events/                         the event pipeline: stream router, delivery worker, dead letters
- *   platform                        shared/http, shared/openapi, shared/{routes,resources,workers,route-docs}.ts
+ *   platform                        shared/http, shared/openapi, shared/{resources,workers,route-docs}.ts
  *   domains                         shared/<resource>: business rules and storage, one folder per resource
  *   event core                      shared/events: catalogue, outbox writer, stored-event reader
  *   storage                         shared/db, shared/queues: DynamoDB and SQS helpers, key patterns
- *   base                            errors, ids, money, config, logger, clients, auth, crypto, schemas, async
+ *   base                            errors, ids, money, config, logger, routes, clients, auth, crypto, schemas, async
  */
 const domainNames = [
   'accounts',
@@ -36,16 +36,16 @@ const domainNames = [
 const layers = [
   {
     name: 'base',
-    files: ['shared/{errors,ids,money,config,logger}.ts', 'shared/{clients,auth,async,crypto,schemas,lambda-stand-ins}/**/*.ts'],
-    imports: '^#shared/((errors|ids|money|config|logger)$|(clients|auth|async|crypto|schemas)/)',
+    files: ['shared/{errors,ids,money,config,logger,routes}.ts', 'shared/{clients,auth,async,crypto,schemas,lambda-stand-ins}/**/*.ts'],
+    imports: '^#shared/((errors|ids|money|config|logger|routes)$|(clients|auth|async|crypto|schemas)/)',
   },
   { name: 'storage', files: ['shared/{db,queues}/**/*.ts'], imports: '^#shared/(db|queues)/' },
   { name: 'the event core', files: ['shared/events/**/*.ts'], imports: '^#shared/events/' },
   { name: 'the domains', files: [`shared/{${domainNames.join(',')}}/**/*.ts`], imports: `^#shared/(${domainNames.join('|')})/` },
   {
-    name: 'the platform (HTTP, routes, OpenAPI)',
-    files: ['shared/{http,openapi}/**/*.ts', 'shared/{routes,resources,workers,route-docs}.ts'],
-    imports: '^#shared/((http|openapi)/|(routes|resources|workers|route-docs)$)',
+    name: 'the platform (HTTP, OpenAPI)',
+    files: ['shared/{http,openapi}/**/*.ts', 'shared/{resources,workers,route-docs}.ts'],
+    imports: '^#shared/((http|openapi)/|(resources|workers|route-docs)$)',
   },
   { name: 'the event pipeline (events/)', files: ['events/**/*.ts'], imports: '^#events/' },
   { name: 'the handlers (functions/)', files: ['functions/**/*.ts'], imports: '^#functions/' },

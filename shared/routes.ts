@@ -3,7 +3,8 @@
  * one function per route from it, the local gateway mounts the same handlers from it, handlers read
  * their required scopes from it, and the OpenAPI document is checked against it.
  *
- * This module is plain data on purpose: every handler bundle imports it.
+ * Each route is a named export marked pure, and an operation (shared/<resource>/contract.ts) names
+ * its route object: a handler bundle then carries its own route only, not the whole table.
  */
 import type { Scope } from './auth/scopes';
 
@@ -38,8 +39,7 @@ export interface RouteDefinition {
 
 /**
  * A route of the table below. Its `handler` is written as the module under `functions/` without
- * `.ts` (`orders/list` for `functions/orders/list.ts`): the table is in every bundle, and the
- * short spelling keeps about 0.6 KiB out of each. The definition holds the full path.
+ * `.ts` (`orders/list` for `functions/orders/list.ts`); the definition holds the full path.
  */
 const r = (route: Omit<RouteDefinition, 'auth'> & { auth?: RouteDefinition['auth'] }): RouteDefinition => ({
   auth: 'key',
@@ -47,241 +47,369 @@ const r = (route: Omit<RouteDefinition, 'auth'> & { auth?: RouteDefinition['auth
   handler: `functions/${route.handler}.ts`,
 });
 
+// Orders
+export const ordersList = /* @__PURE__ */ r({
+  id: 'orders.list',
+  method: 'GET',
+  path: '/v1/orders',
+  handler: 'orders/list',
+  scopes: ['orders:read'],
+});
+export const ordersCreate = /* @__PURE__ */ r({
+  id: 'orders.create',
+  method: 'POST',
+  path: '/v1/orders',
+  handler: 'orders/create',
+  scopes: ['orders:write'],
+});
+export const ordersGet = /* @__PURE__ */ r({
+  id: 'orders.get',
+  method: 'GET',
+  path: '/v1/orders/{id}',
+  handler: 'orders/get',
+  scopes: ['orders:read'],
+});
+export const ordersUpdate = /* @__PURE__ */ r({
+  id: 'orders.update',
+  method: 'PUT',
+  path: '/v1/orders/{id}',
+  handler: 'orders/update',
+  scopes: ['orders:write'],
+});
+
+// Customers
+export const customersList = /* @__PURE__ */ r({
+  id: 'customers.list',
+  method: 'GET',
+  path: '/v1/customers',
+  handler: 'customers/list',
+  scopes: ['customers:read'],
+});
+export const customersCreate = /* @__PURE__ */ r({
+  id: 'customers.create',
+  method: 'POST',
+  path: '/v1/customers',
+  handler: 'customers/create',
+  scopes: ['customers:write'],
+});
+export const customersGet = /* @__PURE__ */ r({
+  id: 'customers.get',
+  method: 'GET',
+  path: '/v1/customers/{id}',
+  handler: 'customers/get',
+  scopes: ['customers:read'],
+});
+export const customersUpdate = /* @__PURE__ */ r({
+  id: 'customers.update',
+  method: 'PUT',
+  path: '/v1/customers/{id}',
+  handler: 'customers/update',
+  scopes: ['customers:write'],
+});
+export const customersDelete = /* @__PURE__ */ r({
+  id: 'customers.delete',
+  method: 'DELETE',
+  path: '/v1/customers/{id}',
+  handler: 'customers/delete',
+  scopes: ['customers:write'],
+});
+export const customersOrders = /* @__PURE__ */ r({
+  id: 'customers.orders',
+  method: 'GET',
+  path: '/v1/customers/{id}/orders',
+  handler: 'customers/orders',
+  scopes: ['customers:read', 'orders:read'],
+});
+
+// Customer addresses
+export const addressesList = /* @__PURE__ */ r({
+  id: 'addresses.list',
+  method: 'GET',
+  path: '/v1/customers/{id}/addresses',
+  handler: 'customers/addresses/list',
+  scopes: ['customers:read'],
+});
+export const addressesCreate = /* @__PURE__ */ r({
+  id: 'addresses.create',
+  method: 'POST',
+  path: '/v1/customers/{id}/addresses',
+  handler: 'customers/addresses/create',
+  scopes: ['customers:write'],
+});
+export const addressesGet = /* @__PURE__ */ r({
+  id: 'addresses.get',
+  method: 'GET',
+  path: '/v1/customers/{id}/addresses/{addressId}',
+  handler: 'customers/addresses/get',
+  scopes: ['customers:read'],
+});
+export const addressesUpdate = /* @__PURE__ */ r({
+  id: 'addresses.update',
+  method: 'PUT',
+  path: '/v1/customers/{id}/addresses/{addressId}',
+  handler: 'customers/addresses/update',
+  scopes: ['customers:write'],
+});
+export const addressesDelete = /* @__PURE__ */ r({
+  id: 'addresses.delete',
+  method: 'DELETE',
+  path: '/v1/customers/{id}/addresses/{addressId}',
+  handler: 'customers/addresses/delete',
+  scopes: ['customers:write'],
+});
+
+// Products
+export const productsList = /* @__PURE__ */ r({
+  id: 'products.list',
+  method: 'GET',
+  path: '/v1/products',
+  handler: 'products/list',
+  scopes: ['products:read'],
+  storefront: true,
+});
+export const productsCreate = /* @__PURE__ */ r({
+  id: 'products.create',
+  method: 'POST',
+  path: '/v1/products',
+  handler: 'products/create',
+  scopes: ['products:write'],
+});
+export const productsGet = /* @__PURE__ */ r({
+  id: 'products.get',
+  method: 'GET',
+  path: '/v1/products/{id}',
+  handler: 'products/get',
+  scopes: ['products:read'],
+  storefront: true,
+});
+export const productsUpdate = /* @__PURE__ */ r({
+  id: 'products.update',
+  method: 'PUT',
+  path: '/v1/products/{id}',
+  handler: 'products/update',
+  scopes: ['products:write'],
+});
+export const productsDelete = /* @__PURE__ */ r({
+  id: 'products.delete',
+  method: 'DELETE',
+  path: '/v1/products/{id}',
+  handler: 'products/delete',
+  scopes: ['products:write'],
+});
+export const productsCalculate = /* @__PURE__ */ r({
+  id: 'products.calculate',
+  method: 'POST',
+  path: '/v1/products/{id}/calculate',
+  handler: 'products/calculate',
+  scopes: ['products:read'],
+  storefront: true,
+});
+
+// Legacy products: the spec shows them without the /v1 prefix; both prefixes reach the same handlers.
+export const legacyProductsList = /* @__PURE__ */ r({
+  id: 'legacy-products.list',
+  method: 'GET',
+  path: '/v1/legacy-products',
+  aliases: ['/legacy-products'],
+  handler: 'legacy-products/list',
+  scopes: ['products:read'],
+  storefront: true,
+});
+export const legacyProductsCreate = /* @__PURE__ */ r({
+  id: 'legacy-products.create',
+  method: 'POST',
+  path: '/v1/legacy-products',
+  aliases: ['/legacy-products'],
+  handler: 'legacy-products/create',
+  scopes: ['products:write'],
+  timeoutSeconds: 120,
+});
+export const legacyProductsGet = /* @__PURE__ */ r({
+  id: 'legacy-products.get',
+  method: 'GET',
+  path: '/v1/legacy-products/{id}',
+  aliases: ['/legacy-products/{id}'],
+  handler: 'legacy-products/get',
+  scopes: ['products:read'],
+  storefront: true,
+});
+export const legacyProductsCalculate = /* @__PURE__ */ r({
+  id: 'legacy-products.calculate',
+  method: 'POST',
+  path: '/v1/legacy-products/{id}/calculate',
+  aliases: ['/legacy-products/{id}/calculate'],
+  handler: 'legacy-products/calculate',
+  scopes: ['products:read'],
+  storefront: true,
+});
+export const legacyProductsPrices = /* @__PURE__ */ r({
+  id: 'legacy-products.prices',
+  method: 'PUT',
+  path: '/v1/legacy-products/{id}/prices',
+  aliases: ['/legacy-products/{id}/prices'],
+  handler: 'legacy-products/prices',
+  scopes: ['products:write'],
+  timeoutSeconds: 120,
+});
+
+// The calling key's account (any valid key)
+export const accountGet = /* @__PURE__ */ r({ id: 'account.get', method: 'GET', path: '/v1/account', handler: 'account/get', scopes: [] });
+
+// Audit log
+export const auditList = /* @__PURE__ */ r({
+  id: 'audit.list',
+  method: 'GET',
+  path: '/v1/audit-logs',
+  handler: 'audit-logs/list',
+  scopes: ['audit:read'],
+});
+
+// Events (the stored outbox events, kept 30 days). Handlers in functions/event-log/: functions/events/
+// holds the event pipeline's workers (stream router, delivery, dead letters), not API routes.
+export const eventsList = /* @__PURE__ */ r({
+  id: 'events.list',
+  method: 'GET',
+  path: '/v1/events',
+  handler: 'event-log/list',
+  scopes: ['events:read'],
+});
+export const eventsGet = /* @__PURE__ */ r({
+  id: 'events.get',
+  method: 'GET',
+  path: '/v1/events/{id}',
+  handler: 'event-log/get',
+  scopes: ['events:read'],
+});
+
+// Webhooks
+export const webhooksList = /* @__PURE__ */ r({
+  id: 'webhooks.list',
+  method: 'GET',
+  path: '/v1/webhooks',
+  handler: 'webhooks/list',
+  scopes: ['webhooks:read'],
+});
+export const webhooksCreate = /* @__PURE__ */ r({
+  id: 'webhooks.create',
+  method: 'POST',
+  path: '/v1/webhooks',
+  handler: 'webhooks/create',
+  scopes: ['webhooks:write'],
+});
+export const webhooksGet = /* @__PURE__ */ r({
+  id: 'webhooks.get',
+  method: 'GET',
+  path: '/v1/webhooks/{id}',
+  handler: 'webhooks/get',
+  scopes: ['webhooks:read'],
+});
+export const webhooksUpdate = /* @__PURE__ */ r({
+  id: 'webhooks.update',
+  method: 'PUT',
+  path: '/v1/webhooks/{id}',
+  handler: 'webhooks/update',
+  scopes: ['webhooks:write'],
+});
+export const webhooksDelete = /* @__PURE__ */ r({
+  id: 'webhooks.delete',
+  method: 'DELETE',
+  path: '/v1/webhooks/{id}',
+  handler: 'webhooks/delete',
+  scopes: ['webhooks:write'],
+});
+export const webhooksRotateSecret = /* @__PURE__ */ r({
+  id: 'webhooks.rotateSecret',
+  method: 'POST',
+  path: '/v1/webhooks/{id}/rotate-secret',
+  handler: 'webhooks/rotate-secret',
+  scopes: ['webhooks:write'],
+});
+export const webhooksTest = /* @__PURE__ */ r({
+  id: 'webhooks.test',
+  method: 'POST',
+  path: '/v1/webhooks/{id}/test',
+  aliases: ['/api/v1/webhooks/{id}/test'],
+  handler: 'webhooks/test',
+  scopes: ['webhooks:write'],
+});
+export const webhooksDeliveries = /* @__PURE__ */ r({
+  id: 'webhooks.deliveries',
+  method: 'GET',
+  path: '/v1/webhooks/{id}/deliveries',
+  handler: 'webhooks/deliveries',
+  scopes: ['webhooks:read'],
+});
+export const webhooksDelivery = /* @__PURE__ */ r({
+  id: 'webhooks.delivery',
+  method: 'GET',
+  path: '/v1/webhooks/{id}/deliveries/{deliveryId}',
+  handler: 'webhooks/delivery',
+  scopes: ['webhooks:read'],
+});
+export const webhooksRedeliver = /* @__PURE__ */ r({
+  id: 'webhooks.redeliver',
+  method: 'POST',
+  path: '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+  handler: 'webhooks/redeliver',
+  scopes: ['webhooks:write'],
+});
+
+// Documents
+export const openapiGet = /* @__PURE__ */ r({
+  id: 'openapi.get',
+  method: 'GET',
+  path: '/v1/openapi.json',
+  handler: 'openapi/get',
+  scopes: [],
+  auth: 'none',
+});
+
+/** Every route, in the table's order (CDK, the local gateway, the OpenAPI document, the security suite). */
 export const routes: readonly RouteDefinition[] = [
-  // Orders
-  r({ id: 'orders.list', method: 'GET', path: '/v1/orders', handler: 'orders/list', scopes: ['orders:read'] }),
-  r({ id: 'orders.create', method: 'POST', path: '/v1/orders', handler: 'orders/create', scopes: ['orders:write'] }),
-  r({ id: 'orders.get', method: 'GET', path: '/v1/orders/{id}', handler: 'orders/get', scopes: ['orders:read'] }),
-  r({ id: 'orders.update', method: 'PUT', path: '/v1/orders/{id}', handler: 'orders/update', scopes: ['orders:write'] }),
-
-  // Customers
-  r({ id: 'customers.list', method: 'GET', path: '/v1/customers', handler: 'customers/list', scopes: ['customers:read'] }),
-  r({
-    id: 'customers.create',
-    method: 'POST',
-    path: '/v1/customers',
-    handler: 'customers/create',
-    scopes: ['customers:write'],
-  }),
-  r({ id: 'customers.get', method: 'GET', path: '/v1/customers/{id}', handler: 'customers/get', scopes: ['customers:read'] }),
-  r({
-    id: 'customers.update',
-    method: 'PUT',
-    path: '/v1/customers/{id}',
-    handler: 'customers/update',
-    scopes: ['customers:write'],
-  }),
-  r({
-    id: 'customers.delete',
-    method: 'DELETE',
-    path: '/v1/customers/{id}',
-    handler: 'customers/delete',
-    scopes: ['customers:write'],
-  }),
-  r({
-    id: 'customers.orders',
-    method: 'GET',
-    path: '/v1/customers/{id}/orders',
-    handler: 'customers/orders',
-    scopes: ['customers:read', 'orders:read'],
-  }),
-
-  // Customer addresses
-  r({
-    id: 'addresses.list',
-    method: 'GET',
-    path: '/v1/customers/{id}/addresses',
-    handler: 'customers/addresses/list',
-    scopes: ['customers:read'],
-  }),
-  r({
-    id: 'addresses.create',
-    method: 'POST',
-    path: '/v1/customers/{id}/addresses',
-    handler: 'customers/addresses/create',
-    scopes: ['customers:write'],
-  }),
-  r({
-    id: 'addresses.get',
-    method: 'GET',
-    path: '/v1/customers/{id}/addresses/{addressId}',
-    handler: 'customers/addresses/get',
-    scopes: ['customers:read'],
-  }),
-  r({
-    id: 'addresses.update',
-    method: 'PUT',
-    path: '/v1/customers/{id}/addresses/{addressId}',
-    handler: 'customers/addresses/update',
-    scopes: ['customers:write'],
-  }),
-  r({
-    id: 'addresses.delete',
-    method: 'DELETE',
-    path: '/v1/customers/{id}/addresses/{addressId}',
-    handler: 'customers/addresses/delete',
-    scopes: ['customers:write'],
-  }),
-
-  // Products
-  r({
-    id: 'products.list',
-    method: 'GET',
-    path: '/v1/products',
-    handler: 'products/list',
-    scopes: ['products:read'],
-    storefront: true,
-  }),
-  r({ id: 'products.create', method: 'POST', path: '/v1/products', handler: 'products/create', scopes: ['products:write'] }),
-  r({
-    id: 'products.get',
-    method: 'GET',
-    path: '/v1/products/{id}',
-    handler: 'products/get',
-    scopes: ['products:read'],
-    storefront: true,
-  }),
-  r({
-    id: 'products.update',
-    method: 'PUT',
-    path: '/v1/products/{id}',
-    handler: 'products/update',
-    scopes: ['products:write'],
-  }),
-  r({
-    id: 'products.delete',
-    method: 'DELETE',
-    path: '/v1/products/{id}',
-    handler: 'products/delete',
-    scopes: ['products:write'],
-  }),
-  r({
-    id: 'products.calculate',
-    method: 'POST',
-    path: '/v1/products/{id}/calculate',
-    handler: 'products/calculate',
-    scopes: ['products:read'],
-    storefront: true,
-  }),
-
-  // Legacy products: the spec shows them without the /v1 prefix; both prefixes reach the same handlers.
-  r({
-    id: 'legacy-products.list',
-    method: 'GET',
-    path: '/v1/legacy-products',
-    aliases: ['/legacy-products'],
-    handler: 'legacy-products/list',
-    scopes: ['products:read'],
-    storefront: true,
-  }),
-  r({
-    id: 'legacy-products.create',
-    method: 'POST',
-    path: '/v1/legacy-products',
-    aliases: ['/legacy-products'],
-    handler: 'legacy-products/create',
-    scopes: ['products:write'],
-    timeoutSeconds: 120,
-  }),
-  r({
-    id: 'legacy-products.get',
-    method: 'GET',
-    path: '/v1/legacy-products/{id}',
-    aliases: ['/legacy-products/{id}'],
-    handler: 'legacy-products/get',
-    scopes: ['products:read'],
-    storefront: true,
-  }),
-  r({
-    id: 'legacy-products.calculate',
-    method: 'POST',
-    path: '/v1/legacy-products/{id}/calculate',
-    aliases: ['/legacy-products/{id}/calculate'],
-    handler: 'legacy-products/calculate',
-    scopes: ['products:read'],
-    storefront: true,
-  }),
-  r({
-    id: 'legacy-products.prices',
-    method: 'PUT',
-    path: '/v1/legacy-products/{id}/prices',
-    aliases: ['/legacy-products/{id}/prices'],
-    handler: 'legacy-products/prices',
-    scopes: ['products:write'],
-    timeoutSeconds: 120,
-  }),
-
-  // The calling key's account (any valid key)
-  r({ id: 'account.get', method: 'GET', path: '/v1/account', handler: 'account/get', scopes: [] }),
-
-  // Audit log
-  r({ id: 'audit.list', method: 'GET', path: '/v1/audit-logs', handler: 'audit-logs/list', scopes: ['audit:read'] }),
-
-  // Events (the stored outbox events, kept 30 days). Handlers in functions/event-log/: functions/events/
-  // holds the event pipeline's workers (stream router, delivery, dead letters), not API routes.
-  r({ id: 'events.list', method: 'GET', path: '/v1/events', handler: 'event-log/list', scopes: ['events:read'] }),
-  r({ id: 'events.get', method: 'GET', path: '/v1/events/{id}', handler: 'event-log/get', scopes: ['events:read'] }),
-
-  // Webhooks
-  r({ id: 'webhooks.list', method: 'GET', path: '/v1/webhooks', handler: 'webhooks/list', scopes: ['webhooks:read'] }),
-  r({ id: 'webhooks.create', method: 'POST', path: '/v1/webhooks', handler: 'webhooks/create', scopes: ['webhooks:write'] }),
-  r({ id: 'webhooks.get', method: 'GET', path: '/v1/webhooks/{id}', handler: 'webhooks/get', scopes: ['webhooks:read'] }),
-  r({
-    id: 'webhooks.update',
-    method: 'PUT',
-    path: '/v1/webhooks/{id}',
-    handler: 'webhooks/update',
-    scopes: ['webhooks:write'],
-  }),
-  r({
-    id: 'webhooks.delete',
-    method: 'DELETE',
-    path: '/v1/webhooks/{id}',
-    handler: 'webhooks/delete',
-    scopes: ['webhooks:write'],
-  }),
-  r({
-    id: 'webhooks.rotateSecret',
-    method: 'POST',
-    path: '/v1/webhooks/{id}/rotate-secret',
-    handler: 'webhooks/rotate-secret',
-    scopes: ['webhooks:write'],
-  }),
-  r({
-    id: 'webhooks.test',
-    method: 'POST',
-    path: '/v1/webhooks/{id}/test',
-    aliases: ['/api/v1/webhooks/{id}/test'],
-    handler: 'webhooks/test',
-    scopes: ['webhooks:write'],
-  }),
-  r({
-    id: 'webhooks.deliveries',
-    method: 'GET',
-    path: '/v1/webhooks/{id}/deliveries',
-    handler: 'webhooks/deliveries',
-    scopes: ['webhooks:read'],
-  }),
-  r({
-    id: 'webhooks.delivery',
-    method: 'GET',
-    path: '/v1/webhooks/{id}/deliveries/{deliveryId}',
-    handler: 'webhooks/delivery',
-    scopes: ['webhooks:read'],
-  }),
-  r({
-    id: 'webhooks.redeliver',
-    method: 'POST',
-    path: '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
-    handler: 'webhooks/redeliver',
-    scopes: ['webhooks:write'],
-  }),
-
-  // Documents
-  r({ id: 'openapi.get', method: 'GET', path: '/v1/openapi.json', handler: 'openapi/get', scopes: [], auth: 'none' }),
+  ordersList,
+  ordersCreate,
+  ordersGet,
+  ordersUpdate,
+  customersList,
+  customersCreate,
+  customersGet,
+  customersUpdate,
+  customersDelete,
+  customersOrders,
+  addressesList,
+  addressesCreate,
+  addressesGet,
+  addressesUpdate,
+  addressesDelete,
+  productsList,
+  productsCreate,
+  productsGet,
+  productsUpdate,
+  productsDelete,
+  productsCalculate,
+  legacyProductsList,
+  legacyProductsCreate,
+  legacyProductsGet,
+  legacyProductsCalculate,
+  legacyProductsPrices,
+  accountGet,
+  auditList,
+  eventsList,
+  eventsGet,
+  webhooksList,
+  webhooksCreate,
+  webhooksGet,
+  webhooksUpdate,
+  webhooksDelete,
+  webhooksRotateSecret,
+  webhooksTest,
+  webhooksDeliveries,
+  webhooksDelivery,
+  webhooksRedeliver,
+  openapiGet,
 ];
 
-export const routesById: ReadonlyMap<string, RouteDefinition> = new Map(routes.map((route) => [route.id, route]));
+export const routesById: ReadonlyMap<string, RouteDefinition> = /* @__PURE__ */ (() => new Map(routes.map((route) => [route.id, route])))();
 
 export function routeById(id: string): RouteDefinition {
   const route = routesById.get(id);

@@ -3,7 +3,7 @@ import { ok } from '#shared/http/envelope';
 import { buildOpenApiDocument, serverUrlOf } from '#shared/openapi/document';
 import { allOperations } from '#shared/openapi/contracts';
 
-const operation = allOperations.find((candidate) => candidate.route === 'openapi.get')!;
+const operation = allOperations.find((candidate) => candidate.route.id === 'openapi.get')!;
 let document: ReturnType<typeof buildOpenApiDocument> | undefined;
 
 /**

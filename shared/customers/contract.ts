@@ -7,6 +7,18 @@ import * as z from 'zod';
 import { DeletedSchema, idPath, pathId } from '#shared/schemas/common';
 import type { Operation } from '#shared/schemas/operation';
 import {
+  addressesCreate,
+  addressesDelete,
+  addressesGet,
+  addressesList,
+  addressesUpdate,
+  customersCreate,
+  customersDelete,
+  customersGet,
+  customersList,
+  customersUpdate,
+} from '#shared/routes';
+import {
   AddressCreateSchema,
   AddressSchema,
   AddressUpdateSchema,
@@ -19,50 +31,50 @@ import {
 const customerPath = /* @__PURE__ */ idPath('Customer id');
 const addressPath = /* @__PURE__ */ z.object({ id: pathId, addressId: pathId });
 
-export const list = { route: 'customers.list', query: CustomerListQuerySchema, response: CustomerSchema, list: true } satisfies Operation;
+export const list = { route: customersList, query: CustomerListQuerySchema, response: CustomerSchema, list: true } satisfies Operation;
 export const create = {
-  route: 'customers.create',
+  route: customersCreate,
   body: CustomerCreateSchema,
   response: CustomerSchema,
   status: 201,
   errors: [409],
 } satisfies Operation;
-export const get = { route: 'customers.get', params: customerPath, response: CustomerSchema, errors: [404] } satisfies Operation;
+export const get = { route: customersGet, params: customerPath, response: CustomerSchema, errors: [404] } satisfies Operation;
 export const update = {
-  route: 'customers.update',
+  route: customersUpdate,
   params: customerPath,
   body: CustomerUpdateSchema,
   response: CustomerSchema,
   errors: [404, 409],
 } satisfies Operation;
 const deleteOperation = {
-  route: 'customers.delete',
+  route: customersDelete,
   params: customerPath,
   response: DeletedSchema,
   errors: [404, 409],
 } satisfies Operation;
 export { deleteOperation as delete };
 export const listAddresses = {
-  route: 'addresses.list',
+  route: addressesList,
   params: customerPath,
   response: AddressSchema,
   list: true,
   errors: [404],
 } satisfies Operation;
 export const createAddress = {
-  route: 'addresses.create',
+  route: addressesCreate,
   params: customerPath,
   body: AddressCreateSchema,
   response: AddressSchema,
   status: 201,
   errors: [404, 409],
 } satisfies Operation;
-export const getAddress = { route: 'addresses.get', params: addressPath, response: AddressSchema, errors: [404] } satisfies Operation;
+export const getAddress = { route: addressesGet, params: addressPath, response: AddressSchema, errors: [404] } satisfies Operation;
 export const updateAddress = {
-  route: 'addresses.update',
+  route: addressesUpdate,
   params: addressPath,
   body: AddressUpdateSchema,
   response: AddressSchema,
   errors: [404, 409],
 } satisfies Operation;
-export const deleteAddress = { route: 'addresses.delete', params: addressPath, response: DeletedSchema, errors: [404] } satisfies Operation;
+export const deleteAddress = { route: addressesDelete, params: addressPath, response: DeletedSchema, errors: [404] } satisfies Operation;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Operation } from '#shared/schemas/operation';
+import { eventsGet, eventsList } from '#shared/routes';
 import { EVENT_ID_PATTERN, EventListQuerySchema, EventSchema } from './schema';
 
 const eventPath = /* @__PURE__ */ z.object({
@@ -11,5 +12,5 @@ const eventPath = /* @__PURE__ */ z.object({
 
 // Handlers import this module as a namespace (`import * as eventOperations`) and the schemas are
 // marked pure, so each bundle keeps — and builds at cold start — only its own operation's.
-export const list = { route: 'events.list', query: EventListQuerySchema, response: EventSchema, list: true } satisfies Operation;
-export const get = { route: 'events.get', params: eventPath, response: EventSchema, errors: [404] } satisfies Operation;
+export const list = { route: eventsList, query: EventListQuerySchema, response: EventSchema, list: true } satisfies Operation;
+export const get = { route: eventsGet, params: eventPath, response: EventSchema, errors: [404] } satisfies Operation;

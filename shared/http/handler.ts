@@ -11,7 +11,6 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { KeyKind } from '#shared/auth/keys';
 import type { Tenant } from '#shared/auth/principal';
 import type { QuotaOf } from '#shared/limits/quota';
-import { routeById } from '#shared/routes';
 import { toProxyResult, type HttpResult } from './envelope';
 import { admissionError, invocationOf } from './invocation';
 import { guard } from './middleware/guard';
@@ -48,7 +47,7 @@ export function defineHandler<S extends Operation>(
   fn: (request: ApiRequest<S>) => Promise<HttpResult>,
   options: HandlerOptions = {},
 ) {
-  const route = routeById(operation.route);
+  const route = operation.route;
   if (Boolean(route.storefront) !== Boolean(options.quota)) {
     throw new Error(`${route.id}: a storefront route passes { quota: storefrontQuota }, and only a storefront route does`);
   }

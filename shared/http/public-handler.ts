@@ -4,7 +4,6 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { routeById } from '#shared/routes';
 import { toProxyResult, type HttpResult } from './envelope';
 import { invocationOf } from './invocation';
 import { requestScope } from './middleware/request-scope';
@@ -12,7 +11,7 @@ import type { Operation } from '#shared/schemas/operation';
 import { buildRequest, type PublicRequest } from './request';
 
 export function definePublicHandler<S extends Operation>(operation: S, fn: (request: PublicRequest<S>) => Promise<HttpResult>) {
-  const route = routeById(operation.route);
+  const route = operation.route;
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(requestScope(route))
     .handler(async (event: APIGatewayProxyEvent) => {

@@ -1,4 +1,5 @@
 import type { Operation } from '#shared/schemas/operation';
+import { legacyProductsCalculate, legacyProductsCreate, legacyProductsGet, legacyProductsList, legacyProductsPrices } from '#shared/routes';
 import { idPath } from '#shared/schemas/common';
 import {
   LegacyCalculateBodySchema,
@@ -17,28 +18,28 @@ export const CSV_MEDIA_TYPES = ['text/csv'] as const;
 // Handlers import this module as a namespace (`import * as legacyProductOperations`) and the schemas
 // are marked pure, so each bundle keeps — and builds at cold start — only its own operation's.
 export const list = {
-  route: 'legacy-products.list',
+  route: legacyProductsList,
   query: LegacyListQuerySchema,
   response: LegacyProductSchema,
   list: true,
 } satisfies Operation;
 export const create = {
-  route: 'legacy-products.create',
+  route: legacyProductsCreate,
   body: LegacyProductCreateSchema,
   response: LegacyProductSchema,
   status: 201,
   errors: [409],
 } satisfies Operation;
-export const get = { route: 'legacy-products.get', params: legacyPath, response: LegacyProductSchema, errors: [404] } satisfies Operation;
+export const get = { route: legacyProductsGet, params: legacyPath, response: LegacyProductSchema, errors: [404] } satisfies Operation;
 export const calculate = {
-  route: 'legacy-products.calculate',
+  route: legacyProductsCalculate,
   params: legacyPath,
   body: LegacyCalculateBodySchema,
   response: LegacyQuoteSchema,
   errors: [404],
 } satisfies Operation;
 export const prices = {
-  route: 'legacy-products.prices',
+  route: legacyProductsPrices,
   params: legacyPath,
   rawBody: {
     contentType: 'text/csv',

@@ -8,16 +8,16 @@ import { defineOperations, type Operation } from '#shared/schemas/operation';
 import * as legacyProductOperations from '#shared/legacy-products/contract';
 import * as orderOperations from '#shared/orders/contract';
 import * as productOperations from '#shared/products/contract';
-import { routes } from '#shared/routes';
+import { openapiGet, routes } from '#shared/routes';
 import * as webhookOperations from '#shared/webhooks/contract';
 
 const meta = defineOperations({
-  openapi: { route: 'openapi.get', response: z.object({}).loose().meta({ description: 'OpenAPI 3.0.3 document' }) },
+  openapi: { route: openapiGet, response: z.object({}).loose().meta({ description: 'OpenAPI 3.0.3 document' }) },
 });
 
 /** A contract module also exports a few constants besides its operations (a schema, media types). */
 const isOperation = (value: unknown): value is Operation =>
-  typeof value === 'object' && value !== null && typeof (value as { route?: unknown }).route === 'string' && 'response' in value;
+  typeof value === 'object' && value !== null && typeof (value as { route?: unknown }).route === 'object' && 'response' in value;
 
 const contracts = [
   orderOperations,
@@ -33,7 +33,7 @@ const contracts = [
 
 // In the route table's order (a module namespace lists its exports alphabetically).
 const routeOrder = new Map(routes.map((route, index) => [route.id, index]));
-const positionOf = (operation: Operation) => routeOrder.get(operation.route) ?? routes.length;
+const positionOf = (operation: Operation) => routeOrder.get(operation.route.id) ?? routes.length;
 
 export const allOperations: readonly Operation[] = contracts
   .flatMap((contract) => Object.values(contract).filter(isOperation))

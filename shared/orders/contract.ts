@@ -5,29 +5,30 @@
  */
 import { idPath } from '#shared/schemas/common';
 import type { Operation } from '#shared/schemas/operation';
+import { customersOrders, ordersCreate, ordersGet, ordersList, ordersUpdate } from '#shared/routes';
 import { CustomerOrdersQuerySchema, OrderCreateSchema, OrderListQuerySchema, OrderSchema, OrderUpdateSchema } from './schema';
 
 const orderPath = /* @__PURE__ */ idPath('Order id');
 const customerPath = /* @__PURE__ */ idPath('Customer id');
 
-export const list = { route: 'orders.list', query: OrderListQuerySchema, response: OrderSchema, list: true } satisfies Operation;
+export const list = { route: ordersList, query: OrderListQuerySchema, response: OrderSchema, list: true } satisfies Operation;
 export const create = {
-  route: 'orders.create',
+  route: ordersCreate,
   body: OrderCreateSchema,
   response: OrderSchema,
   status: 201,
   errors: [409],
 } satisfies Operation;
-export const get = { route: 'orders.get', params: orderPath, response: OrderSchema, errors: [404] } satisfies Operation;
+export const get = { route: ordersGet, params: orderPath, response: OrderSchema, errors: [404] } satisfies Operation;
 export const update = {
-  route: 'orders.update',
+  route: ordersUpdate,
   params: orderPath,
   body: OrderUpdateSchema,
   response: OrderSchema,
   errors: [404, 409, 412],
 } satisfies Operation;
 export const customerOrders = {
-  route: 'customers.orders',
+  route: customersOrders,
   params: customerPath,
   query: CustomerOrdersQuerySchema,
   response: OrderSchema,

@@ -5,6 +5,7 @@
  */
 import { idPath } from '#shared/schemas/common';
 import type { Operation } from '#shared/schemas/operation';
+import { productsCalculate, productsCreate, productsDelete, productsGet, productsList, productsUpdate } from '#shared/routes';
 import {
   CalculateBodySchema,
   PriceQuoteSchema,
@@ -17,25 +18,25 @@ import {
 
 const productPath = /* @__PURE__ */ idPath('Product id');
 
-export const list = { route: 'products.list', query: ProductListQuerySchema, response: ProductSchema, list: true } satisfies Operation;
-export const create = { route: 'products.create', body: ProductCreateSchema, response: ProductSchema, status: 201 } satisfies Operation;
-export const get = { route: 'products.get', params: productPath, response: ProductSchema, errors: [404] } satisfies Operation;
+export const list = { route: productsList, query: ProductListQuerySchema, response: ProductSchema, list: true } satisfies Operation;
+export const create = { route: productsCreate, body: ProductCreateSchema, response: ProductSchema, status: 201 } satisfies Operation;
+export const get = { route: productsGet, params: productPath, response: ProductSchema, errors: [404] } satisfies Operation;
 export const update = {
-  route: 'products.update',
+  route: productsUpdate,
   params: productPath,
   body: ProductUpdateSchema,
   response: ProductSchema,
   errors: [404, 409],
 } satisfies Operation;
 const deleteOperation = {
-  route: 'products.delete',
+  route: productsDelete,
   params: productPath,
   response: ProductDeletedSchema,
   errors: [404, 409],
 } satisfies Operation;
 export { deleteOperation as delete };
 export const calculate = {
-  route: 'products.calculate',
+  route: productsCalculate,
   params: productPath,
   body: CalculateBodySchema,
   response: PriceQuoteSchema,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { RouteDefinition } from '#shared/routes';
 
 /**
  * What one route takes and returns. Handlers take their operation from their resource's contract
@@ -6,7 +7,8 @@ import type { z } from 'zod';
  * against `response`.
  */
 export interface Operation {
-  route: string;
+  /** The route it serves (a named export of shared/routes.ts: a handler bundle carries its own route only). */
+  route: RouteDefinition;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;

@@ -1,6 +1,18 @@
 import * as z from 'zod';
 import { DELIVERY_ID_PATTERN } from './delivery-id';
 import type { Operation } from '#shared/schemas/operation';
+import {
+  webhooksCreate,
+  webhooksDelete,
+  webhooksDeliveries,
+  webhooksDelivery,
+  webhooksGet,
+  webhooksList,
+  webhooksRedeliver,
+  webhooksRotateSecret,
+  webhooksTest,
+  webhooksUpdate,
+} from '#shared/routes';
 import { paginationQuery } from '#shared/schemas/pagination';
 import { idPath, pathId } from '#shared/schemas/common';
 import {
@@ -34,36 +46,36 @@ const testSent = /* @__PURE__ */ z
 const listQuery = /* @__PURE__ */ z.strictObject({ ...paginationQuery });
 
 export const list = {
-  route: 'webhooks.list',
+  route: webhooksList,
   query: listQuery,
   response: WebhookSchema,
   list: true,
 } satisfies Operation;
 export const create = {
-  route: 'webhooks.create',
+  route: webhooksCreate,
   body: WebhookCreateSchema,
   response: WebhookSchema,
   status: 201,
   errors: [409],
 } satisfies Operation;
-export const get = { route: 'webhooks.get', params: webhookPath, response: WebhookSchema, errors: [404] } satisfies Operation;
+export const get = { route: webhooksGet, params: webhookPath, response: WebhookSchema, errors: [404] } satisfies Operation;
 export const update = {
-  route: 'webhooks.update',
+  route: webhooksUpdate,
   params: webhookPath,
   body: WebhookUpdateSchema,
   response: WebhookSchema,
   errors: [404, 409],
 } satisfies Operation;
-const deleteOperation = { route: 'webhooks.delete', params: webhookPath, response: deleted, errors: [404] } satisfies Operation;
+const deleteOperation = { route: webhooksDelete, params: webhookPath, response: deleted, errors: [404] } satisfies Operation;
 export { deleteOperation as delete };
 export const rotateSecret = {
-  route: 'webhooks.rotateSecret',
+  route: webhooksRotateSecret,
   params: webhookPath,
   response: WebhookSchema,
   errors: [404, 409],
 } satisfies Operation;
 export const test = {
-  route: 'webhooks.test',
+  route: webhooksTest,
   params: webhookPath,
   body: WebhookTestSchema,
   response: testSent,
@@ -71,7 +83,7 @@ export const test = {
   errors: [404, 409],
 } satisfies Operation;
 export const deliveries = {
-  route: 'webhooks.deliveries',
+  route: webhooksDeliveries,
   params: webhookPath,
   query: DeliveryListQuerySchema,
   response: DeliverySchema,
@@ -79,13 +91,13 @@ export const deliveries = {
   errors: [404],
 } satisfies Operation;
 export const delivery = {
-  route: 'webhooks.delivery',
+  route: webhooksDelivery,
   params: deliveryPath,
   response: DeliveryDetailSchema,
   errors: [404],
 } satisfies Operation;
 export const redeliver = {
-  route: 'webhooks.redeliver',
+  route: webhooksRedeliver,
   params: deliveryPath,
   response: DeliverySchema,
   errors: [404, 409],

@@ -8,17 +8,18 @@ import type { Principal, Tenant } from '#shared/auth/principal';
 import type { HttpResult } from '#shared/http/envelope';
 import { defineHandler, type ApiRequest } from '#shared/http/handler';
 import { defineOperations } from '#shared/schemas/operation';
+import { customersList, customersUpdate } from '#shared/routes';
 
 const operations = defineOperations({
   update: {
-    route: 'customers.update',
+    route: customersUpdate,
     params: z.object({ id: z.coerce.number().int().positive() }),
     query: z.strictObject({ expand: z.enum(['addresses', 'orders']).optional() }),
     body: z.strictObject({ name: z.string().trim(), tags: z.array(z.string()).default([]), notes: z.string().nullable().optional() }),
     response: z.object({ id: z.number() }),
   },
   list: {
-    route: 'customers.list',
+    route: customersList,
     query: z.strictObject({ page: z.coerce.number().default(1) }),
     response: z.object({ id: z.number() }),
     list: true,

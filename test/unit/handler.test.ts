@@ -16,7 +16,7 @@ import { defineHandler, type ApiRequest } from '#shared/http/handler';
 import { DEADLINE_MARGIN_MS, GATEWAY_TIMEOUT_MS } from '#shared/http/middleware/request-scope';
 import { consumeRequest, type RateDecision } from '#shared/limits/rate-limit';
 import { storefrontQuota } from '#shared/limits/quota';
-import { routeById } from '#shared/routes';
+import { customersCreate, customersGet, customersList, productsList, routeById } from '#shared/routes';
 import { defineOperations } from '#shared/schemas/operation';
 import { apiRequestEvent } from '#test/support/lambda-events';
 
@@ -40,15 +40,15 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 // Operations of real routes (the handler reads the route's method and scopes from the table), with schemas of the test's own.
 const operations = defineOperations({
-  write: { route: 'customers.create', body: z.strictObject({ name: z.string().min(1) }), response: z.unknown(), status: 201 },
+  write: { route: customersCreate, body: z.strictObject({ name: z.string().min(1) }), response: z.unknown(), status: 201 },
   read: {
-    route: 'customers.list',
+    route: customersList,
     query: z.strictObject({ page: z.coerce.number().int().positive().optional() }),
     response: z.unknown(),
     list: true,
   },
-  readById: { route: 'customers.get', params: z.object({ id: z.coerce.number().int().positive() }), response: z.unknown() },
-  storefrontRead: { route: 'products.list', response: z.unknown(), list: true },
+  readById: { route: customersGet, params: z.object({ id: z.coerce.number().int().positive() }), response: z.unknown() },
+  storefrontRead: { route: productsList, response: z.unknown(), list: true },
 });
 
 const context = {} as Context;
@@ -57,7 +57,7 @@ function request(
   operation: keyof typeof operations,
   options: { body?: unknown; query?: Record<string, string>; id?: string; principal?: Partial<Principal> } = {},
 ): APIGatewayProxyEvent {
-  const route = routeById(operations[operation].route);
+  const route = operations[operation].route;
   return apiRequestEvent({
     method: route.method,
     resource: route.path,
