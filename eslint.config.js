@@ -25,6 +25,7 @@ const domainNames = [
   'limits',
   'orders',
   'pricing',
+  'production',
   'products',
   'webhooks',
 ];

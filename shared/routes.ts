@@ -281,6 +281,78 @@ export const eventsGet = /* @__PURE__ */ r({
   scopes: ['events:read'],
 });
 
+// Production
+export const jobsList = /* @__PURE__ */ r({
+  id: 'jobs.list',
+  method: 'GET',
+  path: '/v1/production/jobs',
+  handler: 'production/jobs/list',
+  scopes: ['production:read'],
+});
+export const jobsGet = /* @__PURE__ */ r({
+  id: 'jobs.get',
+  method: 'GET',
+  path: '/v1/production/jobs/{id}',
+  handler: 'production/jobs/get',
+  scopes: ['production:read'],
+});
+export const jobsUpdate = /* @__PURE__ */ r({
+  id: 'jobs.update',
+  method: 'PUT',
+  path: '/v1/production/jobs/{id}',
+  handler: 'production/jobs/update',
+  scopes: ['production:write'],
+});
+export const jobsSetStatus = /* @__PURE__ */ r({
+  id: 'jobs.setStatus',
+  method: 'PUT',
+  path: '/v1/production/jobs/{id}/status',
+  handler: 'production/jobs/set-status',
+  scopes: ['production:write'],
+});
+export const machinesList = /* @__PURE__ */ r({
+  id: 'machines.list',
+  method: 'GET',
+  path: '/v1/production/machines',
+  handler: 'production/machines/list',
+  scopes: ['production:read'],
+});
+export const machinesCreate = /* @__PURE__ */ r({
+  id: 'machines.create',
+  method: 'POST',
+  path: '/v1/production/machines',
+  handler: 'production/machines/create',
+  scopes: ['production:write'],
+});
+export const machinesGet = /* @__PURE__ */ r({
+  id: 'machines.get',
+  method: 'GET',
+  path: '/v1/production/machines/{id}',
+  handler: 'production/machines/get',
+  scopes: ['production:read'],
+});
+export const machinesUpdate = /* @__PURE__ */ r({
+  id: 'machines.update',
+  method: 'PUT',
+  path: '/v1/production/machines/{id}',
+  handler: 'production/machines/update',
+  scopes: ['production:write'],
+});
+export const machinesDelete = /* @__PURE__ */ r({
+  id: 'machines.delete',
+  method: 'DELETE',
+  path: '/v1/production/machines/{id}',
+  handler: 'production/machines/delete',
+  scopes: ['production:write'],
+});
+export const machinesQueue = /* @__PURE__ */ r({
+  id: 'machines.queue',
+  method: 'GET',
+  path: '/v1/production/machines/{id}/queue',
+  handler: 'production/machines/queue',
+  scopes: ['production:read'],
+});
+
 // Webhooks
 export const webhooksList = /* @__PURE__ */ r({
   id: 'webhooks.list',
@@ -396,6 +468,16 @@ export const routes: readonly RouteDefinition[] = [
   auditList,
   eventsList,
   eventsGet,
+  jobsList,
+  jobsGet,
+  jobsUpdate,
+  jobsSetStatus,
+  machinesList,
+  machinesCreate,
+  machinesGet,
+  machinesUpdate,
+  machinesDelete,
+  machinesQueue,
   webhooksList,
   webhooksCreate,
   webhooksGet,

@@ -4,7 +4,7 @@ import { ok } from '#shared/http/envelope';
 import { etagHeader, parseIfMatch } from '#shared/orders/preconditions';
 import { updateOrder } from '#shared/orders/service';
 
-export const handler = defineHandler(orderOperations.update, async ({ tenant, params, body, headers }) => {
-  const order = await updateOrder(tenant, params.id, body, parseIfMatch(headers['if-match']));
+export const handler = defineHandler(orderOperations.update, async ({ tenant, principal, params, body, headers }) => {
+  const order = await updateOrder(tenant, params.id, body, parseIfMatch(headers['if-match']), principal.keyPrefix);
   return ok(order, etagHeader(order));
 });

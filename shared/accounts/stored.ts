@@ -10,66 +10,68 @@ import { tableName, type TransactItem } from '#shared/db/table';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 import { PLAN_NAMES } from './plans';
 
-export const storedAccount = entity({
-  id: field(c.string).fixed(),
-  name: field(c.string),
-  plan: field(c.enumOf(PLAN_NAMES)),
-  /** Custom requests-per-minute figure; overrides the plan's. */
-  rate_limit_per_minute: field(c.nullable(c.int)),
-  /** Optional hourly cap on top of the per-minute limit (e.g. the beta's 1000/hour). */
-  rate_limit_per_hour: field(c.nullable(c.int)),
-  /**
-   * The account's first, single API Gateway usage identifier key (deployed stages, before usage
-   * keys were kept per mode and key kind): still used by the authorizer until
-   * `npm run accounts -- sync-usage-keys` gives the account `usage_keys`.
-   */
-  usage_key_id: field(c.nullable(c.string)),
-  usage_key: field(c.nullable(c.string)),
-  /**
-   * API Gateway usage identifier keys (deployed stages only), one per mode and key kind, each
-   * registered in the usage plan of its tier (shared/accounts/plans.ts, scripts/aws/usage-keys.ts).
-   */
-  usage_keys: field(
-    c.list(
-      c.object({
-        mode: field(c.enumOf(MODES)),
-        kind: field(c.enumOf(KEY_KINDS)),
-        id: field(c.string),
-        value: field(c.string),
-        /** The usage plan it is registered in (its name). */
-        usage_plan: field(c.string),
-      }),
+export const storedAccount = /* @__PURE__ */ (() =>
+  entity({
+    id: field(c.string).fixed(),
+    name: field(c.string),
+    plan: field(c.enumOf(PLAN_NAMES)),
+    /** Custom requests-per-minute figure; overrides the plan's. */
+    rate_limit_per_minute: field(c.nullable(c.int)),
+    /** Optional hourly cap on top of the per-minute limit (e.g. the beta's 1000/hour). */
+    rate_limit_per_hour: field(c.nullable(c.int)),
+    /**
+     * The account's first, single API Gateway usage identifier key (deployed stages, before usage
+     * keys were kept per mode and key kind): still used by the authorizer until
+     * `npm run accounts -- sync-usage-keys` gives the account `usage_keys`.
+     */
+    usage_key_id: field(c.nullable(c.string)),
+    usage_key: field(c.nullable(c.string)),
+    /**
+     * API Gateway usage identifier keys (deployed stages only), one per mode and key kind, each
+     * registered in the usage plan of its tier (shared/accounts/plans.ts, scripts/aws/usage-keys.ts).
+     */
+    usage_keys: field(
+      c.list(
+        c.object({
+          mode: field(c.enumOf(MODES)),
+          kind: field(c.enumOf(KEY_KINDS)),
+          id: field(c.string),
+          value: field(c.string),
+          /** The usage plan it is registered in (its name). */
+          usage_plan: field(c.string),
+        }),
+      ),
     ),
-  ),
-  currency: field(c.string),
-  /** Percent, e.g. 19 for 19 %. */
-  tax_rate: field(c.number),
-  /** Image for legacy products that have none (a built-in placeholder when unset). */
-  placeholder_image_url: field(c.nullable(c.string)),
-  allowed_ips: field(c.list(c.string)),
-  created_at: field(c.timestamp).fixed(),
-  updated_at: field(c.timestamp),
-});
+    currency: field(c.string),
+    /** Percent, e.g. 19 for 19 %. */
+    tax_rate: field(c.number),
+    /** Image for legacy products that have none (a built-in placeholder when unset). */
+    placeholder_image_url: field(c.nullable(c.string)),
+    allowed_ips: field(c.list(c.string)),
+    created_at: field(c.timestamp).fixed(),
+    updated_at: field(c.timestamp),
+  }))();
 
-export const storedApiKey = entity({
-  key_id: field(c.string).fixed(),
-  account_id: field(c.string).fixed(),
-  mode: field(c.enumOf(MODES)).fixed(),
-  kind: field(c.enumOf(KEY_KINDS)).fixed(),
-  scopes: field(c.list(c.string)),
-  /** What may be shown of the key later: type, mode and its first characters. */
-  prefix: field(c.string).fixed(),
-  created_at: field(c.timestamp).fixed(),
-  revoked_at: field(c.nullable(c.timestamp)),
-  /** Further restriction of the account's allowlist for this key only (empty: none). */
-  allowed_ips: field(c.list(c.string)),
-});
+export const storedApiKey = /* @__PURE__ */ (() =>
+  entity({
+    key_id: field(c.string).fixed(),
+    account_id: field(c.string).fixed(),
+    mode: field(c.enumOf(MODES)).fixed(),
+    kind: field(c.enumOf(KEY_KINDS)).fixed(),
+    scopes: field(c.list(c.string)),
+    /** What may be shown of the key later: type, mode and its first characters. */
+    prefix: field(c.string).fixed(),
+    created_at: field(c.timestamp).fixed(),
+    revoked_at: field(c.nullable(c.timestamp)),
+    /** Further restriction of the account's allowlist for this key only (empty: none). */
+    allowed_ips: field(c.list(c.string)),
+  }))();
 
 export type Account = RecordOf<typeof storedAccount.shape>;
 export type ApiKeyRecord = RecordOf<typeof storedApiKey.shape>;
 
-export const accountFromItem = storedAccount.read;
-export const apiKeyFromItem = storedApiKey.read;
+export const accountFromItem: typeof storedAccount.read = (value) => storedAccount.read(value);
+export const apiKeyFromItem: typeof storedApiKey.read = (value) => storedApiKey.read(value);
 
 export function accountPut(account: Account): TransactItem {
   return {

@@ -9,24 +9,25 @@ import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/field
 
 export const AUDIT_RETENTION_SECONDS = 90 * 24 * 3600;
 
-export const storedAuditLog = entity({
-  request_id: field(c.string).fixed(),
-  created_at: field(c.timestamp).fixed(),
-  key_id: field(c.nullable(c.string)).fixed(),
-  key_prefix: field(c.nullable(c.string)).fixed().describe('First characters of the key, never the key'),
-  customer_id: field(c.nullable(c.int)).fixed().describe('Set for calls made with a customer token'),
-  method: field(c.string).fixed(),
-  path: field(c.string).fixed(),
-  route: field(c.nullable(c.string)).fixed(),
-  status: field(c.int).fixed(),
-  source_ip: field(c.nullable(c.string)).fixed(),
-  user_agent: field(c.nullable(c.string)).fixed(),
-  duration_ms: field(c.int).fixed(),
-});
+export const storedAuditLog = /* @__PURE__ */ (() =>
+  entity({
+    request_id: field(c.string).fixed(),
+    created_at: field(c.timestamp).fixed(),
+    key_id: field(c.nullable(c.string)).fixed(),
+    key_prefix: field(c.nullable(c.string)).fixed().describe('First characters of the key, never the key'),
+    customer_id: field(c.nullable(c.int)).fixed().describe('Set for calls made with a customer token'),
+    method: field(c.string).fixed(),
+    path: field(c.string).fixed(),
+    route: field(c.nullable(c.string)).fixed(),
+    status: field(c.int).fixed(),
+    source_ip: field(c.nullable(c.string)).fixed(),
+    user_agent: field(c.nullable(c.string)).fixed(),
+    duration_ms: field(c.int).fixed(),
+  }))();
 
 export type AuditRecord = RecordOf<typeof storedAuditLog.shape>;
 
-export const auditFromItem = storedAuditLog.read;
+export const auditFromItem: typeof storedAuditLog.read = (value) => storedAuditLog.read(value);
 
 export function auditItem(tenant: Tenant, record: AuditRecord): Record<string, unknown> {
   return {

@@ -16,7 +16,7 @@ import { defaultPointer, storedAddress, storedCustomer, type AddressRecord, type
 
 const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnVersionConflict('customer', operation);
 
-const presentCustomer = storedCustomer.view;
+const presentCustomer: typeof storedCustomer.view = (value) => storedCustomer.view(value);
 
 /** The address as responses show it: `is_default` from the customer's default pointer of its type. */
 const presentAddress = (address: AddressRecord, customer: CustomerRecord): Address =>

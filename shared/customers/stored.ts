@@ -13,36 +13,38 @@ import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/field
 
 export const ADDRESS_TYPES = ['billing', 'shipping'] as const;
 
-export const storedCustomer = entity({
-  id: field(c.int).fixed(),
-  name: field(c.string),
-  email: field(c.string),
-  phone: field(c.nullable(c.string)),
-  company: field(c.nullable(c.string)),
-  vat_id: field(c.nullable(c.string)),
-  notes: field(c.nullable(c.string)),
-  created_at: field(c.timestamp).fixed(),
-  updated_at: field(c.timestamp),
-  version: field(c.int).fixed().internal(),
-  /** The default address of each type (the address's id), or none. */
-  default_billing_address_id: field(c.nullable(c.int)).internal(),
-  default_shipping_address_id: field(c.nullable(c.int)).internal(),
-  /** Bounded (MAX_ADDRESSES_PER_CUSTOMER) so that deleting a customer with its addresses fits one transaction. */
-  address_count: field(c.int).counter(),
-  /** Orders neither completed nor cancelled (kept by the orders' transactions); > 0 blocks deletion. */
-  open_orders: field(c.int).counter(),
-});
+export const storedCustomer = /* @__PURE__ */ (() =>
+  entity({
+    id: field(c.int).fixed(),
+    name: field(c.string),
+    email: field(c.string),
+    phone: field(c.nullable(c.string)),
+    company: field(c.nullable(c.string)),
+    vat_id: field(c.nullable(c.string)),
+    notes: field(c.nullable(c.string)),
+    created_at: field(c.timestamp).fixed(),
+    updated_at: field(c.timestamp),
+    version: field(c.int).fixed().internal(),
+    /** The default address of each type (the address's id), or none. */
+    default_billing_address_id: field(c.nullable(c.int)).internal(),
+    default_shipping_address_id: field(c.nullable(c.int)).internal(),
+    /** Bounded (MAX_ADDRESSES_PER_CUSTOMER) so that deleting a customer with its addresses fits one transaction. */
+    address_count: field(c.int).counter(),
+    /** Orders neither completed nor cancelled (kept by the orders' transactions); > 0 blocks deletion. */
+    open_orders: field(c.int).counter(),
+  }))();
 
-export const storedAddress = entity({
-  id: field(c.int).fixed(),
-  customer_id: field(c.int).fixed(),
-  type: field(c.enumOf(ADDRESS_TYPES)),
-  /** Whether the customer's default pointer of this type names this address. */
-  is_default: field(c.boolean).derived(),
-  ...postalAddressShape,
-  created_at: field(c.timestamp).fixed(),
-  updated_at: field(c.timestamp),
-});
+export const storedAddress = /* @__PURE__ */ (() =>
+  entity({
+    id: field(c.int).fixed(),
+    customer_id: field(c.int).fixed(),
+    type: field(c.enumOf(ADDRESS_TYPES)),
+    /** Whether the customer's default pointer of this type names this address. */
+    is_default: field(c.boolean).derived(),
+    ...postalAddressShape,
+    created_at: field(c.timestamp).fixed(),
+    updated_at: field(c.timestamp),
+  }))();
 
 export type CustomerRecord = RecordOf<typeof storedCustomer.shape>;
 export type AddressRecord = RecordOf<typeof storedAddress.shape>;
@@ -50,8 +52,8 @@ export type AddressType = AddressRecord['type'];
 
 export const CUSTOMERS = 'customers';
 
-export const customerFromItem = storedCustomer.read;
-export const addressFromItem = storedAddress.read;
+export const customerFromItem: typeof storedCustomer.read = (value) => storedCustomer.read(value);
+export const addressFromItem: typeof storedAddress.read = (value) => storedAddress.read(value);
 
 /** The customer's default-pointer attribute of an address type. */
 export const defaultPointer = (type: AddressType) => `default_${type}_address_id` as const;

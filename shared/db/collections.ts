@@ -177,3 +177,39 @@ export async function getMany(keys: ItemKey[], options: { consistent?: boolean }
   const found = await batchGet(keys, options);
   return keys.map((key) => found.get(keyId(key))).filter((item): item is Item => item !== undefined);
 }
+
+/**
+ * A window over several sort-key ranges of one index partition, read one after the other as if
+ * they were one list (the jobs due before a date: one range per priority, in queue order). Reads
+ * `offset + perPage + 1` key records at most, over as many Query calls as ranges it reaches, and
+ * the window's items with one BatchGetItem.
+ */
+export async function readWindowOfRanges(
+  query: CollectionQuery,
+  ranges: readonly [string, string][],
+  request: { perPage: number; offset?: number },
+): Promise<Omit<Window, 'next'>> {
+  const wanted = (request.offset ?? 0) + request.perPage + 1;
+  const entries: Item[] = [];
+  for (const range of ranges) {
+    if (entries.length >= wanted) break;
+    const input = { IndexName: query.index, ScanIndexForward: !query.newestFirst, ...keyCondition({ ...query, sortKeyBetween: range }) };
+    entries.push(...(await queryAll(input, { max: wanted - entries.length })));
+  }
+  const window = entries.slice(request.offset ?? 0, (request.offset ?? 0) + request.perPage);
+  const keys = window.map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) }));
+  const items = await getMany(query.itemKey ? keys.map((key) => query.itemKey!(key)) : keys);
+  return { items, hasMore: entries.length >= wanted };
+}
+
+/** The members of several sort-key ranges of one partition, counted on the keys-only index up to `cap` in all. */
+export async function countRangesUpTo(query: CollectionQuery, ranges: readonly [string, string][], cap = TOTAL_CAP): Promise<Total> {
+  let total = 0;
+  for (const range of ranges) {
+    const counted = await countCollectionUpTo({ ...query, sortKeyBetween: range }, cap - total);
+    total += counted.total;
+    // A range that reaches the cap says so; the next range, counted up to 0, still says whether more exist.
+    if (counted.capped) return { total, capped: true };
+  }
+  return { total, capped: false };
+}

@@ -8,15 +8,15 @@ import { dynamo } from '#shared/clients/dynamodb';
 import { tenantKeys, type ItemKey, type SequenceName } from './keys';
 import { tableName } from './table';
 
-/** Adds one to the counter item at `key` (created at 0 on first use) and answers the new value. */
-export async function incrementCounter(key: ItemKey): Promise<number> {
+/** Adds `by` (one) to the counter item at `key` (created at 0 on first use) and answers the new value. */
+export async function incrementCounter(key: ItemKey, by = 1): Promise<number> {
   const result = await dynamo().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: key,
-      UpdateExpression: 'ADD #value :one',
+      UpdateExpression: 'ADD #value :by',
       ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
+      ExpressionAttributeValues: { ':by': by },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
@@ -28,3 +28,13 @@ export async function incrementCounter(key: ItemKey): Promise<number> {
  * duplicate.
  */
 export const nextId = (tenant: Tenant, name: SequenceName): Promise<number> => incrementCounter(tenantKeys.sequence(tenant, name));
+
+/**
+ * `count` consecutive ids of a sequence with one call (the production jobs of an order's lines):
+ * the sequence moves by `count`, and the ids are the ones it moved over.
+ */
+export async function reserveIds(tenant: Tenant, name: SequenceName, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const last = await incrementCounter(tenantKeys.sequence(tenant, name), count);
+  return Array.from({ length: count }, (_, index) => last - count + 1 + index);
+}

@@ -94,31 +94,6 @@ export const tenantKeys = {
   customerOrdersByStatus: (tenant: Tenant, customerId: number, status: string): string =>
     `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#ORDERS#${status}`,
 
-  legacyProduct: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#LEGACY_PRODUCT#${id}`, sk: 'LEGACY_PRODUCT' }),
-  legacyProductsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#LEGACY_PRODUCTS`,
-  /** Bookkeeping of a price-table version that is being written or waits for removal. */
-  legacyPriceVersion: (tenant: Tenant, id: number, version: number): ItemKey => ({
-    pk: `${tenantPrefix(tenant)}#LEGACY_PRODUCT#${id}`,
-    sk: `PRICE_VERSION#${padId(version)}`,
-  }),
-  legacyPriceVersionPrefix: 'PRICE_VERSION#',
-  /**
-   * One partition per (product, version, format, color) spreads a large table's writes; the
-   * values are URI-encoded so that a `#` inside them cannot make two keys collide.
-   */
-  legacyPricePartition: (tenant: Tenant, id: number, version: number, format: string, color: string): string =>
-    `${tenantPrefix(tenant)}#LEGACY_PRICE#${id}#${version}#${encodeURIComponent(format)}#${encodeURIComponent(color)}`,
-  /** One price: calculate is a single GetItem on this key. */
-  legacyPrice: (
-    tenant: Tenant,
-    id: number,
-    version: number,
-    cell: { format: string; color: string; quantity: number; pages: number },
-  ): ItemKey => ({
-    pk: tenantKeys.legacyPricePartition(tenant, id, version, cell.format, cell.color),
-    sk: `${padId(cell.quantity)}#${padId(cell.pages)}`,
-  }),
-
   event: (tenant: Tenant, eventId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#EVENT#${eventId}`, sk: 'EVENT' }),
   /**
    * Rate-limit counter of one fixed window (`minute` or `hour` starting at Unix second `start`);
@@ -146,6 +121,41 @@ export const tenantKeys = {
   eventsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#EVENTS`,
   /** gsi2 partition of a tenant's events of one kind, in creation order (`GET /v1/events?type=`). */
   eventsOfKind: (tenant: Tenant, kind: string): string => `${tenantPrefix(tenant)}#EVENTS#${kind}`,
+};
+
+/**
+ * Legacy products and their price tables. Apart from `tenantKeys` (as the groups below) so that
+ * only the bundles of the resource carry them: every bundle carries `tenantKeys` whole.
+ */
+export const legacyProductKeys = {
+  legacyProduct: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#LEGACY_PRODUCT#${id}`, sk: 'LEGACY_PRODUCT' }),
+  legacyProductsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#LEGACY_PRODUCTS`,
+  /** Bookkeeping of a price-table version that is being written or waits for removal. */
+  legacyPriceVersion: (tenant: Tenant, id: number, version: number): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#LEGACY_PRODUCT#${id}`,
+    sk: `PRICE_VERSION#${padId(version)}`,
+  }),
+  legacyPriceVersionPrefix: 'PRICE_VERSION#',
+  /**
+   * One partition per (product, version, format, color) spreads a large table's writes; the
+   * values are URI-encoded so that a `#` inside them cannot make two keys collide.
+   */
+  legacyPricePartition: (tenant: Tenant, id: number, version: number, format: string, color: string): string =>
+    `${tenantPrefix(tenant)}#LEGACY_PRICE#${id}#${version}#${encodeURIComponent(format)}#${encodeURIComponent(color)}`,
+  /** One price: calculate is a single GetItem on this key. */
+  legacyPrice: (
+    tenant: Tenant,
+    id: number,
+    version: number,
+    cell: { format: string; color: string; quantity: number; pages: number },
+  ): ItemKey => ({
+    pk: legacyProductKeys.legacyPricePartition(tenant, id, version, cell.format, cell.color),
+    sk: `${padId(cell.quantity)}#${padId(cell.pages)}`,
+  }),
+};
+
+/** Webhook registrations, deliveries and redelivery requests. */
+export const webhookKeys = {
   /** All registrations of a tenant share one partition: the router reads them with one Query. */
   webhook: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#WEBHOOKS`, sk: `WEBHOOK#${padId(id)}` }),
   webhooksPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#WEBHOOKS`,
@@ -162,6 +172,32 @@ export const tenantKeys = {
   /** gsi2 partition: the same, per status (moved when the status changes). */
   webhookDeliveriesByStatus: (tenant: Tenant, webhookId: number, status: string): string =>
     `${tenantPrefix(tenant)}#WEBHOOK#${webhookId}#DELIVERIES#${status}`,
+};
+
+/**
+ * Production jobs and machines. Apart from `tenantKeys` so that only the bundles that deal with
+ * production (and orders' status changes, which create and cancel jobs) carry them.
+ */
+export const productionKeys = {
+  job: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#JOB#${id}`, sk: 'JOB' }),
+  /**
+   * Stands in for the job in the lists of all jobs (gsi1) and of one machine's jobs (gsi2): the job
+   * item's own two index slots hold the lists by status, the ones a status change moves.
+   */
+  jobListEntry: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#JOB#${id}`, sk: 'LIST#ALL' }),
+  /** The job item a list entry (or the job's own index entry) stands for. */
+  jobOfListEntry: (entry: ItemKey): ItemKey => ({ pk: entry.pk, sk: 'JOB' }),
+  /** Index partitions of job lists, in queue order (jobQueueSortKey): all, one status, one machine, one machine and status. */
+  jobsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#JOBS`,
+  jobsByStatus: (tenant: Tenant, status: string): string => `${tenantPrefix(tenant)}#JOBS#${status}`,
+  machineJobs: (tenant: Tenant, machineId: number): string => `${tenantPrefix(tenant)}#MACHINE#${machineId}#JOBS`,
+  machineJobsByStatus: (tenant: Tenant, machineId: number, status: string): string =>
+    `${tenantPrefix(tenant)}#MACHINE#${machineId}#JOBS#${status}`,
+
+  machine: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#MACHINE#${id}`, sk: 'MACHINE' }),
+  /** Index partitions of machine lists, by type then creation: all (gsi1), one status (gsi2); a type is a sort-key prefix. */
+  machinesCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#MACHINES`,
+  machinesByStatus: (tenant: Tenant, status: string): string => `${tenantPrefix(tenant)}#MACHINES#${status}`,
 };
 
 /**
@@ -232,3 +268,19 @@ export const legacyPriceStagingKeys = {
 
 /** Sort key of creation-ordered collections: ISO time then padded id (newest first when reversed). */
 export const createdSortKey = (createdAt: string, id: number): string => `${createdAt}#${padId(id)}`;
+
+/** Sorts after every real due date: jobs without one come last within their priority. */
+const NO_DUE_DATE = '9999-12-31';
+
+/**
+ * Sort key of the job lists: the queue order a shop works in — priority (`rank`, 0 = rush first),
+ * then due date (none: last), then creation. Ends in the padded id, so it is unique.
+ */
+export const jobQueueSortKey = (rank: number, dueDate: string | null, createdAt: string, id: number): string =>
+  `${rank}#${dueDate ?? NO_DUE_DATE}#${createdSortKey(createdAt, id)}`;
+
+/** The jobs of priority `rank` due before `date` (exclusive; jobs without a due date never are): a sort-key range. */
+export const jobsDueBefore = (rank: number, date: string): [string, string] => [`${rank}#`, `${rank}#${date}`];
+
+/** Sort key of the machine lists: type (a prefix the type filter uses), then creation. */
+export const machineSortKey = (type: string, createdAt: string, id: number): string => `${type}#${createdSortKey(createdAt, id)}`;

@@ -20,22 +20,23 @@ const payload: Codec<Record<string, unknown>> = {
   },
 };
 
-export const storedEvent = entity({
-  id: field(c.string).fixed().storedAs('event_id').describe('Time-ordered: ids sort by creation', 'evt_0NqZk3AbHc2Lm9Pq4Rs8Tu'),
-  type: field(c.enumOf(eventKinds)).fixed().storedAs('kind').describe('The event kind', 'customer.created'),
-  created_at: field(c.timestamp).fixed(),
-  mode: field(c.enumOf(['test', 'live'] as const)).fixed(),
-  /** Set from `data_json` before the view (it keeps the resource's field order; the stored map does not). */
-  data: field(payload).derived(),
-  /** The payload as JSON text, as the outbox wrote it. */
-  data_json: field(c.string).fixed().internal(),
-  /** Samples of the test endpoint are not events of the account: never listed, never found. */
-  test: field(c.boolean).fixed().internal(),
-});
+export const storedEvent = /* @__PURE__ */ (() =>
+  entity({
+    id: field(c.string).fixed().storedAs('event_id').describe('Time-ordered: ids sort by creation', 'evt_0NqZk3AbHc2Lm9Pq4Rs8Tu'),
+    type: field(c.enumOf(eventKinds)).fixed().storedAs('kind').describe('The event kind', 'customer.created'),
+    created_at: field(c.timestamp).fixed(),
+    mode: field(c.enumOf(['test', 'live'] as const)).fixed(),
+    /** Set from `data_json` before the view (it keeps the resource's field order; the stored map does not). */
+    data: field(payload).derived(),
+    /** The payload as JSON text, as the outbox wrote it. */
+    data_json: field(c.string).fixed().internal(),
+    /** Samples of the test endpoint are not events of the account: never listed, never found. */
+    test: field(c.boolean).fixed().internal(),
+  }))();
 
 export type EventRecord = RecordOf<typeof storedEvent.shape>;
 
-export const eventFromItem = storedEvent.read;
+export const eventFromItem: typeof storedEvent.read = (value) => storedEvent.read(value);
 
 /** The event as the API shows it, its `data` in the order the outbox wrote it. */
 export const presentEvent = (record: EventRecord) => storedEvent.view({ ...record, data: JSON.parse(record.data_json || '{}') });

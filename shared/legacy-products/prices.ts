@@ -20,7 +20,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { batchWriteAll, deleteRequest, putRequest } from '#shared/db/batch';
-import { legacyPriceStagingKeys, tenantKeys, type ItemKey } from '#shared/db/keys';
+import { type ItemKey, legacyPriceStagingKeys, legacyProductKeys } from '#shared/db/keys';
 import { logger } from '#shared/logger';
 import { queryAll } from '#shared/db/query';
 import { tableName, type TransactItem } from '#shared/db/table';
@@ -36,7 +36,7 @@ export async function startPriceVersion(tenant: Tenant, id: number, version: num
     new PutCommand({
       TableName: tableName(),
       Item: {
-        ...tenantKeys.legacyPriceVersion(tenant, id, version),
+        ...legacyProductKeys.legacyPriceVersion(tenant, id, version),
         entity: 'LEGACY_PRICE_VERSION',
         version,
         state: 'writing',
@@ -58,7 +58,7 @@ export function retiredVersionPut(tenant: Tenant, id: number, version: number, s
     Put: {
       TableName: tableName(),
       Item: {
-        ...tenantKeys.legacyPriceVersion(tenant, id, version),
+        ...legacyProductKeys.legacyPriceVersion(tenant, id, version),
         entity: 'LEGACY_PRICE_VERSION',
         version,
         state: 'retired',
@@ -76,7 +76,7 @@ export async function retireVersion(tenant: Tenant, id: number, version: number)
     .send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: tenantKeys.legacyPriceVersion(tenant, id, version),
+        Key: legacyProductKeys.legacyPriceVersion(tenant, id, version),
         UpdateExpression: 'SET #state = :retired',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#state': 'state' },
@@ -88,13 +88,17 @@ export async function retireVersion(tenant: Tenant, id: number, version: number)
 
 /** Items hold only their key and the price: 72,000 of them are written per import, every byte counts. */
 export async function writePrices(tenant: Tenant, id: number, version: number, rows: readonly PriceRow[]): Promise<void> {
-  await batchWriteAll(rows.map((row) => putRequest({ ...tenantKeys.legacyPrice(tenant, id, version, row), price: row.price })));
+  await batchWriteAll(rows.map((row) => putRequest({ ...legacyProductKeys.legacyPrice(tenant, id, version, row), price: row.price })));
 }
 
 /** The one read of a calculation. */
 export async function readPrice(tenant: Tenant, id: number, version: number, cell: PriceCell): Promise<number | undefined> {
   const result = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: tenantKeys.legacyPrice(tenant, id, version, cell), ProjectionExpression: 'price' }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: legacyProductKeys.legacyPrice(tenant, id, version, cell),
+      ProjectionExpression: 'price',
+    }),
   );
   return result.Item ? Number(result.Item.price) : undefined;
 }
@@ -118,7 +122,7 @@ export async function pricedCells(
   format: string,
   color: string,
 ): Promise<{ quantity: number; pages: number }[]> {
-  const keys = await partitionKeys(tenantKeys.legacyPricePartition(tenant, id, version, format, color));
+  const keys = await partitionKeys(legacyProductKeys.legacyPricePartition(tenant, id, version, format, color));
   return keys.map((key) => {
     const [quantity, pages] = key.sk.split('#');
     return { quantity: Number(quantity), pages: Number(pages) };
@@ -135,7 +139,10 @@ export async function removeStaleVersions(tenant: Tenant, id: number, budgetMs: 
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': tenantKeys.legacyProduct(tenant, id).pk, ':prefix': tenantKeys.legacyPriceVersionPrefix },
+      ExpressionAttributeValues: {
+        ':pk': legacyProductKeys.legacyProduct(tenant, id).pk,
+        ':prefix': legacyProductKeys.legacyPriceVersionPrefix,
+      },
       ConsistentRead: true,
     }),
   );
@@ -145,7 +152,7 @@ export async function removeStaleVersions(tenant: Tenant, id: number, budgetMs: 
     for (const format of (record.formats as string[] | undefined) ?? []) {
       for (const color of (record.colors as string[] | undefined) ?? []) {
         if (Date.now() > deadline) return false;
-        const keys = await partitionKeys(tenantKeys.legacyPricePartition(tenant, id, Number(record.version), format, color));
+        const keys = await partitionKeys(legacyProductKeys.legacyPricePartition(tenant, id, Number(record.version), format, color));
         await batchWriteAll(keys.map(deleteRequest));
       }
     }

@@ -8,7 +8,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { readPage, readTotal, type PageRequest } from '#shared/db/collections';
 import { adjustTotal } from '#shared/db/totals';
-import { tenantKeys } from '#shared/db/keys';
+import { legacyProductKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { NotFoundError } from '#shared/errors';
@@ -27,7 +27,7 @@ export async function insertLegacyProduct(tenant: Tenant, record: LegacyProductR
   const pending = (version: number): TransactItem => ({
     Delete: {
       TableName: tableName(),
-      Key: tenantKeys.legacyPriceVersion(tenant, record.id, version),
+      Key: legacyProductKeys.legacyPriceVersion(tenant, record.id, version),
       ConditionExpression: 'attribute_exists(pk)',
     },
   });
@@ -40,7 +40,7 @@ export async function insertLegacyProduct(tenant: Tenant, record: LegacyProductR
 
 export async function readLegacyProduct(tenant: Tenant, id: number, consistent = false): Promise<LegacyProductRecord | undefined> {
   const result = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: tenantKeys.legacyProduct(tenant, id), ConsistentRead: consistent }),
+    new GetCommand({ TableName: tableName(), Key: legacyProductKeys.legacyProduct(tenant, id), ConsistentRead: consistent }),
   );
   return result.Item ? legacyProductFromItem(result.Item) : undefined;
 }
@@ -53,7 +53,7 @@ export async function requireLegacyProduct(tenant: Tenant, id: number): Promise<
 
 export async function listLegacyProducts(tenant: Tenant, page: PageRequest): Promise<{ items: LegacyProductRecord[]; total: number }> {
   const [items, total] = await Promise.all([
-    readPage({ index: 'gsi1', partition: tenantKeys.legacyProductsCollection(tenant), newestFirst: true }, page),
+    readPage({ index: 'gsi1', partition: legacyProductKeys.legacyProductsCollection(tenant), newestFirst: true }, page),
     readTotal(tenant, LEGACY_PRODUCTS),
   ]);
   return { items: items.map(legacyProductFromItem), total };
@@ -65,7 +65,7 @@ export async function allocatePriceVersion(tenant: Tenant, id: number): Promise<
     const result = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: tenantKeys.legacyProduct(tenant, id),
+        Key: legacyProductKeys.legacyProduct(tenant, id),
         UpdateExpression: 'SET price_version_seq = if_not_exists(price_version_seq, :zero) + :one',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
@@ -93,7 +93,7 @@ export async function switchPriceVersion(
   const pointer: TransactItem = {
     Update: {
       TableName: tableName(),
-      Key: tenantKeys.legacyProduct(tenant, before.id),
+      Key: legacyProductKeys.legacyProduct(tenant, before.id),
       UpdateExpression:
         'SET #version = :version, #formats = :formats, #colors = :colors, #quantities = :quantities, #pages = :pages, #count = :count, #pricesAt = :now, #updatedAt = :now',
       ConditionExpression: '#version = :old',
@@ -122,7 +122,7 @@ export async function switchPriceVersion(
   const staged: TransactItem = {
     Delete: {
       TableName: tableName(),
-      Key: tenantKeys.legacyPriceVersion(tenant, before.id, after.price_version),
+      Key: legacyProductKeys.legacyPriceVersion(tenant, before.id, after.price_version),
       ConditionExpression: 'attribute_exists(pk)',
     },
   };

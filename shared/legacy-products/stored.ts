@@ -5,39 +5,40 @@
  */
 import type { Tenant } from '#shared/auth/principal';
 import { sizeProblem } from '#shared/db/item-size';
-import { createdSortKey, tenantKeys } from '#shared/db/keys';
+import { createdSortKey, legacyProductKeys } from '#shared/db/keys';
 import type { ErrorDetail } from '#shared/errors';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 
-export const storedLegacyProduct = entity({
-  id: field(c.int).fixed(),
-  name: field(c.string),
-  description: field(c.nullable(c.string)),
-  brands: field(c.list(c.string)),
-  /** The option lists of the live price table: formats and colors in the shop's order, quantities and pages ascending. */
-  formats: field(c.list(c.string)),
-  colors: field(c.list(c.string)),
-  quantities: field(c.list(c.int)),
-  pages: field(c.list(c.int)),
-  images: field(c.list(c.string)).derived().describe('gallery_images, else [image], else the account placeholder — never empty'),
-  image: field(c.nullable(c.string)),
-  gallery_images: field(c.list(c.string)),
-  price_count: field(c.int).describe('Rows in the current price table'),
-  prices_updated_at: field(c.nullable(c.timestamp)),
-  created_at: field(c.timestamp).fixed(),
-  updated_at: field(c.timestamp),
-  /** Version of the live price items; 0 = no prices yet. */
-  price_version: field(c.int).internal(),
-  /** The last price version handed out (an atomic counter: repository.ts allocatePriceVersion). */
-  price_version_seq: field(c.int).counter(),
-});
+export const storedLegacyProduct = /* @__PURE__ */ (() =>
+  entity({
+    id: field(c.int).fixed(),
+    name: field(c.string),
+    description: field(c.nullable(c.string)),
+    brands: field(c.list(c.string)),
+    /** The option lists of the live price table: formats and colors in the shop's order, quantities and pages ascending. */
+    formats: field(c.list(c.string)),
+    colors: field(c.list(c.string)),
+    quantities: field(c.list(c.int)),
+    pages: field(c.list(c.int)),
+    images: field(c.list(c.string)).derived().describe('gallery_images, else [image], else the account placeholder — never empty'),
+    image: field(c.nullable(c.string)),
+    gallery_images: field(c.list(c.string)),
+    price_count: field(c.int).describe('Rows in the current price table'),
+    prices_updated_at: field(c.nullable(c.timestamp)),
+    created_at: field(c.timestamp).fixed(),
+    updated_at: field(c.timestamp),
+    /** Version of the live price items; 0 = no prices yet. */
+    price_version: field(c.int).internal(),
+    /** The last price version handed out (an atomic counter: repository.ts allocatePriceVersion). */
+    price_version_seq: field(c.int).counter(),
+  }))();
 
 export type LegacyProductRecord = RecordOf<typeof storedLegacyProduct.shape>;
 
 export const LEGACY_PRODUCTS = 'legacy_products';
 
-export const legacyProductFromItem = storedLegacyProduct.read;
+export const legacyProductFromItem: typeof storedLegacyProduct.read = (value) => storedLegacyProduct.read(value);
 
 /** The new product item; its version counter starts at the version it was created with. */
 export function legacyProductPut(tenant: Tenant, record: LegacyProductRecord): TransactItem {
@@ -45,11 +46,11 @@ export function legacyProductPut(tenant: Tenant, record: LegacyProductRecord): T
     Put: {
       TableName: tableName(),
       Item: {
-        ...tenantKeys.legacyProduct(tenant, record.id),
+        ...legacyProductKeys.legacyProduct(tenant, record.id),
         entity: 'LEGACY_PRODUCT',
         ...storedLegacyProduct.attributes(record, 'put'),
         price_version_seq: record.price_version,
-        gsi1pk: tenantKeys.legacyProductsCollection(tenant),
+        gsi1pk: legacyProductKeys.legacyProductsCollection(tenant),
         gsi1sk: createdSortKey(record.created_at, record.id),
       },
       ConditionExpression: 'attribute_not_exists(pk)',

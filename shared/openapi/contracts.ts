@@ -7,6 +7,7 @@ import * as eventOperations from '#shared/event-log/contract';
 import { defineOperations, type Operation } from '#shared/schemas/operation';
 import * as legacyProductOperations from '#shared/legacy-products/contract';
 import * as orderOperations from '#shared/orders/contract';
+import * as productionOperations from '#shared/production/contract';
 import * as productOperations from '#shared/products/contract';
 import { openapiGet, routes } from '#shared/routes';
 import * as webhookOperations from '#shared/webhooks/contract';
@@ -24,6 +25,7 @@ const contracts = [
   customerOperations,
   productOperations,
   legacyProductOperations,
+  productionOperations,
   auditOperations,
   eventOperations,
   accountOperations,

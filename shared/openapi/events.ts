@@ -1,16 +1,19 @@
 /**
  * Every declared event with its payload schema, gathered from the resources' events modules, for
  * the OpenAPI document (a component per kind) and the catalogue test. Kinds whose resource is not
- * built yet (invoices, quotes, production, shipments) are not declared, so not emitted yet.
+ * built yet (invoices, quotes, shipments) are not declared, so not emitted yet.
  */
 import * as customerEvents from '#shared/customers/events';
 import { eventKinds, type EventDefinition } from '#shared/events/catalogue';
 import * as orderEvents from '#shared/orders/events';
+import * as productionEvents from '#shared/production/events';
 import * as productEvents from '#shared/products/events';
 
 const isDefinition = (value: unknown): value is EventDefinition & { payload: { shape: Record<string, unknown> } } =>
   typeof value === 'object' && value !== null && typeof (value as EventDefinition).kind === 'string' && 'payload' in value;
 
-export const declaredEvents = [customerEvents, orderEvents, productEvents].flatMap((module) => Object.values(module).filter(isDefinition));
+const modules = [customerEvents, orderEvents, productEvents, productionEvents];
+
+export const declaredEvents = modules.flatMap((module) => Object.values(module).filter(isDefinition));
 
 export const undeclaredKinds = eventKinds.filter((kind) => !declaredEvents.some((definition) => definition.kind === kind));

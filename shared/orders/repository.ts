@@ -10,7 +10,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
 import { createdSortKey, tenantKeys } from '#shared/db/keys';
-import { tableName, type TransactItem } from '#shared/db/table';
+import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { NotFoundError, ValidationError, VersionConflict } from '#shared/errors';
 import { stockReleaseItems, type StockPlan } from '#shared/products/stock';
@@ -25,6 +25,7 @@ import {
   orderUpdate,
   statusMoveItems,
   type OrderRecord,
+  type OrderUpdateExtras,
 } from './stored';
 import type { OrderStatus } from './status';
 
@@ -63,10 +64,18 @@ export async function requireOrder(tenant: Tenant, id: number, consistent = fals
 /**
  * Writes a change that does not touch the lines: the order (conditional on status and version),
  * on a status change its list and counter moves, on a cancel the stock it held, and the events.
+ * `more`: what production adds (its jobs, created or cancelled) with what goes into the order's update.
  */
-export async function saveOrder(tenant: Tenant, before: OrderRecord, after: OrderRecord, events: TransactItem[]): Promise<void> {
+export async function saveOrder(
+  tenant: Tenant,
+  before: OrderRecord,
+  after: OrderRecord,
+  events: TransactItem[],
+  more: { parts: (TransactItem | TransactionPart)[]; extras: OrderUpdateExtras } = { parts: [], extras: {} },
+): Promise<void> {
   await transactWrite([
-    { item: orderUpdate(tenant, before, after), onConditionFailure: orderMoved },
+    { item: orderUpdate(tenant, before, after, more.extras), onConditionFailure: orderMoved },
+    ...more.parts,
     ...(before.status !== after.status ? statusMoveItems(tenant, before, before.status, after.status) : []),
     ...(after.status === 'cancelled' ? stockReleaseItems(tenant, before.reserved) : []),
     ...events,

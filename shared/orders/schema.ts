@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { responseSchema } from '#shared/schemas/response';
-import { isIdText, optionChoices, optionalText } from '#shared/schemas/common';
+import { bodyId, calendarDate, optionChoices, optionalText, queryId } from '#shared/schemas/common';
 import { postalAddressFields } from '#shared/schemas/address';
 import { moneyInput } from '#shared/schemas/money';
 import { paginationQuery } from '#shared/schemas/pagination';
@@ -19,33 +19,19 @@ export const MAX_ORDER_LINES = 25;
  */
 export const MAX_LINE_QUANTITY = 10_000_000;
 
-const id = (description: string) =>
-  z.number().int('must be an integer').min(1, 'must be a positive integer').max(Number.MAX_SAFE_INTEGER).meta({ description });
-
-/** A calendar date `YYYY-MM-DD` (a due date has no time of day). */
-export const calendarDate = /* @__PURE__ */ (() =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD', abort: true })
-    .refine(
-      (value) => !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) === value,
-      'must be a real calendar date',
-    )
-    .meta({ example: '2026-12-01' }))();
-
 export const OrderAddressInputSchema = /* @__PURE__ */ z.strictObject(postalAddressFields).meta({ id: 'OrderAddressInput' });
 
 export const OrderLineInputSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
-      product_id: id('An active product'),
+      product_id: bodyId('An active product'),
       quantity: z.number().int('must be an integer').min(1, 'must be at least 1').max(MAX_LINE_QUANTITY).meta({ example: 500 }),
       unit_price: moneyInput()
         .optional()
         .meta({ description: 'Manual price: the line costs quantity × unit_price. Omitted: the product calculation.', example: 0.12 }),
       options: optionChoices({ paper: 'linen' }).optional().default({}),
       description: optionalText(500, { multiline: true }).meta({ description: "Defaults to the product's name" }),
-      file_ids: z.array(id('File id')).max(20).optional().default([]).meta({ description: 'Artwork files of the line' }),
+      file_ids: z.array(bodyId('File id')).max(20).optional().default([]).meta({ description: 'Artwork files of the line' }),
     })
     .meta({ id: 'OrderLineInput' }))();
 
@@ -53,9 +39,9 @@ const lines = /* @__PURE__ */ (() =>
   z.array(OrderLineInputSchema).min(1, 'must have at least one line').max(MAX_ORDER_LINES, `must have at most ${MAX_ORDER_LINES} lines`))();
 
 const addressFields = /* @__PURE__ */ (() => ({
-  shipping_address_id: id("Copy the customer's address").optional(),
+  shipping_address_id: bodyId("Copy the customer's address").optional(),
   shipping_address: OrderAddressInputSchema.optional(),
-  billing_address_id: id("Copy the customer's address").optional(),
+  billing_address_id: bodyId("Copy the customer's address").optional(),
   billing_address: OrderAddressInputSchema.optional(),
 }))();
 
@@ -73,7 +59,7 @@ function oneAddressSource(value: AddressChoice, ctx: z.core.$RefinementCtx): voi
 export const OrderCreateSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
-      customer_id: id('The ordering customer'),
+      customer_id: bodyId('The ordering customer'),
       items: lines,
       shipping: moneyInput().optional().default(0).meta({ description: 'Net; taxed like the lines' }),
       ...addressFields,
@@ -165,19 +151,11 @@ const createdBound = (bound: 'from' | 'to') =>
       example: '2026-11-01',
     });
 
-/** Ids in query strings arrive as text; beyond 2^53 − 1 they would be rounded to another id. */
-const idParam = (name: string) =>
-  z
-    .string()
-    .refine(isIdText, `${name} must be a positive integer of at most 16 digits (up to 9007199254740991)`)
-    .transform(Number)
-    .meta({ example: '42' });
-
 const listFilters = /* @__PURE__ */ (() => ({
   status: z.enum(ORDER_STATUSES, { error: `must be one of ${ORDER_STATUSES.join(', ')}` }).optional(),
   created_from: createdBound('from').optional(),
   created_to: createdBound('to').optional(),
-  starting_after: idParam('starting_after')
+  starting_after: queryId('starting_after')
     .optional()
     .meta({ description: 'Cursor: the orders after this one in the list (its id, e.g. the last of the previous page); not with page > 1' }),
 }))();
@@ -198,7 +176,7 @@ export const OrderListQuerySchema = /* @__PURE__ */ (() =>
     .strictObject({
       ...paginationQuery,
       ...listFilters,
-      customer_id: idParam('customer_id').optional().meta({ description: "One customer's orders" }),
+      customer_id: queryId('customer_id').optional().meta({ description: "One customer's orders" }),
     })
     .superRefine(consistentRange))();
 

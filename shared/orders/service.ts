@@ -16,6 +16,7 @@ import type { TransactItem } from '#shared/db/table';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
 import type { PricingContext } from '#shared/pricing/product-price';
+import { productionForOrderChange } from '#shared/production/order-jobs';
 import { readProducts } from '#shared/products/repository';
 import { planStock } from '#shared/products/stock';
 import type { ProductRecord } from '#shared/products/stored';
@@ -29,7 +30,7 @@ import type { CustomerOrdersQuery, Order, OrderCreate, OrderLineInput, OrderList
 import { assertTransition, eventsForChange } from './status';
 import { storedOrder, type OrderAddressRecord, type OrderLineRecord, type OrderRecord } from './stored';
 
-const present = storedOrder.view;
+const present: typeof storedOrder.view = (value) => storedOrder.view(value);
 
 /**
  * Attempts of an order write whose stock moved under it. Each attempt's transaction is itself
@@ -109,6 +110,11 @@ export async function createOrder(tenant: Tenant, input: OrderCreate): Promise<O
     updated_at: now,
     version: 1,
     reserved: [],
+    job_ids: [],
+    open_jobs: 0,
+    completed_jobs: 0,
+    production_started_at: null,
+    production_completed_at: null,
   };
   const references = new Map(productIdsOf(base.items).map((productId) => [productId, 1]));
   return retryOnVersionConflict(
@@ -233,7 +239,8 @@ function referenceMoves(before: readonly OrderLineRecord[], after: readonly Orde
   ]);
 }
 
-export async function updateOrder(tenant: Tenant, id: number, changes: OrderUpdate, ifMatch: IfMatch): Promise<Order> {
+/** `by`: who changes it (the key prefix), for the history of the production jobs a status change creates or cancels. */
+export async function updateOrder(tenant: Tenant, id: number, changes: OrderUpdate, ifMatch: IfMatch, by: string): Promise<Order> {
   return retryOnVersionConflict(
     'order',
     async () => {
@@ -242,13 +249,12 @@ export async function updateOrder(tenant: Tenant, id: number, changes: OrderUpda
       const prepared = await prepare(tenant, order, changes);
       const after = apply(order, changes, prepared);
       if (!prepared.lines) {
-        await repo.saveOrder(
-          tenant,
-          order,
-          after,
-          eventsForChange(order.status, after.status).map((kind) => eventItem(tenant, kind, after)),
-        );
-        return present(after);
+        // Confirming creates the production jobs, cancelling cancels them; ready waits for them (shared/production/order-jobs.ts).
+        const production = await productionForOrderChange(tenant, order, after, by);
+        const stored: OrderRecord = production.jobIds ? { ...after, job_ids: production.jobIds } : after;
+        const events = eventsForChange(order.status, stored.status).map((kind) => eventItem(tenant, kind, stored));
+        await repo.saveOrder(tenant, order, stored, events, production);
+        return present(stored);
       }
       // Only the difference to what the order holds moves; references move for products added or dropped.
       const stock = planStock(tenant, prepared.lines.products, stockLinesOf(after.items), {

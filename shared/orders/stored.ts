@@ -15,59 +15,72 @@ import { postalAddressShape } from '#shared/schemas/address';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 import { ORDER_STATUSES, isClosed, type OrderStatus } from './status';
 
-const line = c.object(
-  {
-    id: field(c.int).describe('Line number within the order, from 1'),
-    product_id: field(c.int),
-    description: field(c.string),
-    quantity: field(c.int),
-    unit_price: field(c.money),
-    setup_fee: field(c.money),
-    price_source: field(c.enumOf(['product', 'manual'])).describe('manual when unit_price was sent'),
-    options: field(c.stringMap).describe('The chosen option values, defaults included'),
-    file_ids: field(c.list(c.int)),
-    total: field(c.money).describe('quantity × unit_price + setup_fee'),
-  },
-  { id: 'OrderLine' },
-);
+const line = /* @__PURE__ */ (() =>
+  c.object(
+    {
+      id: field(c.int).describe('Line number within the order, from 1'),
+      product_id: field(c.int),
+      description: field(c.string),
+      quantity: field(c.int),
+      unit_price: field(c.money),
+      setup_fee: field(c.money),
+      price_source: field(c.enumOf(['product', 'manual'])).describe('manual when unit_price was sent'),
+      options: field(c.stringMap).describe('The chosen option values, defaults included'),
+      file_ids: field(c.list(c.int)),
+      total: field(c.money).describe('quantity × unit_price + setup_fee'),
+    },
+    { id: 'OrderLine' },
+  ))();
 
 /** An order's copy of an address: later edits of the customer's addresses do not change it. */
-export const orderAddress = c.object(postalAddressShape, {
-  id: 'OrderAddress',
-  description: "A copy: later edits of the customer's addresses do not change it",
-});
+export const orderAddress = /* @__PURE__ */ (() =>
+  c.object(postalAddressShape, {
+    id: 'OrderAddress',
+    description: "A copy: later edits of the customer's addresses do not change it",
+  }))();
 
-export const storedOrder = entity({
-  id: field(c.int).fixed(),
-  order_number: field(c.string).fixed().describe('Yearly, per tenant and mode', 'ORD-2026-000042'),
-  status: field(c.enumOf(ORDER_STATUSES)),
-  customer: field(c.object({ id: field(c.int), name: field(c.string), email: field(c.string) }))
-    .fixed()
-    .describe('As at ordering time'),
-  items: field(c.list(line)),
-  subtotal: field(c.money),
-  tax_rate: field(c.number).fixed().describe('Percent', 19),
-  tax: field(c.money),
-  shipping: field(c.money),
-  total: field(c.money).describe('subtotal + shipping + tax'),
-  currency: field(c.string).fixed().describe('ISO 4217', 'EUR'),
-  shipping_address: field(c.nullable(orderAddress)),
-  billing_address: field(c.nullable(orderAddress)),
-  notes: field(c.nullable(c.string)),
-  due_date: field(c.nullable(c.string)).describe('YYYY-MM-DD', '2026-12-01'),
-  created_at: field(c.timestamp).fixed(),
-  updated_at: field(c.timestamp),
-  version: field(c.int).fixed().describe('Raised by every change; send it as If-Match'),
-  /** Tracked stock this order holds, one line per product (what a cancel gives back). */
-  reserved: field(c.list(c.object({ product_id: field(c.int), quantity: field(c.int) }))).internal(),
-});
+export const storedOrder = /* @__PURE__ */ (() =>
+  entity({
+    id: field(c.int).fixed(),
+    order_number: field(c.string).fixed().describe('Yearly, per tenant and mode', 'ORD-2026-000042'),
+    status: field(c.enumOf(ORDER_STATUSES)),
+    customer: field(c.object({ id: field(c.int), name: field(c.string), email: field(c.string) }))
+      .fixed()
+      .describe('As at ordering time'),
+    items: field(c.list(line)),
+    subtotal: field(c.money),
+    tax_rate: field(c.number).fixed().describe('Percent', 19),
+    tax: field(c.money),
+    shipping: field(c.money),
+    total: field(c.money).describe('subtotal + shipping + tax'),
+    currency: field(c.string).fixed().describe('ISO 4217', 'EUR'),
+    shipping_address: field(c.nullable(orderAddress)),
+    billing_address: field(c.nullable(orderAddress)),
+    notes: field(c.nullable(c.string)),
+    due_date: field(c.nullable(c.string)).describe('YYYY-MM-DD', '2026-12-01'),
+    created_at: field(c.timestamp).fixed(),
+    updated_at: field(c.timestamp),
+    version: field(c.int).fixed().describe('Raised by every change; send it as If-Match'),
+    /** Tracked stock this order holds, one line per product (what a cancel gives back). */
+    reserved: field(c.list(c.object({ product_id: field(c.int), quantity: field(c.int) }))).internal(),
+    /** The production jobs of its lines, created when it was confirmed (none for orders confirmed before production existed). */
+    job_ids: field(c.list(c.int)).internal(),
+    /** Its jobs neither completed nor cancelled: > 0 blocks moving it to ready by hand (docs/production.md). */
+    open_jobs: field(c.int).counter(),
+    /** Its completed jobs. */
+    completed_jobs: field(c.int).counter(),
+    /** When its first job started printing (production.started is written once, with this). */
+    production_started_at: field(c.nullable(c.timestamp)).internal(),
+    /** When its last open job completed and it moved to ready (production.completed, once). */
+    production_completed_at: field(c.nullable(c.timestamp)).internal(),
+  }))();
 
 /** An order as the domain keeps it: money in integer minor units, the stock it holds. */
 export type OrderRecord = RecordOf<typeof storedOrder.shape>;
 export type OrderLineRecord = OrderRecord['items'][number];
 export type OrderAddressRecord = NonNullable<OrderRecord['shipping_address']>;
 
-export const orderFromItem = storedOrder.read;
+export const orderFromItem: typeof storedOrder.read = (value) => storedOrder.read(value);
 
 export const ORDERS = 'orders';
 
@@ -142,13 +155,21 @@ export const creationCounters = (tenant: Tenant, order: OrderRecord): TransactIt
 export const creationCustomerCounts = (tenant: Tenant, order: OrderRecord): TransactItem =>
   customerCounts(tenant, order.customer.id, { open_orders: 1, [customerCountAttribute()]: 1, [customerCountAttribute(order.status)]: 1 });
 
-/** The update of the order item, conditional on the status and version that were read. */
-export function orderUpdate(tenant: Tenant, before: OrderRecord, after: OrderRecord): TransactItem {
+/** What production adds to an order's update: its own SET clauses (counters) and conditions. */
+export interface OrderUpdateExtras {
+  set?: string[];
+  condition?: string;
+  values?: Record<string, unknown>;
+}
+
+/** The update of the order item, conditional on the status and version that were read (and on `extras.condition`). */
+export function orderUpdate(tenant: Tenant, before: OrderRecord, after: OrderRecord, extras: OrderUpdateExtras = {}): TransactItem {
   const attributes = { ...storedOrder.attributes(after, 'update'), gsi2pk: tenantKeys.ordersByStatus(tenant, after.status) };
   return versionedUpdate(tenantKeys.order(tenant, before.id), attributes, before.version, {
-    condition: '#status = :from',
+    condition: extras.condition ? `#status = :from AND ${extras.condition}` : '#status = :from',
+    set: extras.set,
     names: { '#status': 'status' },
-    values: { ':from': before.status },
+    values: { ':from': before.status, ...extras.values },
   });
 }
 

@@ -20,7 +20,7 @@ type Viewer = Pick<Principal, 'kind'>;
 
 const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnVersionConflict('product', operation);
 
-const presentProduct = storedProduct.view;
+const presentProduct: typeof storedProduct.view = (value) => storedProduct.view(value);
 
 function presentQuote(quote: PriceQuote): PriceQuoteView {
   return {

@@ -11,47 +11,50 @@ import { tableName, type TransactItem } from '#shared/db/table';
 import { padId } from '#shared/ids';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 
-const optionValue = c.object({
-  code: field(c.string),
-  name: field(c.string),
-  price_delta: field(c.money),
-  price_factor: field(c.nullable(c.number)),
-});
+const optionValue = /* @__PURE__ */ (() =>
+  c.object({
+    code: field(c.string),
+    name: field(c.string),
+    price_delta: field(c.money),
+    price_factor: field(c.nullable(c.number)),
+  }))();
 
-const option = c.object({
-  code: field(c.string),
-  name: field(c.string),
-  required: field(c.withDefault(c.boolean, true)),
-  default: field(c.nullable(c.string)),
-  values: field(c.list(optionValue)),
-});
+const option = /* @__PURE__ */ (() =>
+  c.object({
+    code: field(c.string),
+    name: field(c.string),
+    required: field(c.withDefault(c.boolean, true)),
+    default: field(c.nullable(c.string)),
+    values: field(c.list(optionValue)),
+  }))();
 
-export const storedProduct = entity({
-  id: field(c.int).fixed(),
-  name: field(c.string),
-  description: field(c.nullable(c.string)),
-  category: field(c.string),
-  is_active: field(c.boolean),
-  min_qty: field(c.int),
-  max_qty: field(c.nullable(c.int)),
-  unit: field(c.string),
-  base_price: field(c.money),
-  price_tiers: field(c.list(c.object({ min_qty: field(c.int), unit_price: field(c.money) }))),
-  options: field(c.list(option)),
-  setup_fee: field(c.money),
-  production_days: field(c.int),
-  // Written when the product is created; later only the stock fields a request sends (so an edit
-  // of the name never overwrites a concurrent order's decrement) and the stock rules' own updates.
-  stock: field(c.object({ tracked: field(c.boolean), quantity: field(c.int), low_threshold: field(c.int) }, { id: 'ProductStock' }))
-    .flat()
-    .fixed(),
-  images: field(c.list(c.string)),
-  created_at: field(c.timestamp).fixed(),
-  updated_at: field(c.timestamp),
-  version: field(c.withDefault(c.int, 1)).fixed().internal(),
-  /** Orders referencing the product (kept by the orders' transactions); > 0 turns a delete into an archive. */
-  order_refs: field(c.int).counter(),
-});
+export const storedProduct = /* @__PURE__ */ (() =>
+  entity({
+    id: field(c.int).fixed(),
+    name: field(c.string),
+    description: field(c.nullable(c.string)),
+    category: field(c.string),
+    is_active: field(c.boolean),
+    min_qty: field(c.int),
+    max_qty: field(c.nullable(c.int)),
+    unit: field(c.string),
+    base_price: field(c.money),
+    price_tiers: field(c.list(c.object({ min_qty: field(c.int), unit_price: field(c.money) }))),
+    options: field(c.list(option)),
+    setup_fee: field(c.money),
+    production_days: field(c.int),
+    // Written when the product is created; later only the stock fields a request sends (so an edit
+    // of the name never overwrites a concurrent order's decrement) and the stock rules' own updates.
+    stock: field(c.object({ tracked: field(c.boolean), quantity: field(c.int), low_threshold: field(c.int) }, { id: 'ProductStock' }))
+      .flat()
+      .fixed(),
+    images: field(c.list(c.string)),
+    created_at: field(c.timestamp).fixed(),
+    updated_at: field(c.timestamp),
+    version: field(c.withDefault(c.int, 1)).fixed().internal(),
+    /** Orders referencing the product (kept by the orders' transactions); > 0 turns a delete into an archive. */
+    order_refs: field(c.int).counter(),
+  }))();
 
 /** A product as the domain sees it: money in minor units. */
 export type ProductRecord = RecordOf<typeof storedProduct.shape>;
@@ -63,7 +66,7 @@ export const PRODUCTS = 'products';
 
 const stateOf = (record: Pick<ProductRecord, 'is_active'>): ProductListState => (record.is_active ? 'active' : 'inactive');
 
-export const productFromItem = storedProduct.read;
+export const productFromItem: typeof storedProduct.read = (value) => storedProduct.read(value);
 
 const nameSortKey = (record: Pick<ProductRecord, 'name' | 'id'>): string => `${record.name.toLowerCase()}#${padId(record.id)}`;
 

@@ -8,6 +8,14 @@ import { textProblem } from './text';
  */
 export const isIdText = (value: string): boolean => /^[1-9]\d{0,15}$/.test(value) && Number.isSafeInteger(Number(value));
 
+/** Ids in query strings arrive as text; beyond 2^53 − 1 they would be rounded to another id. */
+export const queryId = (name: string) =>
+  z
+    .string()
+    .refine(isIdText, `${name} must be a positive integer of at most 16 digits (up to 9007199254740991)`)
+    .transform(Number)
+    .meta({ example: '42' });
+
 /** Path ids are positive integers; anything else is treated as "no such resource" (404). */
 export const pathId = /* @__PURE__ */ z.string().refine(isIdText).transform(Number);
 
@@ -65,3 +73,18 @@ export const idPath = (description: string) => z.object({ id: pathId.meta({ desc
 
 /** The answer to a DELETE: the id and `deleted: true`. */
 export const DeletedSchema = /* @__PURE__ */ z.object({ id: z.number().int(), deleted: z.literal(true) }).meta({ id: 'Deleted' });
+
+/** An id in a request body: a positive integer up to 2^53 − 1, documented as `description`. */
+export const bodyId = (description: string) =>
+  z.number().int('must be an integer').min(1, 'must be a positive integer').max(Number.MAX_SAFE_INTEGER).meta({ description });
+
+/** A calendar date `YYYY-MM-DD` (a due date has no time of day). */
+export const calendarDate = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD', abort: true })
+    .refine(
+      (value) => !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) === value,
+      'must be a real calendar date',
+    )
+    .meta({ example: '2026-12-01' }))();

@@ -23,7 +23,7 @@ import { dynamo } from '#shared/clients/dynamodb';
 import { countCollectionUpTo, readWindow, TOTAL_CAP, type CollectionQuery, type Total } from '#shared/db/collections';
 import { writeConditionally } from '#shared/db/conditional-writes';
 import { batchGet, keyId } from '#shared/db/batch';
-import { deliveryIdOfSortKey, deliveryOfKey, sweepKeys, tenantKeys } from '#shared/db/keys';
+import { deliveryIdOfSortKey, deliveryOfKey, sweepKeys, webhookKeys } from '#shared/db/keys';
 import { queryAll } from '#shared/db/query';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { buildUpdate } from '#shared/db/update-expression';
@@ -34,7 +34,7 @@ export { MAX_KEPT_ATTEMPTS };
 
 export async function readDelivery(tenant: Tenant, id: string): Promise<DeliveryRecord | undefined> {
   const result = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: tenantKeys.delivery(tenant, id), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: webhookKeys.delivery(tenant, id), ConsistentRead: true }),
   );
   return result.Item ? deliveryFromItem(result.Item) : undefined;
 }
@@ -71,7 +71,7 @@ function deliveryUpdate(
   return {
     Update: {
       TableName: tableName(),
-      Key: tenantKeys.delivery(tenant, delivery.id),
+      Key: webhookKeys.delivery(tenant, delivery.id),
       UpdateExpression: parts.UpdateExpression,
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
@@ -91,7 +91,7 @@ const dueFields = (delivery: DeliveryRecord, status: DeliveryStatus, due: string
 const statusFields = (tenant: Tenant, delivery: DeliveryRecord, status: DeliveryStatus, now: string, due = now) => ({
   status,
   updated_at: now,
-  gsi2pk: tenantKeys.webhookDeliveriesByStatus(tenant, delivery.webhook_id, status),
+  gsi2pk: webhookKeys.webhookDeliveriesByStatus(tenant, delivery.webhook_id, status),
   ...dueFields(delivery, status, due),
 });
 
@@ -137,7 +137,7 @@ export function requestRedelivery(
       Put: {
         TableName: tableName(),
         Item: {
-          ...tenantKeys.deliveryRequest(tenant, delivery.id, token),
+          ...webhookKeys.deliveryRequest(tenant, delivery.id, token),
           entity: 'DELIVERY_REQUEST',
           account_id: tenant.accountId,
           mode: tenant.mode,
@@ -235,8 +235,8 @@ export async function listDeliveries(
 ): Promise<{ items: DeliveryRecord[]; hasMore: boolean; next: string | undefined } & Total> {
   const index = filter.status ? 'gsi2' : 'gsi1';
   const partition = filter.status
-    ? tenantKeys.webhookDeliveriesByStatus(tenant, webhookId, filter.status)
-    : tenantKeys.webhookDeliveries(tenant, webhookId);
+    ? webhookKeys.webhookDeliveriesByStatus(tenant, webhookId, filter.status)
+    : webhookKeys.webhookDeliveries(tenant, webhookId);
   const sortKey = (entry: Record<string, unknown>) => String(entry[`${index}sk`]);
   const suffix = filter.kind === undefined ? undefined : `#${filter.kind}`;
   const keep = suffix === undefined ? undefined : (entry: Record<string, unknown>) => sortKey(entry).endsWith(suffix);
@@ -292,11 +292,11 @@ export async function readDeliveries(
   wanted: readonly { tenant: Tenant; deliveryId: string }[],
 ): Promise<{ tenant: Tenant; delivery: DeliveryRecord; due: string | undefined }[]> {
   const found = await batchGet(
-    wanted.map(({ tenant, deliveryId }) => tenantKeys.delivery(tenant, deliveryId)),
+    wanted.map(({ tenant, deliveryId }) => webhookKeys.delivery(tenant, deliveryId)),
     { consistent: true },
   );
   return wanted.flatMap(({ tenant, deliveryId }) => {
-    const item = found.get(keyId(tenantKeys.delivery(tenant, deliveryId)));
+    const item = found.get(keyId(webhookKeys.delivery(tenant, deliveryId)));
     if (!item) return [];
     const due = typeof item.gsi3sk === 'string' ? item.gsi3sk.split('#')[0] : undefined;
     return [{ tenant, delivery: deliveryFromItem(item), due }];

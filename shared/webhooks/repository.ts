@@ -7,7 +7,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { adjustTotal } from '#shared/db/totals';
-import { tenantKeys } from '#shared/db/keys';
+import { tenantKeys, webhookKeys } from '#shared/db/keys';
 import { queryAll } from '#shared/db/query';
 import { isConditionFailure, tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
@@ -40,7 +40,9 @@ export async function insertWebhook(tenant: Tenant, record: WebhookRecord): Prom
 
 export async function readWebhook(tenant: Tenant, id: number): Promise<WebhookRecord | undefined> {
   // Consistent: a pause, a deletion or a new secret applies to the very next delivery.
-  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.webhook(tenant, id), ConsistentRead: true }));
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: webhookKeys.webhook(tenant, id), ConsistentRead: true }),
+  );
   return result.Item ? webhookFromItem(result.Item) : undefined;
 }
 
@@ -57,14 +59,14 @@ export async function requireWebhook(tenant: Tenant, id: number): Promise<Webhoo
 export async function listWebhooks(tenant: Tenant): Promise<WebhookRecord[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': tenantKeys.webhooksPartition(tenant), ':prefix': tenantKeys.webhookPrefix },
+    ExpressionAttributeValues: { ':pk': webhookKeys.webhooksPartition(tenant), ':prefix': webhookKeys.webhookPrefix },
     ConsistentRead: true,
   });
   return items.map(webhookFromItem);
 }
 
 export async function saveWebhook(tenant: Tenant, before: WebhookRecord, after: WebhookRecord): Promise<void> {
-  const update = versionedUpdate(tenantKeys.webhook(tenant, before.id), storedWebhook.attributes(after, 'update'), before.version);
+  const update = versionedUpdate(webhookKeys.webhook(tenant, before.id), storedWebhook.attributes(after, 'update'), before.version);
   try {
     await dynamo().send(new UpdateCommand(update.Update as never));
   } catch (error) {
@@ -74,7 +76,7 @@ export async function saveWebhook(tenant: Tenant, before: WebhookRecord, after: 
 }
 
 export async function deleteWebhook(tenant: Tenant, record: WebhookRecord): Promise<void> {
-  const remove = versionedDelete(tenantKeys.webhook(tenant, record.id), record.version);
+  const remove = versionedDelete(webhookKeys.webhook(tenant, record.id), record.version);
   await transactWrite([{ item: remove, onConditionFailure: webhookMoved }, adjustTotal(tenant, WEBHOOKS, -1)]);
 }
 
@@ -84,7 +86,7 @@ export async function deactivateWebhook(tenant: Tenant, id: number, now: string)
     await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: tenantKeys.webhook(tenant, id),
+        Key: webhookKeys.webhook(tenant, id),
         UpdateExpression: 'SET #active = :false, updated_at = :now, #version = #version + :one',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#active': 'active', '#version': 'version' },

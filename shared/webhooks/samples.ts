@@ -5,6 +5,7 @@
 import { storedCustomer } from '#shared/customers/stored';
 import { resourceTypeOf, type EventKind } from '#shared/events/catalogue';
 import { storedOrder } from '#shared/orders/stored';
+import { storedJob } from '#shared/production/stored';
 import { stockLowProduct } from '#shared/products/events';
 
 const customer = { id: 0, name: 'Test Customer', email: 'test.customer@example.com' };
@@ -75,6 +76,11 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       updated_at: now,
       version: 1,
       reserved: [],
+      job_ids: [],
+      open_jobs: 0,
+      completed_jobs: 0,
+      production_started_at: null,
+      production_completed_at: null,
     }),
   // stock.low carries a slim product (shared/products/events.ts).
   product: () => stockLowProduct({ id: 0, name: 'Test Flyer A5', stock: { tracked: true, quantity: 3, low_threshold: 10 } }, 3),
@@ -98,7 +104,34 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
     created_at: now,
     updated_at: now,
   }),
-  production_job: (now) => ({ id: 0, order_id: 0, status: 'in_progress', machine: 'Test Press', created_at: now, updated_at: now }),
+  production_job: (now) =>
+    storedJob.view({
+      id: 0,
+      order_id: 0,
+      order_item_id: 1,
+      order_number: 'ORD-TEST-000000',
+      product_id: 0,
+      description: 'Test Flyer A5',
+      quantity: 1000,
+      status: 'printing',
+      held_from: null,
+      machine_id: 0,
+      priority: 'normal',
+      due_date: null,
+      estimated_minutes: 35,
+      started_at: now,
+      completed_at: null,
+      reprints: 0,
+      notes: null,
+      history: [
+        { status: 'queued', at: now, note: 'Order ORD-TEST-000000 confirmed', by: 'sk_test_0000' },
+        { status: 'scheduled', at: now, note: null, by: 'sk_test_0000' },
+        { status: 'printing', at: now, note: null, by: 'sk_test_0000' },
+      ],
+      created_at: now,
+      updated_at: now,
+      version: 3,
+    }),
   shipment: (now) => ({
     id: 0,
     order_id: 0,
@@ -110,8 +143,14 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
   }),
 };
 
-/** `data` of a sample event of `kind`: the sample resource under its type name. */
+/** What some kinds carry beside their resource (production.started and .completed: the order). */
+const siblings: Partial<Record<EventKind, Record<string, unknown>>> = {
+  'production.started': { order: { id: 0, order_number: 'ORD-TEST-000000', status: 'in_production' } },
+  'production.completed': { order: { id: 0, order_number: 'ORD-TEST-000000', status: 'ready' } },
+};
+
+/** `data` of a sample event of `kind`: the sample resource under its type name (and its siblings, if any). */
 export function sampleData(kind: EventKind, now = new Date().toISOString()): Record<string, unknown> {
   const type = resourceTypeOf[kind];
-  return { [type]: (samples[type] ?? ((at: string) => ({ id: 0, created_at: at })))(now) };
+  return { [type]: (samples[type] ?? ((at: string) => ({ id: 0, created_at: at })))(now), ...siblings[kind] };
 }

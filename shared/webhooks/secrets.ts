@@ -7,12 +7,12 @@
  */
 import type { Tenant } from '#shared/auth/principal';
 import { isSealed, open, seal } from '#shared/crypto/envelope';
-import { tenantKeys } from '#shared/db/keys';
+import { webhookKeys } from '#shared/db/keys';
 import type { WebhookRecord } from './stored';
 
 /** The registration a secret belongs to: a sealed secret copied onto another registration does not open there. */
 const ownerOf = (tenant: Tenant, webhookId: number) =>
-  tenantKeys.webhook(tenant, webhookId).pk + '|' + tenantKeys.webhook(tenant, webhookId).sk;
+  webhookKeys.webhook(tenant, webhookId).pk + '|' + webhookKeys.webhook(tenant, webhookId).sk;
 
 /** A secret as it is stored: sealed (a secret stored before sealing existed is sealed now). */
 export async function sealSecret(tenant: Tenant, webhookId: number, secret: string): Promise<string> {

@@ -12,74 +12,77 @@
  * secret in plaintext until it is rotated; those are read as they are.
  */
 import type { Tenant } from '#shared/auth/principal';
-import { deliverySortKey, tenantKeys } from '#shared/db/keys';
+import { deliverySortKey, webhookKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const storedWebhook = entity({
-  id: field(c.int).fixed(),
-  url: field(c.string),
-  events: field(c.list(c.string)),
-  active: field(c.boolean),
-  description: field(c.nullable(c.string)),
-  secret: field(c.string).describe(
-    'The signing secret in full only in the answers to create and rotate-secret; elsewhere a hint such as whsec_…AbCd',
-    'whsec_…AbCd',
-  ),
-  created_at: field(c.timestamp).fixed(),
-  updated_at: field(c.timestamp),
-  version: field(c.int).fixed().internal(),
-  /** What reads show of the secret (`whsec_…AbCd`), kept apart so that no read has to open the secret. */
-  secret_hint: field(c.nullable(c.string)).internal(),
-  /** After a rotation the previous secret keeps signing until `previous_secret_expires_at` (sealed too). */
-  previous_secret: field(c.nullable(c.string)).internal(),
-  previous_secret_expires_at: field(c.nullable(c.string)).internal(),
-});
+export const storedWebhook = /* @__PURE__ */ (() =>
+  entity({
+    id: field(c.int).fixed(),
+    url: field(c.string),
+    events: field(c.list(c.string)),
+    active: field(c.boolean),
+    description: field(c.nullable(c.string)),
+    secret: field(c.string).describe(
+      'The signing secret in full only in the answers to create and rotate-secret; elsewhere a hint such as whsec_…AbCd',
+      'whsec_…AbCd',
+    ),
+    created_at: field(c.timestamp).fixed(),
+    updated_at: field(c.timestamp),
+    version: field(c.int).fixed().internal(),
+    /** What reads show of the secret (`whsec_…AbCd`), kept apart so that no read has to open the secret. */
+    secret_hint: field(c.nullable(c.string)).internal(),
+    /** After a rotation the previous secret keeps signing until `previous_secret_expires_at` (sealed too). */
+    previous_secret: field(c.nullable(c.string)).internal(),
+    previous_secret_expires_at: field(c.nullable(c.string)).internal(),
+  }))();
 
 export type WebhookRecord = RecordOf<typeof storedWebhook.shape>;
 
 /** One attempt of a delivery, as kept on the delivery and shown in its detail. */
-export const storedAttempt = c.object(
-  {
-    attempt: field(c.int),
-    attempted_at: field(c.timestamp),
-    status_code: field(c.nullable(c.int)),
-    duration_ms: field(c.int),
-    error: field(c.nullable(c.string)),
-    response_body: field(c.nullable(c.string)).describe('The first 1024 characters of the answer'),
-  },
-  { id: 'WebhookDeliveryAttempt' },
-);
+export const storedAttempt = /* @__PURE__ */ (() =>
+  c.object(
+    {
+      attempt: field(c.int),
+      attempted_at: field(c.timestamp),
+      status_code: field(c.nullable(c.int)),
+      duration_ms: field(c.int),
+      error: field(c.nullable(c.string)),
+      response_body: field(c.nullable(c.string)).describe('The first 1024 characters of the answer'),
+    },
+    { id: 'WebhookDeliveryAttempt' },
+  ))();
 
 export type AttemptRecord = ReturnType<typeof storedAttempt.decode>;
 
-export const storedDelivery = entity({
-  id: field(c.string).fixed().describe('Stays the same across retries and redeliveries', 'wh_0dYc3K2a8Xw1kZp4Qr7Tn2Lm'),
-  webhook_id: field(c.int).fixed(),
-  event_id: field(c.string).fixed(),
-  /** The event kind (stored as `kind`, the name the index sort key also carries). */
-  event: field(c.string).fixed().storedAs('kind'),
-  test: field(c.boolean).fixed(),
-  status: field(c.enumOf(DELIVERY_STATUSES)),
-  attempt_count: field(c.int),
-  last_attempt_at: field(c.nullable(c.timestamp)),
-  next_attempt_at: field(c.nullable(c.timestamp)),
-  last_status_code: field(c.nullable(c.int)),
-  last_error: field(c.nullable(c.string)),
-  created_at: field(c.timestamp).fixed(),
-  updated_at: field(c.timestamp),
-  /** The message chain this delivery expects (messages.ts): a message with another token is a stale duplicate. */
-  token: field(c.string).internal(),
-  /** Attempts in the current chain (a redelivery starts a new chain and a new retry schedule). */
-  chain_attempts: field(c.int).internal(),
-  /** The most recent attempts (MAX_KEPT_ATTEMPTS), oldest first. */
-  attempts: field(c.list(storedAttempt)).internal(),
-  /** Unix seconds; the delivery expires with its event. */
-  expires_at: field(c.int).fixed().internal(),
-});
+export const storedDelivery = /* @__PURE__ */ (() =>
+  entity({
+    id: field(c.string).fixed().describe('Stays the same across retries and redeliveries', 'wh_0dYc3K2a8Xw1kZp4Qr7Tn2Lm'),
+    webhook_id: field(c.int).fixed(),
+    event_id: field(c.string).fixed(),
+    /** The event kind (stored as `kind`, the name the index sort key also carries). */
+    event: field(c.string).fixed().storedAs('kind'),
+    test: field(c.boolean).fixed(),
+    status: field(c.enumOf(DELIVERY_STATUSES)),
+    attempt_count: field(c.int),
+    last_attempt_at: field(c.nullable(c.timestamp)),
+    next_attempt_at: field(c.nullable(c.timestamp)),
+    last_status_code: field(c.nullable(c.int)),
+    last_error: field(c.nullable(c.string)),
+    created_at: field(c.timestamp).fixed(),
+    updated_at: field(c.timestamp),
+    /** The message chain this delivery expects (messages.ts): a message with another token is a stale duplicate. */
+    token: field(c.string).internal(),
+    /** Attempts in the current chain (a redelivery starts a new chain and a new retry schedule). */
+    chain_attempts: field(c.int).internal(),
+    /** The most recent attempts (MAX_KEPT_ATTEMPTS), oldest first. */
+    attempts: field(c.list(storedAttempt)).internal(),
+    /** Unix seconds; the delivery expires with its event. */
+    expires_at: field(c.int).fixed().internal(),
+  }))();
 
 export type DeliveryRecord = RecordOf<typeof storedDelivery.shape>;
 
@@ -99,8 +102,8 @@ export const pendingDelivery = (
   attempts: [],
 });
 
-export const webhookFromItem = storedWebhook.read;
-export const deliveryFromItem = storedDelivery.read;
+export const webhookFromItem: typeof storedWebhook.read = (value) => storedWebhook.read(value);
+export const deliveryFromItem: typeof storedDelivery.read = (value) => storedDelivery.read(value);
 
 export const WEBHOOKS = 'webhooks';
 
@@ -108,7 +111,7 @@ export function webhookPut(tenant: Tenant, record: WebhookRecord): TransactItem 
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...tenantKeys.webhook(tenant, record.id), entity: 'WEBHOOK', ...storedWebhook.attributes(record, 'put') },
+      Item: { ...webhookKeys.webhook(tenant, record.id), entity: 'WEBHOOK', ...storedWebhook.attributes(record, 'put') },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -121,12 +124,12 @@ export function deliveryPut(tenant: Tenant, delivery: DeliveryRecord): TransactI
     Put: {
       TableName: tableName(),
       Item: {
-        ...tenantKeys.delivery(tenant, delivery.id),
+        ...webhookKeys.delivery(tenant, delivery.id),
         entity: 'DELIVERY',
         ...storedDelivery.attributes(delivery, 'put'),
-        gsi1pk: tenantKeys.webhookDeliveries(tenant, delivery.webhook_id),
+        gsi1pk: webhookKeys.webhookDeliveries(tenant, delivery.webhook_id),
         gsi1sk: sortKey,
-        gsi2pk: tenantKeys.webhookDeliveriesByStatus(tenant, delivery.webhook_id, delivery.status),
+        gsi2pk: webhookKeys.webhookDeliveriesByStatus(tenant, delivery.webhook_id, delivery.status),
         gsi2sk: sortKey,
       },
       ConditionExpression: 'attribute_not_exists(pk)',

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount } from '#shared/accounts/service';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import { legacyPriceStagingKeys, tenantKeys } from '#shared/db/keys';
+import { legacyPriceStagingKeys, legacyProductKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 import { tableShape, type PriceRow } from '#shared/legacy-products/price-table';
 import { startPriceVersion, writePrices } from '#shared/legacy-products/prices';
@@ -44,14 +44,17 @@ async function leftovers(id: number, rows: readonly PriceRow[]) {
       prices.push(
         ...(await query({
           KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': tenantKeys.legacyPricePartition(tenant, id, 1, format, color) },
+          ExpressionAttributeValues: { ':pk': legacyProductKeys.legacyPricePartition(tenant, id, 1, format, color) },
         })),
       );
     }
   }
   const versions = await query({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': tenantKeys.legacyProduct(tenant, id).pk, ':prefix': tenantKeys.legacyPriceVersionPrefix },
+    ExpressionAttributeValues: {
+      ':pk': legacyProductKeys.legacyProduct(tenant, id).pk,
+      ':prefix': legacyProductKeys.legacyPriceVersionPrefix,
+    },
   });
   const staging = await query({
     IndexName: 'gsi1',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAccount, setPlan } from '#shared/accounts/service';
 import { updateAccount } from '#shared/accounts/repository';
 import { dynamo } from '#shared/clients/dynamodb';
-import { tenantKeys } from '#shared/db/keys';
+import { legacyProductKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 import { BUILT_IN_PLACEHOLDER } from '#shared/legacy-products/images';
 import { LegacyProductSchema, LegacyQuoteSchema } from '#shared/legacy-products/schema';
@@ -38,7 +38,7 @@ async function storedPrices(id: number, version: number, format: string, color: 
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': tenantKeys.legacyPricePartition(testTenant, id, version, format, color) },
+      ExpressionAttributeValues: { ':pk': legacyProductKeys.legacyPricePartition(testTenant, id, version, format, color) },
     }),
   );
   return result.Items ?? [];
@@ -49,7 +49,10 @@ async function storedVersionRecords(id: number) {
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': tenantKeys.legacyProduct(testTenant, id).pk, ':prefix': tenantKeys.legacyPriceVersionPrefix },
+      ExpressionAttributeValues: {
+        ':pk': legacyProductKeys.legacyProduct(testTenant, id).pk,
+        ':prefix': legacyProductKeys.legacyPriceVersionPrefix,
+      },
     }),
   );
   return result.Items ?? [];

@@ -20,7 +20,7 @@ import { replayEvents } from '#events/replay';
 import { sweepPendingDeliveries } from '#events/sweeper';
 import { dynamo } from '#shared/clients/dynamodb';
 import { sqs } from '#shared/clients/sqs';
-import { sweepKeys, tenantKeys } from '#shared/db/keys';
+import { sweepKeys, webhookKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 import { deliveryIdFor } from '#shared/webhooks/delivery-id';
 import { workers, type StreamSource } from '#shared/workers';
@@ -246,7 +246,7 @@ describe('the delivery sweeper', () => {
       await dynamo().send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: tenantKeys.delivery(s.shop.tenant, id),
+          Key: webhookKeys.delivery(s.shop.tenant, id),
           UpdateExpression: 'SET gsi3sk = :due',
           ExpressionAttributeValues: { ':due': sweepKeys.pendingDue(id, longAgo).gsi3sk },
         }),

@@ -8,7 +8,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '#docs/examples/verify-webhook';
 import { dynamo } from '#shared/clients/dynamodb';
-import { tenantKeys } from '#shared/db/keys';
+import { webhookKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 import { call } from '#test/support/http';
 import { useReceiver } from '#test/support/receiver';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 async function storedRegistration(id: number): Promise<Record<string, unknown>> {
   const result = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: tenantKeys.webhook(shop.tenant, id), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: webhookKeys.webhook(shop.tenant, id), ConsistentRead: true }),
   );
   return result.Item!;
 }
@@ -75,7 +75,7 @@ describe('webhook secrets at rest', () => {
     await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: tenantKeys.webhook(shop.tenant, webhook.id),
+        Key: webhookKeys.webhook(shop.tenant, webhook.id),
         UpdateExpression: 'SET secret = :legacy REMOVE secret_hint',
         ExpressionAttributeValues: { ':legacy': legacy },
       }),

@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { getMany } from '#shared/db/collections';
-import { tenantKeys, type ItemKey } from '#shared/db/keys';
+import { type ItemKey, tenantKeys, webhookKeys } from '#shared/db/keys';
 import { queryAll } from '#shared/db/query';
 import { tableName } from '#shared/db/table';
 
@@ -33,7 +33,7 @@ export async function storedCustomer(tenant: Tenant, id: number) {
 }
 
 export async function storedDelivery(tenant: Tenant, deliveryId: string) {
-  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.delivery(tenant, deliveryId) }));
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: webhookKeys.delivery(tenant, deliveryId) }));
   return result.Item;
 }
 

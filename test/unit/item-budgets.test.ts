@@ -143,6 +143,11 @@ describe('an order at every maximum of its schema fits, with its event', () => {
       product_id: Number.MAX_SAFE_INTEGER - index,
       quantity: 10_000_000,
     })),
+    job_ids: Array.from({ length: MAX_ORDER_LINES }, (_, index) => Number.MAX_SAFE_INTEGER - index),
+    open_jobs: MAX_ORDER_LINES,
+    completed_jobs: 0,
+    production_started_at: '2026-01-01T00:00:00.000Z',
+    production_completed_at: null,
   };
 
   it('keeps the order item and the order.created event item (the order twice) under 400 KB', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { cursorTime, decodeAuditCursor, encodeAuditCursor } from '#shared/audit/cursor';
 import { AuditListQuerySchema } from '#shared/audit/schema';
-import { deliveryOfKey, DUE_SHARDS, sweepKeys, tenantKeys } from '#shared/db/keys';
+import { deliveryOfKey, DUE_SHARDS, sweepKeys, tenantKeys, webhookKeys } from '#shared/db/keys';
 import { idRange } from '#shared/event-log/repository';
 import { EventListQuerySchema } from '#shared/event-log/schema';
 import { idTime, prefixedId } from '#shared/ids';
@@ -85,8 +85,8 @@ describe('the pending-deliveries index keys', () => {
 
   it('name their delivery by its key, and nothing else', () => {
     const id = deliveryIdFor(prefixedId('evt'), tenant, 3);
-    expect(deliveryOfKey(tenantKeys.delivery(tenant, id))).toEqual({ tenant, deliveryId: id });
-    expect(deliveryOfKey(tenantKeys.deliveryRequest(tenant, id, 'token'))).toBeUndefined();
+    expect(deliveryOfKey(webhookKeys.delivery(tenant, id))).toEqual({ tenant, deliveryId: id });
+    expect(deliveryOfKey(webhookKeys.deliveryRequest(tenant, id, 'token'))).toBeUndefined();
     expect(deliveryOfKey(tenantKeys.event(tenant, 'evt_1'))).toBeUndefined();
   });
 });

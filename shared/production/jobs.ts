@@ -1,0 +1,215 @@
+/**
+ * Production jobs: read, list, change by hand, move along the status machine. A move reads the
+ * job (and what it concerns: the machines it leaves or starts on, its order), decides with the
+ * pure rules (status.ts, job-records.ts, order-coupling.ts) and writes everything in one
+ * transaction — conditional on the job's status and version, on a machine being idle for a start,
+ * on the order's version or count of open jobs. When any of those changed since the read, the move
+ * reads again and decides again: of two moves racing, the loser meets the winner's result (409).
+ */
+import type { Tenant } from '#shared/auth/principal';
+import { retryOnVersionConflict } from '#shared/db/optimistic';
+import type { TransactItem, TransactionPart } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
+import { ConflictError, ValidationError, VersionConflict } from '#shared/errors';
+import { eventPut } from '#shared/events/outbox';
+import { readOrder, requireOrder } from '#shared/orders/repository';
+import { jobCompleted } from './events';
+import { estimateMinutes } from './estimates';
+import { movedJob } from './job-records';
+import { concernsOrder, orderPartsOfMove } from './order-coupling';
+import * as repo from './repository';
+import type { Job, JobListQuery, JobStatusChange, JobUpdate } from './schema';
+import { assertJobTransition, isClosedJob, isOpenJob, isRunning, machineEffects, needsMachine, priorityRank } from './status';
+import {
+  jobCounterMoves,
+  jobListEntryPut,
+  jobUpdate,
+  listEntryMoves,
+  machineChange,
+  mergeMachineChanges,
+  storedJob,
+  type JobRecord,
+  type MachineChange,
+  type MachineRecord,
+} from './stored';
+
+const present: typeof storedJob.view = (value) => storedJob.view(value);
+
+type Part = TransactItem | TransactionPart;
+
+const jobMoved = () => new VersionConflict('production job');
+const machineMoved = () => new VersionConflict('machine');
+
+export async function getJob(tenant: Tenant, id: number): Promise<Job> {
+  return present(await repo.requireJob(tenant, id));
+}
+
+/** A page of jobs in queue order: exact totals from counters, or counted up to a cap (`capped`). */
+export async function listJobs(
+  tenant: Tenant,
+  query: JobListQuery,
+): Promise<{ items: Job[]; total: number; capped: boolean; hasMore: boolean }> {
+  const filter = { status: query.status, machineId: query.machine_id, dueBefore: query.due_before };
+  if (query.order_id !== undefined) return listOrderJobs(tenant, query.order_id, filter, query.page, query.per_page);
+  const result = await repo.listJobs(tenant, filter, { page: query.page, perPage: query.per_page });
+  return { ...result, items: result.items.map(present) };
+}
+
+/**
+ * An order's jobs: at most one per line (25), read by id from the order and filtered and sorted
+ * here — a bounded set, not a page of a larger list. An unknown order has no jobs.
+ */
+async function listOrderJobs(tenant: Tenant, orderId: number, filter: repo.JobFilter, page: number, perPage: number) {
+  const order = await readOrder(tenant, orderId);
+  const jobs = (order ? await repo.readJobs(tenant, order.job_ids) : []).filter(
+    (job) =>
+      (filter.status === undefined || job.status === filter.status) &&
+      (filter.machineId === undefined || job.machine_id === filter.machineId) &&
+      (filter.dueBefore === undefined || (job.due_date !== null && job.due_date < filter.dueBefore)),
+  );
+  jobs.sort(inQueueOrder);
+  const items = jobs.slice((page - 1) * perPage, page * perPage).map(present);
+  return { items, total: jobs.length, capped: false, hasMore: page * perPage < jobs.length };
+}
+
+/** Queue order, as the indexes sort: priority, due date (none last), creation, id. */
+function inQueueOrder(a: JobRecord, b: JobRecord): number {
+  return (
+    priorityRank(a.priority) - priorityRank(b.priority) ||
+    (a.due_date ?? '9999-12-31').localeCompare(b.due_date ?? '9999-12-31') ||
+    a.created_at.localeCompare(b.created_at) ||
+    a.id - b.id
+  );
+}
+
+/** 422 for a machine id the tenant does not have. */
+function unknownMachine(id: number): ValidationError {
+  return new ValidationError('Unknown machine', [{ field: 'machine_id', message: `No machine with id ${id}` }]);
+}
+
+/** 409 when a job cannot start on the machine: it is running another job, or in maintenance or offline. */
+function assertCanStart(machine: MachineRecord, jobId: number): void {
+  if (machine.status === 'idle') return;
+  const why =
+    machine.status === 'running'
+      ? `it is running job ${machine.current_job_id}; one machine runs one job at a time`
+      : `it is ${machine.status}; no job can start on it until it is idle`;
+  throw new ConflictError(`Job ${jobId} cannot start on machine ${machine.id}: ${why}`, [{ field: 'machine_id', message: why }]);
+}
+
+/**
+ * The machines' side of a change from `before` to `after`: the open-job counts of the machine it
+ * leaves and the one it is assigned to, and the claim or release when it starts or stops running.
+ */
+function machineParts(before: JobRecord, after: JobRecord, now: string, tenant: Tenant): Part[] {
+  const changes: [number, MachineChange][] = [];
+  const openBefore = isOpenJob(before.status);
+  const openAfter = isOpenJob(after.status);
+  if (before.machine_id !== null && openBefore && (before.machine_id !== after.machine_id || !openAfter)) {
+    changes.push([before.machine_id, { openJobs: -1 }]);
+  }
+  if (after.machine_id !== null && openAfter && (before.machine_id !== after.machine_id || !openBefore)) {
+    changes.push([after.machine_id, { openJobs: 1 }]);
+  }
+  const effects = machineEffects(before.status, after.status, before.machine_id, after.machine_id);
+  if (effects.release !== undefined) changes.push([effects.release, { release: before.id }]);
+  if (effects.claim !== undefined) changes.push([effects.claim, { claim: before.id }]);
+  return [...mergeMachineChanges(changes)].map(([machineId, change]) => ({
+    item: machineChange(tenant, machineId, change, now),
+    onConditionFailure: machineMoved,
+  }));
+}
+
+/** The job item, its list entry when it moves in the lists, and the status counters. */
+function jobParts(tenant: Tenant, before: JobRecord, after: JobRecord): Part[] {
+  return [
+    { item: jobUpdate(tenant, before, after), onConditionFailure: jobMoved },
+    ...(listEntryMoves(before, after) ? [jobListEntryPut(tenant, after)] : []),
+    ...(before.status === after.status ? [] : jobCounterMoves(tenant, [[before.status, after.status]])),
+  ];
+}
+
+/** Reads the machine a change assigns (422 when the tenant has none) and the one it starts on. */
+async function machinesOf(tenant: Tenant, ids: (number | null | undefined)[]): Promise<Map<number, MachineRecord>> {
+  const wanted = ids.filter((id): id is number => typeof id === 'number');
+  const machines = await repo.readMachines(tenant, wanted);
+  for (const id of wanted) if (!machines.has(id)) throw unknownMachine(id);
+  return machines;
+}
+
+/** Moves a job along the status machine (PUT /v1/production/jobs/{id}/status); `by`: the key prefix. */
+export async function changeJobStatus(tenant: Tenant, id: number, change: JobStatusChange, by: string): Promise<Job> {
+  return retryOnVersionConflict('production job', async () => {
+    const job = await repo.requireJob(tenant, id, true);
+    assertJobTransition(job.status, change.status, job.held_from);
+    const machineId = change.machine_id ?? job.machine_id;
+    if (needsMachine(change.status) && machineId === null) {
+      throw new ValidationError(`A job needs a machine to be ${change.status}`, [
+        { field: 'machine_id', message: `required: job ${id} has no machine yet` },
+      ]);
+    }
+    if (change.machine_id !== undefined && change.machine_id !== job.machine_id && isRunning(job.status) && !isRunning(change.status)) {
+      throw new ConflictError(
+        `Job ${id} is ${job.status} on machine ${job.machine_id}; it can change machine when it moves on to run elsewhere`,
+        [{ field: 'machine_id', message: `cannot change while the job is ${job.status}` }],
+      );
+    }
+    const effects = machineEffects(job.status, change.status, job.machine_id, machineId);
+    const changedMachine = machineId !== job.machine_id ? machineId : undefined;
+    const [machines, order] = await Promise.all([
+      machinesOf(tenant, [changedMachine, effects.claim]),
+      concernsOrder(change.status) ? requireOrder(tenant, job.order_id, true) : undefined,
+    ]);
+    if (effects.claim !== undefined) assertCanStart(machines.get(effects.claim)!, id);
+    const now = new Date().toISOString();
+    const after = movedJob(job, {
+      to: change.status,
+      machineId,
+      machine: changedMachine == null ? undefined : machines.get(changedMachine),
+      note: change.note ?? null,
+      by,
+      now,
+    });
+    await transactWrite([
+      ...jobParts(tenant, job, after),
+      ...machineParts(job, after, now, tenant),
+      ...(order ? orderPartsOfMove(tenant, order, after, now) : []),
+      ...(after.status === 'completed' ? [eventPut(tenant, jobCompleted, { production_job: present(after) }).item] : []),
+    ]);
+    return present(after);
+  });
+}
+
+/** Changes a job's machine, priority, due date or notes (PUT /v1/production/jobs/{id}). */
+export async function updateJob(tenant: Tenant, id: number, changes: JobUpdate): Promise<Job> {
+  return retryOnVersionConflict('production job', async () => {
+    const job = await repo.requireJob(tenant, id, true);
+    const planning = (['machine_id', 'priority', 'due_date'] as const).filter((field) => changes[field] !== undefined);
+    if (planning.length && isClosedJob(job.status)) {
+      throw new ConflictError(
+        `Job ${id} is ${job.status}; only its notes can change`,
+        planning.map((field) => ({ field, message: `cannot change once the job is ${job.status}` })),
+      );
+    }
+    const newMachine = changes.machine_id !== undefined && changes.machine_id !== job.machine_id ? changes.machine_id : undefined;
+    if (newMachine !== undefined && isRunning(job.status)) {
+      throw new ConflictError(`Job ${id} is ${job.status} on machine ${job.machine_id}; put it on hold first to move it`, [
+        { field: 'machine_id', message: `cannot change while the job is ${job.status}` },
+      ]);
+    }
+    const machines = await machinesOf(tenant, [newMachine]);
+    const now = new Date().toISOString();
+    const machine = newMachine === undefined ? undefined : machines.get(newMachine)!;
+    const after: JobRecord = {
+      ...job,
+      ...(machine ? { machine_id: machine.id, estimated_minutes: estimateMinutes(job.quantity, machine) } : {}),
+      ...(changes.priority !== undefined ? { priority: changes.priority } : {}),
+      ...(changes.due_date !== undefined ? { due_date: changes.due_date } : {}),
+      ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
+      updated_at: now,
+      version: job.version + 1,
+    };
+    await transactWrite([...jobParts(tenant, job, after), ...machineParts(job, after, now, tenant)]);
+    return present(after);
+  });
+}

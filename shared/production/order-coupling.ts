@@ -1,0 +1,107 @@
+/**
+ * What a job's move does to its order, written in the job's transaction (docs/production.md):
+ * - the first job of an order to enter printing writes `production.started` (once: the order
+ *   keeps `production_started_at`) and moves a confirmed order to in_production;
+ * - a job that closes (completed or cancelled) lowers the order's count of open jobs; when that
+ *   was the last one and at least one job completed, an in_production order moves to ready and
+ *   `production.completed` is written (once: `production_completed_at`).
+ * Order moves write `order.updated`, as moves by hand do. Each order write is conditional on what
+ * was read (version, or the count of open jobs), so two jobs finishing together cannot both be
+ * "the last": the loser reads again.
+ */
+import type { Tenant } from '#shared/auth/principal';
+import { tenantKeys } from '#shared/db/keys';
+import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
+import { VersionConflict } from '#shared/errors';
+import { eventPut } from '#shared/events/outbox';
+import { changeEvents } from '#shared/orders/events';
+import { eventsForChange } from '#shared/orders/status';
+import { orderUpdate, statusMoveItems, storedOrder, type OrderRecord } from '#shared/orders/stored';
+import { productionCompleted, productionStarted } from './events';
+import { isClosedJob, type JobStatus } from './status';
+import { storedJob, type JobRecord } from './stored';
+
+type Part = TransactItem | TransactionPart;
+
+const orderMoved = () => new VersionConflict('order');
+
+/** Whether a move to `to` concerns the order (then the service reads it first). */
+export const concernsOrder = (to: JobStatus): boolean => to === 'printing' || isClosedJob(to);
+
+const orderReference = (order: OrderRecord) => ({ id: order.id, order_number: order.order_number, status: order.status });
+
+/** The order's move (when its status changes): the list and counter moves and `order.updated`. */
+function orderMove(tenant: Tenant, before: OrderRecord, after: OrderRecord): Part[] {
+  if (before.status === after.status) return [];
+  return [
+    ...statusMoveItems(tenant, before, before.status, after.status),
+    ...eventsForChange(before.status, after.status).map(
+      (kind) => eventPut(tenant, changeEvents[kind], { order: storedOrder.view(after) }).item,
+    ),
+  ];
+}
+
+function started(tenant: Tenant, order: OrderRecord, job: JobRecord, now: string): Part[] {
+  if (order.production_started_at !== null) return [];
+  const after: OrderRecord = {
+    ...order,
+    status: order.status === 'confirmed' ? 'in_production' : order.status,
+    production_started_at: now,
+    updated_at: now,
+    version: order.version + 1,
+  };
+  return [
+    { item: orderUpdate(tenant, order, after), onConditionFailure: orderMoved },
+    ...orderMove(tenant, order, after),
+    eventPut(tenant, productionStarted, { production_job: storedJob.view(job), order: orderReference(after) }).item,
+  ];
+}
+
+/** A plain move of the order's job counters, conditional on whether this job is its last open one. */
+function countersOnly(tenant: Tenant, order: OrderRecord, completed: number, last: boolean): Part {
+  return {
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: tenantKeys.order(tenant, order.id),
+        UpdateExpression: 'ADD open_jobs :minus, completed_jobs :completed',
+        ConditionExpression: last ? 'open_jobs = :one' : 'open_jobs > :one',
+        ExpressionAttributeValues: { ':minus': -1, ':completed': completed, ':one': 1 },
+      },
+    },
+    onConditionFailure: orderMoved,
+  };
+}
+
+function closed(tenant: Tenant, order: OrderRecord, job: JobRecord, now: string): Part[] {
+  const completed = job.status === 'completed' ? 1 : 0;
+  const last = order.open_jobs <= 1;
+  const finishes = last && order.completed_jobs + completed > 0 && order.status === 'in_production';
+  if (!finishes) return [countersOnly(tenant, order, completed, last)];
+  const after: OrderRecord = {
+    ...order,
+    status: 'ready',
+    production_completed_at: now,
+    open_jobs: 0,
+    completed_jobs: order.completed_jobs + completed,
+    updated_at: now,
+    version: order.version + 1,
+  };
+  const counters = {
+    set: ['open_jobs = open_jobs - :one', 'completed_jobs = if_not_exists(completed_jobs, :zero) + :completed'],
+    condition: 'open_jobs = :one',
+    values: { ':one': 1, ':zero': 0, ':completed': completed },
+  };
+  return [
+    { item: orderUpdate(tenant, order, after, counters), onConditionFailure: orderMoved },
+    ...orderMove(tenant, order, after),
+    eventPut(tenant, productionCompleted, { production_job: storedJob.view(job), order: orderReference(after) }).item,
+  ];
+}
+
+/** The order's part of a job's move to `job.status` (`job`: the job after the move). */
+export function orderPartsOfMove(tenant: Tenant, order: OrderRecord, job: JobRecord, now: string): Part[] {
+  if (job.status === 'printing') return started(tenant, order, job, now);
+  if (isClosedJob(job.status)) return closed(tenant, order, job, now);
+  return [];
+}

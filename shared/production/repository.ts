@@ -1,0 +1,163 @@
+/**
+ * Production jobs and machines in the single table (keys and access patterns: docs/data-model.md).
+ * Reads and lists here; every write is one TransactWriteItems that a service assembles from the
+ * item builders of stored.ts and sends with `transactWrite`.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import {
+  countCollectionUpTo,
+  countRangesUpTo,
+  getMany,
+  readTotal,
+  readWindow,
+  readWindowOfRanges,
+  type CollectionQuery,
+  type PageRequest,
+  type Total,
+} from '#shared/db/collections';
+import { jobsDueBefore, productionKeys } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
+import { NotFoundError } from '#shared/errors';
+import {
+  JOBS,
+  MACHINES,
+  jobFromItem,
+  jobStatusCounter,
+  machineFromItem,
+  type JobRecord,
+  type MachineRecord,
+  type MachineStatus,
+} from './stored';
+import { PRIORITY_RANKS, type JobStatus } from './status';
+
+export async function readJob(tenant: Tenant, id: number, consistent = false): Promise<JobRecord | undefined> {
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: productionKeys.job(tenant, id), ConsistentRead: consistent }),
+  );
+  return result.Item ? jobFromItem(result.Item) : undefined;
+}
+
+export async function requireJob(tenant: Tenant, id: number, consistent = false): Promise<JobRecord> {
+  const job = await readJob(tenant, id, consistent);
+  if (!job) throw new NotFoundError('production job', id);
+  return job;
+}
+
+/** The jobs with these ids (one BatchGetItem), in the order of `ids`; missing ones are left out. */
+export async function readJobs(tenant: Tenant, ids: readonly number[], consistent = false): Promise<JobRecord[]> {
+  if (ids.length === 0) return [];
+  return (
+    await getMany(
+      ids.map((id) => productionKeys.job(tenant, id)),
+      { consistent },
+    )
+  ).map(jobFromItem);
+}
+
+export async function readMachine(tenant: Tenant, id: number, consistent = false): Promise<MachineRecord | undefined> {
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: productionKeys.machine(tenant, id), ConsistentRead: consistent }),
+  );
+  return result.Item ? machineFromItem(result.Item) : undefined;
+}
+
+export async function requireMachine(tenant: Tenant, id: number, consistent = false): Promise<MachineRecord> {
+  const machine = await readMachine(tenant, id, consistent);
+  if (!machine) throw new NotFoundError('machine', id);
+  return machine;
+}
+
+/** The machines with these ids by id (one BatchGetItem, strongly consistent: a move decides on them). */
+export async function readMachines(tenant: Tenant, ids: Iterable<number>): Promise<Map<number, MachineRecord>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const machines = (
+    await getMany(
+      unique.map((id) => productionKeys.machine(tenant, id)),
+      { consistent: true },
+    )
+  ).map(machineFromItem);
+  return new Map(machines.map((machine) => [machine.id, machine]));
+}
+
+// ---- Job lists --------------------------------------------------------------------------------
+
+export interface JobFilter {
+  status?: JobStatus;
+  machineId?: number;
+  /** YYYY-MM-DD, exclusive. */
+  dueBefore?: string;
+}
+
+type JobPage = { items: JobRecord[]; hasMore: boolean } & Total;
+
+const windowOf = (page: PageRequest) => ({ perPage: page.perPage, offset: (page.page - 1) * page.perPage });
+
+/**
+ * Every filter combination is one index partition in queue order: all jobs and one machine's
+ * through the list entries, one status and one machine's status through the job items. A due
+ * date bound is one sort-key range per priority (ranges read one after the other). Totals: the
+ * counters for all jobs and per status; counted up to TOTAL_CAP on the keys-only index otherwise.
+ */
+export async function listJobs(tenant: Tenant, filter: JobFilter, page: PageRequest): Promise<JobPage> {
+  const { status, machineId, dueBefore } = filter;
+  const entries = { itemKey: productionKeys.jobOfListEntry };
+  let query: CollectionQuery;
+  if (machineId !== undefined) {
+    query = status
+      ? { index: 'gsi2', partition: productionKeys.machineJobsByStatus(tenant, machineId, status), newestFirst: false }
+      : { index: 'gsi2', partition: productionKeys.machineJobs(tenant, machineId), newestFirst: false, ...entries };
+  } else {
+    query = status
+      ? { index: 'gsi1', partition: productionKeys.jobsByStatus(tenant, status), newestFirst: false }
+      : { index: 'gsi1', partition: productionKeys.jobsCollection(tenant), newestFirst: false, ...entries };
+  }
+  if (dueBefore !== undefined) {
+    const ranges = PRIORITY_RANKS.map((rank) => jobsDueBefore(rank, dueBefore));
+    const [window, count] = await Promise.all([readWindowOfRanges(query, ranges, windowOf(page)), countRangesUpTo(query, ranges)]);
+    return { items: window.items.map(jobFromItem), hasMore: window.hasMore, ...count };
+  }
+  const total = async (): Promise<Total> =>
+    machineId === undefined
+      ? { total: await readTotal(tenant, status ? jobStatusCounter(status) : JOBS), capped: false }
+      : countCollectionUpTo(query);
+  const [window, count] = await Promise.all([readWindow(query, windowOf(page)), total()]);
+  return { items: window.items.map(jobFromItem), hasMore: window.hasMore, ...count };
+}
+
+/** The first `limit` scheduled jobs of a machine in queue order, and whether more follow. */
+export async function scheduledJobs(tenant: Tenant, machineId: number, limit: number): Promise<{ jobs: JobRecord[]; hasMore: boolean }> {
+  const window = await readWindow(
+    { index: 'gsi2', partition: productionKeys.machineJobsByStatus(tenant, machineId, 'scheduled'), newestFirst: false },
+    { perPage: limit },
+  );
+  return { jobs: window.items.map(jobFromItem), hasMore: window.hasMore };
+}
+
+// ---- Machine lists ----------------------------------------------------------------------------
+
+export interface MachineFilter {
+  status?: MachineStatus;
+  type?: string;
+}
+
+/** By type then creation; a type is a sort-key prefix of either partition, a status the gsi2 partition. */
+export async function listMachines(
+  tenant: Tenant,
+  filter: MachineFilter,
+  page: PageRequest,
+): Promise<{ items: MachineRecord[]; hasMore: boolean } & Total> {
+  const query: CollectionQuery = {
+    ...(filter.status
+      ? { index: 'gsi2', partition: productionKeys.machinesByStatus(tenant, filter.status) }
+      : { index: 'gsi1', partition: productionKeys.machinesCollection(tenant) }),
+    ...(filter.type ? { sortKeyPrefix: `${filter.type}#` } : {}),
+    newestFirst: false,
+  };
+  const total = async (): Promise<Total> =>
+    filter.status || filter.type ? countCollectionUpTo(query) : { total: await readTotal(tenant, MACHINES), capped: false };
+  const [window, count] = await Promise.all([readWindow(query, windowOf(page)), total()]);
+  return { items: window.items.map(machineFromItem), hasMore: window.hasMore, ...count };
+}
