@@ -16,7 +16,7 @@
  *   the checked address; a failed lookup is not kept, so the next delivery asks again.
  */
 import type { Tenant } from '#shared/auth/principal';
-import { tenantKeys } from '#shared/db/keys';
+import { tenantKeys, webhookKeys } from '#shared/db/keys';
 import { writeConditionallyBatched } from '#shared/db/conditional-writes';
 import type { TransactItem } from '#shared/db/table';
 import { attemptUpdate, type AttemptOutcome } from '#shared/webhooks/delivery-repository';
@@ -39,11 +39,11 @@ export function deliveryBatch(size: number): DeliveryBatch {
   const read = batchItemReader();
   const reads = {
     readDelivery: async (tenant: Tenant, id: string) => {
-      const item = await read(tenantKeys.delivery(tenant, id));
+      const item = await read(webhookKeys.delivery(tenant, id));
       return item ? deliveryFromItem(item) : undefined;
     },
     readWebhook: async (tenant: Tenant, id: number) => {
-      const item = await read(tenantKeys.webhook(tenant, id));
+      const item = await read(webhookKeys.webhook(tenant, id));
       return item ? withOpenSecrets(tenant, webhookFromItem(item)) : undefined; // secrets are stored sealed (shared/webhooks/secrets.ts)
     },
     readEvent: async (tenant: Tenant, eventId: string) => {
