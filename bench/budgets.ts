@@ -19,6 +19,14 @@ export const CALLS_BUDGET: Record<string, number> = {
   'events.get': 1,
   // The registration, the page's keys and items, and the total counted up to TOTAL_CAP keys.
   'webhooks.deliveries': 4,
+  // The page's keys, its items and the total; a due-date bound reads one key range per priority
+  // (up to 4 Queries, 4 counts and the BatchGetItem: 9), an order's jobs are 2 reads.
+  'jobs.list': 4,
+  // The machine, then its running job and its scheduled jobs' keys and items.
+  'machines.queue': 3,
+  // The job, the machines it leaves or starts on (one BatchGetItem), its order when the move
+  // starts or closes it, and one transaction.
+  'jobs.setStatus': 4,
   // Writes: id allocation + one transaction (+ reads they need to validate against).
   'orders.create': 7,
   'orders.update': 6,

@@ -41,20 +41,30 @@ function orderMove(tenant: Tenant, before: OrderRecord, after: OrderRecord): Par
   ];
 }
 
+/**
+ * The first start: a confirmed order moves to in_production (a change of the order: versioned);
+ * an order moved there by hand already only gets its start time — no new version, since nothing
+ * the API shows changes (a client's If-Match stays valid).
+ */
 function started(tenant: Tenant, order: OrderRecord, job: JobRecord, now: string): Part[] {
   if (order.production_started_at !== null) return [];
-  const after: OrderRecord = {
-    ...order,
-    status: order.status === 'confirmed' ? 'in_production' : order.status,
-    production_started_at: now,
-    updated_at: now,
-    version: order.version + 1,
+  const moves = order.status === 'confirmed';
+  const after: OrderRecord = moves
+    ? { ...order, status: 'in_production', production_started_at: now, updated_at: now, version: order.version + 1 }
+    : order;
+  const event = eventPut(tenant, productionStarted, { production_job: storedJob.view(job), order: orderReference(after) }).item;
+  if (moves)
+    return [{ item: orderUpdate(tenant, order, after), onConditionFailure: orderMoved }, ...orderMove(tenant, order, after), event];
+  const mark: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: tenantKeys.order(tenant, order.id),
+      UpdateExpression: 'SET production_started_at = :now',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(production_started_at)',
+      ExpressionAttributeValues: { ':now': now },
+    },
   };
-  return [
-    { item: orderUpdate(tenant, order, after), onConditionFailure: orderMoved },
-    ...orderMove(tenant, order, after),
-    eventPut(tenant, productionStarted, { production_job: storedJob.view(job), order: orderReference(after) }).item,
-  ];
+  return [{ item: mark, onConditionFailure: orderMoved }, event];
 }
 
 /** A plain move of the order's job counters, conditional on whether this job is its last open one. */

@@ -60,9 +60,8 @@ function openJobsConflict(order: OrderRecord, jobs: JobRecord[], to: OrderStatus
   );
 }
 
-/** The jobs of a newly confirmed order: one per line, their list entries, counters and events. */
-async function createJobs(tenant: Tenant, order: OrderRecord, by: string, now: string): Promise<ProductionPlan> {
-  const ids = await reserveIds(tenant, 'job', order.items.length);
+/** The jobs of a newly confirmed order (ids reserved): one per line, their list entries, counters and events. */
+export function confirmationPlan(tenant: Tenant, order: OrderRecord, ids: readonly number[], by: string, now: string): ProductionPlan {
   const jobs = order.items.map((line, index) => jobOfLine(ids[index]!, order, line, now, by));
   return {
     parts: [
@@ -73,7 +72,7 @@ async function createJobs(tenant: Tenant, order: OrderRecord, by: string, now: s
       ),
       ...jobs.map((job) => eventPut(tenant, jobCreated, { production_job: storedJob.view(job) }).item),
     ],
-    jobIds: ids,
+    jobIds: [...ids],
     extras: { set: ['open_jobs = :jobs'], values: { ':jobs': jobs.length } },
   };
 }
@@ -83,7 +82,7 @@ async function createJobs(tenant: Tenant, order: OrderRecord, by: string, now: s
  * moved meanwhile makes the order's change read again), its machine freed when it was running,
  * every machine's count of open jobs lowered — one update per machine, one per counter.
  */
-function cancelJobs(tenant: Tenant, jobs: readonly JobRecord[], by: string, now: string): ProductionPlan {
+export function cancellationPlan(tenant: Tenant, jobs: readonly JobRecord[], by: string, now: string): ProductionPlan {
   const cancelled = jobs.map((job) => [job, cancelledWithOrder(job, by, now)] as const);
   const machines = mergeMachineChanges(
     jobs
@@ -120,8 +119,10 @@ export async function productionForOrderChange(
   const to = after.status;
   if (to === before.status) return NOTHING;
   // The jobs take the order as it is after this change (a due date sent with the confirmation counts).
-  if (entersProduction(before.status, to) && before.job_ids.length === 0) return createJobs(tenant, after, by, now);
-  if (to === 'cancelled' && before.open_jobs > 0) return cancelJobs(tenant, await openJobsOf(tenant, before), by, now);
+  if (entersProduction(before.status, to) && before.job_ids.length === 0) {
+    return confirmationPlan(tenant, after, await reserveIds(tenant, 'job', after.items.length), by, now);
+  }
+  if (to === 'cancelled' && before.open_jobs > 0) return cancellationPlan(tenant, await openJobsOf(tenant, before), by, now);
   if (AFTER_PRODUCTION.includes(to)) {
     if (before.open_jobs > 0) {
       const open = await openJobsOf(tenant, before);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '#test/support/http';
 import { newCustomer, newOrder, newProduct, putOrder, stockOf } from '#test/support/orders';
+import { produceOrder } from '#test/support/production';
 import { storedCustomer, storedEvents, storedTotal } from '#test/support/store';
 import { freshShop, type Shop } from '#test/support/webhooks';
 
@@ -30,15 +31,8 @@ describe('order status', () => {
     expect(created.kinds).toEqual(['order.created']);
     const order = created.orders[0];
     expect(order.status).toBe('pending');
-    const steps: [string, string[]][] = [
-      ['confirmed', ['order.updated']],
-      ['in_production', ['order.updated']],
-      ['ready', ['order.updated']],
-      ['shipped', ['order.shipped', 'order.updated']],
-      ['completed', ['order.completed', 'order.updated']],
-    ];
     let version = 1;
-    for (const [status, kinds] of steps) {
+    const step = async (status: string, kinds: string[]) => {
       let response: Awaited<ReturnType<typeof putOrder>> | undefined;
       const events = await eventsOf(async () => (response = await putOrder(own.secretTest, order.id, { status })));
       expect(response!.status, JSON.stringify(response!.body)).toBe(200);
@@ -47,8 +41,17 @@ describe('order status', () => {
       expect(response!.headers.get('etag')).toBe(`W/"${version}"`);
       expect(events.kinds, status).toEqual(kinds);
       // Every event carries the full order as it is after the change.
-      for (const data of events.orders) expect(data).toEqual(response!.body.data);
-    }
+      for (const data of events.orders.filter(Boolean)) expect(data).toEqual(response!.body.data);
+    };
+    await step('confirmed', ['order.updated', 'production.job.created']);
+    await step('in_production', ['order.updated']);
+    // Ready follows production: when the order's last job completes (docs/production.md).
+    const produced = await eventsOf(() => produceOrder(own.secretTest, order.id));
+    expect(produced.kinds).toEqual(['order.updated', 'production.completed', 'production.job.completed', 'production.started']);
+    version += 1; // ready (the start of production changes nothing the API shows of an order already in_production)
+    expect((await call('GET', `/v1/orders/${order.id}`, { key: own.secretTest })).body.data).toMatchObject({ status: 'ready', version });
+    await step('shipped', ['order.shipped', 'order.updated']);
+    await step('completed', ['order.completed', 'order.updated']);
     const back = await eventsOf(async () => {
       const refused = await putOrder(own.secretTest, order.id, { status: 'pending' });
       expect(refused.status).toBe(409);
@@ -67,8 +70,8 @@ describe('order status', () => {
     expect(illegal.status).toBe(409);
     expect(illegal.body.error.code).toBe('invalid_transition');
     expect(illegal.body.error.message).toBe('An order cannot move from pending to shipped; allowed next states: confirmed, cancelled');
-    for (const status of ['confirmed', 'in_production', 'ready'])
-      expect((await putOrder(own.secretTest, order.id, { status })).status).toBe(200);
+    for (const status of ['confirmed', 'in_production']) expect((await putOrder(own.secretTest, order.id, { status })).status).toBe(200);
+    await produceOrder(own.secretTest, order.id);
     const pickup = await eventsOf(async () => expect((await putOrder(own.secretTest, order.id, { status: 'completed' })).status).toBe(200));
     expect(pickup.kinds).toEqual(['order.completed', 'order.updated']);
   });
@@ -83,7 +86,8 @@ describe('order status', () => {
       expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
       expect(responses.find((response) => response.status === 409)!.body.error.code).toBe('invalid_transition');
     });
-    expect(events.kinds).toEqual(['order.updated']);
+    // One confirmation: one order.updated and the jobs of its lines, once.
+    expect(events.kinds).toEqual(['order.updated', 'production.job.created']);
     expect((await call('GET', `/v1/orders/${order.id}`, { key: own.secretTest })).body.data).toMatchObject({
       status: 'confirmed',
       version: 2,
@@ -123,7 +127,9 @@ describe('order status', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toBe('This customer has 2 open orders (not completed or cancelled); complete or cancel them first');
     await putOrder(own.secretTest, first.id, { status: 'cancelled' });
-    for (const status of ['confirmed', 'in_production', 'ready', 'shipped']) await putOrder(own.secretTest, second.id, { status });
+    for (const status of ['confirmed', 'in_production']) await putOrder(own.secretTest, second.id, { status });
+    await produceOrder(own.secretTest, second.id);
+    await putOrder(own.secretTest, second.id, { status: 'shipped' });
     expect((await call('DELETE', `/v1/customers/${buyer.id}`, { key: own.secretTest })).body.error.message).toMatch(/has 1 open order \(/);
     await putOrder(own.secretTest, second.id, { status: 'completed' });
     expect((await call('DELETE', `/v1/customers/${buyer.id}`, { key: own.secretTest })).status).toBe(200);

@@ -44,6 +44,9 @@ const NO_FOREIGN_ID: Record<string, string> = {
   'events.list': "lists the caller's own events; no id in the path",
   'webhooks.list': "lists the caller's own registrations; no id in the path",
   'webhooks.create': 'creates a registration; no id in the path',
+  'jobs.list': "lists the caller's own production jobs; no id in the path",
+  'machines.list': "lists the caller's own machines; no id in the path",
+  'machines.create': 'creates a machine; no id in the path',
 };
 
 /** Routes with `auth: 'key'` and no scope: any valid key may call them. */
@@ -70,7 +73,8 @@ const STOREFRONT = [
  * Path segment before an id parameter → the fixture resource whose id goes there. A route with an
  * id of another resource type needs a fixture here (made in beforeAll), or a reason above.
  */
-type ResourceType = 'customers' | 'addresses' | 'orders' | 'products' | 'legacy-products' | 'webhooks' | 'deliveries' | 'events';
+type ResourceType =
+  'customers' | 'addresses' | 'orders' | 'products' | 'legacy-products' | 'webhooks' | 'deliveries' | 'events' | 'jobs' | 'machines';
 
 /**
  * Request bodies of the routes that take one: valid-looking, so a request refused by the guard is
@@ -100,6 +104,10 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
   'webhooks.create': { json: { url: 'https://hooks.example.com/probe', events: ['*'] } },
   'webhooks.update': { json: { description: 'changed by the security suite' } },
   'webhooks.test': { json: { event: 'invoice.paid' } },
+  'jobs.update': { json: { notes: 'changed by the security suite' } },
+  'jobs.setStatus': { json: { status: 'failed', note: 'set by the security suite' } },
+  'machines.create': { json: { name: 'Probe press', type: 'digital_press', speed_per_hour: 1000 } },
+  'machines.update': { json: { name: 'Changed by the security suite' } },
 });
 
 // ---- Fixtures -------------------------------------------------------------------------------
@@ -186,6 +194,16 @@ beforeAll(async () => {
     'order',
   );
 
+  // A confirmed order has a production job (its line's, described like the product); a machine of A's.
+  const confirmed = await call('PUT', `/v1/orders/${order.id}`, { key, body: { status: 'confirmed' } });
+  if (confirmed.status !== 200) throw new Error(`fixture confirmation: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
+  const jobs = await call('GET', `/v1/production/jobs?order_id=${order.id}`, { key });
+  if (jobs.body?.data?.length !== 1) throw new Error(`fixture job: ${JSON.stringify(jobs.body)}`);
+  const machine = await created(
+    call('POST', '/v1/production/machines', { key, body: { name: `Machine ${marker}`, type: 'cutter', speed_per_hour: 500 } }),
+    'machine',
+  );
+
   // A registration with one delivery (a test event to a receiver of its own, closed once it succeeded).
   receiver = await startReceiver();
   const webhook = await created(
@@ -228,6 +246,8 @@ beforeAll(async () => {
       webhooks: webhook.id,
       deliveries: history.data[0].id,
       events: listed.data[0].id,
+      jobs: jobs.body.data[0].id,
+      machines: machine.id,
     },
     secrets: [marker, a.account.id, webhook.secret, receiver.url],
   };
