@@ -1,8 +1,7 @@
 import * as z from 'zod';
-import { bodyId, calendarDate, lineText, optionalText, queryId, requiredText, timestamp } from '#shared/schemas/common';
+import { bodyId, calendarDate, lineText, optionalText, queryId, requiredText, storableText, timestamp } from '#shared/schemas/common';
 import { paginationQuery } from '#shared/schemas/pagination';
 import { responseSchema } from '#shared/schemas/response';
-import { storableText } from '#shared/schemas/common';
 import { JOB_PRIORITIES, JOB_STATUSES } from './status';
 import { MACHINE_STATUSES, MACHINE_TYPES, storedJob, storedMachine } from './stored';
 
@@ -61,7 +60,16 @@ const machineFields = /* @__PURE__ */ (() => ({
     .meta({ example: 15 }),
 }))();
 
-export const MachineCreateSchema = /* @__PURE__ */ z.strictObject(machineFields).meta({ id: 'MachineCreate' });
+export const MachineCreateSchema = /* @__PURE__ */ z.strictObject(machineFields).meta({
+  id: 'MachineCreate',
+  example: {
+    name: 'HP Indigo 12000',
+    type: 'digital_press',
+    speed_per_hour: 3000,
+    setup_minutes: 15,
+    capabilities: { max_sheet_width_mm: 750, max_sheet_height_mm: 530, colors: 7, duplex: true, other: { coating: 'uv' } },
+  },
+});
 
 export const MachineUpdateSchema = /* @__PURE__ */ (() =>
   z
@@ -72,7 +80,11 @@ export const MachineUpdateSchema = /* @__PURE__ */ (() =>
       speed_per_hour: machineFields.speed_per_hour.optional(),
     })
     .refine((value) => Object.values(value).some((field) => field !== undefined), 'send at least one field to change')
-    .meta({ id: 'MachineUpdate', description: 'Only the fields sent change; capabilities are replaced whole.' }))();
+    .meta({
+      id: 'MachineUpdate',
+      description: 'Only the fields sent change; capabilities are replaced whole.',
+      example: { status: 'maintenance' },
+    }))();
 
 export const MachineListQuerySchema = /* @__PURE__ */ (() =>
   z.strictObject({ ...paginationQuery, status: oneOf(MACHINE_STATUSES).optional(), type: oneOf(MACHINE_TYPES).optional() }))();
@@ -98,7 +110,11 @@ export const JobUpdateSchema = /* @__PURE__ */ (() =>
       (value) => Object.values(value).some((field) => field !== undefined),
       'send at least one of: machine_id, priority, due_date, notes',
     )
-    .meta({ id: 'ProductionJobUpdate', description: 'Only the fields sent change; null clears due_date and notes.' }))();
+    .meta({
+      id: 'ProductionJobUpdate',
+      description: 'Only the fields sent change; null clears due_date and notes.',
+      example: { machine_id: 3, priority: 'rush', due_date: '2026-12-01' },
+    }))();
 
 export const JobStatusChangeSchema = /* @__PURE__ */ (() =>
   z
@@ -113,7 +129,11 @@ export const JobStatusChangeSchema = /* @__PURE__ */ (() =>
         .optional()
         .meta({ example: 'Paper jam, reprinting' }),
     })
-    .meta({ id: 'ProductionJobStatusChange' }))();
+    .meta({
+      id: 'ProductionJobStatusChange',
+      description: 'A move along the job status machine (docs/production.md)',
+      example: { status: 'scheduled', machine_id: 3, note: 'Plates ready' },
+    }))();
 
 export const MachineQueueSchema = /* @__PURE__ */ (() =>
   z
