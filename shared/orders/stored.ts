@@ -69,10 +69,10 @@ export const storedOrder = /* @__PURE__ */ (() =>
     open_jobs: field(c.int).counter(),
     /** Its completed jobs. */
     completed_jobs: field(c.int).counter(),
-    /** When its first job started printing (production.started is written once, with this). */
-    production_started_at: field(c.nullable(c.timestamp)).internal(),
-    /** When its last open job completed and it moved to ready (production.completed, once). */
-    production_completed_at: field(c.nullable(c.timestamp)).internal(),
+    /** When its first job started printing (production.started is written once, with this); set by its own expression. */
+    production_started_at: field(c.nullable(c.timestamp)).external(),
+    /** When its last open job closed and it moved to ready (production.completed, once); set by its own expression. */
+    production_completed_at: field(c.nullable(c.timestamp)).external(),
   }))();
 
 /** An order as the domain keeps it: money in integer minor units, the stock it holds. */

@@ -53,8 +53,10 @@ function started(tenant: Tenant, order: OrderRecord, job: JobRecord, now: string
     ? { ...order, status: 'in_production', production_started_at: now, updated_at: now, version: order.version + 1 }
     : order;
   const event = eventPut(tenant, productionStarted, { production_job: storedJob.view(job), order: orderReference(after) }).item;
-  if (moves)
-    return [{ item: orderUpdate(tenant, order, after), onConditionFailure: orderMoved }, ...orderMove(tenant, order, after), event];
+  if (moves) {
+    const mark = { set: ['production_started_at = :started'], values: { ':started': now } };
+    return [{ item: orderUpdate(tenant, order, after, mark), onConditionFailure: orderMoved }, ...orderMove(tenant, order, after), event];
+  }
   const mark: TransactItem = {
     Update: {
       TableName: tableName(),
@@ -98,9 +100,13 @@ function closed(tenant: Tenant, order: OrderRecord, job: JobRecord, now: string)
     version: order.version + 1,
   };
   const counters = {
-    set: ['open_jobs = open_jobs - :one', 'completed_jobs = if_not_exists(completed_jobs, :zero) + :completed'],
+    set: [
+      'open_jobs = open_jobs - :one',
+      'completed_jobs = if_not_exists(completed_jobs, :zero) + :completed',
+      'production_completed_at = :finished',
+    ],
     condition: 'open_jobs = :one',
-    values: { ':one': 1, ':zero': 0, ':completed': completed },
+    values: { ':one': 1, ':zero': 0, ':completed': completed, ':finished': now },
   };
   return [
     { item: orderUpdate(tenant, order, after, counters), onConditionFailure: orderMoved },

@@ -84,6 +84,9 @@ export const codecs = {
  * - `fixed()`: written when the item is created, never by an update (ids, creation time, the
  *   version, which updates raise with an expression of their own);
  * - `internal()`: never shown (bookkeeping such as the stock an order holds);
+ * - `external()`: bookkeeping set only by update expressions of its own (a mark another writer sets
+ *   without the entity's version, such as an order's start of production), never written by a put
+ *   or an update of the entity, so an update from an earlier read cannot undo it; not shown;
  * - `counter()`: moved only by atomic ADDs in other writers' transactions, never written by a
  *   put or an update of the entity (so an update never overwrites a concurrent increment), not shown;
  * - `derived()`: shown but never stored: the domain sets it before the view (an address's
@@ -104,6 +107,7 @@ interface FieldBuilder<T, V, Shown extends boolean> extends Field<T, V, Shown> {
   fixed(): FieldBuilder<T, V, Shown>;
   internal(): FieldBuilder<T, V, false>;
   counter(): FieldBuilder<T, V, false>;
+  external(): FieldBuilder<T, V, false>;
   derived(): FieldBuilder<T, V, Shown>;
   flat(): FieldBuilder<T, V, Shown>;
   storedAs(attribute: string): FieldBuilder<T, V, Shown>;
@@ -116,6 +120,7 @@ function build<T, V, Shown extends boolean>(field: Field<T, V, Shown>): FieldBui
     fixed: () => build({ ...field, writes: 'put' }),
     internal: () => build({ ...field, shown: false }),
     counter: () => build({ ...field, shown: false, writes: 'none' }),
+    external: () => build({ ...field, shown: false, writes: 'none' }),
     derived: () => build({ ...field, writes: 'none' }),
     flat: () => build({ ...field, flattened: true }),
     storedAs: (attribute) => build({ ...field, attribute }),

@@ -13,6 +13,7 @@ const widget = entity({
   is_default: field(c.boolean).derived(),
   version: field(c.withDefault(c.int, 1)).fixed().internal(),
   refs: field(c.int).counter(),
+  marked_at: field(c.nullable(c.timestamp)).external(),
 });
 
 const record = {
@@ -26,6 +27,7 @@ const record = {
   is_default: true,
   version: 3,
   refs: 2,
+  marked_at: '2026-11-24T08:00:00.000Z',
 };
 
 describe('a stored entity, written once as a field list', () => {
@@ -42,12 +44,13 @@ describe('a stored entity, written once as a field list', () => {
       tags: ['paper'],
       refs: 2,
       version: 3,
+      marked_at: '2026-11-24T08:00:00.000Z',
     };
     expect(widget.read(item)).toEqual({ ...record, is_default: false });
     expect(widget.read({ id: 8, name: 'Old', type: 'b' })).toMatchObject({ price: 0, note: null, tags: [], version: 1, refs: 0, size: {} });
   });
 
-  it('writes every field with a value on a put, but counters and derived fields', () => {
+  it('writes every field with a value on a put, but counters, external marks and derived fields', () => {
     expect(widget.attributes(record, 'put')).toEqual({
       id: 7,
       name: 'Flyer',
@@ -60,7 +63,7 @@ describe('a stored entity, written once as a field list', () => {
     });
   });
 
-  it('writes only what an update may change: not fixed fields, not counters; null stays (to be removed)', () => {
+  it('writes only what an update may change: not fixed fields, counters or external marks (an update from an older read cannot undo them); null stays', () => {
     expect(widget.attributes(record, 'update')).toEqual({
       name: 'Flyer',
       price: 1234,
