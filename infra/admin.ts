@@ -8,8 +8,9 @@
  * config.json, a separate resource, reads the API's URL.
  *
  * Both halves are nested stacks (hosting; deployment), so the panel adds two resources to the
- * main stack rather than about twenty: one function per route brings that stack near CloudFormation's
- * limit of 500 resources. Two, because one nested stack would both feed the API (the domain) and
+ * main stack rather than about twenty: the API's methods and resources keep that stack the closest to
+ * CloudFormation's limit of 500 resources (the route functions are in nested stacks of their own,
+ * infra/route-stacks.ts). Two, because one nested stack would both feed the API (the domain) and
  * need it (the URL): a cycle.
  */
 import { spawnSync } from 'node:child_process';

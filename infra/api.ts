@@ -1,7 +1,8 @@
 /**
  * The REST API, built entirely from the route table: a resource for every path and alias, one
  * function per route, the REQUEST authorizer on `auth: 'key'` routes. Adding a route to
- * shared/routes.ts is all it takes to deploy it.
+ * shared/routes.ts is all it takes to deploy it. The route functions are in one nested stack per
+ * route group (infra/route-stacks.ts); the gateway itself stays in the main stack.
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -16,6 +17,7 @@ import { addMethodNotAllowed } from './method-not-allowed';
 import { addUsagePlans } from './usage-plans';
 import type { UsageTier } from '#shared/accounts/plans';
 import { grantTable, RouteRoles, type GrantTargets } from './grants';
+import { NestedLambdaIntegration, RouteStacks } from './route-stacks';
 import type { StageConfig } from './stages';
 
 export interface ApiProps {
@@ -88,8 +90,10 @@ export class Api extends Construct {
   readonly authorizerFunction: ServiceFunction;
   /** Tier → its usage plan (infra/usage-plans.ts). */
   readonly usagePlans: Map<UsageTier, apigw.UsagePlan>;
-  /** Route id → its function. */
+  /** Route id → its function (in its group's nested stack). */
   readonly functions = new Map<string, ServiceFunction>();
+  /** Route group → the nested stack of its functions. */
+  readonly routeStacks: RouteStacks;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -148,9 +152,12 @@ export class Api extends Construct {
       resultsCacheTtl: Duration.seconds(60),
     });
 
+    // The roles stay here, shared by the functions of all groups; the functions, their log groups
+    // and invoke permissions go to their group's nested stack (infra/route-stacks.ts).
     const roles = new RouteRoles(this, props.targets);
+    this.routeStacks = new RouteStacks(this, stage);
     for (const route of routes) {
-      const fn = new ServiceFunction(this, functionId(route.id), {
+      const fn = new ServiceFunction(this.routeStacks.stackFor(route), functionId(route.id), {
         ...functionProps,
         role: roles.roleFor(route),
         handler: route.handler,
@@ -160,7 +167,7 @@ export class Api extends Construct {
       });
       this.functions.set(route.id, fn);
       // One integration per function; test invocations from the console need no extra permission.
-      const integration = new apigw.LambdaIntegration(fn, { allowTestInvoke: false });
+      const integration = new NestedLambdaIntegration(fn, stage.name);
       for (const path of pathsOf(route)) {
         const method = this.restApi.root
           .resourceForPath(path)

@@ -77,13 +77,18 @@ export class AuditShipping extends Construct {
     });
     const destination = new logsDestinations.LambdaDestination(this.shipper, { addPermissions: false });
     for (const source of props.sources) {
-      const filter = new logs.SubscriptionFilter(this, `${source.node.id}Audit`, {
+      // A filter lives beside its log group: here for the authorizer, in the route group's nested
+      // stack for a route function (infra/route-stacks.ts), which then takes the shipper's ARN as a parameter.
+      const sourceStack = Stack.of(source);
+      const scope = sourceStack === Stack.of(this) ? this : sourceStack;
+      const filter = new logs.SubscriptionFilter(scope, `${source.node.id}Audit`, {
         logGroup: source.logGroup,
         destination,
         filterPattern: logs.FilterPattern.literal(AUDIT_FILTER_PATTERN),
         filterName: 'audit',
       });
-      // Without the per-log-group permission, the filter must still wait for the shared one.
+      // Without the per-log-group permission, the filter must still wait for the shared one (across
+      // stacks, CDK makes the nested stack wait for it).
       filter.node.addDependency(this.shipper.node.findChild('LogsInvoke'));
     }
   }

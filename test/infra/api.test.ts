@@ -1,5 +1,5 @@
-import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { env } from '#shared/config';
 import { secretsKeyEnv } from '#shared/crypto/env';
@@ -8,14 +8,16 @@ import { workers } from '#shared/workers';
 import { assertConsistentPathParameters, functionId } from '#infra/api';
 import { RATE_WINDOW_PARTITIONS, TABLE_WRITE_ACTIONS, TENANT_PARTITIONS } from '#infra/grants';
 import { webhookSecretReaders, webhookSecretWriters } from '#infra/secrets';
-import { buildStack, methods } from './helpers';
+import { addressOf, buildStack, findAll, logicalIdOf, methods, resourceOf } from './helpers';
 import { gatewayFigure, plans, USAGE_TIERS, usageKeyTiers, usagePlanName, usagePlanThrottle, type UsageTier } from '#shared/accounts/plans';
 
-const { stack, template } = buildStack('dev');
-const found = methods(template);
-const logicalId = (construct: { node: { defaultChild?: unknown } }): string =>
-  stack.getLogicalId(construct.node.defaultChild as CfnElement);
-const routeFunctionId = (route: RouteDefinition): string => logicalId(stack.api.functions.get(route.id)!);
+const built = buildStack('dev');
+const { stack, template } = built;
+const found = methods(built);
+/** The logical id in the construct's own template (the route functions are in nested stacks; roles and the API in the main one). */
+const logicalId = logicalIdOf;
+/** Where a route's function is, across the main and nested templates. */
+const routeFunctionAddress = (route: RouteDefinition): string => addressOf(stack.api.functions.get(route.id)!);
 const authorizerId = logicalId(stack.api.node.findChild('Authorizer'));
 
 interface Statement {
@@ -24,16 +26,20 @@ interface Statement {
 }
 const actionList = (statement: Statement): string[] => [statement.Action].flat();
 /** The IAM statements of a function's role (route roles are shared by functions of the same needs). */
-const statementsOf = (construct: { role?: { node: { defaultChild?: unknown } } }): Statement[] => {
+const statementsOf = (construct: { role?: IConstruct }): Statement[] => {
   const role = logicalId(construct.role!);
   const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } });
   return Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
 };
 
-/** The API's functions: without CDK's custom-resource providers and the audit shipper (audit.test.ts). */
-const auditShipperId = logicalId(stack.audit.shipper);
-const functions = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
-  ([id]) => !id.startsWith('CustomS3AutoDeleteObjects') && !id.startsWith('CustomCDKBucketDeployment') && id !== auditShipperId,
+/**
+ * The API's functions, in the main template and the route groups' nested ones: without CDK's custom-resource
+ * providers (also those of the admin panel's nested stacks) and the audit shipper (audit.test.ts).
+ */
+const auditShipper = addressOf(stack.audit.shipper);
+const functions = findAll(built, 'AWS::Lambda::Function').filter(
+  ({ logicalId: id, address }) =>
+    !id.startsWith('CustomS3AutoDeleteObjects') && !id.startsWith('CustomCDKBucketDeployment') && address !== auditShipper,
 );
 
 describe('REST API', () => {
@@ -42,10 +48,10 @@ describe('REST API', () => {
       for (const path of pathsOf(route)) {
         const matching = found.filter((method) => method.path === path && method.httpMethod === route.method);
         expect(matching, `${route.method} ${path}`).toHaveLength(1);
-        expect(matching[0]!.functionId, route.id).toBe(routeFunctionId(route));
+        expect(matching[0]!.functionAddress, route.id).toBe(routeFunctionAddress(route));
       }
     }
-    expect(new Set(routes.map(routeFunctionId)).size).toBe(routes.length);
+    expect(new Set(routes.map(routeFunctionAddress)).size).toBe(routes.length);
     expect(functions).toHaveLength(routes.length + 1 + workers.length); // + the authorizer and the workers (workers.test.ts)
     const aliases = routes.flatMap((route) => pathsOf(route).map(() => route));
     expect(found.filter((method) => method.httpMethod !== 'OPTIONS' && method.httpMethod !== 'ANY')).toHaveLength(aliases.length);
@@ -56,7 +62,7 @@ describe('REST API', () => {
     for (const path of paths) {
       const any = found.filter((method) => method.path === path && method.httpMethod === 'ANY');
       expect(any, path).toHaveLength(1);
-      expect(any[0]!.functionId, path).toBeUndefined();
+      expect(any[0]!.functionAddress, path).toBeUndefined();
     }
     const mocks = Object.values(template.findResources('AWS::ApiGateway::Method')).filter((m) => m.Properties.HttpMethod === 'ANY');
     const customerMock = mocks.find((m) => JSON.stringify(m).includes('not allowed on /v1/customers/{id};'))!;
@@ -164,15 +170,17 @@ describe('REST API', () => {
 describe('route functions', () => {
   it('run on Node.js 24 arm64 with JSON logs and the runtime configuration', () => {
     // The workers' functions differ in timeout and environment; workers.test.ts checks them.
-    const workerIds = new Set([...stack.workers.functions.values()].map(logicalId));
-    const keyUsers = new Set(webhookSecretWriters.map((routeId) => logicalId(stack.api.functions.get(routeId)!)));
-    for (const [id, fn] of functions.filter(([functionId]) => !workerIds.has(functionId))) {
+    const workerAddresses = new Set([...stack.workers.functions.values()].map(addressOf));
+    const keyUsers = new Set(webhookSecretWriters.map((routeId) => addressOf(stack.api.functions.get(routeId)!)));
+    const checked = functions.filter(({ address }) => !workerAddresses.has(address));
+    expect(checked).toHaveLength(routes.length + 1); // + the authorizer
+    for (const { address: id, resource: fn } of checked) {
       expect(fn.Properties, id).toMatchObject({
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
         MemorySize: 512,
-        Timeout: routes.find((route) => logicalId(stack.api.functions.get(route.id)!) === id)?.timeoutSeconds ?? 10,
+        Timeout: routes.find((route) => routeFunctionAddress(route) === id)?.timeoutSeconds ?? 10,
         LoggingConfig: { LogFormat: 'JSON', LogGroup: expect.anything() },
       });
       const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
@@ -196,7 +204,7 @@ describe('route functions', () => {
   });
 
   it('may only read the table on GET routes and write it otherwise', () => {
-    const actionsOf = (construct: { role?: { node: { defaultChild?: unknown } } }): string[] => {
+    const actionsOf = (construct: { role?: IConstruct }): string[] => {
       const role = logicalId(construct.role!);
       const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } });
       return Object.values(policies).flatMap((policy) =>
@@ -217,7 +225,7 @@ describe('route functions', () => {
   });
 
   it('write tenant partitions only; GET routes only their rate-limit counters; nobody writes platform items', () => {
-    const check = (label: string, fn: { role?: { node: { defaultChild?: unknown } } }, allowed: 'none' | 'rate' | 'tenant') => {
+    const check = (label: string, fn: { role?: IConstruct }, allowed: 'none' | 'rate' | 'tenant') => {
       const statements = statementsOf(fn);
       const writes = statements.filter((statement) => actionList(statement).some((action) => TABLE_WRITE_ACTIONS.includes(action)));
       if (allowed === 'none') return expect(writes, label).toEqual([]);
@@ -239,7 +247,7 @@ describe('route functions', () => {
   });
 
   it('grant the webhook secrets key to exactly the functions that seal or open secrets', () => {
-    const kmsActionsOf = (fn: { role?: { node: { defaultChild?: unknown } } }) =>
+    const kmsActionsOf = (fn: { role?: IConstruct }) =>
       statementsOf(fn)
         .flatMap(actionList)
         .filter((action) => action.startsWith('kms:'));
@@ -251,7 +259,7 @@ describe('route functions', () => {
     for (const worker of workers) {
       const fn = stack.workers.functions.get(worker.id)!;
       expect(kmsActionsOf(fn), worker.id).toEqual(webhookSecretReaders.includes(worker.id) ? ['kms:Decrypt'] : []);
-      const variables = (template.toJSON().Resources[logicalId(fn)].Properties.Environment.Variables ?? {}) as Record<string, unknown>;
+      const variables = (resourceOf(built, fn).Properties.Environment.Variables ?? {}) as Record<string, unknown>;
       expect(variables[secretsKeyEnv.kmsKeyId] !== undefined, worker.id).toBe(webhookSecretReaders.includes(worker.id));
     }
     template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });

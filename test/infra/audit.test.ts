@@ -1,17 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '#shared/routes';
 import { AUDIT_FILTER_PATTERN } from '#infra/audit';
-import { buildStack } from './helpers';
+import { addressOf, buildStack, findAll, inMainTerms, logicalIdOf, resolveReference } from './helpers';
 
-const { stack, template } = buildStack('dev');
+const built = buildStack('dev');
+const { stack, template } = built;
 
 describe('audit shipping', () => {
   it('subscribes every API function (and the authorizer) to the audit shipper', () => {
-    const filters = Object.values(template.findResources('AWS::Logs::SubscriptionFilter'));
+    // The route functions' filters are in their route groups' nested stacks, beside their log groups; the authorizer's here.
+    const filters = findAll(built, 'AWS::Logs::SubscriptionFilter');
     expect(filters).toHaveLength(routes.length + 1);
-    for (const filter of filters) expect(filter.Properties.FilterPattern).toBe(AUDIT_FILTER_PATTERN);
-    const shipperId = stack.getLogicalId(stack.audit.shipper.node.defaultChild as never);
-    expect(filters.every((filter) => JSON.stringify(filter.Properties.DestinationArn).includes(shipperId))).toBe(true);
+    const shipper = addressOf(stack.audit.shipper);
+    const logGroups = new Set(findAll(built, 'AWS::Logs::LogGroup').map((logGroup) => logGroup.address));
+    const subscribed = new Set<string>();
+    for (const { stack: home, resource: filter, address } of filters) {
+      expect(filter.Properties.FilterPattern, address).toBe(AUDIT_FILTER_PATTERN);
+      expect(filter.Properties.FilterName, address).toBe('audit');
+      // The destination is the shipper, in the main stack: a nested stack gets its ARN as a parameter.
+      const destination = inMainTerms(built, home, filter.Properties.DestinationArn);
+      expect(resolveReference(built, destination), address).toEqual({ address: shipper, attribute: 'Arn' });
+      const logGroup = `${home.node.path}#${(filter.Properties.LogGroupName as { Ref: string }).Ref}`;
+      expect(logGroups.has(logGroup), address).toBe(true);
+      subscribed.add(logGroup);
+    }
+    const sources = [stack.api.authorizerFunction, ...stack.api.functions.values()];
+    expect(sources.map((fn) => addressOf(fn.logGroup)).filter((logGroup) => !subscribed.has(logGroup))).toEqual([]);
+  });
+
+  it('creates the filters only after the shipper may be invoked by CloudWatch Logs', () => {
+    // One shared permission (LogsInvoke) instead of one per log group: every filter waits for it, in a
+    // nested stack through the nested stack's own dependency.
+    const permission = logicalIdOf(stack.audit.shipper.node.findChild('LogsInvoke'));
+    for (const { stack: home, resource: filter, address } of findAll(built, 'AWS::Logs::SubscriptionFilter')) {
+      if (home === stack) {
+        expect(filter.DependsOn, address).toContain(permission);
+      } else {
+        const nested = built.nested.find((candidate) => candidate.stack === home)!;
+        expect(template.toJSON().Resources[nested.resourceId].DependsOn, address).toContain(permission);
+      }
+    }
   });
 
   it('retries a failed shipment and keeps what still fails in a queue with an alarm', () => {

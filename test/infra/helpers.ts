@@ -7,19 +7,30 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { App, Validations } from 'aws-cdk-lib';
+import { App, NestedStack, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes as allRoutes, type RouteDefinition } from '#shared/routes';
 import { functionEntries } from '#infra/entries';
 import { PrintShopStack, projectRoot } from '#infra/stack';
 import { stageConfig, type StageName } from '#infra/stages';
+import type { IConstruct } from 'constructs';
 
 const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
 
 export interface Built {
   stack: PrintShopStack;
+  /** The main stack's template. */
   template: Template;
+  /** Every nested stack (the admin panel's two, one per route group: infra/route-stacks.ts) with its template. */
+  nested: NestedTemplate[];
+}
+
+export interface NestedTemplate {
+  stack: NestedStack;
+  template: Template;
+  /** The logical id of its `AWS::CloudFormation::Stack` resource in the main template. */
+  resourceId: string;
 }
 
 export interface BuildOptions {
@@ -49,13 +60,133 @@ export function buildStack(stage: StageName = 'dev', options: BuildOptions = {})
       projectRoot: root,
     });
     // Synthesis runs the validation plugins and throws on any unacknowledged finding.
-    return { stack, template: Template.fromStack(stack) };
+    const template = Template.fromStack(stack);
+    const nested = stack.node
+      .findAll()
+      .filter((construct): construct is NestedStack => NestedStack.isNestedStack(construct))
+      .map((child) => ({ stack: child, template: Template.fromStack(child), resourceId: stack.getLogicalId(child.nestedStackResource!) }));
+    return { stack, template, nested };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
 
 type Json = Record<string, unknown>;
+
+/** A resource as a template holds it. */
+export interface TemplateResource {
+  Type: string;
+  Properties: any;
+  DependsOn?: string[];
+  [key: string]: unknown;
+}
+
+export interface FoundResource {
+  /** `<stack path>#<logical id>`: unique across the main and the nested templates (addressOf). */
+  address: string;
+  stack: Stack;
+  logicalId: string;
+  resource: TemplateResource;
+}
+
+const elementOf = (construct: IConstruct): CfnElement => (construct.node.defaultChild ?? construct) as CfnElement;
+
+/** The logical id of a construct's resource in its own template, main or nested (`Stack.of(…).getLogicalId`). */
+export function logicalIdOf(construct: IConstruct): string {
+  const element = elementOf(construct);
+  return Stack.of(element).getLogicalId(element);
+}
+
+/** Where a construct's resource is, across templates: `PrintShop-dev/Api/OrdersRoutes#OrdersListFn1F5E3DD4`. */
+export function addressOf(construct: IConstruct): string {
+  return `${Stack.of(elementOf(construct)).node.path}#${logicalIdOf(construct)}`;
+}
+
+/** The main template, then every nested one. */
+export function allTemplates(built: Built): { stack: Stack; template: Template }[] {
+  return [{ stack: built.stack, template: built.template }, ...built.nested];
+}
+
+/** The template that holds a construct's resource. */
+export function templateOf(built: Built, construct: IConstruct): Template {
+  const stack = Stack.of(elementOf(construct));
+  const found = allTemplates(built).find((candidate) => candidate.stack === stack);
+  if (!found) throw new Error(`No template for ${construct.node.path}`);
+  return found.template;
+}
+
+/** A construct's resource in its template. */
+export function resourceOf(built: Built, construct: IConstruct): TemplateResource {
+  const resource = templateOf(built, construct).toJSON().Resources[logicalIdOf(construct)] as TemplateResource | undefined;
+  if (!resource) throw new Error(`No resource for ${construct.node.path}`);
+  return resource;
+}
+
+/**
+ * Resources of a type (and matching `props`, as `Template.findResources`) in the main and every nested template.
+ * `stack` is not enumerable, so that a failed assertion prints the found resources, not the construct tree.
+ */
+export function findAll(built: Built, type: string, props?: unknown): FoundResource[] {
+  return allTemplates(built).flatMap(({ stack, template }) =>
+    Object.entries(template.findResources(type, props) as Record<string, TemplateResource>).map(([logicalId, resource]) =>
+      Object.defineProperty({ address: `${stack.node.path}#${logicalId}`, logicalId, resource }, 'stack', {
+        value: stack,
+        enumerable: false,
+      }),
+    ),
+  ) as FoundResource[];
+}
+
+/**
+ * What a reference in the main template points to: `{ Ref: id }` or `{ 'Fn::GetAtt': [id, attribute] }` of a
+ * resource of the main stack, or a nested stack's output (`{ 'Fn::GetAtt': [nestedStack, 'Outputs.<name>'] }`),
+ * which CDK creates when the main stack uses something of a nested stack; that output is followed to the
+ * resource it names. `attribute` is `Ref` for a `Ref`.
+ */
+export function resolveReference(built: Built, value: unknown): { address: string; attribute: string } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const reference = value as Json;
+  if (typeof reference.Ref === 'string') return { address: `${built.stack.node.path}#${reference.Ref}`, attribute: 'Ref' };
+  const getAtt = reference['Fn::GetAtt'] as [string, string] | undefined;
+  if (!getAtt) return undefined;
+  const [id, attribute] = getAtt;
+  const nested = built.nested.find((candidate) => candidate.resourceId === id);
+  if (!nested || !attribute.startsWith('Outputs.')) return { address: `${built.stack.node.path}#${id}`, attribute };
+  const output = (nested.template.toJSON().Outputs as Record<string, { Value: Json }>)[attribute.slice('Outputs.'.length)];
+  if (!output) throw new Error(`${id} has no output ${attribute}`);
+  const inner = output.Value;
+  if (typeof inner.Ref === 'string') return { address: `${nested.stack.node.path}#${inner.Ref}`, attribute: 'Ref' };
+  const [innerId, innerAttribute] = inner['Fn::GetAtt'] as [string, string];
+  return { address: `${nested.stack.node.path}#${innerId}`, attribute: innerAttribute };
+}
+
+/**
+ * A value of a template in the main stack's terms: in a nested template, each `{ Ref: <parameter> }` is
+ * replaced by what the main stack passes for it (how CDK hands a nested stack the main stack's table
+ * name, role ARNs or REST API id). Values of the main template come back as they are.
+ */
+export function inMainTerms(built: Built, home: Stack, value: unknown): unknown {
+  const nested = built.nested.find((candidate) => candidate.stack === home);
+  if (!nested) return value;
+  const parameters = (built.template.toJSON().Resources[nested.resourceId].Properties.Parameters ?? {}) as Json;
+  const replace = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(replace);
+    if (typeof node !== 'object' || node === null) return node;
+    const object = node as Json;
+    if (typeof object.Ref === 'string' && object.Ref in parameters) return parameters[object.Ref];
+    return Object.fromEntries(Object.entries(object).map(([key, child]) => [key, replace(child)]));
+  };
+  return replace(value);
+}
+
+/** Every `Ref` and `Fn::GetAtt` inside a value, depth first. */
+export function referencesIn(value: unknown): Json[] {
+  if (Array.isArray(value)) return value.flatMap(referencesIn);
+  if (typeof value !== 'object' || value === null) return [];
+  const object = value as Json;
+  if ('Ref' in object || 'Fn::GetAtt' in object) return [object];
+  return Object.values(object).flatMap(referencesIn);
+}
 
 /** Resource logical id → its full path (`/v1/customers/{id}`), resolved through the ParentId chain. */
 export function resourcePaths(template: Template): Map<string, string> {
@@ -79,23 +210,29 @@ export interface MethodInfo {
   path: string;
   authorizationType: string;
   authorizerId?: string;
-  /** Logical id of the Lambda function the integration invokes. */
-  functionId?: string;
+  /**
+   * The Lambda function the integration invokes, as addressOf names it: the integration URI holds
+   * the function's ARN, an output of its route group's nested stack.
+   */
+  functionAddress?: string;
 }
 
-export function methods(template: Template): MethodInfo[] {
-  const paths = resourcePaths(template);
-  const found = template.findResources('AWS::ApiGateway::Method') as Record<string, { Properties: Json }>;
+/** The API's methods (all in the main template), with the functions they invoke resolved across templates. */
+export function methods(built: Built): MethodInfo[] {
+  const paths = resourcePaths(built.template);
+  const found = built.template.findResources('AWS::ApiGateway::Method') as Record<string, { Properties: Json }>;
   return Object.values(found).map(({ Properties: p }) => {
     const resourceId = p.ResourceId as Json;
-    const integration = JSON.stringify(p.Integration ?? {});
     const authorizer = p.AuthorizerId as Json | undefined;
+    const target = referencesIn(p.Integration ?? {})
+      .map((reference) => resolveReference(built, reference))
+      .find((resolved) => resolved?.attribute === 'Arn');
     return {
       httpMethod: p.HttpMethod as string,
       path: 'Ref' in resourceId ? paths.get(resourceId.Ref as string)! : '/',
       authorizationType: p.AuthorizationType as string,
       authorizerId: authorizer?.Ref as string | undefined,
-      functionId: /"Fn::GetAtt":\["([^"]+)","Arn"\]/.exec(integration)?.[1],
+      functionAddress: target?.address,
     };
   });
 }

@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { env } from '#shared/config';
 import { holdingQueues, physicalName, queues } from '#shared/resources';
 import { workers } from '#shared/workers';
-import { buildStack } from './helpers';
+import { addressOf, buildStack, resolveReference } from './helpers';
 
-const { stack, template } = buildStack('dev');
+const built = buildStack('dev');
+const { stack, template } = built;
 const logicalId = (construct: { node: { defaultChild?: unknown } }): string =>
   stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const fnOf = (id: string) => stack.workers.functions.get(id)!;
@@ -193,18 +194,23 @@ describe('alarms', () => {
   });
 
   it('watch every route function, the authorizer and the audit shipper for errors and throttles', () => {
+    // A dimension names a function by `Ref`, or, for a route function in its group's nested stack, by that stack's output.
     const watched = new Set<string>();
+    const watch = (value: unknown) => {
+      const resolved = resolveReference(built, value);
+      if (resolved?.attribute === 'Ref') watched.add(resolved.address);
+    };
     for (const alarm of alarms()) {
       for (const metric of (alarm.Metrics ?? []) as {
-        MetricStat?: { Metric: { MetricName: string; Dimensions: { Value: { Ref: string } }[] } };
+        MetricStat?: { Metric: { MetricName: string; Dimensions: { Value: unknown }[] } };
       }[]) {
         const stat = metric.MetricStat?.Metric;
-        if (stat?.MetricName === 'Errors') watched.add(stat.Dimensions[0]!.Value.Ref);
+        if (stat?.MetricName === 'Errors') watch(stat.Dimensions[0]!.Value);
       }
-      if (alarm.MetricName === 'Errors') watched.add(alarm.Dimensions[0].Value.Ref);
+      if (alarm.MetricName === 'Errors') watch(alarm.Dimensions[0].Value);
     }
     const functions = [...stack.api.functions.values(), stack.api.authorizerFunction, stack.audit.shipper];
-    expect(functions.map((fn) => logicalId(fn)).filter((id) => !watched.has(id))).toEqual([]);
+    expect(functions.map(addressOf).filter((address) => !watched.has(address))).toEqual([]);
     for (const alarm of alarms().filter((candidate) => candidate.Metrics)) expect(alarm.Metrics.length).toBeLessThanOrEqual(11);
   });
 });
