@@ -14,13 +14,14 @@ import project from './scripts/lint/no-import-cycle.js';
  *   domains                         shared/<resource>: business rules and storage, one folder per resource
  *   event core                      shared/events: catalogue, outbox writer, stored-event reader
  *   storage                         shared/db, shared/queues: DynamoDB and SQS helpers, key patterns
- *   base                            errors, ids, money, config, logger, routes, clients, auth, crypto, schemas, async
+ *   base                            errors, ids, money, config, logger, routes, clients, auth, crypto, schemas, async, mail
  */
 const domainNames = [
   'accounts',
   'audit',
   'customers',
   'event-log',
+  'invoices',
   'legacy-products',
   'limits',
   'orders',
@@ -37,8 +38,11 @@ const domainNames = [
 const layers = [
   {
     name: 'base',
-    files: ['shared/{errors,ids,money,config,logger,routes}.ts', 'shared/{clients,auth,async,crypto,schemas,lambda-stand-ins}/**/*.ts'],
-    imports: '^#shared/((errors|ids|money|config|logger|routes)$|(clients|auth|async|crypto|schemas)/)',
+    files: [
+      'shared/{errors,ids,money,config,logger,routes}.ts',
+      'shared/{clients,auth,async,crypto,schemas,lambda-stand-ins,mail}/**/*.ts',
+    ],
+    imports: '^#shared/((errors|ids|money|config|logger|routes)$|(clients|auth|async|crypto|schemas|mail)/)',
   },
   { name: 'storage', files: ['shared/{db,queues}/**/*.ts'], imports: '^#shared/(db|queues)/' },
   { name: 'the event core', files: ['shared/events/**/*.ts'], imports: '^#shared/events/' },

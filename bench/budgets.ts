@@ -5,6 +5,13 @@
  * Timing budgets live in the benchmark only (docs/performance.md).
  */
 export const BUNDLE_BUDGET_KIB = 350;
+/**
+ * The functions that render invoice documents (routes flagged `documents`: the PDF, the XML, sending)
+ * carry the renderers: pdfkit, the e-invoice library with its PDF/A writer, and two embedded
+ * TrueType fonts (1.6 MiB of the figure, as base64). They load them only when a document is not
+ * in S3 yet (docs/invoices-rendering.md); every other function stays within BUNDLE_BUDGET_KIB.
+ */
+export const DOCUMENT_BUNDLE_BUDGET_KIB = 4200;
 
 /** Calls per request a route may typically make; routes not listed get the default. */
 export const DEFAULT_CALLS_BUDGET = 4;
@@ -30,6 +37,17 @@ export const CALLS_BUDGET: Record<string, number> = {
   // Writes: id allocation + one transaction (+ reads they need to validate against).
   'orders.create': 7,
   'orders.update': 6,
+  // The account (seller details), the order with its invoice mark (one BatchGetItem) or the
+  // customer with addresses, the customer's details, an id, the number counter, one transaction.
+  'invoices.create': 6,
+  // The invoice, one transaction (a few more when payments race: each loser reads again).
+  'invoices.pay': 2,
+  'invoices.void': 2,
+  // The invoice, the documents (in S3, not DynamoDB), one transaction.
+  'invoices.send': 2,
+  // The page's keys, its items and the total (a counter, or counted on the keys-only index).
+  'invoices.list': 3,
+  'customers.invoices': 4,
   'legacy-products.create': Number.POSITIVE_INFINITY, // bulk import: one BatchWriteItem per 25 prices
   'legacy-products.prices': Number.POSITIVE_INFINITY,
 };

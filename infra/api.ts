@@ -8,7 +8,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { physicalName } from '#shared/resources';
+import { binaryMediaTypes, physicalName } from '#shared/resources';
 import { routeDocs } from '#shared/route-docs';
 import { pathsOf, type RouteDefinition } from '#shared/routes';
 import { ServiceFunction } from './function';
@@ -109,7 +109,7 @@ export class Api extends Construct {
       endpointTypes: [apigw.EndpointType.REGIONAL],
       // Usage plans identify accounts by the key the authorizer returns (usageIdentifierKey).
       apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
-      binaryMediaTypes: ['multipart/form-data', 'application/pdf', 'application/octet-stream'],
+      binaryMediaTypes,
       // Access logs need the account-wide API Gateway logging role; retained because every
       // stage in the account shares it.
       cloudWatchRole: true,

@@ -10,6 +10,7 @@ import { stageConfig } from './stages';
 const app = new App();
 const stage = stageConfig(app.node.tryGetContext('stage') ?? 'dev', {
   corsOrigins: app.node.tryGetContext('corsOrigins'),
+  mailFrom: app.node.tryGetContext('mailFrom'),
 });
 
 const stack = new PrintShopStack(app, `PrintShop-${stage.name}`, {

@@ -25,6 +25,9 @@ export const bundleSettings = {
   external: ['@smithy/core/event-streams'] as string[],
   legalComments: 'none' as const,
   banner: requireBanner,
+  // The invoice PDF's TrueType fonts are imported as bytes: a function has no node_modules to
+  // read them from (shared/invoices/rendering/fonts.ts).
+  loader: { '.ttf': 'binary' } as Record<string, 'binary'>,
   /** Lambda gets credentials from its environment only (see shared/lambda-stand-ins/credentials.ts). */
   // Stand-ins, each explained in its file: env-only credentials, a Map-based LRU for the SDK's
   // endpoint cache, and node:http(s) loaded through
@@ -32,6 +35,8 @@ export const bundleSettings = {
   alias: {
     '@aws-sdk/credential-provider-node': join(projectRoot, 'shared/lambda-stand-ins/credentials.ts'),
     'mnemonist/lru-cache': join(projectRoot, 'shared/lambda-stand-ins/lru-cache.ts'),
+    // fontkit's WOFF2 decoder: the invoice PDF embeds TrueType fonts only.
+    'brotli/decompress.js': join(projectRoot, 'shared/lambda-stand-ins/brotli-decompress.ts'),
     'node:http': join(projectRoot, 'shared/lambda-stand-ins/node-http.ts'),
     http: join(projectRoot, 'shared/lambda-stand-ins/node-http.ts'),
     'node:https': join(projectRoot, 'shared/lambda-stand-ins/node-https.ts'),
@@ -62,6 +67,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     legalComments: bundleSettings.legalComments,
     banner: { js: bundleSettings.banner },
     alias: bundleSettings.alias,
+    loader: bundleSettings.loader,
     metafile: true,
     logLevel: 'error',
   };

@@ -61,6 +61,7 @@ export class ServiceFunction extends NodejsFunction {
         sourcesContent: bundleSettings.sourcesContent,
         externalModules: bundleSettings.external,
         banner: bundleSettings.banner,
+        loader: bundleSettings.loader,
         esbuildArgs: aliasArgs,
       },
     });

@@ -1,11 +1,13 @@
 /**
  * Least-privilege grants per function, decided from the route data: reads for GET routes,
- * read-write otherwise, and bucket access only for the route groups that handle objects.
+ * read-write otherwise, and bucket access only for the routes that handle objects (the files routes;
+ * routes flagged `documents`, read-write even on GET).
  * Writes reach tenant partitions only (`dynamodb:LeadingKeys` `T#*`): platform items — accounts
  * and API key hashes — are read-only to every function (the authorizer reads them; only the
  * accounts CLI writes them, with the operator's credentials). GET routes write nothing but their
  * rate-limit counters (`T#…#RATE…`). The webhook signing secrets' KMS key is granted only to the
- * functions that encrypt or decrypt them (infra/secrets.ts).
+ * functions that encrypt or decrypt them (infra/secrets.ts). Only routes flagged `mail: true` may
+ * send email, and only as the stage's sender identity (`grantSendMail`).
  * The wildcards these grants produce are acknowledged for cdk-nag here, next to their cause.
  */
 import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
@@ -16,6 +18,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct, IConstruct } from 'constructs';
 import type { RouteDefinition } from '#shared/routes';
 import { webhookSecretWriters } from './secrets';
+import { mailIdentityOf } from './stages';
 
 export interface GrantTargets {
   table: dynamodb.Table;
@@ -23,7 +26,12 @@ export interface GrantTargets {
   documentsBucket: s3.Bucket;
   /** The stage's key for webhook signing secrets (envelope encryption). */
   webhookSecretsKey?: kms.IKey;
+  /** The stage's sender address (infra/stages.ts `mailFrom`): routes with `mail: true` may send as its domain. */
+  mailFrom?: string;
 }
+
+/** What sending needs: SES v2 `SendEmail` is authorised as `ses:SendEmail`; `ses:SendRawEmail` covers the v1 API's raw sends. */
+export const SEND_MAIL_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'];
 
 /** Item writes (TransactWriteItems is authorised per item action). */
 export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
@@ -38,7 +46,6 @@ type Grantee = iam.IGrantable & IConstruct;
 /** Route-id prefix → the bucket its handlers work with. */
 const bucketsByRoutePrefix: Record<string, (targets: GrantTargets) => s3.Bucket> = {
   'files.': (targets) => targets.filesBucket, // uploads and presigned downloads
-  'invoices.': (targets) => targets.documentsBucket, // invoice PDFs
 };
 
 /** How cdk-nag names a resource in its findings: `<LogicalId.Arn>`. */
@@ -84,6 +91,21 @@ function grantBucket(fn: Grantee, bucket: s3.Bucket, access: Access): void {
   );
 }
 
+/**
+ * Sending email as the SES identity of `mailFrom`'s domain, in the stack's region and account, and
+ * as no other identity: `arn:<partition>:ses:<region>:<account>:identity/<domain>`. No wildcard, so
+ * nothing to acknowledge. (In the SES sandbox SES also authorises each recipient's identity, so
+ * sends to other verified addresses fail with AccessDenied there: docs/mail.md.)
+ */
+export function grantSendMail(fn: Grantee, mailFrom: string): void {
+  fn.grantPrincipal.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: SEND_MAIL_ACTIONS,
+      resources: [Stack.of(fn).formatArn({ service: 'ses', resource: 'identity', resourceName: mailIdentityOf(mailFrom) })],
+    }),
+  );
+}
+
 export function grantRoute(route: RouteDefinition, fn: Grantee, targets: GrantTargets): void {
   const access: Access = route.method === 'GET' ? 'read' : 'readWrite';
   grantTable(fn, targets.table, access);
@@ -92,10 +114,16 @@ export function grantRoute(route: RouteDefinition, fn: Grantee, targets: GrantTa
   for (const [prefix, bucketOf] of Object.entries(bucketsByRoutePrefix)) {
     if (route.id.startsWith(prefix)) grantBucket(fn, bucketOf(targets), access);
   }
+  // Rendered documents: the first download of a GET route renders and stores, so read-write.
+  if (route.documents) grantBucket(fn, targets.documentsBucket, 'readWrite');
   // Creating and rotating a webhook encrypt its new secret with a data key of the stage's key.
   if (webhookSecretWriters.includes(route.id)) {
     if (!targets.webhookSecretsKey) throw new Error(`${route.id} encrypts webhook secrets: GrantTargets.webhookSecretsKey is required`);
     targets.webhookSecretsKey.grant(fn, 'kms:GenerateDataKey');
+  }
+  if (route.mail) {
+    if (!targets.mailFrom) throw new Error(`${route.id} sends mail: GrantTargets.mailFrom is required`);
+    grantSendMail(fn, targets.mailFrom);
   }
 }
 
@@ -116,7 +144,9 @@ export class RouteRoles {
     const access: Access = route.method === 'GET' ? 'read' : 'readWrite';
     const buckets = Object.keys(bucketsByRoutePrefix).filter((prefix) => route.id.startsWith(prefix));
     const secrets = webhookSecretWriters.includes(route.id) ? ['webhookSecrets'] : [];
-    const profile = [access, ...buckets.map((prefix) => prefix.replace(/\W/g, '')), ...secrets].join('-');
+    const documents = route.documents ? ['documents'] : [];
+    const mail = route.mail ? ['mail'] : [];
+    const profile = [access, ...buckets.map((prefix) => prefix.replace(/\W/g, '')), ...documents, ...secrets, ...mail].join('-');
     let role = this.roles.get(profile);
     if (!role) {
       const id = `RouteRole${profile.replace(/(^|-)(\w)/g, (_m, _dash, letter: string) => letter.toUpperCase())}`;

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { env } from '#shared/config';
+import { mailEnv } from '#shared/mail/config';
 import { routes as allRoutes, type RouteDefinition } from '#shared/routes';
 import { AdminPanel, allowedOrigins, CORS_ORIGINS_ENV } from './admin';
 import { apiServerErrorAlarm, functionAlarms, groupedFunctionAlarms } from './alarms';
@@ -62,9 +63,10 @@ export class PrintShopStack extends Stack {
     this.admin = new AdminPanel(this, 'Admin', { stage, sourceDir: props.adminSourceDir ?? join(projectRoot, 'admin'), projectRoot });
     const corsOrigins = allowedOrigins(stage, this.admin.origin);
 
+    const routes = props.routes ?? allRoutes;
     this.api = new Api(this, 'Api', {
       stage,
-      routes: props.routes ?? allRoutes,
+      routes,
       projectRoot: props.projectRoot ?? projectRoot,
       environment: { ...environment, [CORS_ORIGINS_ENV]: corsOrigins.join(',') },
       targets: {
@@ -72,12 +74,18 @@ export class PrintShopStack extends Stack {
         filesBucket: this.data.filesBucket,
         documentsBucket: this.data.documentsBucket,
         webhookSecretsKey: this.webhookSecrets.key,
+        mailFrom: stage.mailFrom,
       },
       corsOrigins,
     });
     for (const routeId of webhookSecretWriters) {
       const fn = this.api.functions.get(routeId);
       if (fn) this.webhookSecrets.configure(fn);
+    }
+    // Like the KMS key: only the functions that send mail name the sender, and only their roles may
+    // send as its SES identity (RouteRoles, infra/grants.ts).
+    for (const route of routes.filter((candidate) => candidate.mail)) {
+      this.api.functions.get(route.id)?.addEnvironment(mailEnv.mailFrom, stage.mailFrom);
     }
     this.admin.deploy(this.api.restApi.url);
 

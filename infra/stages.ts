@@ -23,6 +23,12 @@ export interface StageConfig {
   throttle: { rateLimit: number; burstLimit: number };
   /** Origins the admin panel is served from; empty means no CORS preflight at all. */
   corsOrigins: string[];
+  /**
+   * The sender of the stage's email (`MAIL_FROM`, shared/mail). Its domain must be a verified SES
+   * identity in the stack's region, and the functions that send mail may send as that domain only
+   * (infra/grants.ts). The defaults are placeholders: deploy with `-c mailFrom=invoices@your-domain`.
+   */
+  mailFrom: string;
 }
 
 const stages: Record<StageName, StageConfig> = {
@@ -35,6 +41,8 @@ const stages: Record<StageName, StageConfig> = {
     versionedBuckets: false,
     throttle: { rateLimit: 50, burstLimit: 100 },
     corsOrigins: ['*'],
+    // Placeholders, here and below: each domain must be a verified SES identity (deploy with -c mailFrom=…).
+    mailFrom: 'invoices@dev.print-shop.example',
   },
   // Staging holds disposable copies of data, so it is torn down like dev.
   staging: {
@@ -46,6 +54,7 @@ const stages: Record<StageName, StageConfig> = {
     versionedBuckets: false,
     throttle: { rateLimit: 200, burstLimit: 400 },
     corsOrigins: [],
+    mailFrom: 'invoices@staging.print-shop.example',
   },
   prod: {
     name: 'prod',
@@ -56,6 +65,7 @@ const stages: Record<StageName, StageConfig> = {
     versionedBuckets: true,
     throttle: { rateLimit: 1000, burstLimit: 2000 },
     corsOrigins: [],
+    mailFrom: 'invoices@prod.print-shop.example',
   },
 };
 
@@ -65,14 +75,29 @@ export function isStageName(value: unknown): value is StageName {
 
 /**
  * The config of a stage. `corsOrigins` may be overridden (comma-separated context value
- * `-c corsOrigins=https://admin.example.com`) because the admin panel's domain is a deployment fact.
+ * `-c corsOrigins=https://admin.example.com`) because the admin panel's domain is a deployment fact;
+ * so may `mailFrom` (`-c mailFrom=invoices@shop.example`): the verified sender domain is one too.
  */
-export function stageConfig(name: string, overrides: { corsOrigins?: string } = {}): StageConfig {
+export function stageConfig(name: string, overrides: { corsOrigins?: string; mailFrom?: string } = {}): StageConfig {
   if (!isStageName(name)) throw new Error(`Unknown stage "${name}"; expected one of ${stageNames.join(', ')}`);
-  const config = stages[name];
+  let config = stages[name];
   const origins = overrides.corsOrigins
     ?.split(',')
     .map((origin) => origin.trim())
     .filter(Boolean);
-  return origins ? { ...config, corsOrigins: origins } : config;
+  if (origins) config = { ...config, corsOrigins: origins };
+  const mailFrom = overrides.mailFrom?.trim();
+  if (mailFrom) config = { ...config, mailFrom };
+  mailIdentityOf(config.mailFrom); // fails synth on an address without a domain
+  return config;
+}
+
+/**
+ * The SES identity a sender address belongs to: its domain (`invoices@dev.print-shop.example` →
+ * `dev.print-shop.example`), the identity the grant names. A plain address is expected, no display name.
+ */
+export function mailIdentityOf(address: string): string {
+  const match = /^[^@\s<>]+@([A-Za-z0-9.-]+\.[A-Za-z]{2,})$/.exec(address);
+  if (!match) throw new Error(`mailFrom "${address}" is not a plain email address with a domain (e.g. invoices@shop.example)`);
+  return match[1]!;
 }

@@ -6,13 +6,17 @@
  * Persistent mode keeps DynamoDB under <dataDir>/dynamodb and S3 under <dataDir>/s3. In-memory
  * mode runs DynamoDB -inMemory and S3 in a temp folder removed on stop. SQS is memory-only in
  * both (see sqs.ts). The key that stands in for KMS (webhook secrets are stored encrypted) is
- * <dataDir>/secrets.key, created on the first start; in-memory mode uses a temp one.
+ * <dataDir>/secrets.key, created on the first start; in-memory mode uses a temp one. Email is
+ * never sent locally: handlers write each message to <dataDir>/mail/ as an `.eml` file
+ * (shared/mail/send.ts), in-memory mode included, so it can be read (the tests' data folder is a
+ * temp one, removed after the run).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { env as envNames } from '#shared/config';
 import { secretsKeyEnv } from '#shared/crypto/env';
+import { mailEnv } from '#shared/mail/config';
 import { localAwsEnv, type LocalEndpoints } from './clients';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { provisionResources, type ProvisionedResources } from './provision';
@@ -76,6 +80,7 @@ export async function startEngines(options: EnginesOptions): Promise<Engines> {
       [envNames.deliveriesDlqUrl]: resources.queueUrls.deliveriesDlq,
       [envNames.localMode]: 'true',
       [secretsKeyEnv.localKeyFile]: ensureSecretsKey(keyDir),
+      [mailEnv.mailDir]: join(dataDir, 'mail'),
     };
     return { endpoints, resources, env, stop };
   } catch (error) {

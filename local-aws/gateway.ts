@@ -22,6 +22,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errorBody } from '#shared/http/envelope';
 import type { ErrorCode } from '#shared/errors';
+import { binaryMediaTypes } from '#shared/resources';
 import { pathsOf, routes as routeTable, type RouteDefinition } from '#shared/routes';
 import { adminStatic } from './admin-static';
 import { startAuditShipping } from './audit-shipping';
@@ -30,7 +31,9 @@ import { lambdaContext } from './lambda-context';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const projectRoot = resolve(import.meta.dirname, '..');
-const binaryTypes = [/^multipart\/form-data/, /^application\/pdf/, /^application\/octet-stream/, /^image\//];
+/** API Gateway's binary media types as patterns (a wildcard subtype matches any subtype). */
+const binaryTypes = binaryMediaTypes.map((type) => new RegExp(`^${type.replace(/[.+]/g, '\\$&').replace('*', '[^;,]*')}(\\s*[;,]|$)`));
+const isBinaryType = (type: string): boolean => binaryTypes.some((pattern) => pattern.test(type.trim()));
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -215,7 +218,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const { query, multi: multiQuery } = splitQuery(url);
     const pathParameters = decoded ?? null;
     const contentType = req.headers['content-type'] ?? '';
-    const binary = binaryTypes.some((pattern) => pattern.test(contentType));
+    const binary = isBinaryType(contentType);
     const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
     const requestContext = {
       accountId: '000000000000',
@@ -295,7 +298,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     } as Record<string, string>;
     for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) responseHeaders[name] = values.map(String);
     res.writeHead(result.statusCode, responseHeaders);
-    res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+    // As API Gateway: a base64 answer becomes bytes only when the request's first Accept type is a
+    // binary media type; any other client gets the base64 text.
+    const firstAccept = String(req.headers.accept ?? '').split(',')[0] ?? '';
+    res.end(result.isBase64Encoded && isBinaryType(firstAccept) ? Buffer.from(result.body, 'base64') : result.body);
   }
 
   await new Promise<void>((resolvePromise, reject) => {

@@ -2,10 +2,11 @@
  * `npm start`: the whole system on one machine, no AWS account. Starts DynamoDB Local, the SQS
  * and S3 emulators, creates the resources from the definitions CDK uses, and serves the API on
  * http://localhost:3000 (PORT overrides). Data persists under .data/ (DATA_DIR overrides);
- * `npm start -- --in-memory` keeps nothing.
+ * `npm start -- --in-memory` keeps nothing but the mail it writes to .data/mail/ (never sent).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resetConfig } from '#shared/config';
+import { mailEnv } from '#shared/mail/config';
 import { createAccount, getAccount } from '#shared/accounts/service';
 import { adminDistDir, ensureAdminBuilt } from './admin-build';
 import { startEngines, type Engines } from './engines';
@@ -81,6 +82,7 @@ async function main() {
   console.log(`\nPrint Shop API listening on ${gateway.url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log(`  try: curl -H "Authorization: Bearer <secret_test key>" ${gateway.url}/v1/customers`);
   console.log(`  Admin panel: ${gateway.url}/admin (sign in with the secret_test key)`);
+  console.log(`  Email is not sent: each message is written to ${engines.env[mailEnv.mailDir]} as an .eml file.`);
   console.log(`  OpenAPI: ${gateway.url}/v1/openapi.json — Ctrl-C stops everything.`);
 }
 

@@ -8,6 +8,9 @@
  *   set-plan --account ID --plan PLAN [--rpm N] [--rph N]
  *   sync-usage-keys [--account ID]   (deployed stages: gives accounts their four usage keys in the right tiers)
  *   set-allowed-ips --account ID --cidrs 203.0.113.0/24,2001:db8::/32 [--key KEY_ID]   (--cidrs "" lifts it)
+ *   set-company --account ID [--legal-name …] [--street …] [--postal-code …] [--city …] [--country DE] [--vat-id …]
+ *               [--tax-number …] [--iban …] [--bic …] [--email …] [--phone …] [--terms-days N] [--footer …]
+ *               (the seller details of invoices; an empty value clears a field; the same rules as PUT /v1/account)
  *
  * Works against the running local stack (found through <DATA_DIR>/endpoints.json, or when none
  * runs there and DATA_DIR is not set, the one stack `npm start` registered under another data
@@ -17,18 +20,22 @@
  */
 import { physicalName, table } from '#shared/resources';
 import { env, resetConfig } from '#shared/config';
-import { DomainError } from '#shared/errors';
+import { DomainError, ValidationError } from '#shared/errors';
+import { AccountUpdateSchema } from '#shared/accounts/schema';
 import * as accounts from '#shared/accounts/service';
 import { usageKeyManager } from './aws/usage-keys';
 import { commandLine, fail, findLocalStack } from './cli';
 
-const usage = `usage: npm run accounts -- <create|list|create-key|revoke-key|set-plan|set-allowed-ips|sync-usage-keys> [options] [--json] [--stage NAME]
+const usage = `usage: npm run accounts -- <create|list|create-key|revoke-key|set-plan|set-allowed-ips|set-company|sync-usage-keys> [options] [--json] [--stage NAME]
   create      --name NAME --plan starter|professional|enterprise
   list
   create-key  --account ID --mode test|live [--kind secret|publishable] [--scopes orders:read,customers:write]
   revoke-key  --account ID --key KEY_ID
   set-plan    --account ID --plan PLAN [--rpm N] [--rph N]   (custom per-minute figure, hourly cap)
   set-allowed-ips --account ID --cidrs 203.0.113.0/24,2001:db8::/32 [--key KEY_ID]   (--cidrs "" lifts it)
+  set-company --account ID [--legal-name TEXT] [--street TEXT] [--postal-code TEXT] [--city TEXT] [--country DE]
+              [--vat-id ID] [--tax-number TEXT] [--iban IBAN] [--bic BIC] [--email ADDRESS] [--phone TEXT] [--terms-days N] [--footer TEXT]
+              (seller details for invoices; "" clears a field)
   sync-usage-keys [--account ID]   (with --stage: every account's gateway usage keys, one per mode and key kind, in the right tier)
 ([…] marks an optional part: type it without the brackets.)`;
 
@@ -43,6 +50,19 @@ const options = {
   rpm: { type: 'string' },
   rph: { type: 'string' },
   cidrs: { type: 'string' },
+  'legal-name': { type: 'string' },
+  street: { type: 'string' },
+  'postal-code': { type: 'string' },
+  city: { type: 'string' },
+  country: { type: 'string' },
+  'vat-id': { type: 'string' },
+  'tax-number': { type: 'string' },
+  iban: { type: 'string' },
+  bic: { type: 'string' },
+  email: { type: 'string' },
+  phone: { type: 'string' },
+  'terms-days': { type: 'string' },
+  footer: { type: 'string' },
   stage: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -57,6 +77,22 @@ const commandOptions: Record<string, readonly OptionName[]> = {
   'revoke-key': ['account', 'key'],
   'set-plan': ['account', 'plan', 'rpm', 'rph'],
   'set-allowed-ips': ['account', 'cidrs', 'key'],
+  'set-company': [
+    'account',
+    'legal-name',
+    'street',
+    'postal-code',
+    'city',
+    'country',
+    'vat-id',
+    'tax-number',
+    'iban',
+    'bic',
+    'email',
+    'phone',
+    'terms-days',
+    'footer',
+  ],
   'sync-usage-keys': ['account'],
 };
 const globalOptions: readonly OptionName[] = ['stage', 'json', 'help'];
@@ -67,7 +103,7 @@ const { values, command, need, usageError } = commandLine({
   options,
   commandOptions,
   globalOptions,
-  freeText: ['name'],
+  freeText: ['name', 'legal-name', 'street', 'city', 'footer', 'tax-number', 'phone'],
 });
 
 function connect() {
@@ -100,6 +136,71 @@ async function syncUsageKeys(stage: string, list: accounts.Account[]): Promise<a
     await manager.retire(replaced);
   }
   return updated;
+}
+
+/** The set-company options given, as the `company` object of PUT /v1/account ("" → null: clear). */
+function companyOptions(): Record<string, unknown> {
+  const text = (name: OptionName) => {
+    const value = values[name] as string | undefined;
+    return value === undefined ? undefined : value.trim() === '' ? null : value;
+  };
+  const addressGiven = ['street', 'postal-code', 'city', 'country'].some((name) => values[name as OptionName] !== undefined);
+  const legalName = text('legal-name');
+  const company: Record<string, unknown> = {
+    legal_name: legalName,
+    vat_id: text('vat-id'),
+    tax_number: text('tax-number'),
+    iban: text('iban'),
+    bic: text('bic'),
+    email: text('email'),
+    phone: text('phone'),
+    invoice_footer: text('footer'),
+    payment_terms_days: values['terms-days'] === undefined ? undefined : Number(values['terms-days']),
+    // The address is replaced whole (as in the API): the name on it is the legal name.
+    address: addressGiven
+      ? {
+          name: legalName ?? undefined,
+          line1: text('street'),
+          postal_code: text('postal-code'),
+          city: text('city'),
+          country: text('country'),
+        }
+      : undefined,
+  };
+  const given = Object.fromEntries(Object.entries(company).filter(([, value]) => value !== undefined));
+  if (Object.keys(given).length === 0) usageError('set-company needs at least one field to set');
+  return given;
+}
+
+/** The option that sets a company field, for error messages. */
+const optionOfField: Record<string, string> = {
+  legal_name: 'legal-name',
+  line1: 'street',
+  postal_code: 'postal-code',
+  vat_id: 'vat-id',
+  tax_number: 'tax-number',
+  payment_terms_days: 'terms-days',
+  invoice_footer: 'footer',
+};
+
+/** Checked by the schema of PUT /v1/account, so a bad IBAN is refused the same way by both. */
+async function setCompany(accountId: string, company: Record<string, unknown>): Promise<accounts.Account> {
+  const address = company.address as Record<string, unknown> | undefined;
+  if (address && !address.name) {
+    // The name on the address is the legal name: the one given, else the one on record.
+    address.name = (await accounts.getAccount(accountId))?.company?.legal_name ?? '';
+  }
+  const parsed = AccountUpdateSchema.safeParse({ company });
+  if (!parsed.success) {
+    throw new ValidationError(
+      'Invalid company details',
+      parsed.error.issues.map((issue) => ({
+        field: `--${optionOfField[String(issue.path.at(-1))] ?? String(issue.path.at(-1))}`,
+        message: issue.message,
+      })),
+    );
+  }
+  return accounts.updateAccountSettings(accountId, parsed.data);
 }
 
 function print(result: unknown, human: () => void) {
@@ -180,6 +281,11 @@ async function main() {
           `${values.key ?? need('account')}: ${cidrs.length ? `only ${cidrs.join(', ')}` : 'any address'} (on AWS within the 60 s authorizer cache)`,
         ),
       );
+      return;
+    }
+    case 'set-company': {
+      const account = await setCompany(need('account'), companyOptions());
+      print(account.company, () => console.log(`${account.id}: ${JSON.stringify(account.company, null, 2)}`));
       return;
     }
     case 'sync-usage-keys': {

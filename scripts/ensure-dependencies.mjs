@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * The first step of `npm start`, `npm test` and `.ci/run`: installs the locked dependencies when
- * node_modules is missing or stale, and with `--chromium` makes sure the end-to-end tests have
- * their browser.
+ * node_modules is missing or stale, and with `--chromium` makes sure the tests have the Debian
+ * tools they drive: the end-to-end tests' browser, and the PDF and XML tools of the invoice
+ * document tests.
  *
  *   node scripts/ensure-dependencies.mjs [--chromium]
  *
@@ -19,8 +20,11 @@
  * every script.
  *
  * Chromium: the end-to-end tests drive Debian's `chromium` (/usr/bin/chromium, or CHROMIUM_PATH).
- * When it is missing it is installed with apt-get if this process may (root, apt-get present);
- * otherwise this fails with the command to run. It never lets the tests skip quietly.
+ * Document tools: the invoice document tests (test/unit/invoice-pdf.test.ts, e-invoice.test.ts)
+ * read PDFs with poppler-utils (pdftotext, pdftoppm, pdfinfo, pdffonts, pdfdetach) and validate
+ * XML with libxml2-utils (xmllint). Whatever is missing is installed with apt-get if this process may
+ * (root, apt-get present); otherwise this fails with the command to run. It never lets the tests
+ * skip quietly.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -173,6 +177,18 @@ function onPath(command) {
   return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && isExecutable(join(dir, command)));
 }
 
+/** True when this process may install Debian packages itself. */
+function mayInstall() {
+  return process.platform === 'linux' && process.getuid?.() === 0 && onPath('apt-get');
+}
+
+/** apt-get install, after refreshing the package lists (they may be missing or old on a fresh machine). */
+function aptInstall(packages) {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
+  return apt(['update', '-qq']) && apt(['install', '-y', '-qq', ...packages]);
+}
+
 function ensureChromium() {
   const custom = process.env.CHROMIUM_PATH;
   if (custom) {
@@ -182,8 +198,7 @@ function ensureChromium() {
     );
   }
   if (isExecutable(DEFAULT_CHROMIUM)) return;
-  const mayInstall = process.platform === 'linux' && process.getuid?.() === 0 && onPath('apt-get');
-  if (!mayInstall) {
+  if (!mayInstall()) {
     throw new Failure(
       `The end-to-end tests need Chromium at ${DEFAULT_CHROMIUM}, which is missing. Install it with:\n` +
         '  sudo apt-get install -y chromium\n' +
@@ -193,12 +208,32 @@ function ensureChromium() {
   log(
     `Chromium (${DEFAULT_CHROMIUM}) is missing: installing Debian's chromium package for the end-to-end tests (apt-get install chromium)…`,
   );
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (args) => spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
-  // The package lists may be missing or old on a fresh machine: update them first.
-  const installed = apt(['update', '-qq']) && apt(['install', '-y', '-qq', 'chromium']);
-  if (!installed || !isExecutable(DEFAULT_CHROMIUM)) {
+  if (!aptInstall(['chromium']) || !isExecutable(DEFAULT_CHROMIUM)) {
     throw new Failure(`Installing Chromium failed (see apt-get's messages above). Install it with: sudo apt-get install -y chromium`);
+  }
+}
+
+/** The commands the invoice document tests run, by the Debian package that has them. */
+const DOCUMENT_TOOLS = {
+  'poppler-utils': ['pdftotext', 'pdftoppm', 'pdfinfo', 'pdffonts', 'pdfdetach'],
+  'libxml2-utils': ['xmllint'],
+};
+
+function ensureDocumentTools() {
+  const missing = Object.entries(DOCUMENT_TOOLS)
+    .filter(([, commands]) => !commands.every(onPath))
+    .map(([name]) => name);
+  if (!missing.length) return;
+  const command = `sudo apt-get install -y ${missing.join(' ')}`;
+  if (!mayInstall()) {
+    throw new Failure(
+      `The invoice document tests need ${missing.join(' and ')} (${Object.values(DOCUMENT_TOOLS).flat().join(', ')}). Install them with:\n  ${command}`,
+    );
+  }
+  log(`${missing.join(' and ')} missing: installing them for the invoice document tests (apt-get install ${missing.join(' ')})…`);
+  const installed = aptInstall(missing);
+  if (!installed || !Object.values(DOCUMENT_TOOLS).flat().every(onPath)) {
+    throw new Failure(`Installing ${missing.join(' and ')} failed (see apt-get's messages above). Install them with: ${command}`);
   }
 }
 
@@ -212,7 +247,10 @@ try {
       `ensure-dependencies: unknown argument ${unknown.join(' ')} (usage: node scripts/ensure-dependencies.mjs [--chromium])`,
     );
   await ensureDependencies();
-  if (args.includes('--chromium')) ensureChromium();
+  if (args.includes('--chromium')) {
+    ensureChromium();
+    ensureDocumentTools();
+  }
 } catch (error) {
   if (!(error instanceof Failure)) throw error;
   warn(error.message);

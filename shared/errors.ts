@@ -38,6 +38,8 @@ export type ErrorCode =
   | 'validation_failed'
   | 'rate_limited'
   | 'internal_error'
+  // Mail (shared/mail): the mail service refused or could not take a message.
+  | 'mail_not_sent'
   | 'timeout';
 
 export class DomainError extends Error {
@@ -82,6 +84,24 @@ export class RateLimitedError extends DomainError {
     readonly retryAfterSeconds: number,
   ) {
     super('rate_limited', message);
+  }
+}
+
+/**
+ * The mail service (SES) refused a message or cannot send now: a rejected message (in the SES
+ * sandbox: an unverified recipient), a sender identity that is not verified, a paused or suspended
+ * account, a sending quota used up. Nothing was sent; the caller may try again later. `reason` is
+ * SES's error name, for the logs; the message says what happened without SES's own wording (which
+ * names the sender identity and region).
+ */
+export class MailNotSentError extends DomainError {
+  constructor(
+    readonly reason: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('mail_not_sent', message);
+    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
 

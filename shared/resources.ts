@@ -91,6 +91,14 @@ export const buckets: Record<'files' | 'documents', BucketDefinition> = {
   documents: { id: 'Documents' },
 };
 
+/**
+ * Content types API Gateway passes as bytes (base64 to and from Lambda): request bodies of these
+ * types arrive base64-encoded, and a base64 answer is returned as bytes when the request's first
+ * `Accept` type is one of them (otherwise the client gets the base64 text). CDK and the local
+ * gateway both use this list.
+ */
+export const binaryMediaTypes = ['multipart/form-data', 'application/pdf', 'application/octet-stream', 'image/*'];
+
 /** Physical names follow `print-shop-<stage>-<kebab id>` on AWS and locally. */
 export function physicalName(stage: string, id: string): string {
   const kebab = id.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();

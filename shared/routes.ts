@@ -35,6 +35,16 @@ export interface RouteDefinition {
    * local gateway honours it; API Gateway ends the request after 29 s whatever the function does.
    */
   timeoutSeconds?: number;
+  /**
+   * The handler sends email (shared/mail/send.ts): its function may send through SES as the stage's
+   * sender identity and nothing else (infra/grants.ts); functions of other routes cannot send at all.
+   */
+  mail?: true;
+  /**
+   * The handler reads and writes the documents bucket (rendered invoice PDFs and XML): read-write
+   * on that bucket even for a GET, whose first request renders and stores the document.
+   */
+  documents?: true;
 }
 
 /**
@@ -254,6 +264,86 @@ export const legacyProductsPrices = /* @__PURE__ */ r({
 
 // The calling key's account (any valid key)
 export const accountGet = /* @__PURE__ */ r({ id: 'account.get', method: 'GET', path: '/v1/account', handler: 'account/get', scopes: [] });
+export const accountUpdate = /* @__PURE__ */ r({
+  id: 'account.update',
+  method: 'PUT',
+  path: '/v1/account',
+  handler: 'account/update',
+  scopes: ['account:write'],
+});
+
+// Invoices
+export const invoicesList = /* @__PURE__ */ r({
+  id: 'invoices.list',
+  method: 'GET',
+  path: '/v1/invoices',
+  handler: 'invoices/list',
+  scopes: ['invoices:read'],
+});
+export const invoicesCreate = /* @__PURE__ */ r({
+  id: 'invoices.create',
+  method: 'POST',
+  path: '/v1/invoices',
+  handler: 'invoices/create',
+  scopes: ['invoices:write'],
+});
+export const invoicesGet = /* @__PURE__ */ r({
+  id: 'invoices.get',
+  method: 'GET',
+  path: '/v1/invoices/{id}',
+  handler: 'invoices/get',
+  scopes: ['invoices:read'],
+});
+export const invoicesPdf = /* @__PURE__ */ r({
+  id: 'invoices.pdf',
+  method: 'GET',
+  path: '/v1/invoices/{id}/pdf',
+  handler: 'invoices/pdf',
+  scopes: ['invoices:read'],
+  documents: true,
+  // The first download renders the PDF (a cold renderer takes a few seconds on 512 MB).
+  timeoutSeconds: 29,
+});
+export const invoicesXml = /* @__PURE__ */ r({
+  id: 'invoices.xml',
+  method: 'GET',
+  path: '/v1/invoices/{id}/xml',
+  handler: 'invoices/xml',
+  scopes: ['invoices:read'],
+  documents: true,
+  timeoutSeconds: 29,
+});
+export const invoicesPay = /* @__PURE__ */ r({
+  id: 'invoices.pay',
+  method: 'POST',
+  path: '/v1/invoices/{id}/payments',
+  handler: 'invoices/pay',
+  scopes: ['invoices:write'],
+});
+export const invoicesVoid = /* @__PURE__ */ r({
+  id: 'invoices.void',
+  method: 'POST',
+  path: '/v1/invoices/{id}/void',
+  handler: 'invoices/void',
+  scopes: ['invoices:write'],
+});
+export const invoicesSend = /* @__PURE__ */ r({
+  id: 'invoices.send',
+  method: 'POST',
+  path: '/v1/invoices/{id}/send',
+  handler: 'invoices/send',
+  scopes: ['invoices:write'],
+  documents: true,
+  mail: true,
+  timeoutSeconds: 29,
+});
+export const customersInvoices = /* @__PURE__ */ r({
+  id: 'customers.invoices',
+  method: 'GET',
+  path: '/v1/customers/{id}/invoices',
+  handler: 'invoices/customer-invoices',
+  scopes: ['invoices:read'],
+});
 
 // Audit log
 export const auditList = /* @__PURE__ */ r({
@@ -465,6 +555,16 @@ export const routes: readonly RouteDefinition[] = [
   legacyProductsCalculate,
   legacyProductsPrices,
   accountGet,
+  accountUpdate,
+  invoicesList,
+  invoicesCreate,
+  invoicesGet,
+  invoicesPdf,
+  invoicesXml,
+  invoicesPay,
+  invoicesVoid,
+  invoicesSend,
+  customersInvoices,
   auditList,
   eventsList,
   eventsGet,

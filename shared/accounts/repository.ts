@@ -10,7 +10,7 @@ import { queryAll } from '#shared/db/query';
 import { isConditionFailure, tableName } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { buildUpdate } from '#shared/db/update-expression';
-import { NotFoundError } from '#shared/errors';
+import { ConflictError, NotFoundError } from '#shared/errors';
 import { accountFromItem, accountPut, apiKeyFromItem, apiKeyPuts, type Account, type ApiKeyRecord } from './stored';
 
 export type { Account, ApiKeyRecord };
@@ -19,8 +19,10 @@ export async function putAccount(account: Account): Promise<void> {
   await transactWrite([accountPut(account)]);
 }
 
-export async function getAccount(accountId: string): Promise<Account | undefined> {
-  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.account(accountId) }));
+export async function getAccount(accountId: string, consistent = false): Promise<Account | undefined> {
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: platformKeys.account(accountId), ConsistentRead: consistent }),
+  );
   return result.Item ? accountFromItem(result.Item) : undefined;
 }
 
@@ -65,6 +67,28 @@ export async function updateAccount(accountId: string, changes: AccountChanges):
     return accountFromItem(result.Attributes!);
   } catch (error) {
     if (isConditionFailure(error)) throw new NotFoundError('account', accountId);
+    throw error;
+  }
+}
+
+/**
+ * Writes the account's name and company as changed from `read`, on condition that nobody changed
+ * the account since (its `updated_at`); otherwise 409 — the caller reads again.
+ */
+export async function replaceAccountSettings(read: Account, changes: Partial<Pick<Account, 'name' | 'company'>>): Promise<Account> {
+  try {
+    const result = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: platformKeys.account(read.id),
+        ...buildUpdate({ ...changes, updated_at: new Date().toISOString() }, [], { ':read': read.updated_at }),
+        ConditionExpression: 'attribute_exists(pk) AND updated_at = :read',
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return accountFromItem(result.Attributes!);
+  } catch (error) {
+    if (isConditionFailure(error)) throw new ConflictError('The account was changed by another request at the same time; try again');
     throw error;
   }
 }

@@ -10,7 +10,9 @@ import { NotFoundError, ValidationError } from '#shared/errors';
 import { prefixedId, randomToken } from '#shared/ids';
 import { isPlan, plans, publishablePerClient, type Plan } from './plans';
 import * as repo from './repository';
-import type { AccountView } from './schema';
+import { emptyCompany, type Company } from './company';
+import type { AccountUpdateInput, AccountView, CompanyInput } from './schema';
+import { storedCompany } from './stored';
 import type { Account, ApiKeyRecord } from './repository';
 
 export type { Account, ApiKeyRecord };
@@ -48,6 +50,7 @@ export async function createAccount(input: { name: string; plan: string; currenc
     usage_keys: [],
     placeholder_image_url: null,
     allowed_ips: [],
+    company: null,
     created_at: now,
     updated_at: now,
   };
@@ -199,6 +202,11 @@ export async function resolveApiKey(key: string): Promise<KeyResolution> {
 export async function describeCaller(principal: Principal): Promise<AccountView> {
   const account = await repo.getAccount(principal.accountId);
   if (!account) throw new NotFoundError('account', principal.accountId);
+  return accountView(principal, account);
+}
+
+/** The account as `GET /v1/account` shows it to the calling key. */
+function accountView(principal: Principal, account: Account): AccountView {
   const limits = limitsOf(account);
   return {
     id: account.id,
@@ -209,5 +217,51 @@ export async function describeCaller(principal: Principal): Promise<AccountView>
     mode: principal.mode,
     limits: { per_minute: limits.perMinute, per_hour: limits.perHour ?? null },
     key: { id: principal.keyId, prefix: principal.keyPrefix, kind: principal.kind, scopes: principal.scopes },
+    company: account.company === null ? null : storedCompany.view(account.company),
   };
+}
+
+/** `PUT /v1/account`: the account's name and company details, answered as `GET /v1/account` shows them. */
+export async function updateCallerAccount(principal: Principal, input: AccountUpdateInput): Promise<AccountView> {
+  return accountView(principal, await updateAccountSettings(principal.accountId, input));
+}
+
+/** The company after `changes`: fields sent replace, null clears, the rest stay. */
+export function mergeCompany(current: Company | null, changes: CompanyInput): Company {
+  const merged: Company = { ...(current ?? emptyCompany()) };
+  for (const [name, value] of Object.entries(changes) as [keyof CompanyInput, unknown][]) {
+    if (value === undefined) continue;
+    if (name === 'address' && value !== null) {
+      const address = value as Record<string, string | null | undefined>;
+      merged.address = {
+        name: address.name!,
+        company: address.company ?? null,
+        line1: address.line1!,
+        line2: address.line2 ?? null,
+        postal_code: address.postal_code!,
+        city: address.city!,
+        region: address.region ?? null,
+        country: address.country!,
+      };
+    } else if (name === 'payment_terms_days') {
+      merged.payment_terms_days = value as number;
+    } else {
+      (merged as unknown as Record<string, unknown>)[name] = value;
+    }
+  }
+  return merged;
+}
+
+/**
+ * `PUT /v1/account` and `accounts set-company`: the account's name and company details. The
+ * account is read and written back on condition that it did not change meanwhile (its
+ * `updated_at`), so two edits of different company fields never lose one another.
+ */
+export async function updateAccountSettings(accountId: string, input: AccountUpdateInput): Promise<Account> {
+  const account = await repo.getAccount(accountId, true);
+  if (!account) throw new NotFoundError('account', accountId);
+  return repo.replaceAccountSettings(account, {
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.company === undefined ? {} : { company: mergeCompany(account.company, input.company) }),
+  });
 }

@@ -7,8 +7,32 @@
 import { KEY_KINDS, MODES } from '#shared/auth/keys';
 import { platformKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
-import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
+import { postalAddressShape } from '#shared/schemas/address';
+import { codecs as c, entity, field, type Codec, type RecordOf } from '#shared/schemas/fields';
+import { DEFAULT_PAYMENT_TERMS_DAYS, type Company } from './company';
+
+/** The company as shown: as stored (it holds no money). */
+type CompanyView = Company;
 import { PLAN_NAMES } from './plans';
+
+/** The seller block invoices copy (company.ts); every field optional until invoicing needs it. */
+// Typed as the Company interface: three levels of derived record types are more than the compiler compares reliably.
+export const storedCompany: Codec<Company, CompanyView> = /* @__PURE__ */ (() =>
+  c.object(
+    {
+      legal_name: field(c.nullable(c.string)),
+      address: field(c.nullable(c.object(postalAddressShape, { id: 'CompanyAddress' }))),
+      vat_id: field(c.nullable(c.string)),
+      tax_number: field(c.nullable(c.string)),
+      iban: field(c.nullable(c.string)),
+      bic: field(c.nullable(c.string)),
+      email: field(c.nullable(c.string)),
+      phone: field(c.nullable(c.string)),
+      payment_terms_days: field(c.withDefault(c.int, DEFAULT_PAYMENT_TERMS_DAYS)),
+      invoice_footer: field(c.nullable(c.string)),
+    },
+    { id: 'Company' },
+  ))();
 
 export const storedAccount = /* @__PURE__ */ (() =>
   entity({
@@ -48,6 +72,8 @@ export const storedAccount = /* @__PURE__ */ (() =>
     /** Image for legacy products that have none (a built-in placeholder when unset). */
     placeholder_image_url: field(c.nullable(c.string)),
     allowed_ips: field(c.list(c.string)),
+    /** The seller block of its invoices (null until set with PUT /v1/account or `accounts set-company`). */
+    company: field(c.nullable(storedCompany)),
     created_at: field(c.timestamp).fixed(),
     updated_at: field(c.timestamp),
   }))();

@@ -1,5 +1,6 @@
 /**
- * Scopes are `<group>:read` / `<group>:write`, plus `keys:write` and `*`.
+ * Scopes are `<group>:read` / `<group>:write`, plus `keys:write`, `account:write` (the account's
+ * name and company details) and `*`.
  * A `write` scope includes the `read` scope of the same group (as with Stripe restricted keys).
  */
 export const scopeGroups = [
@@ -18,11 +19,12 @@ export const scopeGroups = [
 ] as const;
 
 export type ScopeGroup = (typeof scopeGroups)[number];
-export type Scope = `${ScopeGroup}:${'read' | 'write'}` | 'keys:write' | 'auth:customer' | '*';
+export type Scope = `${ScopeGroup}:${'read' | 'write'}` | 'keys:write' | 'account:write' | 'auth:customer' | '*';
 
 export const allScopes: readonly Scope[] = [
   ...scopeGroups.flatMap((group) => [`${group}:read`, `${group}:write`] as Scope[]),
   'keys:write',
+  'account:write',
   'auth:customer',
   '*',
 ];

@@ -201,6 +201,49 @@ export const productionKeys = {
 };
 
 /**
+ * Invoices, their list entries and their documents. Apart from `tenantKeys` so that only the
+ * bundles that deal with invoices carry them.
+ */
+export const invoiceKeys = {
+  invoice: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#INVOICE#${id}`, sk: 'INVOICE' }),
+  /**
+   * Stand-ins for the invoice in further lists (the invoice item's two index slots hold "all" and
+   * "one status"), in the invoice's partition, written in the invoice's own transactions:
+   * `CUSTOMER` (a customer's, and a customer's of one status), `ORDER` (an order's; only with an
+   * order), `DUE` (all by due date), `UNPAID` (open and sent ones by due date; deleted when paid or voided).
+   */
+  listEntry: (tenant: Tenant, id: number, list: 'CUSTOMER' | 'ORDER' | 'DUE' | 'UNPAID'): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#INVOICE#${id}`,
+    sk: `LIST#${list}`,
+  }),
+  /** The invoice item a list entry (or the invoice's own index entry) stands for. */
+  invoiceOfListEntry: (entry: ItemKey): ItemKey => ({ pk: entry.pk, sk: 'INVOICE' }),
+  /** Marks the order's one invoice that is not void: put with the invoice (attribute_not_exists), deleted by its void. */
+  orderInvoice: (tenant: Tenant, orderId: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#ORDER#${orderId}`, sk: 'INVOICE' }),
+  /** Invoice numbers: one counter per year, moved only inside the creating transaction (gap-free). */
+  numberSequence: (tenant: Tenant, year: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `SEQ#invoice_number#${year}` }),
+  /** Index partitions: all and one status (newest first), a customer's (and of one status), an order's; by due date: all, unpaid. */
+  collection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#INVOICES`,
+  byStatus: (tenant: Tenant, status: string): string => `${tenantPrefix(tenant)}#INVOICES#${status}`,
+  ofCustomer: (tenant: Tenant, customerId: number): string => `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#INVOICES`,
+  ofCustomerByStatus: (tenant: Tenant, customerId: number, status: string): string =>
+    `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#INVOICES#${status}`,
+  ofOrder: (tenant: Tenant, orderId: number): string => `${tenantPrefix(tenant)}#ORDER#${orderId}#INVOICES`,
+  byDueDate: (tenant: Tenant): string => `${tenantPrefix(tenant)}#INVOICES#BY_DUE`,
+  unpaidByDueDate: (tenant: Tenant): string => `${tenantPrefix(tenant)}#INVOICES#UNPAID_BY_DUE`,
+  /**
+   * S3 object key of a rendered document of one invoice version: tenant first (a bucket policy or
+   * a lifecycle rule can address one tenant), then the invoice and the version, so a new version
+   * never overwrites what was served for an older one.
+   */
+  document: (tenant: Tenant, id: number, version: number, file: 'invoice.pdf' | 'invoice-cii.xml' | 'invoice-ubl.xml'): string =>
+    `${tenant.accountId}/${tenant.mode}/invoices/${id}/v${version}/${file}`,
+};
+
+/** Sort key of the due-date lists: the due date (a range bound), then creation. */
+export const dueSortKey = (dueDate: string, createdAt: string, id: number): string => `${dueDate}#${createdSortKey(createdAt, id)}`;
+
+/**
  * List cursors: where a Query starts after (its `ExclusiveStartKey`). Apart from `tenantKeys` so
  * that only the bundles of the lists carry them.
  */

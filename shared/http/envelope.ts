@@ -42,7 +42,30 @@ export interface HttpResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * A document instead of a JSON body: bytes (answered base64-encoded, which API Gateway turns back
+   * into bytes for a binary media type the request accepts) or text, with its content type.
+   */
+  document?: { content: Uint8Array | string; contentType: string };
 }
+
+/** A document answer (a PDF, an XML file) with its Content-Disposition. */
+export const documentResult = (
+  content: Uint8Array | string,
+  contentType: string,
+  disposition: string,
+  headers: Record<string, string> = {},
+): HttpResult => ({
+  status: 200,
+  document: { content, contentType },
+  headers: { 'Content-Disposition': disposition, ...headers },
+});
+
+/** A redirect (a presigned document URL), without a body. */
+export const redirect = (location: string, headers: Record<string, string> = {}): HttpResult => ({
+  status: 302,
+  headers: { Location: location, 'Cache-Control': 'no-store', ...headers },
+});
 
 export const ok = (data: unknown, headers?: Record<string, string>): HttpResult => ({
   status: 200,
@@ -69,6 +92,16 @@ export function errorBody(code: ErrorCode, message: string, requestId: string, d
 }
 
 export function toProxyResult(result: HttpResult, requestId: string): APIGatewayProxyResult {
+  if (result.document) {
+    const { content, contentType } = result.document;
+    const binary = typeof content !== 'string';
+    return {
+      statusCode: result.status,
+      headers: { 'Content-Type': contentType, ...result.headers, 'X-Request-Id': requestId },
+      body: binary ? Buffer.from(content).toString('base64') : content,
+      isBase64Encoded: binary,
+    };
+  }
   return {
     statusCode: result.status,
     headers: {

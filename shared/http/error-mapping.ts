@@ -33,6 +33,8 @@ export const statusOf: Record<ErrorCode, number> = {
   validation_failed: 422,
   rate_limited: 429,
   internal_error: 500,
+  /** A dependency, the mail service, refused the message or cannot send now (shared/mail/send.ts); nothing was sent. */
+  mail_not_sent: 502,
   /** The request ran out of time (shared/http/middleware/request-scope.ts answers before Lambda stops it). */
   timeout: 504,
 };

@@ -4,6 +4,7 @@ import * as accountOperations from '#shared/accounts/contract';
 import * as auditOperations from '#shared/audit/contract';
 import * as customerOperations from '#shared/customers/contract';
 import * as eventOperations from '#shared/event-log/contract';
+import * as invoiceOperations from '#shared/invoices/contract';
 import { defineOperations, type Operation } from '#shared/schemas/operation';
 import * as legacyProductOperations from '#shared/legacy-products/contract';
 import * as orderOperations from '#shared/orders/contract';
@@ -26,6 +27,7 @@ const contracts = [
   productOperations,
   legacyProductOperations,
   productionOperations,
+  invoiceOperations,
   auditOperations,
   eventOperations,
   accountOperations,

@@ -79,6 +79,19 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     const responses: RouteConfig['responses'] = {
       [operation.status ?? 200]: { description: 'Success', content: { 'application/json': { schema: envelope } } },
     };
+    if (operation.documents) {
+      const { contentTypes, description, redirects } = operation.documents;
+      responses[200] = {
+        description,
+        content: {
+          ...Object.fromEntries(
+            contentTypes.map(({ type, binary }) => [type, { schema: binary ? z.string().meta({ format: 'binary' }) : z.string() }]),
+          ),
+          'application/json': { schema: envelope },
+        },
+      };
+      if (redirects) responses[302] = { description: redirects };
+    }
     for (const status of [...new Set(errorStatuses)].sort()) {
       responses[status] = { description: commonErrors[status] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } };
     }
@@ -168,7 +181,7 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
   return withTypedNullables(document);
 }
 
-/** The named schemas (`.meta({ id })`) that `schema` uses as nullable anywhere inside it. */
+/** The named schemas (`.meta({ id })`) that `schema` uses as nullable anywhere inside it, innermost first. */
 function namedNullables(schema: z.ZodType): z.ZodType[] {
   const found: z.ZodType[] = [];
   const seen = { true: new Set<z.ZodType>(), false: new Set<z.ZodType>() };
@@ -176,7 +189,6 @@ function namedNullables(schema: z.ZodType): z.ZodType[] {
     if (!current || seen[`${nullable}`].has(current)) return;
     seen[`${nullable}`].add(current);
     const def = current._zod.def as unknown as Record<string, unknown> & { type: string };
-    if (nullable && z.globalRegistry.get(current)?.id) found.push(current);
     const children = (value: unknown): z.ZodType[] =>
       (Array.isArray(value)
         ? value
@@ -188,6 +200,9 @@ function namedNullables(schema: z.ZodType): z.ZodType[] {
     for (const key of ['innerType', 'shape', 'element', 'options', 'keyType', 'valueType', 'in', 'out', 'left', 'right']) {
       for (const child of children(def[key])) visit(child, wrapped && key === 'innerType');
     }
+    // After its children: a named nullable inside a named nullable (an address in a company) is
+    // generated first, so the outer one's first use of it is not what names it.
+    if (nullable && z.globalRegistry.get(current)?.id) found.push(current);
   };
   visit(schema, false);
   return found;

@@ -17,6 +17,11 @@ export interface Operation {
    * only documented. Without `body` the middy stack leaves `event.body` untouched.
    */
   rawBody?: { contentType: string; schema: z.ZodType; description?: string };
+  /**
+   * Documents the 200 answer may be instead of JSON (a PDF, an XML file), by content type, and a
+   * 302 to a presigned URL where the route redirects; `response` then describes its JSON answer.
+   */
+  documents?: { contentTypes: { type: string; binary: boolean }[]; description: string; redirects?: string };
   /** The `data` of a successful response (an element when `list` is true). */
   response: z.ZodType;
   list?: boolean;

@@ -4,6 +4,7 @@
  */
 import { storedCustomer } from '#shared/customers/stored';
 import { resourceTypeOf, type EventKind } from '#shared/events/catalogue';
+import { storedInvoice } from '#shared/invoices/stored';
 import { storedOrder } from '#shared/orders/stored';
 import { storedJob } from '#shared/production/stored';
 import { stockLowProduct } from '#shared/products/events';
@@ -84,16 +85,51 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
     }),
   // stock.low carries a slim product (shared/products/events.ts).
   product: () => stockLowProduct({ id: 0, name: 'Test Flyer A5', stock: { tracked: true, quantity: 3, low_threshold: 10 } }, 3),
-  invoice: (now) => ({
-    id: 0,
-    invoice_number: 'INV-TEST-000000',
-    status: 'sent',
-    total: 119.0,
-    currency: 'EUR',
-    customer,
-    created_at: now,
-    updated_at: now,
-  }),
+  invoice: (now) =>
+    storedInvoice.view({
+      id: 0,
+      invoice_number: 'INV-TEST-000000',
+      order_id: 0,
+      order_number: 'ORD-TEST-000000',
+      status: 'sent',
+      overdue: false,
+      customer: { ...customer, company: 'Example Print GmbH', vat_id: null, buyer_reference: null, billing_address: address },
+      seller: {
+        legal_name: 'Example Print Shop GmbH',
+        address: { ...address, name: 'Example Print Shop GmbH', company: null },
+        vat_id: 'DE000000000',
+        tax_number: null,
+        iban: 'DE89370400440532013000',
+        bic: null,
+        email: 'billing@example.com',
+        phone: null,
+        payment_terms_days: 14,
+        footer: null,
+      },
+      items: [{ position: 1, description: 'Test Flyer A5', quantity: 1000, unit_price: 10, tax_rate: 19, amount: 10000, order_item_id: 1 }],
+      subtotal: 10000,
+      shipping: 0,
+      shipping_tax_rate: 19,
+      tax_rate: 19,
+      tax_breakdown: [{ tax_rate: 19, taxable_amount: 10000, tax: 1900 }],
+      tax: 1900,
+      total: 11900,
+      amount_paid: 0,
+      amount_due: 11900,
+      currency: 'EUR',
+      notes: null,
+      issued_at: now,
+      due_date: now.slice(0, 10),
+      service_date: now.slice(0, 10),
+      sent_at: now,
+      last_sent_at: now,
+      paid_at: null,
+      voided_at: null,
+      payments: [],
+      created_at: now,
+      updated_at: now,
+      version: 2,
+    }),
   quote: (now) => ({
     id: 0,
     quote_number: 'QUO-TEST-000000',

@@ -3,6 +3,7 @@ import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { env } from '#shared/config';
 import { secretsKeyEnv } from '#shared/crypto/env';
+import { mailEnv } from '#shared/mail/config';
 import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
 import { workers } from '#shared/workers';
 import { assertConsistentPathParameters, functionId } from '#infra/api';
@@ -172,6 +173,7 @@ describe('route functions', () => {
     // The workers' functions differ in timeout and environment; workers.test.ts checks them.
     const workerAddresses = new Set([...stack.workers.functions.values()].map(addressOf));
     const keyUsers = new Set(webhookSecretWriters.map((routeId) => addressOf(stack.api.functions.get(routeId)!)));
+    const mailSenders = new Set(routes.filter((route) => route.mail).map(routeFunctionAddress));
     const checked = functions.filter(({ address }) => !workerAddresses.has(address));
     expect(checked).toHaveLength(routes.length + 1); // + the authorizer
     for (const { address: id, resource: fn } of checked) {
@@ -197,6 +199,8 @@ describe('route functions', () => {
           'NODE_OPTIONS',
           // Only the functions that encrypt webhook secrets name the KMS key (infra/secrets.ts).
           ...(keyUsers.has(id) ? [secretsKeyEnv.kmsKeyId] : []),
+          // Only the functions that send mail name the sender (test/infra/mail.test.ts).
+          ...(mailSenders.has(id) ? [mailEnv.mailFrom] : []),
         ].sort(),
       );
       expect(variables).toMatchObject({ STAGE: 'dev', NODE_OPTIONS: '--enable-source-maps' });
@@ -216,10 +220,12 @@ describe('route functions', () => {
       expect(actions, route.id).toContain('dynamodb:Query');
       if (route.method === 'GET') expect(actions, route.id).not.toContain('dynamodb:PutItem');
       else expect(actions, route.id).toContain('dynamodb:PutItem');
+      // Only the document routes reach a bucket: the documents bucket, read-write (a first GET renders and stores).
       expect(
         actions.some((action) => action.startsWith('s3:')),
         route.id,
-      ).toBe(false);
+      ).toBe(Boolean(route.documents));
+      if (route.documents) expect(actions, route.id).toContain('s3:PutObject');
     }
     expect(actionsOf(stack.api.authorizerFunction)).not.toContain('dynamodb:PutItem');
   });

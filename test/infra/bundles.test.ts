@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_BUDGET_KIB } from '#bench/budgets';
+import { BUNDLE_BUDGET_KIB, DOCUMENT_BUNDLE_BUDGET_KIB } from '#bench/budgets';
 import { readFileSync } from 'node:fs';
 import { buildBundles, type BundleFigure } from '#bench/bundles';
 import { routes } from '#shared/routes';
@@ -30,12 +30,32 @@ describe('bundles', () => {
     for (const figure of figures) expect(figure.bytes, figure.id).toBeGreaterThan(0);
   });
 
-  it(`keeps every handler at or under ${BUNDLE_BUDGET_KIB} KiB minified`, () => {
+  const renders = (id: string) => routes.some((route) => route.id === id && route.documents);
+
+  it(`keeps every handler at or under ${BUNDLE_BUDGET_KIB} KiB minified, the document renderers under ${DOCUMENT_BUNDLE_BUDGET_KIB} KiB`, () => {
     expect(figures.length).toBeGreaterThan(0);
     const over = figures
-      .filter((figure) => figure.bytes > BUNDLE_BUDGET_KIB * 1024)
+      .filter((figure) => figure.bytes > (renders(figure.id) ? DOCUMENT_BUNDLE_BUDGET_KIB : BUNDLE_BUDGET_KIB) * 1024)
       .map((figure) => `${figure.id}: ${(figure.bytes / 1024).toFixed(1)} KiB`);
     expect(over).toEqual([]);
+  });
+
+  it('keeps the renderers (pdfkit, the e-invoice library, the fonts) out of every bundle but the document routes', () => {
+    const renderer = ['node_modules/pdfkit/', 'node_modules/@e-invoice-eu/core/', 'node_modules/@expo-google-fonts/'];
+    const carrying = figures
+      .filter((figure) =>
+        Object.entries(bundleOutput(figure).inputs).some(
+          ([input, { bytesInOutput }]) => bytesInOutput > 0 && renderer.some((module) => input.includes(module)),
+        ),
+      )
+      .map((figure) => figure.id)
+      .sort();
+    expect(carrying).toEqual(
+      routes
+        .filter((route) => route.documents)
+        .map((route) => route.id)
+        .sort(),
+    );
   });
 
   it('bundles no AWS SDK v2, X-Ray or credential chain the Lambda runtime does not need', () => {

@@ -41,14 +41,7 @@ describe('stages', () => {
 describe('a growing route table', () => {
   const extra: RouteDefinition[] = [
     { id: 'files.upload', method: 'POST', path: '/v1/files', handler: 'functions/files/upload.ts', scopes: ['files:write'], auth: 'key' },
-    {
-      id: 'invoices.pdf',
-      method: 'GET',
-      path: '/v1/invoices/{id}/pdf',
-      handler: 'functions/invoices/pdf.ts',
-      scopes: ['invoices:read'],
-      auth: 'key',
-    },
+    { id: 'files.get', method: 'GET', path: '/v1/files/{id}', handler: 'functions/files/get.ts', scopes: ['files:read'], auth: 'key' },
     // webhooks.test (with its /api/v1 alias) is in the real route table now.
   ];
   // Also proves the bucket grants' wildcards are acknowledged: this build runs cdk-nag too.
@@ -64,7 +57,7 @@ describe('a growing route table', () => {
     ]);
   });
 
-  it('gives bucket access only to files and invoices routes, read-only for GET', () => {
+  it('gives bucket access only to files routes (read-only for GET) and document routes (read-write: a GET renders and stores)', () => {
     const s3Actions = (routeId: string): string[] => {
       const role = stack.getLogicalId(stack.api.functions.get(routeId)!.role!.node.defaultChild as never);
       const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } }));
@@ -73,8 +66,10 @@ describe('a growing route table', () => {
         .filter((action: string) => action.startsWith('s3:'));
     };
     expect(s3Actions('files.upload')).toContain('s3:PutObject');
-    expect(s3Actions('invoices.pdf')).toContain('s3:GetObject*');
-    expect(s3Actions('invoices.pdf')).not.toContain('s3:PutObject');
+    expect(s3Actions('files.get')).toContain('s3:GetObject*');
+    expect(s3Actions('files.get')).not.toContain('s3:PutObject');
+    expect(s3Actions('invoices.pdf')).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:PutObject']));
+    expect(s3Actions('invoices.list')).toEqual([]);
     expect(s3Actions('webhooks.test')).toEqual([]);
   });
 });

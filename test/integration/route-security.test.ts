@@ -23,6 +23,7 @@ import { generateApiKey } from '#shared/auth/keys';
 import { allScopes, missingScope, publishableScopes, type Scope } from '#shared/auth/scopes';
 import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
 import { call, type ApiResponse } from '#test/support/http';
+import { enableInvoicing, invoiceOrder } from '#test/support/invoices';
 import { brochure, businessCards, smallTable } from '#test/support/products';
 import { startReceiver, type Receiver } from '#test/support/receiver';
 import { eventually } from '#test/support/wait';
@@ -47,6 +48,9 @@ const NO_FOREIGN_ID: Record<string, string> = {
   'jobs.list': "lists the caller's own production jobs; no id in the path",
   'machines.list': "lists the caller's own machines; no id in the path",
   'machines.create': 'creates a machine; no id in the path',
+  'account.update': "changes the calling key's own account; no id in the path",
+  'invoices.list': "lists the caller's own invoices; no id in the path",
+  'invoices.create': 'issues an invoice; no id in the path (a foreign order or customer id in the body: see below)',
 };
 
 /** Routes with `auth: 'key'` and no scope: any valid key may call them. */
@@ -74,7 +78,17 @@ const STOREFRONT = [
  * id of another resource type needs a fixture here (made in beforeAll), or a reason above.
  */
 type ResourceType =
-  'customers' | 'addresses' | 'orders' | 'products' | 'legacy-products' | 'webhooks' | 'deliveries' | 'events' | 'jobs' | 'machines';
+  | 'customers'
+  | 'addresses'
+  | 'orders'
+  | 'products'
+  | 'legacy-products'
+  | 'webhooks'
+  | 'deliveries'
+  | 'events'
+  | 'jobs'
+  | 'machines'
+  | 'invoices';
 
 /**
  * Request bodies of the routes that take one: valid-looking, so a request refused by the guard is
@@ -108,6 +122,10 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
   'jobs.setStatus': { json: { status: 'failed', note: 'set by the security suite' } },
   'machines.create': { json: { name: 'Probe press', type: 'digital_press', speed_per_hour: 1000 } },
   'machines.update': { json: { name: 'Changed by the security suite' } },
+  'account.update': { json: { company: { phone: '+49 30 0000000' } } },
+  'invoices.create': { json: { customer_id: fixture.ids.customers, items: [{ description: 'Probe', quantity: 1, unit_price: 1 }] } },
+  'invoices.pay': { json: { amount: 0.01, method: 'cash' } },
+  'invoices.send': { json: {} },
 });
 
 // ---- Fixtures -------------------------------------------------------------------------------
@@ -199,6 +217,9 @@ beforeAll(async () => {
   if (confirmed.status !== 200) throw new Error(`fixture confirmation: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
   const jobs = await call('GET', `/v1/production/jobs?order_id=${order.id}`, { key });
   if (jobs.body?.data?.length !== 1) throw new Error(`fixture job: ${JSON.stringify(jobs.body)}`);
+  // An invoice of A's (of that order): A has the company details invoices need.
+  await enableInvoicing(a.account.id);
+  const invoice = await invoiceOrder(key, order.id, { notes: `Invoice ${marker}` });
   const machine = await created(
     call('POST', '/v1/production/machines', { key, body: { name: `Machine ${marker}`, type: 'cutter', speed_per_hour: 500 } }),
     'machine',
@@ -248,6 +269,7 @@ beforeAll(async () => {
       events: listed.data[0].id,
       jobs: jobs.body.data[0].id,
       machines: machine.id,
+      invoices: invoice.id,
     },
     secrets: [marker, a.account.id, webhook.secret, receiver.url],
   };
@@ -420,6 +442,20 @@ describe('ids in a request body', () => {
     expectError(expect, response, response.status, response.body.error.code);
     expectNothingLeaked(expect, response);
   });
+
+  it("invoices.create does not take another account's order or customer", async () => {
+    // B has no company details: its refusal must still be about the ids only once it has them.
+    const b = fixture.b.secretTest;
+    for (const body of [
+      { order_id: fixture.ids.orders },
+      { customer_id: fixture.ids.customers, items: [{ description: 'Probe', quantity: 1, unit_price: 1 }] },
+    ]) {
+      const response = await call('POST', '/v1/invoices', { key: b, body });
+      expect([404, 422], JSON.stringify(response.body)).toContain(response.status);
+      expectError(expect, response, response.status, response.body.error.code);
+      expectNothingLeaked(expect, response);
+    }
+  });
 });
 
 describe('after all those refused requests', () => {
@@ -435,6 +471,7 @@ describe('after all those refused requests', () => {
       webhook: `/v1/webhooks/${ids.webhooks}`,
       delivery: `/v1/webhooks/${ids.webhooks}/deliveries/${ids.deliveries}`,
       event: `/v1/events/${ids.events}`,
+      invoice: `/v1/invoices/${ids.invoices}`,
     };
     for (const [what, path] of Object.entries(reads)) {
       const response = await call('GET', path, { key });
@@ -445,5 +482,7 @@ describe('after all those refused requests', () => {
     expect(webhook.active).toBe(true);
     expect((await call('GET', `/v1/webhooks/${ids.webhooks}/deliveries`, { key })).body.pagination.total).toBe(1);
     expect((await call('GET', '/v1/customers', { key })).body.pagination.total).toBe(1);
+    const invoice = (await call('GET', reads.invoice, { key })).body.data;
+    expect(invoice).toMatchObject({ status: 'open', amount_paid: 0, payments: [] });
   });
 });

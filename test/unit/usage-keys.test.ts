@@ -61,6 +61,7 @@ const account = (overrides: Partial<Account> = {}): Account => ({
   tax_rate: 19,
   placeholder_image_url: null,
   allowed_ips: [],
+  company: null,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   ...overrides,

@@ -1,0 +1,185 @@
+/**
+ * An invoice's documents — the PDF (a ZUGFeRD / Factur-X hybrid with the CII XML inside) and the
+ * XRechnung XML in CII and UBL syntax — rendered once and kept in the documents bucket, then
+ * served from there. What an invoice says never changes after it is issued (payments, sending and
+ * voiding change its state, not its content), so each invoice has one document version.
+ *
+ * The renderers (pdfkit, the e-invoice library, the embedded font) are imported on first need
+ * only: a download served from the bucket never evaluates them.
+ */
+import { GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Tenant } from '#shared/auth/principal';
+import { s3 } from '#shared/clients/s3';
+import { config } from '#shared/config';
+import { invoiceKeys } from '#shared/db/keys';
+import type { InvoiceDocument } from './document';
+import type { InvoiceRecord } from './stored';
+
+/** Raised if the layout of issued invoices ever had to change: old objects stay as they were served. */
+const DOCUMENT_VERSION = 1;
+
+/** How long a presigned PDF URL is valid. */
+export const PRESIGNED_URL_SECONDS = 15 * 60;
+
+export type XmlSyntax = 'cii' | 'ubl';
+
+const files = {
+  pdf: { file: 'invoice.pdf', contentType: 'application/pdf' },
+  cii: { file: 'invoice-cii.xml', contentType: 'application/xml' },
+  ubl: { file: 'invoice-ubl.xml', contentType: 'application/xml' },
+} as const;
+
+export const pdfFilename = (invoice: Pick<InvoiceRecord, 'invoice_number'>): string => `${invoice.invoice_number}.pdf`;
+export const xmlFilename = (invoice: Pick<InvoiceRecord, 'invoice_number'>, syntax: XmlSyntax): string =>
+  `${invoice.invoice_number}-${syntax}.xml`;
+
+/** What the renderers need, from the stored invoice (money stays in minor units). */
+export function invoiceDocumentOf(tenant: Tenant, invoice: InvoiceRecord): InvoiceDocument {
+  const { seller, customer } = invoice;
+  return {
+    invoice_number: invoice.invoice_number,
+    test_mode: tenant.mode === 'test',
+    currency: invoice.currency,
+    issue_date: invoice.issued_at.slice(0, 10),
+    due_date: invoice.due_date,
+    service_date: invoice.service_date,
+    order_number: invoice.order_number,
+    seller: {
+      legal_name: seller.legal_name,
+      address: seller.address,
+      vat_id: seller.vat_id,
+      tax_number: seller.tax_number,
+      iban: seller.iban,
+      bic: seller.bic,
+      email: seller.email,
+      phone: seller.phone,
+      payment_terms_days: seller.payment_terms_days,
+      footer: seller.footer,
+    },
+    buyer: {
+      id: customer.id,
+      name: customer.name,
+      email: customer.email,
+      company: customer.company,
+      vat_id: customer.vat_id,
+      buyer_reference: customer.buyer_reference,
+      address: customer.billing_address,
+    },
+    lines: invoice.items.map((line) => ({
+      position: line.position,
+      description: line.description,
+      quantity: line.quantity,
+      unit_price: line.unit_price,
+      tax_rate: line.tax_rate,
+      net_amount: line.amount,
+    })),
+    shipping: invoice.shipping,
+    shipping_tax_rate: invoice.shipping_tax_rate,
+    subtotal: invoice.subtotal + invoice.shipping,
+    tax_breakdown: invoice.tax_breakdown.map((group) => ({
+      tax_rate: group.tax_rate,
+      taxable_amount: group.taxable_amount,
+      tax_amount: group.tax,
+    })),
+    tax: invoice.tax,
+    total: invoice.total,
+    // The document is the invoice as issued: payments are the invoice's state, not its content.
+    amount_paid: 0,
+    amount_due: invoice.total,
+    notes: invoice.notes,
+  };
+}
+
+const keyOf = (tenant: Tenant, invoice: InvoiceRecord, kind: keyof typeof files) =>
+  invoiceKeys.document(tenant, invoice.id, DOCUMENT_VERSION, files[kind].file);
+
+async function readStored(key: string): Promise<Uint8Array | undefined> {
+  try {
+    const object = await s3().send(new GetObjectCommand({ Bucket: config().documentsBucket, Key: key }));
+    return await object.Body!.transformToByteArray();
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
+async function isStored(key: string): Promise<boolean> {
+  try {
+    await s3().send(new HeadObjectCommand({ Bucket: config().documentsBucket, Key: key }));
+    return true;
+  } catch (error) {
+    if (
+      (error as { name?: string }).name === 'NotFound' ||
+      (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+    ) {
+      return false;
+    }
+    throw error;
+  }
+}
+
+async function store(key: string, bytes: Uint8Array, contentType: string, filename: string): Promise<void> {
+  await s3().send(
+    new PutObjectCommand({
+      Bucket: config().documentsBucket,
+      Key: key,
+      Body: bytes,
+      ContentType: contentType,
+      ContentDisposition: `inline; filename="${filename}"`,
+    }),
+  );
+}
+
+/** Renders a document of the invoice (the renderers are loaded here, on first need). */
+async function render(tenant: Tenant, invoice: InvoiceRecord, kind: keyof typeof files): Promise<Uint8Array> {
+  const renderers = await import('./rendering/e-invoice');
+  const document = invoiceDocumentOf(tenant, invoice);
+  if (kind === 'pdf') return renderers.renderFacturXPdf(document);
+  return new TextEncoder().encode(await renderers.renderEInvoiceXml(document, kind));
+}
+
+export interface StoredDocument {
+  bytes: Uint8Array;
+  contentType: string;
+  filename: string;
+  /** False when this call rendered it. */
+  cached: boolean;
+}
+
+/**
+ * The document, from the bucket or rendered and stored now. Two first downloads at the same time
+ * both render and store the same content: harmless, and cheaper than a lock.
+ */
+export async function invoiceDocument(tenant: Tenant, invoice: InvoiceRecord, kind: 'pdf' | XmlSyntax): Promise<StoredDocument> {
+  const key = keyOf(tenant, invoice, kind);
+  const { contentType } = files[kind];
+  const filename = kind === 'pdf' ? pdfFilename(invoice) : xmlFilename(invoice, kind);
+  const stored = await readStored(key);
+  if (stored) return { bytes: stored, contentType, filename, cached: true };
+  const bytes = await render(tenant, invoice, kind);
+  await store(key, bytes, contentType, filename);
+  return { bytes, contentType, filename, cached: false };
+}
+
+/** A presigned GET URL of the PDF (rendered first if it is not stored yet), valid PRESIGNED_URL_SECONDS. */
+export async function presignedPdf(
+  tenant: Tenant,
+  invoice: InvoiceRecord,
+  now = new Date(),
+): Promise<{ url: string; expires_at: string; filename: string }> {
+  const key = keyOf(tenant, invoice, 'pdf');
+  const filename = pdfFilename(invoice);
+  if (!(await isStored(key))) await store(key, await render(tenant, invoice, 'pdf'), files.pdf.contentType, filename);
+  const url = await getSignedUrl(
+    s3(),
+    new GetObjectCommand({
+      Bucket: config().documentsBucket,
+      Key: key,
+      ResponseContentDisposition: `inline; filename="${filename}"`,
+      ResponseContentType: 'application/pdf',
+    }),
+    { expiresIn: PRESIGNED_URL_SECONDS },
+  );
+  return { url, expires_at: new Date(now.getTime() + PRESIGNED_URL_SECONDS * 1000).toISOString(), filename };
+}

@@ -1,0 +1,223 @@
+/**
+ * `InvoiceDocument` → the internal invoice format of @e-invoice-eu/core (UBL-shaped JSON, from
+ * which the library writes UBL or CII). Pure, so the mapping is tested without rendering.
+ *
+ * Business terms (BT-…) are those of EN 16931; rules (BR-…) are EN 16931's, BR-DE-… XRechnung's.
+ */
+import type { Invoice } from '@e-invoice-eu/core';
+import type { DocumentAddress, DocumentLine, InvoiceDocument } from '#shared/invoices/document';
+import { formatMinor } from '#shared/money';
+import { taxOn } from '#shared/pricing/tax';
+import { lineAdjustment } from './line-adjustment';
+import { taxCategory } from './tax-category';
+
+type UblInvoice = Invoice['ubl:Invoice'];
+type Currency = UblInvoice['cbc:DocumentCurrencyCode'];
+type Country = UblInvoice['cac:AccountingSupplierParty']['cac:Party']['cac:PostalAddress']['cac:Country']['cbc:IdentificationCode'];
+type InvoiceLine = UblInvoice['cac:InvoiceLine'][number];
+type PostalAddress = UblInvoice['cac:AccountingSupplierParty']['cac:Party']['cac:PostalAddress'];
+type SellerTaxSchemes = NonNullable<UblInvoice['cac:AccountingSupplierParty']['cac:Party']['cac:PartyTaxScheme']>;
+
+/** UN/ECE Rec 20 "one": the document has no units of measure, every quantity is a count. */
+const UNIT_CODE = 'C62';
+export const TEST_MODE_NOTE = 'TEST INVOICE: issued in test mode. This is not a valid invoice; do not pay.';
+
+/**
+ * Checks the amounts against the EN 16931 calculation rules before anything is written: the
+ * document is the single source of the figures, and an e-invoice that does not add up is
+ * rejected by the receiving platform, long after the invoice was issued.
+ */
+export function reconciliationErrors(doc: InvoiceDocument): string[] {
+  const errors: string[] = [];
+  const lineSum = doc.lines.reduce((sum, line) => sum + line.net_amount, 0) + doc.shipping;
+  if (lineSum !== doc.subtotal) errors.push(`BR-CO-10/13: lines + shipping ${lineSum} ≠ subtotal ${doc.subtotal}`);
+  const taxSum = doc.tax_breakdown.reduce((sum, group) => sum + group.tax_amount, 0);
+  if (taxSum !== doc.tax) errors.push(`BR-CO-14: tax breakdown ${taxSum} ≠ tax ${doc.tax}`);
+  if (doc.subtotal + doc.tax !== doc.total) errors.push(`BR-CO-15: subtotal + tax ≠ total ${doc.total}`);
+  if (doc.total - doc.amount_paid !== doc.amount_due) errors.push(`BR-CO-16: total − paid ≠ amount due ${doc.amount_due}`);
+  const taxable = new Map<number, number>();
+  for (const line of doc.lines) taxable.set(line.tax_rate, (taxable.get(line.tax_rate) ?? 0) + line.net_amount);
+  if (doc.shipping > 0) taxable.set(doc.shipping_tax_rate, (taxable.get(doc.shipping_tax_rate) ?? 0) + doc.shipping);
+  const rates = new Set(doc.tax_breakdown.map((group) => group.tax_rate));
+  if (rates.size !== doc.tax_breakdown.length) errors.push('BR-CO-18: one tax breakdown group per rate');
+  for (const rate of taxable.keys()) if (!rates.has(rate)) errors.push(`BR-S-01/BR-E-01: no tax breakdown group for ${rate} %`);
+  for (const group of doc.tax_breakdown) {
+    const { code } = taxCategory(group.tax_rate);
+    const expected = taxable.get(group.tax_rate) ?? 0;
+    if (group.taxable_amount !== expected)
+      errors.push(`BR-${code}-08: taxable at ${group.tax_rate} % is ${expected}, not ${group.taxable_amount}`);
+    const tax = code === 'E' ? 0 : taxOn(group.taxable_amount, group.tax_rate);
+    if (group.tax_amount !== tax) errors.push(`BR-${code}-09: tax at ${group.tax_rate} % is ${tax}, not ${group.tax_amount}`);
+  }
+  return errors;
+}
+
+function postalAddress(address: DocumentAddress): PostalAddress {
+  return {
+    'cbc:StreetName': address.line1,
+    ...(address.line2 ? { 'cbc:AdditionalStreetName': address.line2 } : {}),
+    'cbc:CityName': address.city,
+    'cbc:PostalZone': address.postal_code,
+    ...(address.region ? { 'cbc:CountrySubentity': address.region } : {}),
+    'cac:Country': { 'cbc:IdentificationCode': address.country as Country },
+  };
+}
+
+function invoiceLine(line: DocumentLine, currency: Currency): InvoiceLine {
+  const { code } = taxCategory(line.tax_rate);
+  const adjustment = lineAdjustment(line);
+  return {
+    'cbc:ID': String(line.position),
+    'cbc:InvoicedQuantity': String(line.quantity),
+    'cbc:InvoicedQuantity@unitCode': UNIT_CODE,
+    'cbc:LineExtensionAmount': formatMinor(line.net_amount),
+    'cbc:LineExtensionAmount@currencyID': currency,
+    ...(adjustment !== 0
+      ? {
+          'cac:AllowanceCharge': [
+            {
+              'cbc:ChargeIndicator': adjustment > 0 ? 'true' : 'false',
+              'cbc:AllowanceChargeReason': adjustment > 0 ? 'Setup fee' : 'Discount',
+              'cbc:Amount': formatMinor(Math.abs(adjustment)),
+              'cbc:Amount@currencyID': currency,
+            },
+          ],
+        }
+      : {}),
+    'cac:Item': {
+      'cbc:Name': line.description,
+      'cac:ClassifiedTaxCategory': { 'cbc:ID': code, 'cbc:Percent': String(line.tax_rate), 'cac:TaxScheme': { 'cbc:ID': 'VAT' } },
+    },
+    'cac:Price': { 'cbc:PriceAmount': formatMinor(line.unit_price), 'cbc:PriceAmount@currencyID': currency },
+  };
+}
+
+/** Shipping is printed and exported as a line of its own (not a document-level charge), after the last line. */
+function shippingLine(doc: InvoiceDocument): DocumentLine {
+  const position = doc.lines.reduce((last, line) => Math.max(last, line.position), 0) + 1;
+  return {
+    position,
+    description: 'Shipping',
+    quantity: 1,
+    unit_price: doc.shipping,
+    tax_rate: doc.shipping_tax_rate,
+    net_amount: doc.shipping,
+  };
+}
+
+function paymentTerms(doc: InvoiceDocument): string {
+  if (doc.amount_due <= 0) return 'Paid in full.';
+  return `Payable without deduction within ${doc.seller.payment_terms_days} days, by ${doc.due_date}.`;
+}
+
+export function toEInvoice(doc: InvoiceDocument): Invoice {
+  const errors = reconciliationErrors(doc);
+  if (errors.length) throw new RangeError(`Invoice ${doc.invoice_number} does not reconcile: ${errors.join('; ')}`);
+  const currency = doc.currency as Currency;
+  const { seller, buyer } = doc;
+
+  const sellerTaxSchemes = [
+    ...(seller.vat_id ? [{ 'cbc:CompanyID': seller.vat_id, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }] : []),
+    // BT-32, the national tax number: "FC" is the scheme CII expects for it (the library maps VAT to "VA").
+    ...(seller.tax_number ? [{ 'cbc:CompanyID': seller.tax_number, 'cac:TaxScheme': { 'cbc:ID': 'FC' } }] : []),
+  ] as SellerTaxSchemes;
+  const lines = [...doc.lines, ...(doc.shipping > 0 ? [shippingLine(doc)] : [])].map((line) => invoiceLine(line, currency));
+  // One note (BT-22) holding both texts: the library writes several UBL notes into one CII
+  // IncludedNote with several Content elements, which the CII schema does not allow.
+  const note = [...(doc.test_mode ? [TEST_MODE_NOTE] : []), ...(doc.notes ? [doc.notes] : [])].join('\n\n');
+
+  return {
+    'ubl:Invoice': {
+      'cbc:ID': doc.invoice_number,
+      'cbc:IssueDate': doc.issue_date,
+      'cbc:DueDate': doc.due_date,
+      'cbc:InvoiceTypeCode': '380', // commercial invoice
+      ...(note ? { 'cbc:Note': [note] } : {}),
+      'cbc:DocumentCurrencyCode': currency,
+      // BT-10 is mandatory in XRechnung (BR-DE-15); without a Leitweg-ID the invoice number is the reference.
+      'cbc:BuyerReference': buyer.buyer_reference ?? doc.invoice_number,
+      // BT-14, sales order reference; the library sets the mandatory UBL cbc:ID (BT-13) to "NA".
+      ...(doc.order_number ? { 'cac:OrderReference': { 'cbc:SalesOrderID': doc.order_number } } : {}),
+      'cac:AccountingSupplierParty': {
+        'cac:Party': {
+          'cbc:EndpointID': seller.email,
+          'cbc:EndpointID@schemeID': 'EM',
+          // BR-CO-26 wants BT-29, BT-30 or BT-31: without a VAT ID the tax number identifies the seller.
+          ...(seller.vat_id ? {} : { 'cac:PartyIdentification': [{ 'cbc:ID': seller.tax_number ?? seller.legal_name }] }),
+          'cac:PostalAddress': postalAddress(seller.address),
+          'cac:PartyTaxScheme': sellerTaxSchemes,
+          'cac:PartyLegalEntity': { 'cbc:RegistrationName': seller.legal_name },
+          // BG-6 with name, phone and email is mandatory in XRechnung (BR-DE-2, -5, -6, -7).
+          'cac:Contact': {
+            'cbc:Name': seller.legal_name,
+            ...(seller.phone ? { 'cbc:Telephone': seller.phone } : {}),
+            'cbc:ElectronicMail': seller.email,
+          },
+        },
+      },
+      'cac:AccountingCustomerParty': {
+        'cac:Party': {
+          'cbc:EndpointID': buyer.email,
+          'cbc:EndpointID@schemeID': 'EM',
+          'cac:PartyIdentification': { 'cbc:ID': String(buyer.id) },
+          // BG-8 needs at least the country (BR-11); without a billing address the seller's is assumed.
+          'cac:PostalAddress': buyer.address
+            ? postalAddress(buyer.address)
+            : { 'cac:Country': { 'cbc:IdentificationCode': seller.address.country as Country } },
+          ...(buyer.vat_id ? { 'cac:PartyTaxScheme': { 'cbc:CompanyID': buyer.vat_id, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } } } : {}),
+          'cac:PartyLegalEntity': { 'cbc:RegistrationName': buyer.company ?? buyer.name },
+          'cac:Contact': { 'cbc:Name': buyer.name, 'cbc:ElectronicMail': buyer.email },
+        },
+      },
+      'cac:Delivery': { 'cbc:ActualDeliveryDate': doc.service_date },
+      'cac:PaymentMeans': [
+        seller.iban
+          ? {
+              'cbc:PaymentMeansCode': '58', // SEPA credit transfer
+              'cbc:PaymentID': doc.invoice_number,
+              'cac:PayeeFinancialAccount': {
+                'cbc:ID': seller.iban.replace(/\s+/g, ''),
+                'cbc:Name': seller.legal_name,
+                ...(seller.bic ? { 'cac:FinancialInstitutionBranch': { 'cbc:ID': seller.bic } } : {}),
+              },
+            }
+          : // "Instrument not defined": 30/58 would require an account (BR-61) the seller has not given.
+            { 'cbc:PaymentMeansCode': '1', 'cbc:PaymentID': doc.invoice_number },
+      ],
+      'cac:PaymentTerms': { 'cbc:Note': paymentTerms(doc) },
+      'cac:TaxTotal': [
+        {
+          'cbc:TaxAmount': formatMinor(doc.tax),
+          'cbc:TaxAmount@currencyID': currency,
+          'cac:TaxSubtotal': doc.tax_breakdown.map((group) => {
+            const category = taxCategory(group.tax_rate);
+            return {
+              'cbc:TaxableAmount': formatMinor(group.taxable_amount),
+              'cbc:TaxableAmount@currencyID': currency,
+              'cbc:TaxAmount': formatMinor(group.tax_amount),
+              'cbc:TaxAmount@currencyID': currency,
+              'cac:TaxCategory': {
+                'cbc:ID': category.code,
+                'cbc:Percent': String(group.tax_rate),
+                ...(category.exemptionReason ? { 'cbc:TaxExemptionReason': category.exemptionReason } : {}),
+                'cac:TaxScheme': { 'cbc:ID': 'VAT' },
+              },
+            };
+          }),
+        },
+      ],
+      'cac:LegalMonetaryTotal': {
+        'cbc:LineExtensionAmount': formatMinor(doc.subtotal),
+        'cbc:LineExtensionAmount@currencyID': currency,
+        'cbc:TaxExclusiveAmount': formatMinor(doc.subtotal),
+        'cbc:TaxExclusiveAmount@currencyID': currency,
+        'cbc:TaxInclusiveAmount': formatMinor(doc.total),
+        'cbc:TaxInclusiveAmount@currencyID': currency,
+        ...(doc.amount_paid > 0 ? { 'cbc:PrepaidAmount': formatMinor(doc.amount_paid), 'cbc:PrepaidAmount@currencyID': currency } : {}),
+        'cbc:PayableAmount': formatMinor(doc.amount_due),
+        'cbc:PayableAmount@currencyID': currency,
+      },
+      'cac:InvoiceLine': lines as UblInvoice['cac:InvoiceLine'],
+    },
+  };
+}

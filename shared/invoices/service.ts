@@ -1,0 +1,301 @@
+/**
+ * Issuing and reading invoices (payments, voiding: payments.ts; sending: sending.ts). An invoice
+ * copies everything it says when it is issued — the seller from the account's company details,
+ * the customer and billing address, the lines and amounts from the order or from the request — and
+ * takes the next gap-free number in the same transaction (numbering.ts).
+ */
+import { getAccount } from '#shared/accounts/repository';
+import { missingInvoiceFields, type InvoicingCompany } from '#shared/accounts/company';
+import type { Tenant } from '#shared/auth/principal';
+import { readCustomer, readCustomerWithAddresses } from '#shared/customers/repository';
+import { nextId } from '#shared/db/counters';
+import { retryOnVersionConflict } from '#shared/db/optimistic';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { eventPut } from '#shared/events/outbox';
+import type { OrderRecord } from '#shared/orders/stored';
+import { formatInvoiceNumber, lastInvoiceSequence, takeInvoiceNumber } from './numbering';
+import * as repo from './repository';
+import type { CustomerInvoicesQuery, InvoiceCreateInput, InvoiceListQuery } from './schema';
+import { invoiceCreated } from './events';
+import { present, today, type Invoice } from './present';
+import {
+  invoiceCreation,
+  orderInvoiceableCheck,
+  orderInvoiceMarkPut,
+  type InvoiceCustomerRecord,
+  type InvoiceLineRecord,
+  type InvoiceRecord,
+} from './stored';
+import { invoiceTotals, lineAmount } from './totals';
+
+/**
+ * Numbering retries: every create that lost the race for a number reads the counter again.
+ * Twenty creates at once need up to twenty rounds; the pauses stay short (numbering.ts).
+ */
+const NUMBER_ATTEMPTS = 30;
+
+const addDays = (day: string, days: number): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The account's company details, or 422 naming what is missing (checked before anything else is read). */
+async function sellerOf(tenant: Tenant): Promise<{ company: InvoicingCompany; currency: string; taxRate: number }> {
+  const account = await getAccount(tenant.accountId);
+  if (!account) throw new NotFoundError('account', tenant.accountId);
+  const missing = missingInvoiceFields(account.company);
+  if (missing.length > 0) {
+    throw new ValidationError(
+      "The account's company details are incomplete: an invoice needs them (set them with PUT /v1/account)",
+      missing.map((field) => ({ field, message: 'is required to issue invoices' })),
+    );
+  }
+  return { company: account.company as InvoicingCompany, currency: account.currency, taxRate: account.tax_rate };
+}
+
+/** An order line bills its units; its setup fee, when it has one, is a line of its own (a valid e-invoice line is quantity × price). */
+function linesOfOrder(order: OrderRecord): InvoiceLineRecord[] {
+  const lines: InvoiceLineRecord[] = [];
+  for (const item of order.items) {
+    const base = { tax_rate: order.tax_rate, order_item_id: item.id };
+    lines.push({
+      ...base,
+      position: lines.length + 1,
+      description: item.description,
+      quantity: item.quantity,
+      unit_price: item.unit_price,
+      amount: item.total - item.setup_fee,
+    });
+    if (item.setup_fee > 0) {
+      lines.push({
+        ...base,
+        position: lines.length + 1,
+        description: `Setup: ${item.description}`,
+        quantity: 1,
+        unit_price: item.setup_fee,
+        amount: item.setup_fee,
+      });
+    }
+  }
+  return lines;
+}
+
+interface Draft {
+  order: OrderRecord | null;
+  customer: InvoiceCustomerRecord;
+  items: InvoiceLineRecord[];
+  shipping: number;
+  shippingTaxRate: number;
+  currency: string;
+  serviceDate: string | null;
+}
+
+async function draftFromOrder(tenant: Tenant, orderId: number, buyerReference: string | null): Promise<Draft> {
+  const { order, marked } = await repo.readOrderToInvoice(tenant, orderId);
+  if (order.status === 'pending' || order.status === 'cancelled') {
+    throw new ConflictError(`Order ${order.order_number} is ${order.status}: only confirmed orders can be invoiced`);
+  }
+  if (marked)
+    throw new ConflictError(`Order ${order.order_number} already has invoice ${marked.invoice_number} (void it to issue another)`);
+  // The order keeps the customer's name and email; company and VAT ID come from the record, if it still exists.
+  const record = await readCustomer(tenant, order.customer.id);
+  return {
+    order,
+    customer: {
+      ...order.customer,
+      company: record?.company ?? null,
+      vat_id: record?.vat_id ?? null,
+      buyer_reference: buyerReference,
+      billing_address: order.billing_address ?? order.shipping_address,
+    },
+    items: linesOfOrder(order),
+    shipping: order.shipping,
+    shippingTaxRate: order.tax_rate,
+    currency: order.currency,
+    serviceDate: order.production_completed_at?.slice(0, 10) ?? null,
+  };
+}
+
+async function draftFromItems(tenant: Tenant, input: InvoiceCreateInput, account: { currency: string; taxRate: number }): Promise<Draft> {
+  const { customer, addresses } = await readCustomerWithAddresses(tenant, input.customer_id!, true);
+  const billing = addresses.find((address) => address.id === customer.default_billing_address_id);
+  return {
+    order: null,
+    customer: {
+      id: customer.id,
+      name: customer.name,
+      email: customer.email,
+      company: customer.company,
+      vat_id: customer.vat_id,
+      buyer_reference: input.buyer_reference ?? null,
+      billing_address: billing
+        ? {
+            name: billing.name,
+            company: billing.company,
+            line1: billing.line1,
+            line2: billing.line2,
+            postal_code: billing.postal_code,
+            city: billing.city,
+            region: billing.region,
+            country: billing.country,
+          }
+        : null,
+    },
+    items: input.items!.map((item, index) => ({
+      position: index + 1,
+      description: item.description,
+      quantity: item.quantity,
+      unit_price: item.unit_price,
+      tax_rate: item.tax_rate ?? account.taxRate,
+      amount: lineAmount(item.quantity, item.unit_price),
+      order_item_id: null,
+    })),
+    shipping: 0,
+    shippingTaxRate: account.taxRate,
+    currency: account.currency,
+    serviceDate: null,
+  };
+}
+
+/**
+ * `POST /v1/invoices`. 422 without the seller's mandatory details; 404 for an unknown order or
+ * customer; 409 for an order that is pending, cancelled or already invoiced. The number, the
+ * invoice, its list entries, the order's mark and `invoice.created` are one transaction.
+ */
+export async function createInvoice(tenant: Tenant, input: InvoiceCreateInput, now = new Date()): Promise<Invoice> {
+  const seller = await sellerOf(tenant);
+  const draft =
+    input.order_id !== undefined
+      ? await draftFromOrder(tenant, input.order_id, input.buyer_reference ?? null)
+      : await draftFromItems(tenant, input, seller);
+  const issuedAt = now.toISOString();
+  const issueDate = today(now);
+  const { company } = seller;
+  const totals = invoiceTotals(draft.items, draft.shipping, draft.shippingTaxRate);
+  const rates = new Set([...draft.items.map((line) => line.tax_rate), ...(draft.shipping > 0 ? [draft.shippingTaxRate] : [])]);
+  const id = await nextId(tenant, 'invoice');
+  const base: Omit<InvoiceRecord, 'invoice_number'> = {
+    id,
+    order_id: draft.order?.id ?? null,
+    order_number: draft.order?.order_number ?? null,
+    status: 'open',
+    overdue: false,
+    customer: draft.customer,
+    seller: {
+      legal_name: company.legal_name,
+      address: company.address,
+      vat_id: company.vat_id,
+      tax_number: company.tax_number,
+      iban: company.iban,
+      bic: company.bic,
+      email: company.email,
+      phone: company.phone,
+      payment_terms_days: company.payment_terms_days,
+      footer: company.invoice_footer,
+    },
+    items: draft.items,
+    subtotal: totals.subtotal,
+    shipping: draft.shipping,
+    shipping_tax_rate: draft.shippingTaxRate,
+    tax_rate: rates.size === 1 ? [...rates][0]! : null,
+    tax_breakdown: totals.tax_breakdown,
+    tax: totals.tax,
+    total: totals.total,
+    amount_paid: 0,
+    amount_due: totals.total,
+    currency: draft.currency,
+    notes: input.notes ?? null,
+    issued_at: issuedAt,
+    due_date: addDays(issueDate, input.due_days ?? company.payment_terms_days),
+    service_date: input.service_date ?? draft.serviceDate ?? issueDate,
+    sent_at: null,
+    last_sent_at: null,
+    paid_at: null,
+    voided_at: null,
+    payments: [],
+    created_at: issuedAt,
+    updated_at: issuedAt,
+    version: 1,
+  };
+  const year = now.getUTCFullYear();
+  return retryOnVersionConflict(
+    'invoice numbering',
+    async () => {
+      const last = await lastInvoiceSequence(tenant, year);
+      const invoice: InvoiceRecord = { ...base, invoice_number: formatInvoiceNumber(year, last + 1) };
+      const view = present(invoice, now);
+      const order = draft.order;
+      await repo.insertInvoice([
+        takeInvoiceNumber(tenant, year, last),
+        ...invoiceCreation(tenant, invoice),
+        ...(order
+          ? [
+              {
+                item: orderInvoiceMarkPut(tenant, order.id, invoice),
+                onConditionFailure: () =>
+                  new ConflictError(`Order ${order.order_number} already has an invoice (void it to issue another)`),
+              },
+              {
+                item: orderInvoiceableCheck(tenant, order.id),
+                onConditionFailure: () => new ConflictError(`Order ${order.order_number} can no longer be invoiced (cancelled meanwhile)`),
+              },
+            ]
+          : []),
+        eventPut(tenant, invoiceCreated, { invoice: view }, now).item,
+      ]);
+      return view;
+    },
+    NUMBER_ATTEMPTS,
+  );
+}
+
+// ---- Read and list ----------------------------------------------------------------------------
+
+export async function getInvoice(tenant: Tenant, id: number): Promise<Invoice> {
+  return present(await repo.requireInvoice(tenant, id));
+}
+
+export interface InvoicePage {
+  items: Invoice[];
+  total: number;
+  capped: boolean;
+  hasMore: boolean;
+}
+
+/**
+ * `GET /v1/invoices`. The due-date filters (`due_before`, `overdue`) combine with each other only;
+ * `status` combines with `customer_id` or `order_id` (docs/invoices.md): each combination is one
+ * index partition, so a page never reads more than it shows.
+ */
+export async function listInvoices(tenant: Tenant, query: InvoiceListQuery, now = new Date()): Promise<InvoicePage> {
+  const byDue = query.due_before !== undefined || query.overdue !== undefined;
+  const others = (['status', 'customer_id', 'order_id'] as const).filter((name) => query[name] !== undefined);
+  if (byDue && others.length > 0) {
+    throw new ValidationError('due_before and overdue list by due date and combine only with each other', [
+      { field: others[0]!, message: 'cannot be combined with due_before or overdue' },
+    ]);
+  }
+  if (query.customer_id !== undefined && query.order_id !== undefined) {
+    throw new ValidationError('Filter by customer or by order, not both', [
+      { field: 'order_id', message: "cannot be combined with customer_id (an order's invoices are its customer's)" },
+    ]);
+  }
+  const result = await repo.listInvoices(
+    tenant,
+    {
+      status: query.status,
+      customerId: query.customer_id,
+      orderId: query.order_id,
+      dueBefore: query.due_before,
+      unpaidDueBefore: query.overdue ? today(now) : undefined,
+    },
+    { page: query.page, perPage: query.per_page },
+  );
+  return { ...result, items: result.items.map((invoice) => present(invoice, now)) };
+}
+
+/** `GET /v1/customers/{id}/invoices` (404 for an unknown customer; a deleted customer's invoices remain under /v1/invoices). */
+export async function listCustomerInvoices(tenant: Tenant, customerId: number, query: CustomerInvoicesQuery): Promise<InvoicePage> {
+  if (!(await readCustomer(tenant, customerId))) throw new NotFoundError('customer', customerId);
+  const result = await repo.listInvoices(tenant, { status: query.status, customerId }, { page: query.page, perPage: query.per_page });
+  const now = new Date();
+  return { ...result, items: result.items.map((invoice) => present(invoice, now)) };
+}

