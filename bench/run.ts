@@ -60,7 +60,15 @@ section(
 );
 
 // 2. Cold import
-const representative = ['authorizer', 'customers.get', 'products.get', 'orders.create', 'worker.WebhookDelivery', 'openapi.get'];
+const representative = [
+  'authorizer',
+  'customers.get',
+  'products.get',
+  'orders.create',
+  'worker.WebhookDelivery',
+  'openapi.get',
+  'invoices.pdf',
+];
 const cold = measureColdImports(
   bundles.filter((bundle) => representative.includes(bundle.id)),
   12,
