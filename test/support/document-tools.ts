@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterAll } from 'vitest';
 
 const PACKAGE_OF: Record<string, string> = {
   pdftotext: 'poppler-utils',
@@ -42,13 +43,16 @@ export function tool(command: string, args: string[]): ToolResult {
 
 let scratch: string | undefined;
 
-/** One temporary folder per test process, removed at exit. */
+// Registered while the importing test file is collected, so it runs after that file's tests: a
+// process 'exit' handler never fires in vitest's worker threads, and the folders would pile up.
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  scratch = undefined;
+});
+
+/** One temporary folder per test file, removed after its tests. */
 export function scratchDir(): string {
-  if (!scratch) {
-    scratch = mkdtempSync(join(tmpdir(), 'invoice-documents-'));
-    const dir = scratch;
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  }
+  scratch ??= mkdtempSync(join(tmpdir(), 'invoice-documents-'));
   return scratch;
 }
 
