@@ -3,11 +3,11 @@
  * against the real local engines: what is deployed is what works, not only the sources.
  */
 import { build } from 'esbuild';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { apiEvent, benchContext, type ProxyHandler } from '#bench/latency';
 import { esbuildOptions } from '#infra/bundling';
 import { resolveApiKey } from '#shared/accounts/service';
@@ -15,8 +15,12 @@ import { uniqueEmail } from '#test/support/http';
 
 const root = resolve(import.meta.dirname, '../..');
 
+const built: string[] = [];
+afterAll(() => Promise.all(built.map((dir) => rm(dir, { recursive: true, force: true }))));
+
 async function bundled(entry: string): Promise<ProxyHandler> {
   const dir = await mkdtemp(join(tmpdir(), 'bundle-'));
+  built.push(dir);
   const file = join(dir, 'index.mjs');
   await build(esbuildOptions(join(root, entry), file));
   return (await import(pathToFileURL(file).href)).handler as ProxyHandler;
