@@ -31,33 +31,29 @@ import {
 const customerPath = /* @__PURE__ */ idPath('Customer id');
 const addressPath = /* @__PURE__ */ z.object({ id: pathId, addressId: pathId });
 
-export const list = { route: customersList, query: CustomerListQuerySchema, response: CustomerSchema, list: true } satisfies Operation;
+export const list = { route: customersList, query: CustomerListQuerySchema, list: true } satisfies Operation;
 export const create = {
   route: customersCreate,
   body: CustomerCreateSchema,
-  response: CustomerSchema,
   status: 201,
   errors: [409],
 } satisfies Operation;
-export const get = { route: customersGet, params: customerPath, response: CustomerSchema, errors: [404] } satisfies Operation;
+export const get = { route: customersGet, params: customerPath, errors: [404] } satisfies Operation;
 export const update = {
   route: customersUpdate,
   params: customerPath,
   body: CustomerUpdateSchema,
-  response: CustomerSchema,
   errors: [404, 409],
 } satisfies Operation;
 const deleteOperation = {
   route: customersDelete,
   params: customerPath,
-  response: DeletedSchema,
   errors: [404, 409],
 } satisfies Operation;
 export { deleteOperation as delete };
 export const listAddresses = {
   route: addressesList,
   params: customerPath,
-  response: AddressSchema,
   list: true,
   errors: [404],
 } satisfies Operation;
@@ -65,16 +61,31 @@ export const createAddress = {
   route: addressesCreate,
   params: customerPath,
   body: AddressCreateSchema,
-  response: AddressSchema,
   status: 201,
   errors: [404, 409],
 } satisfies Operation;
-export const getAddress = { route: addressesGet, params: addressPath, response: AddressSchema, errors: [404] } satisfies Operation;
+export const getAddress = { route: addressesGet, params: addressPath, errors: [404] } satisfies Operation;
 export const updateAddress = {
   route: addressesUpdate,
   params: addressPath,
   body: AddressUpdateSchema,
-  response: AddressSchema,
   errors: [404, 409],
 } satisfies Operation;
-export const deleteAddress = { route: addressesDelete, params: addressPath, response: DeletedSchema, errors: [404] } satisfies Operation;
+export const deleteAddress = { route: addressesDelete, params: addressPath, errors: [404] } satisfies Operation;
+
+/**
+ * What each operation answers (its `data`; an element of it for a list), for the OpenAPI document:
+ * kept apart from the operations, so handler bundles leave the response schemas out.
+ */
+export const responses = {
+  delete: DeletedSchema,
+  list: CustomerSchema,
+  create: CustomerSchema,
+  get: CustomerSchema,
+  update: CustomerSchema,
+  listAddresses: AddressSchema,
+  createAddress: AddressSchema,
+  getAddress: AddressSchema,
+  updateAddress: AddressSchema,
+  deleteAddress: DeletedSchema,
+} satisfies Record<string, z.ZodType>;

@@ -3,12 +3,12 @@
  * An address change is a customer update: its payload adds the address and what happened to it.
  */
 import * as z from 'zod';
-import { defineEvent } from '#shared/events/catalogue';
+import { defineEvent, writerOf } from '#shared/events/catalogue';
 import { AddressSchema, CustomerSchema } from './schema';
 
-export const customerCreated = /* @__PURE__ */ defineEvent('customer.created', z.object({ customer: CustomerSchema }));
+const customerCreatedDeclaration = /* @__PURE__ */ defineEvent('customer.created', z.object({ customer: CustomerSchema }));
 
-export const customerUpdated = /* @__PURE__ */ defineEvent(
+const customerUpdatedDeclaration = /* @__PURE__ */ defineEvent(
   'customer.updated',
   z.object({
     customer: CustomerSchema,
@@ -16,3 +16,10 @@ export const customerUpdated = /* @__PURE__ */ defineEvent(
     change: z.enum(['address.created', 'address.updated', 'address.deleted']).optional(),
   }),
 );
+
+/** Every kind declared here with its payload schema: the OpenAPI document and the catalogue test read them. */
+export const declarations = [customerCreatedDeclaration, customerUpdatedDeclaration];
+
+/** What services write with (`eventPut`): the kinds, typed by their declarations, without their schemas. */
+export const customerCreated = /* @__PURE__ */ writerOf<typeof customerCreatedDeclaration>('customer.created');
+export const customerUpdated = /* @__PURE__ */ writerOf<typeof customerUpdatedDeclaration>('customer.updated');

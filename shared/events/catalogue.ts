@@ -55,3 +55,11 @@ export const defineEvent = <K extends EventKind, S extends z.ZodObject<PayloadSh
   kind: K,
   payload: S,
 ): EventDefinition<K, S> => ({ kind, payload });
+
+/**
+ * The handle services write a declared kind with (shared/events/outbox.ts `eventPut`): the kind
+ * only, typed by its declaration, so `data` is still checked against the payload schema when
+ * compiling while the schema itself — built for the OpenAPI document — stays out of the handler
+ * bundles (a declaration no bundle references is dropped, with the response schemas it names).
+ */
+export const writerOf = <D extends EventDefinition>(kind: D['kind']): D => ({ kind }) as D;

@@ -3,14 +3,22 @@
  * in the transaction of the change (outbox).
  */
 import * as z from 'zod';
-import { defineEvent } from '#shared/events/catalogue';
+import { defineEvent, writerOf } from '#shared/events/catalogue';
 import { InvoiceSchema } from './schema';
 
 const payload = /* @__PURE__ */ z.object({ invoice: InvoiceSchema });
 
 /** An invoice was issued (its number taken). */
-export const invoiceCreated = /* @__PURE__ */ defineEvent('invoice.created', payload);
+const invoiceCreatedDeclaration = /* @__PURE__ */ defineEvent('invoice.created', payload);
 /** Its first sending by email; sending again sends the mail, not the event. */
-export const invoiceSent = /* @__PURE__ */ defineEvent('invoice.sent', payload);
+const invoiceSentDeclaration = /* @__PURE__ */ defineEvent('invoice.sent', payload);
 /** Payments reached its total: once, however many payments race. */
-export const invoicePaid = /* @__PURE__ */ defineEvent('invoice.paid', payload);
+const invoicePaidDeclaration = /* @__PURE__ */ defineEvent('invoice.paid', payload);
+
+/** Every kind declared here with its payload schema: the OpenAPI document and the catalogue test read them. */
+export const declarations = [invoiceCreatedDeclaration, invoiceSentDeclaration, invoicePaidDeclaration];
+
+/** What services write with (`eventPut`): the kinds, typed by their declarations, without their schemas. */
+export const invoiceCreated = /* @__PURE__ */ writerOf<typeof invoiceCreatedDeclaration>('invoice.created');
+export const invoiceSent = /* @__PURE__ */ writerOf<typeof invoiceSentDeclaration>('invoice.sent');
+export const invoicePaid = /* @__PURE__ */ writerOf<typeof invoicePaidDeclaration>('invoice.paid');

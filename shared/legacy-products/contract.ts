@@ -1,3 +1,4 @@
+import type * as z from 'zod';
 import type { Operation } from '#shared/schemas/operation';
 import { legacyProductsCalculate, legacyProductsCreate, legacyProductsGet, legacyProductsList, legacyProductsPrices } from '#shared/routes';
 import { idPath } from '#shared/schemas/common';
@@ -20,22 +21,19 @@ export const CSV_MEDIA_TYPES = ['text/csv'] as const;
 export const list = {
   route: legacyProductsList,
   query: LegacyListQuerySchema,
-  response: LegacyProductSchema,
   list: true,
 } satisfies Operation;
 export const create = {
   route: legacyProductsCreate,
   body: LegacyProductCreateSchema,
-  response: LegacyProductSchema,
   status: 201,
   errors: [409],
 } satisfies Operation;
-export const get = { route: legacyProductsGet, params: legacyPath, response: LegacyProductSchema, errors: [404] } satisfies Operation;
+export const get = { route: legacyProductsGet, params: legacyPath, errors: [404] } satisfies Operation;
 export const calculate = {
   route: legacyProductsCalculate,
   params: legacyPath,
   body: LegacyCalculateBodySchema,
-  response: LegacyQuoteSchema,
   errors: [404],
 } satisfies Operation;
 export const prices = {
@@ -47,6 +45,17 @@ export const prices = {
     description:
       'The whole price table; validated completely (a bad line → 422 naming it, nothing stored), then replaces the previous table at once',
   },
-  response: LegacyProductSchema,
   errors: [404, 409],
 } satisfies Operation;
+
+/**
+ * What each operation answers (its `data`; an element of it for a list), for the OpenAPI document:
+ * kept apart from the operations, so handler bundles leave the response schemas out.
+ */
+export const responses = {
+  list: LegacyProductSchema,
+  create: LegacyProductSchema,
+  get: LegacyProductSchema,
+  calculate: LegacyQuoteSchema,
+  prices: LegacyProductSchema,
+} satisfies Record<string, z.ZodType>;

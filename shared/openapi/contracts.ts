@@ -5,7 +5,7 @@ import * as auditOperations from '#shared/audit/contract';
 import * as customerOperations from '#shared/customers/contract';
 import * as eventOperations from '#shared/event-log/contract';
 import * as invoiceOperations from '#shared/invoices/contract';
-import { defineOperations, type Operation } from '#shared/schemas/operation';
+import type { DocumentedOperation, Operation } from '#shared/schemas/operation';
 import * as legacyProductOperations from '#shared/legacy-products/contract';
 import * as orderOperations from '#shared/orders/contract';
 import * as productionOperations from '#shared/production/contract';
@@ -13,15 +13,18 @@ import * as productOperations from '#shared/products/contract';
 import { openapiGet, routes } from '#shared/routes';
 import * as webhookOperations from '#shared/webhooks/contract';
 
-const meta = defineOperations({
-  openapi: { route: openapiGet, response: z.object({}).loose().meta({ description: 'OpenAPI 3.0.3 document' }) },
-});
+const meta = {
+  openapi: { route: openapiGet } satisfies Operation,
+  responses: { openapi: z.object({}).loose().meta({ description: 'OpenAPI 3.0.3 document' }) },
+};
 
-/** A contract module also exports a few constants besides its operations (a schema, media types). */
+/** A contract module also exports a few constants besides its operations (its `responses`, a schema, media types). */
 const isOperation = (value: unknown): value is Operation =>
-  typeof value === 'object' && value !== null && typeof (value as { route?: unknown }).route === 'object' && 'response' in value;
+  typeof value === 'object' && value !== null && typeof (value as { route?: unknown }).route === 'object';
 
-const contracts = [
+type Contract = Record<string, unknown> & { responses: Record<string, z.ZodType> };
+
+const contracts: Contract[] = [
   orderOperations,
   customerOperations,
   productOperations,
@@ -39,6 +42,15 @@ const contracts = [
 const routeOrder = new Map(routes.map((route, index) => [route.id, index]));
 const positionOf = (operation: Operation) => routeOrder.get(operation.route.id) ?? routes.length;
 
-export const allOperations: readonly Operation[] = contracts
-  .flatMap((contract) => Object.values(contract).filter(isOperation))
-  .sort((a, b) => positionOf(a) - positionOf(b));
+/** Each operation with its response schema; an operation without one is a mistake this refuses at once. */
+function documented(contract: Contract): DocumentedOperation[] {
+  return Object.entries(contract)
+    .filter((entry): entry is [string, Operation] => isOperation(entry[1]))
+    .map(([name, operation]) => {
+      const response = contract.responses[name];
+      if (!response) throw new Error(`${operation.route.id}: no response schema in its contract's responses (${name})`);
+      return { ...operation, response };
+    });
+}
+
+export const allOperations: readonly DocumentedOperation[] = contracts.flatMap(documented).sort((a, b) => positionOf(a) - positionOf(b));

@@ -10,11 +10,11 @@ import * as orderEvents from '#shared/orders/events';
 import * as productionEvents from '#shared/production/events';
 import * as productEvents from '#shared/products/events';
 
-const isDefinition = (value: unknown): value is EventDefinition & { payload: { shape: Record<string, unknown> } } =>
-  typeof value === 'object' && value !== null && typeof (value as EventDefinition).kind === 'string' && 'payload' in value;
-
 const modules = [customerEvents, orderEvents, productEvents, productionEvents, invoiceEvents];
 
-export const declaredEvents = modules.flatMap((module) => Object.values(module).filter(isDefinition));
+/** Each resource's `declarations` (the writers services use carry no schema). */
+export const declaredEvents = modules.flatMap(
+  (module) => module.declarations as readonly (EventDefinition & { payload: { shape: Record<string, unknown> } })[],
+);
 
 export const undeclaredKinds = eventKinds.filter((kind) => !declaredEvents.some((definition) => definition.kind === kind));

@@ -3,6 +3,7 @@
  * import this module as a namespace (`import * as orderOperations`) and the schemas are marked
  * pure, so each bundle keeps — and builds at cold start — only its own operation's.
  */
+import type * as z from 'zod';
 import { idPath } from '#shared/schemas/common';
 import type { Operation } from '#shared/schemas/operation';
 import { customersOrders, ordersCreate, ordersGet, ordersList, ordersUpdate } from '#shared/routes';
@@ -11,27 +12,36 @@ import { CustomerOrdersQuerySchema, OrderCreateSchema, OrderListQuerySchema, Ord
 const orderPath = /* @__PURE__ */ idPath('Order id');
 const customerPath = /* @__PURE__ */ idPath('Customer id');
 
-export const list = { route: ordersList, query: OrderListQuerySchema, response: OrderSchema, list: true } satisfies Operation;
+export const list = { route: ordersList, query: OrderListQuerySchema, list: true } satisfies Operation;
 export const create = {
   route: ordersCreate,
   body: OrderCreateSchema,
-  response: OrderSchema,
   status: 201,
   errors: [409],
 } satisfies Operation;
-export const get = { route: ordersGet, params: orderPath, response: OrderSchema, errors: [404] } satisfies Operation;
+export const get = { route: ordersGet, params: orderPath, errors: [404] } satisfies Operation;
 export const update = {
   route: ordersUpdate,
   params: orderPath,
   body: OrderUpdateSchema,
-  response: OrderSchema,
   errors: [404, 409, 412],
 } satisfies Operation;
 export const customerOrders = {
   route: customersOrders,
   params: customerPath,
   query: CustomerOrdersQuerySchema,
-  response: OrderSchema,
   list: true,
   errors: [404],
 } satisfies Operation;
+
+/**
+ * What each operation answers (its `data`; an element of it for a list), for the OpenAPI document:
+ * kept apart from the operations, so handler bundles leave the response schemas out.
+ */
+export const responses = {
+  list: OrderSchema,
+  create: OrderSchema,
+  get: OrderSchema,
+  update: OrderSchema,
+  customerOrders: OrderSchema,
+} satisfies Record<string, z.ZodType>;

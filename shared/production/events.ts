@@ -5,7 +5,7 @@
  * (`data.order`); the order's own `order.updated` carries the whole order.
  */
 import * as z from 'zod';
-import { defineEvent } from '#shared/events/catalogue';
+import { defineEvent, writerOf } from '#shared/events/catalogue';
 import { JobSchema } from './schema';
 
 const jobPayload = /* @__PURE__ */ z.object({ production_job: JobSchema });
@@ -20,10 +20,19 @@ const orderPayload = /* @__PURE__ */ z.object({
 });
 
 /** One per order line, in the transaction that confirms the order. */
-export const jobCreated = /* @__PURE__ */ defineEvent('production.job.created', jobPayload);
+const jobCreatedDeclaration = /* @__PURE__ */ defineEvent('production.job.created', jobPayload);
 /** Each job entering completed. */
-export const jobCompleted = /* @__PURE__ */ defineEvent('production.job.completed', jobPayload);
+const jobCompletedDeclaration = /* @__PURE__ */ defineEvent('production.job.completed', jobPayload);
 /** Once per order: its first job entered printing. */
-export const productionStarted = /* @__PURE__ */ defineEvent('production.started', orderPayload);
+const productionStartedDeclaration = /* @__PURE__ */ defineEvent('production.started', orderPayload);
 /** Once per order: its last open job completed; the order moved to ready. */
-export const productionCompleted = /* @__PURE__ */ defineEvent('production.completed', orderPayload);
+const productionCompletedDeclaration = /* @__PURE__ */ defineEvent('production.completed', orderPayload);
+
+/** Every kind declared here with its payload schema: the OpenAPI document and the catalogue test read them. */
+export const declarations = [jobCreatedDeclaration, jobCompletedDeclaration, productionStartedDeclaration, productionCompletedDeclaration];
+
+/** What services write with (`eventPut`): the kinds, typed by their declarations, without their schemas. */
+export const jobCreated = /* @__PURE__ */ writerOf<typeof jobCreatedDeclaration>('production.job.created');
+export const jobCompleted = /* @__PURE__ */ writerOf<typeof jobCompletedDeclaration>('production.job.completed');
+export const productionStarted = /* @__PURE__ */ writerOf<typeof productionStartedDeclaration>('production.started');
+export const productionCompleted = /* @__PURE__ */ writerOf<typeof productionCompletedDeclaration>('production.completed');

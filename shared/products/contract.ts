@@ -3,6 +3,7 @@
  * import this module as a namespace (`import * as productOperations`) and the schemas are
  * marked pure, so each bundle keeps — and builds at cold start — only its own operation's.
  */
+import type * as z from 'zod';
 import { idPath } from '#shared/schemas/common';
 import type { Operation } from '#shared/schemas/operation';
 import { productsCalculate, productsCreate, productsDelete, productsGet, productsList, productsUpdate } from '#shared/routes';
@@ -18,20 +19,18 @@ import {
 
 const productPath = /* @__PURE__ */ idPath('Product id');
 
-export const list = { route: productsList, query: ProductListQuerySchema, response: ProductSchema, list: true } satisfies Operation;
-export const create = { route: productsCreate, body: ProductCreateSchema, response: ProductSchema, status: 201 } satisfies Operation;
-export const get = { route: productsGet, params: productPath, response: ProductSchema, errors: [404] } satisfies Operation;
+export const list = { route: productsList, query: ProductListQuerySchema, list: true } satisfies Operation;
+export const create = { route: productsCreate, body: ProductCreateSchema, status: 201 } satisfies Operation;
+export const get = { route: productsGet, params: productPath, errors: [404] } satisfies Operation;
 export const update = {
   route: productsUpdate,
   params: productPath,
   body: ProductUpdateSchema,
-  response: ProductSchema,
   errors: [404, 409],
 } satisfies Operation;
 const deleteOperation = {
   route: productsDelete,
   params: productPath,
-  response: ProductDeletedSchema,
   errors: [404, 409],
 } satisfies Operation;
 export { deleteOperation as delete };
@@ -39,6 +38,18 @@ export const calculate = {
   route: productsCalculate,
   params: productPath,
   body: CalculateBodySchema,
-  response: PriceQuoteSchema,
   errors: [404],
 } satisfies Operation;
+
+/**
+ * What each operation answers (its `data`; an element of it for a list), for the OpenAPI document:
+ * kept apart from the operations, so handler bundles leave the response schemas out.
+ */
+export const responses = {
+  delete: ProductDeletedSchema,
+  list: ProductSchema,
+  create: ProductSchema,
+  get: ProductSchema,
+  update: ProductSchema,
+  calculate: PriceQuoteSchema,
+} satisfies Record<string, z.ZodType>;

@@ -3,8 +3,8 @@ import type { RouteDefinition } from '#shared/routes';
 
 /**
  * What one route takes and returns. Handlers take their operation from their resource's contract
- * module; the OpenAPI document is generated from the same objects, and tests check responses
- * against `response`.
+ * module; the OpenAPI document is generated from the same objects, with each operation's response
+ * schema from the contract's `responses` (apart, so that handler bundles leave it out).
  */
 export interface Operation {
   /** The route it serves (a named export of shared/routes.ts: a handler bundle carries its own route only). */
@@ -19,11 +19,10 @@ export interface Operation {
   rawBody?: { contentType: string; schema: z.ZodType; description?: string };
   /**
    * Documents the 200 answer may be instead of JSON (a PDF, an XML file), by content type, and a
-   * 302 to a presigned URL where the route redirects; `response` then describes its JSON answer.
+   * 302 to a presigned URL where the route redirects; its response schema then describes its JSON answer.
    */
   documents?: { contentTypes: { type: string; binary: boolean }[]; description: string; redirects?: string };
-  /** The `data` of a successful response (an element when `list` is true). */
-  response: z.ZodType;
+  /** Its answer's `data` is a list (its schema, in the contract's `responses`, describes an element). */
   list?: boolean;
   /** False when `response` is the whole body rather than the envelope's `data` (e.g. the spec's webhook test answer). */
   envelope?: false;
@@ -33,3 +32,6 @@ export interface Operation {
 }
 
 export const defineOperations = <T extends Record<string, Operation>>(operations: T): T => operations;
+
+/** An operation with the schema of its answer's `data`, as the OpenAPI document and the response tests use it. */
+export type DocumentedOperation = Operation & { response: z.ZodType };

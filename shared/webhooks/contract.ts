@@ -48,37 +48,32 @@ const listQuery = /* @__PURE__ */ z.strictObject({ ...paginationQuery });
 export const list = {
   route: webhooksList,
   query: listQuery,
-  response: WebhookSchema,
   list: true,
 } satisfies Operation;
 export const create = {
   route: webhooksCreate,
   body: WebhookCreateSchema,
-  response: WebhookSchema,
   status: 201,
   errors: [409],
 } satisfies Operation;
-export const get = { route: webhooksGet, params: webhookPath, response: WebhookSchema, errors: [404] } satisfies Operation;
+export const get = { route: webhooksGet, params: webhookPath, errors: [404] } satisfies Operation;
 export const update = {
   route: webhooksUpdate,
   params: webhookPath,
   body: WebhookUpdateSchema,
-  response: WebhookSchema,
   errors: [404, 409],
 } satisfies Operation;
-const deleteOperation = { route: webhooksDelete, params: webhookPath, response: deleted, errors: [404] } satisfies Operation;
+const deleteOperation = { route: webhooksDelete, params: webhookPath, errors: [404] } satisfies Operation;
 export { deleteOperation as delete };
 export const rotateSecret = {
   route: webhooksRotateSecret,
   params: webhookPath,
-  response: WebhookSchema,
   errors: [404, 409],
 } satisfies Operation;
 export const test = {
   route: webhooksTest,
   params: webhookPath,
   body: WebhookTestSchema,
-  response: testSent,
   envelope: false,
   errors: [404, 409],
 } satisfies Operation;
@@ -86,19 +81,33 @@ export const deliveries = {
   route: webhooksDeliveries,
   params: webhookPath,
   query: DeliveryListQuerySchema,
-  response: DeliverySchema,
   list: true,
   errors: [404],
 } satisfies Operation;
 export const delivery = {
   route: webhooksDelivery,
   params: deliveryPath,
-  response: DeliveryDetailSchema,
   errors: [404],
 } satisfies Operation;
 export const redeliver = {
   route: webhooksRedeliver,
   params: deliveryPath,
-  response: DeliverySchema,
   errors: [404, 409],
 } satisfies Operation;
+
+/**
+ * What each operation answers (its `data`; an element of it for a list), for the OpenAPI document:
+ * kept apart from the operations, so handler bundles leave the response schemas out.
+ */
+export const responses = {
+  delete: deleted,
+  list: WebhookSchema,
+  create: WebhookSchema,
+  get: WebhookSchema,
+  update: WebhookSchema,
+  rotateSecret: WebhookSchema,
+  test: testSent,
+  deliveries: DeliverySchema,
+  delivery: DeliveryDetailSchema,
+  redeliver: DeliverySchema,
+} satisfies Record<string, z.ZodType>;

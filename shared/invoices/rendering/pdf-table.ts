@@ -1,5 +1,5 @@
 /**
- * The line table of the invoice PDF: one row per line plus the shipping row, page breaks
+ * The line table of the invoice and quote PDFs: one row per line plus the shipping row, page breaks
  * between rows (never inside one), and the column header repeated at the top of every page.
  */
 import type { InvoiceDocument } from '#shared/invoices/document';
@@ -45,7 +45,14 @@ function withAdjustment(description: string, adjustment: number, currency: strin
   return description;
 }
 
-export function tableRows(invoice: InvoiceDocument): Row[] {
+/** What the table needs: an invoice or a quote (shared/invoices/rendering/quote-pdf.ts). */
+export type TableSource = Pick<InvoiceDocument, 'currency' | 'lines' | 'shipping' | 'shipping_tax_rate'>;
+
+/** What the totals need; a quote has nothing paid, so no paid/due lines. */
+export type TotalsSource = Pick<InvoiceDocument, 'currency' | 'subtotal' | 'tax_breakdown' | 'total'> &
+  Partial<Pick<InvoiceDocument, 'amount_paid' | 'amount_due'>>;
+
+export function tableRows(invoice: TableSource): Row[] {
   const { currency } = invoice;
   const rows: Row[] = invoice.lines.map((line) => ({
     position: String(line.position),
@@ -117,7 +124,7 @@ export interface TotalLine {
   strong?: boolean;
 }
 
-export function totalLines(invoice: InvoiceDocument, exemptLabel: (rate: number) => string): TotalLine[] {
+export function totalLines(invoice: TotalsSource, exemptLabel: (rate: number) => string): TotalLine[] {
   const { currency } = invoice;
   const lines: TotalLine[] = [{ label: 'Subtotal (net)', value: money(invoice.subtotal, currency) }];
   for (const group of invoice.tax_breakdown) {
@@ -127,9 +134,10 @@ export function totalLines(invoice: InvoiceDocument, exemptLabel: (rate: number)
     });
   }
   lines.push({ label: 'Total', value: money(invoice.total, currency), strong: true });
-  if (invoice.amount_paid > 0) {
-    lines.push({ label: 'Amount paid', value: `−${money(invoice.amount_paid, currency)}` });
-    lines.push({ label: 'Amount due', value: money(invoice.amount_due, currency), strong: true });
+  const paid = invoice.amount_paid ?? 0;
+  if (paid > 0) {
+    lines.push({ label: 'Amount paid', value: `−${money(paid, currency)}` });
+    lines.push({ label: 'Amount due', value: money(invoice.amount_due ?? invoice.total - paid, currency), strong: true });
   }
   return lines;
 }

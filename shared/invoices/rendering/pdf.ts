@@ -2,9 +2,12 @@
  * The invoice as a PDF, drawn with pdfkit in an embedded TrueType font (fonts.ts), so names in any
  * Latin, Greek or Cyrillic script print as written. The PDF is also the visual part of the
  * Factur-X hybrid (e-invoice.ts), which is why it embeds every glyph it uses and nothing else.
+ *
+ * The quote PDF (quote-pdf.ts) is the same page with other facts and another closing block, so
+ * the drawing lives in `renderSalesPdf`, and each document only says what differs.
  */
 import PDFDocument from 'pdfkit';
-import type { DocumentAddress, InvoiceDocument } from '#shared/invoices/document';
+import type { DocumentAddress, DocumentBuyer, InvoiceDocument } from '#shared/invoices/document';
 import { invoiceFonts } from './fonts';
 import {
   BODY_SIZE,
@@ -19,7 +22,7 @@ import {
   writeFooters,
   type Doc,
 } from './pdf-layout';
-import { drawTable, drawTotals, tableRows, totalLines, totalsHeight } from './pdf-table';
+import { drawTable, drawTotals, tableRows, totalLines, totalsHeight, type TableSource, type TotalsSource } from './pdf-table';
 import { taxCategory } from './tax-category';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -50,9 +53,26 @@ function formatIban(iban: string): string {
   return iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-/** Seller block (left) and invoice facts (right); returns the y below the taller one. */
-function drawHeading(doc: Doc, invoice: InvoiceDocument): number {
-  const { seller } = invoice;
+/** The parts of an invoice or a quote that are drawn the same way in both. */
+export type SalesPdfContent = TableSource & TotalsSource & Pick<InvoiceDocument, 'test_mode' | 'seller' | 'buyer' | 'notes'>;
+
+/** What differs between the documents drawn by `renderSalesPdf`. */
+export interface SalesPdfLayout {
+  /** Printed large, top right: "Invoice", "Angebot / Quote". */
+  title: string;
+  /** "Invoice INV-…": the PDF's title, the start of its subject, and the head of continued pages. */
+  name: string;
+  /** Label/value pairs under the title; customer number and buyer reference follow them. */
+  facts: [string, string][];
+  /** Caption of the buyer block, e.g. "BILL TO". */
+  buyerCaption: string;
+  /** The titled block after the totals (payment terms, validity); the notes follow it. */
+  closing: { title: string; text: string };
+}
+
+/** Seller block (left) and the document's facts (right); returns the y below the taller one. */
+function drawHeading(doc: Doc, content: SalesPdfContent, layout: SalesPdfLayout): number {
+  const { seller, buyer } = content;
   const width = contentWidth(doc);
   const leftWidth = width * 0.55;
   bold(doc, 14).text(seller.legal_name, PAGE.left, PAGE.top, { width: leftWidth });
@@ -65,16 +85,9 @@ function drawHeading(doc: Doc, invoice: InvoiceDocument): number {
 
   const rightX = PAGE.left + leftWidth + 10;
   const rightWidth = width - leftWidth - 10;
-  bold(doc, 20).text('Invoice', rightX, PAGE.top, { width: rightWidth, align: 'right' });
-  const facts: [string, string][] = [
-    ['Invoice number', invoice.invoice_number],
-    ['Issue date', invoice.issue_date],
-    ['Service date', invoice.service_date],
-    ['Due date', invoice.due_date],
-  ];
-  if (invoice.order_number) facts.push(['Order number', invoice.order_number]);
-  facts.push(['Customer number', String(invoice.buyer.id)]);
-  if (invoice.buyer.buyer_reference) facts.push(['Buyer reference', invoice.buyer.buyer_reference]);
+  bold(doc, 20).text(layout.title, rightX, PAGE.top, { width: rightWidth, align: 'right' });
+  const facts: [string, string][] = [...layout.facts, ['Customer number', String(buyer.id)]];
+  if (buyer.buyer_reference) facts.push(['Buyer reference', buyer.buyer_reference]);
   let y = doc.y + 6;
   for (const [label, value] of facts) {
     body(doc, BODY_SIZE, MUTED).text(label, rightX, y, { width: rightWidth * 0.45 });
@@ -84,11 +97,10 @@ function drawHeading(doc: Doc, invoice: InvoiceDocument): number {
   return Math.max(leftBottom, y);
 }
 
-/** The buyer ("Bill to") block; returns the y below it. */
-function drawBuyer(doc: Doc, invoice: InvoiceDocument, y: number): number {
-  const { buyer } = invoice;
+/** The buyer block under `caption` ("BILL TO"); returns the y below it. */
+function drawBuyer(doc: Doc, buyer: DocumentBuyer, caption: string, y: number): number {
   const width = contentWidth(doc) * 0.55;
-  bold(doc, BODY_SIZE - 1, MUTED).text('BILL TO', PAGE.left, y, { width, characterSpacing: 0.5 });
+  bold(doc, BODY_SIZE - 1, MUTED).text(caption, PAGE.left, y, { width, characterSpacing: 0.5 });
   const name = buyer.address?.company ?? buyer.company ?? buyer.address?.name ?? buyer.name;
   bold(doc, BODY_SIZE + 1).text(name, { width });
   const lines: string[] = [];
@@ -132,7 +144,26 @@ function drawBlock(doc: Doc, title: string, text: string, y: number, newPage: ()
 }
 
 export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Uint8Array> {
+  const facts: [string, string][] = [
+    ['Invoice number', invoice.invoice_number],
+    ['Issue date', invoice.issue_date],
+    ['Service date', invoice.service_date],
+    ['Due date', invoice.due_date],
+  ];
+  if (invoice.order_number) facts.push(['Order number', invoice.order_number]);
+  return renderSalesPdf(invoice, {
+    title: 'Invoice',
+    name: `Invoice ${invoice.invoice_number}`,
+    facts,
+    buyerCaption: 'BILL TO',
+    closing: { title: 'Payment terms', text: paymentText(invoice) },
+  });
+}
+
+/** Draws `content` as an invoice-style PDF (seller, facts, buyer, lines, totals, closing block, notes). */
+export async function renderSalesPdf(content: SalesPdfContent, layout: SalesPdfLayout): Promise<Uint8Array> {
   const fonts = await invoiceFonts();
+  const { seller, buyer } = content;
   // No default font: pdfkit would load Helvetica's metrics from files a bundle does not have.
   const doc = new PDFDocument({
     size: PAGE.size,
@@ -144,9 +175,9 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Uint8A
     lang: 'en',
     displayTitle: true,
     info: {
-      Title: `Invoice ${invoice.invoice_number}`,
-      Author: invoice.seller.legal_name,
-      Subject: `Invoice ${invoice.invoice_number} for ${invoice.buyer.company ?? invoice.buyer.name}`,
+      Title: layout.name,
+      Author: seller.legal_name,
+      Subject: `${layout.name} for ${buyer.company ?? buyer.name}`,
       Creator: 'Print Shop API',
     },
   });
@@ -160,28 +191,26 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Uint8A
   doc.registerFont('regular', fonts.regular);
   doc.registerFont('bold', fonts.bold);
   doc.font('regular');
-  if (invoice.test_mode) watermarkEveryPage(doc);
+  if (content.test_mode) watermarkEveryPage(doc);
   doc.addPage();
 
   const newPage = (): number => {
     doc.addPage();
-    body(doc, BODY_SIZE, MUTED).text(`Invoice ${invoice.invoice_number} (continued)`, PAGE.left, PAGE.top, { width: contentWidth(doc) });
+    body(doc, BODY_SIZE, MUTED).text(`${layout.name} (continued)`, PAGE.left, PAGE.top, { width: contentWidth(doc) });
     return doc.y + 8;
   };
 
-  let y = drawHeading(doc, invoice);
-  y = drawBuyer(doc, invoice, y + 24);
-  y = drawTable(doc, tableRows(invoice), y + 24, newPage);
+  let y = drawHeading(doc, content, layout);
+  y = drawBuyer(doc, buyer, layout.buyerCaption, y + 24);
+  y = drawTable(doc, tableRows(content), y + 24, newPage);
 
-  const totals = totalLines(invoice, exemptLabel);
+  const totals = totalLines(content, exemptLabel);
   if (y + totalsHeight(doc, totals) > contentBottom(doc)) y = newPage();
   y = drawTotals(doc, totals, y + 8) + 14;
-  y = drawBlock(doc, 'Payment terms', paymentText(invoice), y, newPage);
-  if (invoice.notes) drawBlock(doc, 'Notes', invoice.notes, y, newPage);
+  y = drawBlock(doc, layout.closing.title, layout.closing.text, y, newPage);
+  if (content.notes) drawBlock(doc, 'Notes', content.notes, y, newPage);
 
-  const footer =
-    invoice.seller.footer ??
-    [invoice.seller.legal_name, invoice.seller.vat_id ?? invoice.seller.tax_number, invoice.seller.email].filter(Boolean).join(' · ');
+  const footer = seller.footer ?? [seller.legal_name, seller.vat_id ?? seller.tax_number, seller.email].filter(Boolean).join(' · ');
   writeFooters(doc, footer, (page, pages) => `Page ${page} of ${pages}`);
   doc.end();
   await ended;
