@@ -28,6 +28,7 @@ const domainNames = [
   'pricing',
   'production',
   'products',
+  'quotes',
   'webhooks',
 ];
 

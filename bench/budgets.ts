@@ -48,6 +48,14 @@ export const CALLS_BUDGET: Record<string, number> = {
   // The page's keys, its items and the total (a counter, or counted on the keys-only index).
   'invoices.list': 3,
   'customers.invoices': 4,
+  // The customer with addresses, the products, the account; an id, the number counter, one transaction.
+  'quotes.create': 6,
+  // The quote, its products (stock), the order's id and number, one transaction (quote, order, stock, events).
+  'quotes.accept': 5,
+  'quotes.update': 3,
+  'quotes.reject': 2,
+  'quotes.list': 3,
+  'customers.quotes': 4,
   'legacy-products.create': Number.POSITIVE_INFINITY, // bulk import: one BatchWriteItem per 25 prices
   'legacy-products.prices': Number.POSITIVE_INFINITY,
 };

@@ -262,6 +262,67 @@ export const legacyProductsPrices = /* @__PURE__ */ r({
   timeoutSeconds: 120,
 });
 
+// Quotes
+export const quotesList = /* @__PURE__ */ r({
+  id: 'quotes.list',
+  method: 'GET',
+  path: '/v1/quotes',
+  handler: 'quotes/list',
+  scopes: ['quotes:read'],
+});
+export const quotesCreate = /* @__PURE__ */ r({
+  id: 'quotes.create',
+  method: 'POST',
+  path: '/v1/quotes',
+  handler: 'quotes/create',
+  scopes: ['quotes:write'],
+});
+export const quotesGet = /* @__PURE__ */ r({
+  id: 'quotes.get',
+  method: 'GET',
+  path: '/v1/quotes/{id}',
+  handler: 'quotes/get',
+  scopes: ['quotes:read'],
+});
+export const quotesUpdate = /* @__PURE__ */ r({
+  id: 'quotes.update',
+  method: 'PUT',
+  path: '/v1/quotes/{id}',
+  handler: 'quotes/update',
+  scopes: ['quotes:write'],
+});
+export const quotesAccept = /* @__PURE__ */ r({
+  id: 'quotes.accept',
+  method: 'POST',
+  path: '/v1/quotes/{id}/accept',
+  handler: 'quotes/accept',
+  // Creates the order: the caller needs to be able to write orders, too.
+  scopes: ['quotes:write', 'orders:write'],
+});
+export const quotesReject = /* @__PURE__ */ r({
+  id: 'quotes.reject',
+  method: 'POST',
+  path: '/v1/quotes/{id}/reject',
+  handler: 'quotes/reject',
+  scopes: ['quotes:write'],
+});
+export const quotesPdf = /* @__PURE__ */ r({
+  id: 'quotes.pdf',
+  method: 'GET',
+  path: '/v1/quotes/{id}/pdf',
+  handler: 'quotes/pdf',
+  scopes: ['quotes:read'],
+  documents: true,
+  timeoutSeconds: 29,
+});
+export const customersQuotes = /* @__PURE__ */ r({
+  id: 'customers.quotes',
+  method: 'GET',
+  path: '/v1/customers/{id}/quotes',
+  handler: 'quotes/customer-quotes',
+  scopes: ['quotes:read'],
+});
+
 // The calling key's account (any valid key)
 export const accountGet = /* @__PURE__ */ r({ id: 'account.get', method: 'GET', path: '/v1/account', handler: 'account/get', scopes: [] });
 export const accountUpdate = /* @__PURE__ */ r({
@@ -554,6 +615,14 @@ export const routes: readonly RouteDefinition[] = [
   legacyProductsGet,
   legacyProductsCalculate,
   legacyProductsPrices,
+  quotesList,
+  quotesCreate,
+  quotesGet,
+  quotesUpdate,
+  quotesAccept,
+  quotesReject,
+  quotesPdf,
+  customersQuotes,
   accountGet,
   accountUpdate,
   invoicesList,

@@ -4,18 +4,15 @@
  * `format=url` (docs/invoices.md).
  */
 import { defineHandler } from '#shared/http/handler';
-import { documentResult, ok, redirect } from '#shared/http/envelope';
+import { acceptsFirst, documentResult, ok, redirect } from '#shared/http/envelope';
 import * as invoiceOperations from '#shared/invoices/contract';
 import { invoiceDocument, presignedPdf } from '#shared/invoices/documents';
 import { requireInvoice } from '#shared/invoices/repository';
 
-const acceptsPdf = (accept: string | undefined): boolean =>
-  (accept ?? '').split(',')[0]!.split(';')[0]!.trim().toLowerCase() === 'application/pdf';
-
 export const handler = defineHandler(invoiceOperations.invoicePdf, async ({ tenant, params, query, headers }) => {
   const invoice = await requireInvoice(tenant, params.id);
   if (query.format === 'url') return ok(await presignedPdf(tenant, invoice));
-  if (!acceptsPdf(headers.accept)) return redirect((await presignedPdf(tenant, invoice)).url);
+  if (!acceptsFirst(headers.accept, 'application/pdf')) return redirect((await presignedPdf(tenant, invoice)).url);
   const pdf = await invoiceDocument(tenant, invoice, 'pdf');
   return documentResult(pdf.bytes, pdf.contentType, `inline; filename="${pdf.filename}"`, { 'X-Document-Cached': String(pdf.cached) });
 });

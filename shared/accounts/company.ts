@@ -7,6 +7,8 @@
 import type { PostalAddress } from '#shared/schemas/address';
 
 export const DEFAULT_PAYMENT_TERMS_DAYS = 14;
+/** How long a quote is valid when its create names no `valid_until`. */
+export const DEFAULT_QUOTE_VALIDITY_DAYS = 30;
 
 export interface Company {
   legal_name: string | null;
@@ -19,6 +21,7 @@ export interface Company {
   phone: string | null;
   payment_terms_days: number;
   invoice_footer: string | null;
+  quote_validity_days: number;
 }
 
 export const emptyCompany = (): Company => ({
@@ -32,6 +35,7 @@ export const emptyCompany = (): Company => ({
   phone: null,
   payment_terms_days: DEFAULT_PAYMENT_TERMS_DAYS,
   invoice_footer: null,
+  quote_validity_days: DEFAULT_QUOTE_VALIDITY_DAYS,
 });
 
 /** A company whose mandatory invoice fields are all set. */

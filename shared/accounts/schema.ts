@@ -55,6 +55,13 @@ const CompanyInputSchema = /* @__PURE__ */ (() =>
       phone: optionalText(40),
       payment_terms_days: z.number().int('must be an integer').min(0).max(365).optional().meta({ example: 14 }),
       invoice_footer: optionalText(1000, { multiline: true }).meta({ example: 'Geschäftsführer: Anna Müller · HRB 12345 Berlin' }),
+      quote_validity_days: z
+        .number()
+        .int('must be an integer')
+        .min(1)
+        .max(365)
+        .optional()
+        .meta({ description: 'Days a quote is valid when it names no valid_until (default 30)', example: 30 }),
     })
     .meta({ id: 'CompanyInput', description: 'Only the fields sent change; null clears one.' }))();
 

@@ -243,8 +243,8 @@ export function mergeCompany(current: Company | null, changes: CompanyInput): Co
         region: address.region ?? null,
         country: address.country!,
       };
-    } else if (name === 'payment_terms_days') {
-      merged.payment_terms_days = value as number;
+    } else if (name === 'payment_terms_days' || name === 'quote_validity_days') {
+      merged[name] = value as number;
     } else {
       (merged as unknown as Record<string, unknown>)[name] = value;
     }

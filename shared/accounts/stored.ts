@@ -9,7 +9,7 @@ import { platformKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { postalAddressShape } from '#shared/schemas/address';
 import { codecs as c, entity, field, type Codec, type RecordOf } from '#shared/schemas/fields';
-import { DEFAULT_PAYMENT_TERMS_DAYS, type Company } from './company';
+import { DEFAULT_PAYMENT_TERMS_DAYS, DEFAULT_QUOTE_VALIDITY_DAYS, type Company } from './company';
 
 /** The company as shown: as stored (it holds no money). */
 type CompanyView = Company;
@@ -30,6 +30,7 @@ export const storedCompany: Codec<Company, CompanyView> = /* @__PURE__ */ (() =>
       phone: field(c.nullable(c.string)),
       payment_terms_days: field(c.withDefault(c.int, DEFAULT_PAYMENT_TERMS_DAYS)),
       invoice_footer: field(c.nullable(c.string)),
+      quote_validity_days: field(c.withDefault(c.int, DEFAULT_QUOTE_VALIDITY_DAYS)),
     },
     { id: 'Company' },
   ))();

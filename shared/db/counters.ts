@@ -2,11 +2,12 @@
  * Counters: the one atomic increment (`ADD`) that hands out integer ids and human numbers. (A
  * list's total moves inside the create's or delete's own transaction: totals.ts.)
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { tenantKeys, type ItemKey, type SequenceName } from './keys';
-import { tableName } from './table';
+import { VersionConflict } from '#shared/errors';
+import { tableName, type TransactionPart } from './table';
 
 /** Adds `by` (one) to the counter item at `key` (created at 0 on first use) and answers the new value. */
 export async function incrementCounter(key: ItemKey, by = 1): Promise<number> {
@@ -37,4 +38,33 @@ export async function reserveIds(tenant: Tenant, name: SequenceName, count: numb
   if (count === 0) return [];
   const last = await incrementCounter(tenantKeys.sequence(tenant, name), count);
   return Array.from({ length: count }, (_, index) => last - count + 1 + index);
+}
+
+/**
+ * Gap-free numbers (invoices, quotes): a number is taken only by the transaction that writes its
+ * document. `lastGapFree` reads the counter (strongly consistent); `takeGapFree` — a part of that
+ * transaction — moves it from the value read to the next one, on condition that it still holds the
+ * value read. Two writers that read the same value cannot both commit: the loser's transaction is
+ * cancelled with nothing written (a VersionConflict: it reads again), and a transaction that fails
+ * for any other reason leaves the counter as it was — no number is ever lost.
+ */
+export async function lastGapFree(key: ItemKey): Promise<number> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  return Number(result.Item?.value ?? 0);
+}
+
+export function takeGapFree(key: ItemKey, last: number, what: string): TransactionPart {
+  return {
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET #value = :next',
+        ConditionExpression: last === 0 ? 'attribute_not_exists(#value)' : '#value = :last',
+        ExpressionAttributeNames: { '#value': 'value' },
+        ExpressionAttributeValues: last === 0 ? { ':next': 1 } : { ':next': last + 1, ':last': last },
+      },
+    },
+    onConditionFailure: () => new VersionConflict(what),
+  };
 }

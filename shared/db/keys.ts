@@ -240,6 +240,33 @@ export const invoiceKeys = {
     `${tenant.accountId}/${tenant.mode}/invoices/${id}/v${version}/${file}`,
 };
 
+/**
+ * Quotes and their customer list entries. Apart from `tenantKeys` so that only the bundles that
+ * deal with quotes carry them.
+ */
+export const quoteKeys = {
+  quote: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#QUOTE#${id}`, sk: 'QUOTE' }),
+  /** Stands in for the quote in its customer's lists (the quote item's two slots hold "all" and "one status"). */
+  customerEntry: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#QUOTE#${id}`, sk: 'LIST#BY_CUSTOMER' }),
+  /** The quote item a list entry (or the quote's own index entry) stands for. */
+  quoteOfListEntry: (entry: ItemKey): ItemKey => ({ pk: entry.pk, sk: 'QUOTE' }),
+  /** Quote numbers: one gap-free counter per year (shared/db/counters.ts `takeGapFree`). */
+  numberSequence: (tenant: Tenant, year: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `SEQ#quote_number#${year}` }),
+  /**
+   * Index partitions: all (gsi1, by creation) and one stored status (gsi2) — the open ones sorted by
+   * validity (so "open" and "expired" are two ranges of one partition), the others by creation; a
+   * customer's the same through its entry.
+   */
+  collection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#QUOTES`,
+  byStatus: (tenant: Tenant, status: string): string => `${tenantPrefix(tenant)}#QUOTES#${status}`,
+  ofCustomer: (tenant: Tenant, customerId: number): string => `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#QUOTES`,
+  ofCustomerByStatus: (tenant: Tenant, customerId: number, status: string): string =>
+    `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#QUOTES#${status}`,
+  /** S3 key of a quote version's PDF (a quote changes while open: each version has its own). */
+  document: (tenant: Tenant, id: number, version: number): string =>
+    `${tenant.accountId}/${tenant.mode}/quotes/${id}/v${version}/quote.pdf`,
+};
+
 /** Sort key of the due-date lists: the due date (a range bound), then creation. */
 export const dueSortKey = (dueDate: string, createdAt: string, id: number): string => `${dueDate}#${createdSortKey(createdAt, id)}`;
 

@@ -61,6 +61,14 @@ export const documentResult = (
   headers: { 'Content-Disposition': disposition, ...headers },
 });
 
+/**
+ * True when the request's first Accept type is `type`: API Gateway returns a base64 answer as
+ * bytes only then (its binary media types are matched against the first Accept type), so a
+ * document route answers bytes only to such a request and redirects any other.
+ */
+export const acceptsFirst = (accept: string | undefined, type: string): boolean =>
+  (accept ?? '').split(',')[0]!.split(';')[0]!.trim().toLowerCase() === type;
+
 /** A redirect (a presigned document URL), without a body. */
 export const redirect = (location: string, headers: Record<string, string> = {}): HttpResult => ({
   status: 302,

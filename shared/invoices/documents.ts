@@ -7,20 +7,14 @@
  * The renderers (pdfkit, the e-invoice library, the embedded font) are imported on first need
  * only: a download served from the bucket never evaluates them.
  */
-import { GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Tenant } from '#shared/auth/principal';
-import { s3 } from '#shared/clients/s3';
-import { config } from '#shared/config';
 import { invoiceKeys } from '#shared/db/keys';
 import type { InvoiceDocument } from './document';
+import { isStored, presignedGet, readStored, store } from './document-store';
 import type { InvoiceRecord } from './stored';
 
 /** Raised if the layout of issued invoices ever had to change: old objects stay as they were served. */
 const DOCUMENT_VERSION = 1;
-
-/** How long a presigned PDF URL is valid. */
-export const PRESIGNED_URL_SECONDS = 15 * 60;
 
 export type XmlSyntax = 'cii' | 'ubl';
 
@@ -94,43 +88,6 @@ export function invoiceDocumentOf(tenant: Tenant, invoice: InvoiceRecord): Invoi
 const keyOf = (tenant: Tenant, invoice: InvoiceRecord, kind: keyof typeof files) =>
   invoiceKeys.document(tenant, invoice.id, DOCUMENT_VERSION, files[kind].file);
 
-async function readStored(key: string): Promise<Uint8Array | undefined> {
-  try {
-    const object = await s3().send(new GetObjectCommand({ Bucket: config().documentsBucket, Key: key }));
-    return await object.Body!.transformToByteArray();
-  } catch (error) {
-    if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
-    throw error;
-  }
-}
-
-async function isStored(key: string): Promise<boolean> {
-  try {
-    await s3().send(new HeadObjectCommand({ Bucket: config().documentsBucket, Key: key }));
-    return true;
-  } catch (error) {
-    if (
-      (error as { name?: string }).name === 'NotFound' ||
-      (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
-    ) {
-      return false;
-    }
-    throw error;
-  }
-}
-
-async function store(key: string, bytes: Uint8Array, contentType: string, filename: string): Promise<void> {
-  await s3().send(
-    new PutObjectCommand({
-      Bucket: config().documentsBucket,
-      Key: key,
-      Body: bytes,
-      ContentType: contentType,
-      ContentDisposition: `inline; filename="${filename}"`,
-    }),
-  );
-}
-
 /** Renders a document of the invoice (the renderers are loaded here, on first need). */
 async function render(tenant: Tenant, invoice: InvoiceRecord, kind: keyof typeof files): Promise<Uint8Array> {
   const renderers = await import('./rendering/e-invoice');
@@ -171,15 +128,5 @@ export async function presignedPdf(
   const key = keyOf(tenant, invoice, 'pdf');
   const filename = pdfFilename(invoice);
   if (!(await isStored(key))) await store(key, await render(tenant, invoice, 'pdf'), files.pdf.contentType, filename);
-  const url = await getSignedUrl(
-    s3(),
-    new GetObjectCommand({
-      Bucket: config().documentsBucket,
-      Key: key,
-      ResponseContentDisposition: `inline; filename="${filename}"`,
-      ResponseContentType: 'application/pdf',
-    }),
-    { expiresIn: PRESIGNED_URL_SECONDS },
-  );
-  return { url, expires_at: new Date(now.getTime() + PRESIGNED_URL_SECONDS * 1000).toISOString(), filename };
+  return presignedGet(key, files.pdf.contentType, filename, now);
 }

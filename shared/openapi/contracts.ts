@@ -10,6 +10,7 @@ import * as legacyProductOperations from '#shared/legacy-products/contract';
 import * as orderOperations from '#shared/orders/contract';
 import * as productionOperations from '#shared/production/contract';
 import * as productOperations from '#shared/products/contract';
+import * as quoteOperations from '#shared/quotes/contract';
 import { openapiGet, routes } from '#shared/routes';
 import * as webhookOperations from '#shared/webhooks/contract';
 
@@ -31,6 +32,7 @@ const contracts: Contract[] = [
   legacyProductOperations,
   productionOperations,
   invoiceOperations,
+  quoteOperations,
   auditOperations,
   eventOperations,
   accountOperations,

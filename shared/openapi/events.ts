@@ -1,7 +1,7 @@
 /**
  * Every declared event with its payload schema, gathered from the resources' events modules, for
  * the OpenAPI document (a component per kind) and the catalogue test. Kinds whose resource is not
- * built yet (quotes, shipments) are not declared, so not emitted yet.
+ * built yet (shipments) are not declared, so not emitted yet.
  */
 import * as customerEvents from '#shared/customers/events';
 import { eventKinds, type EventDefinition } from '#shared/events/catalogue';
@@ -9,8 +9,9 @@ import * as invoiceEvents from '#shared/invoices/events';
 import * as orderEvents from '#shared/orders/events';
 import * as productionEvents from '#shared/production/events';
 import * as productEvents from '#shared/products/events';
+import * as quoteEvents from '#shared/quotes/events';
 
-const modules = [customerEvents, orderEvents, productEvents, productionEvents, invoiceEvents];
+const modules = [customerEvents, orderEvents, productEvents, productionEvents, invoiceEvents, quoteEvents];
 
 /** Each resource's `declarations` (the writers services use carry no schema). */
 export const declaredEvents = modules.flatMap(

@@ -34,7 +34,7 @@ export function parseIfMatch(header: string | undefined): IfMatch {
 }
 
 /** 412 when the current version is not one the client named. */
-export function assertIfMatch(ifMatch: IfMatch, version: number): void {
+export function assertIfMatch(ifMatch: IfMatch, version: number, what = 'order'): void {
   if (ifMatch === undefined || ifMatch === '*' || ifMatch.includes(version)) return;
-  throw new PreconditionFailedError(`The order is at version ${version}, not ${ifMatch.join(' or ')}; read it again and retry`);
+  throw new PreconditionFailedError(`The ${what} is at version ${version}, not ${ifMatch.join(' or ')}; read it again and retry`);
 }

@@ -34,9 +34,14 @@ const customerGone = (customerId: number) => () =>
 
 const orderMoved = () => new VersionConflict('order');
 
-/** Creates the order with its list entry, counters, stock and events: one transaction. */
-export async function insertOrder(tenant: Tenant, order: OrderRecord, stock: StockPlan, events: TransactItem[]): Promise<void> {
-  await transactWrite([
+/** What creating an order writes: the order with its list entry, counters, stock and events (one transaction's parts). */
+export function orderCreationParts(
+  tenant: Tenant,
+  order: OrderRecord,
+  stock: StockPlan,
+  events: TransactItem[],
+): (TransactItem | TransactionPart)[] {
+  return [
     orderPut(tenant, order),
     listEntryPut(tenant, order),
     ...creationCounters(tenant, order),
@@ -45,7 +50,12 @@ export async function insertOrder(tenant: Tenant, order: OrderRecord, stock: Sto
     ...stock.parts,
     ...events,
     ...stock.events,
-  ]);
+  ];
+}
+
+/** Creates the order with its list entry, counters, stock and events: one transaction. */
+export async function insertOrder(tenant: Tenant, order: OrderRecord, stock: StockPlan, events: TransactItem[]): Promise<void> {
+  await transactWrite(orderCreationParts(tenant, order, stock, events));
 }
 
 export async function readOrder(tenant: Tenant, id: number, consistent = false): Promise<OrderRecord | undefined> {

@@ -35,10 +35,10 @@ export const OrderLineInputSchema = /* @__PURE__ */ (() =>
     })
     .meta({ id: 'OrderLineInput' }))();
 
-const lines = /* @__PURE__ */ (() =>
+export const orderLines = /* @__PURE__ */ (() =>
   z.array(OrderLineInputSchema).min(1, 'must have at least one line').max(MAX_ORDER_LINES, `must have at most ${MAX_ORDER_LINES} lines`))();
 
-const addressFields = /* @__PURE__ */ (() => ({
+export const addressFields = /* @__PURE__ */ (() => ({
   shipping_address_id: bodyId("Copy the customer's address").optional(),
   shipping_address: OrderAddressInputSchema.optional(),
   billing_address_id: bodyId("Copy the customer's address").optional(),
@@ -48,7 +48,7 @@ const addressFields = /* @__PURE__ */ (() => ({
 type AddressChoice = Partial<Record<'shipping_address_id' | 'shipping_address' | 'billing_address_id' | 'billing_address', unknown>>;
 
 /** An address is copied from the customer by id or given inline, not both. */
-function oneAddressSource(value: AddressChoice, ctx: z.core.$RefinementCtx): void {
+export function oneAddressSource(value: AddressChoice, ctx: z.core.$RefinementCtx): void {
   for (const kind of ['shipping', 'billing'] as const) {
     if (value[`${kind}_address_id`] !== undefined && value[`${kind}_address`] !== undefined) {
       ctx.addIssue({ code: 'custom', path: [`${kind}_address_id`], message: `give ${kind}_address_id or ${kind}_address, not both` });
@@ -60,7 +60,7 @@ export const OrderCreateSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       customer_id: bodyId('The ordering customer'),
-      items: lines,
+      items: orderLines,
       shipping: moneyInput().optional().default(0).meta({ description: 'Net; taxed like the lines' }),
       ...addressFields,
       notes: optionalText(5000, { multiline: true }),
@@ -88,7 +88,7 @@ export const OrderUpdateSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       status: z.enum(ORDER_STATUSES, { error: `must be one of ${ORDER_STATUSES.join(', ')}` }).optional(),
-      items: lines.optional().meta({ description: 'Replaces all lines (pending only)' }),
+      items: orderLines.optional().meta({ description: 'Replaces all lines (pending only)' }),
       shipping: moneyInput().optional().meta({ description: 'Pending only' }),
       ...addressFields,
       shipping_address: OrderAddressInputSchema.nullable().optional(),
@@ -129,7 +129,7 @@ const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[
  * A list bound: a date (`2026-11-01`: the start of that day for `created_from`, its end for
  * `created_to`, both UTC) or an ISO 8601 date-time with `Z` or an offset. Becomes an ISO UTC string.
  */
-const createdBound = (bound: 'from' | 'to') =>
+export const createdBound = (bound: 'from' | 'to') =>
   z
     .string()
     .trim()

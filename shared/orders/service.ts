@@ -109,6 +109,7 @@ export async function createOrder(tenant: Tenant, input: OrderCreate): Promise<O
     created_at: now,
     updated_at: now,
     version: 1,
+    quote_id: null,
     reserved: [],
     job_ids: [],
     open_jobs: 0,

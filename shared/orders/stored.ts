@@ -15,7 +15,8 @@ import { postalAddressShape } from '#shared/schemas/address';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 import { ORDER_STATUSES, isClosed, type OrderStatus } from './status';
 
-const line = /* @__PURE__ */ (() =>
+/** An order line as stored and shown (quotes keep the same lines: an accepted quote's become the order's). */
+export const orderLine = /* @__PURE__ */ (() =>
   c.object(
     {
       id: field(c.int).describe('Line number within the order, from 1'),
@@ -47,7 +48,7 @@ export const storedOrder = /* @__PURE__ */ (() =>
     customer: field(c.object({ id: field(c.int), name: field(c.string), email: field(c.string) }))
       .fixed()
       .describe('As at ordering time'),
-    items: field(c.list(line)),
+    items: field(c.list(orderLine)),
     subtotal: field(c.money),
     tax_rate: field(c.number).fixed().describe('Percent', 19),
     tax: field(c.money),
@@ -61,6 +62,7 @@ export const storedOrder = /* @__PURE__ */ (() =>
     created_at: field(c.timestamp).fixed(),
     updated_at: field(c.timestamp),
     version: field(c.int).fixed().describe('Raised by every change; send it as If-Match'),
+    quote_id: field(c.nullable(c.int)).fixed().describe('The quote it was accepted from'),
     /** Tracked stock this order holds, one line per product (what a cancel gives back). */
     reserved: field(c.list(c.object({ product_id: field(c.int), quantity: field(c.int) }))).internal(),
     /** The production jobs of its lines, created when it was confirmed (none for orders confirmed before production existed). */

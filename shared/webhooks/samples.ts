@@ -6,6 +6,7 @@ import { storedCustomer } from '#shared/customers/stored';
 import { resourceTypeOf, type EventKind } from '#shared/events/catalogue';
 import { storedInvoice } from '#shared/invoices/stored';
 import { storedOrder } from '#shared/orders/stored';
+import { storedQuote } from '#shared/quotes/stored';
 import { storedJob } from '#shared/production/stored';
 import { stockLowProduct } from '#shared/products/events';
 
@@ -76,6 +77,7 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       created_at: now,
       updated_at: now,
       version: 1,
+      quote_id: null,
       reserved: [],
       job_ids: [],
       open_jobs: 0,
@@ -130,16 +132,44 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       updated_at: now,
       version: 2,
     }),
-  quote: (now) => ({
-    id: 0,
-    quote_number: 'QUO-TEST-000000',
-    status: 'sent',
-    total: 119.0,
-    currency: 'EUR',
-    customer,
-    created_at: now,
-    updated_at: now,
-  }),
+  quote: (now) =>
+    storedQuote.view({
+      id: 0,
+      quote_number: 'QUO-TEST-000000',
+      status: 'accepted',
+      customer,
+      items: [
+        {
+          id: 1,
+          product_id: 0,
+          description: 'Test Flyer A5',
+          quantity: 1000,
+          unit_price: 10,
+          setup_fee: 0,
+          price_source: 'product',
+          options: {},
+          file_ids: [],
+          total: 10000,
+        },
+      ],
+      subtotal: 10000,
+      tax_rate: 19,
+      tax: 1900,
+      shipping: 0,
+      total: 11900,
+      currency: 'EUR',
+      shipping_address: address,
+      billing_address: address,
+      notes: null,
+      valid_until: now.slice(0, 10),
+      order_id: 0,
+      rejection_reason: null,
+      accepted_at: now,
+      rejected_at: null,
+      created_at: now,
+      updated_at: now,
+      version: 2,
+    }),
   production_job: (now) =>
     storedJob.view({
       id: 0,

@@ -51,6 +51,8 @@ const NO_FOREIGN_ID: Record<string, string> = {
   'account.update': "changes the calling key's own account; no id in the path",
   'invoices.list': "lists the caller's own invoices; no id in the path",
   'invoices.create': 'issues an invoice; no id in the path (a foreign order or customer id in the body: see below)',
+  'quotes.list': "lists the caller's own quotes; no id in the path",
+  'quotes.create': 'makes a quote; no id in the path (foreign customer and product ids in the body: as orders.create)',
 };
 
 /** Routes with `auth: 'key'` and no scope: any valid key may call them. */
@@ -88,7 +90,8 @@ type ResourceType =
   | 'events'
   | 'jobs'
   | 'machines'
-  | 'invoices';
+  | 'invoices'
+  | 'quotes';
 
 /**
  * Request bodies of the routes that take one: valid-looking, so a request refused by the guard is
@@ -126,6 +129,14 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
   'invoices.create': { json: { customer_id: fixture.ids.customers, items: [{ description: 'Probe', quantity: 1, unit_price: 1 }] } },
   'invoices.pay': { json: { amount: 0.01, method: 'cash' } },
   'invoices.send': { json: {} },
+  'quotes.create': {
+    json: {
+      customer_id: fixture.ids.customers,
+      items: [{ product_id: fixture.ids.products, quantity: 100, options: { paper: 'matt300' } }],
+    },
+  },
+  'quotes.update': { json: { notes: 'changed by the security suite' } },
+  'quotes.reject': { json: { reason: 'set by the security suite' } },
 });
 
 // ---- Fixtures -------------------------------------------------------------------------------
@@ -220,6 +231,17 @@ beforeAll(async () => {
   // An invoice of A's (of that order): A has the company details invoices need.
   await enableInvoicing(a.account.id);
   const invoice = await invoiceOrder(key, order.id, { notes: `Invoice ${marker}` });
+  const quote = await created(
+    call('POST', '/v1/quotes', {
+      key,
+      body: {
+        customer_id: customer.id,
+        items: [{ product_id: product.id, quantity: 100, options: { paper: 'matt300' } }],
+        notes: `Quote ${marker}`,
+      },
+    }),
+    'quote',
+  );
   const machine = await created(
     call('POST', '/v1/production/machines', { key, body: { name: `Machine ${marker}`, type: 'cutter', speed_per_hour: 500 } }),
     'machine',
@@ -270,6 +292,7 @@ beforeAll(async () => {
       jobs: jobs.body.data[0].id,
       machines: machine.id,
       invoices: invoice.id,
+      quotes: quote.id,
     },
     secrets: [marker, a.account.id, webhook.secret, receiver.url],
   };
@@ -472,6 +495,7 @@ describe('after all those refused requests', () => {
       delivery: `/v1/webhooks/${ids.webhooks}/deliveries/${ids.deliveries}`,
       event: `/v1/events/${ids.events}`,
       invoice: `/v1/invoices/${ids.invoices}`,
+      quote: `/v1/quotes/${ids.quotes}`,
     };
     for (const [what, path] of Object.entries(reads)) {
       const response = await call('GET', path, { key });
@@ -484,5 +508,6 @@ describe('after all those refused requests', () => {
     expect((await call('GET', '/v1/customers', { key })).body.pagination.total).toBe(1);
     const invoice = (await call('GET', reads.invoice, { key })).body.data;
     expect(invoice).toMatchObject({ status: 'open', amount_paid: 0, payments: [] });
+    expect((await call('GET', reads.quote, { key })).body.data).toMatchObject({ status: 'open', order_id: null, version: 1 });
   });
 });

@@ -139,6 +139,7 @@ describe('an order at every maximum of its schema fits, with its event', () => {
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     version: 1_000_000,
+    quote_id: null,
     reserved: Array.from({ length: MAX_ORDER_LINES }, (_, index) => ({
       product_id: Number.MAX_SAFE_INTEGER - index,
       quantity: 10_000_000,

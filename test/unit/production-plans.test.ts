@@ -51,6 +51,7 @@ const order: OrderRecord = {
   created_at: now,
   updated_at: now,
   version: 1,
+  quote_id: null,
   reserved: Array.from({ length: MAX_ORDER_LINES }, (_, index) => ({ product_id: 1000 + index, quantity: 10 })),
   job_ids: [],
   open_jobs: 0,

@@ -1,0 +1,123 @@
+/**
+ * A quote's PDF ("Angebot / Quote", with its validity), drawn by the invoices' document code
+ * (shared/invoices/rendering/quote-pdf.ts), rendered once per quote version and kept in the
+ * documents bucket (a quote may change while open: each version has its own PDF). The seller block
+ * is the account's company as it is when the version is first rendered. The renderer is imported
+ * on first need only: a download served from the bucket never evaluates it.
+ */
+import { getAccount } from '#shared/accounts/repository';
+import { missingInvoiceFields, type InvoicingCompany } from '#shared/accounts/company';
+import type { Tenant } from '#shared/auth/principal';
+import { quoteKeys } from '#shared/db/keys';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import type { DocumentLine } from '#shared/invoices/document';
+import { isStored, presignedGet, readStored, store } from '#shared/invoices/document-store';
+import type { QuoteDocument } from '#shared/invoices/rendering/quote-pdf';
+import type { QuoteRecord } from './stored';
+
+const PDF = 'application/pdf';
+
+export const quotePdfFilename = (quote: Pick<QuoteRecord, 'quote_number'>): string => `${quote.quote_number}.pdf`;
+
+/** Each quoted line's units, and its setup fee as a line of its own (as on the invoice). */
+function documentLines(quote: QuoteRecord): DocumentLine[] {
+  const lines: DocumentLine[] = [];
+  for (const item of quote.items) {
+    const base = { tax_rate: quote.tax_rate };
+    lines.push({
+      ...base,
+      position: lines.length + 1,
+      description: item.description,
+      quantity: item.quantity,
+      unit_price: item.unit_price,
+      net_amount: item.total - item.setup_fee,
+    });
+    if (item.setup_fee > 0) {
+      lines.push({
+        ...base,
+        position: lines.length + 1,
+        description: `Setup: ${item.description}`,
+        quantity: 1,
+        unit_price: item.setup_fee,
+        net_amount: item.setup_fee,
+      });
+    }
+  }
+  return lines;
+}
+
+/** What the renderer needs, from the quote and the account's company (422 naming what is missing). */
+async function quoteDocumentOf(tenant: Tenant, quote: QuoteRecord): Promise<QuoteDocument> {
+  const account = await getAccount(tenant.accountId);
+  if (!account) throw new NotFoundError('account', tenant.accountId);
+  const missing = missingInvoiceFields(account.company);
+  if (missing.length) {
+    throw new ValidationError(
+      "The account's company details are incomplete: a quote PDF shows them (set them with PUT /v1/account)",
+      missing.map((field) => ({ field, message: 'is required for quote and invoice documents' })),
+    );
+  }
+  const company = account.company as InvoicingCompany;
+  const taxable = quote.subtotal + quote.shipping;
+  return {
+    quote_number: quote.quote_number,
+    test_mode: tenant.mode === 'test',
+    currency: quote.currency,
+    issue_date: quote.created_at.slice(0, 10),
+    valid_until: quote.valid_until,
+    seller: {
+      legal_name: company.legal_name,
+      address: company.address,
+      vat_id: company.vat_id,
+      tax_number: company.tax_number,
+      iban: company.iban,
+      bic: company.bic,
+      email: company.email,
+      phone: company.phone,
+      payment_terms_days: company.payment_terms_days,
+      footer: company.invoice_footer,
+    },
+    buyer: {
+      id: quote.customer.id,
+      name: quote.customer.name,
+      email: quote.customer.email,
+      company: quote.billing_address?.company ?? null,
+      vat_id: null,
+      buyer_reference: null,
+      address: quote.billing_address,
+    },
+    lines: documentLines(quote),
+    shipping: quote.shipping,
+    shipping_tax_rate: quote.tax_rate,
+    subtotal: taxable,
+    // One rate for all lines and shipping, rounded once: the quote's (and its order's) own tax.
+    tax_breakdown: [{ tax_rate: quote.tax_rate, taxable_amount: taxable, tax_amount: quote.tax }],
+    tax: quote.tax,
+    total: quote.total,
+    notes: quote.notes,
+  };
+}
+
+async function render(tenant: Tenant, quote: QuoteRecord): Promise<Uint8Array> {
+  const { renderQuotePdf } = await import('#shared/invoices/rendering/quote-pdf');
+  return renderQuotePdf(await quoteDocumentOf(tenant, quote));
+}
+
+/** The PDF of the quote's current version, from the bucket or rendered and stored now. */
+export async function quotePdf(tenant: Tenant, quote: QuoteRecord): Promise<{ bytes: Uint8Array; filename: string; cached: boolean }> {
+  const key = quoteKeys.document(tenant, quote.id, quote.version);
+  const filename = quotePdfFilename(quote);
+  const stored = await readStored(key);
+  if (stored) return { bytes: stored, filename, cached: true };
+  const bytes = await render(tenant, quote);
+  await store(key, bytes, PDF, filename);
+  return { bytes, filename, cached: false };
+}
+
+/** A presigned URL of the PDF (rendered first if need be), valid 15 minutes. */
+export async function presignedQuotePdf(tenant: Tenant, quote: QuoteRecord, now = new Date()) {
+  const key = quoteKeys.document(tenant, quote.id, quote.version);
+  const filename = quotePdfFilename(quote);
+  if (!(await isStored(key))) await store(key, await render(tenant, quote), PDF, filename);
+  return presignedGet(key, PDF, filename, now);
+}
