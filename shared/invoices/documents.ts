@@ -9,6 +9,7 @@
  */
 import type { Tenant } from '#shared/auth/principal';
 import { invoiceKeys } from '#shared/db/keys';
+import { documentLine } from './billed-lines';
 import type { InvoiceDocument } from './document';
 import { isStored, presignedGet, readStored, store } from './document-store';
 import type { InvoiceRecord } from './stored';
@@ -60,14 +61,7 @@ export function invoiceDocumentOf(tenant: Tenant, invoice: InvoiceRecord): Invoi
       buyer_reference: customer.buyer_reference,
       address: customer.billing_address,
     },
-    lines: invoice.items.map((line) => ({
-      position: line.position,
-      description: line.description,
-      quantity: line.quantity,
-      unit_price: line.unit_price,
-      tax_rate: line.tax_rate,
-      net_amount: line.amount,
-    })),
+    lines: invoice.items.map(documentLine),
     shipping: invoice.shipping,
     shipping_tax_rate: invoice.shipping_tax_rate,
     subtotal: invoice.subtotal + invoice.shipping,

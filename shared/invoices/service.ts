@@ -26,6 +26,7 @@ import {
   type InvoiceLineRecord,
   type InvoiceRecord,
 } from './stored';
+import { billedLines } from './billed-lines';
 import { invoiceTotals, lineAmount } from './totals';
 
 /**
@@ -49,33 +50,6 @@ async function sellerOf(tenant: Tenant): Promise<{ company: InvoicingCompany; cu
     );
   }
   return { company: account.company as InvoicingCompany, currency: account.currency, taxRate: account.tax_rate };
-}
-
-/** An order line bills its units; its setup fee, when it has one, is a line of its own (a valid e-invoice line is quantity × price). */
-function linesOfOrder(order: OrderRecord): InvoiceLineRecord[] {
-  const lines: InvoiceLineRecord[] = [];
-  for (const item of order.items) {
-    const base = { tax_rate: order.tax_rate, order_item_id: item.id };
-    lines.push({
-      ...base,
-      position: lines.length + 1,
-      description: item.description,
-      quantity: item.quantity,
-      unit_price: item.unit_price,
-      amount: item.total - item.setup_fee,
-    });
-    if (item.setup_fee > 0) {
-      lines.push({
-        ...base,
-        position: lines.length + 1,
-        description: `Setup: ${item.description}`,
-        quantity: 1,
-        unit_price: item.setup_fee,
-        amount: item.setup_fee,
-      });
-    }
-  }
-  return lines;
 }
 
 interface Draft {
@@ -106,7 +80,7 @@ async function draftFromOrder(tenant: Tenant, orderId: number, buyerReference: s
       buyer_reference: buyerReference,
       billing_address: order.billing_address ?? order.shipping_address,
     },
-    items: linesOfOrder(order),
+    items: billedLines(order.items, order.tax_rate),
     shipping: order.shipping,
     shippingTaxRate: order.tax_rate,
     currency: order.currency,

@@ -10,7 +10,7 @@ import { missingInvoiceFields, type InvoicingCompany } from '#shared/accounts/co
 import type { Tenant } from '#shared/auth/principal';
 import { quoteKeys } from '#shared/db/keys';
 import { NotFoundError, ValidationError } from '#shared/errors';
-import type { DocumentLine } from '#shared/invoices/document';
+import { billedLines, documentLine } from '#shared/invoices/billed-lines';
 import { isStored, presignedGet, readStored, store } from '#shared/invoices/document-store';
 import type { QuoteDocument } from '#shared/invoices/rendering/quote-pdf';
 import type { QuoteRecord } from './stored';
@@ -18,33 +18,6 @@ import type { QuoteRecord } from './stored';
 const PDF = 'application/pdf';
 
 export const quotePdfFilename = (quote: Pick<QuoteRecord, 'quote_number'>): string => `${quote.quote_number}.pdf`;
-
-/** Each quoted line's units, and its setup fee as a line of its own (as on the invoice). */
-function documentLines(quote: QuoteRecord): DocumentLine[] {
-  const lines: DocumentLine[] = [];
-  for (const item of quote.items) {
-    const base = { tax_rate: quote.tax_rate };
-    lines.push({
-      ...base,
-      position: lines.length + 1,
-      description: item.description,
-      quantity: item.quantity,
-      unit_price: item.unit_price,
-      net_amount: item.total - item.setup_fee,
-    });
-    if (item.setup_fee > 0) {
-      lines.push({
-        ...base,
-        position: lines.length + 1,
-        description: `Setup: ${item.description}`,
-        quantity: 1,
-        unit_price: item.setup_fee,
-        net_amount: item.setup_fee,
-      });
-    }
-  }
-  return lines;
-}
 
 /** What the renderer needs, from the quote and the account's company (422 naming what is missing). */
 async function quoteDocumentOf(tenant: Tenant, quote: QuoteRecord): Promise<QuoteDocument> {
@@ -86,7 +59,7 @@ async function quoteDocumentOf(tenant: Tenant, quote: QuoteRecord): Promise<Quot
       buyer_reference: null,
       address: quote.billing_address,
     },
-    lines: documentLines(quote),
+    lines: billedLines(quote.items, quote.tax_rate).map(documentLine),
     shipping: quote.shipping,
     shipping_tax_rate: quote.tax_rate,
     subtotal: taxable,

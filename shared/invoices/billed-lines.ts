@@ -1,0 +1,44 @@
+/**
+ * The lines a set of order lines bills (an order's for its invoice, a quote's for its PDF): each
+ * line's units, and its setup fee, when it has one, as a line of its own — a valid e-invoice line
+ * is quantity × price, and the customer sees the fee named.
+ */
+import type { OrderLineRecord } from '#shared/orders/stored';
+import type { DocumentLine } from './document';
+import type { InvoiceLineRecord } from './stored';
+
+export function billedLines(items: readonly OrderLineRecord[], taxRate: number): InvoiceLineRecord[] {
+  const lines: InvoiceLineRecord[] = [];
+  for (const item of items) {
+    const base = { tax_rate: taxRate, order_item_id: item.id };
+    lines.push({
+      ...base,
+      position: lines.length + 1,
+      description: item.description,
+      quantity: item.quantity,
+      unit_price: item.unit_price,
+      amount: item.total - item.setup_fee,
+    });
+    if (item.setup_fee > 0) {
+      lines.push({
+        ...base,
+        position: lines.length + 1,
+        description: `Setup: ${item.description}`,
+        quantity: 1,
+        unit_price: item.setup_fee,
+        amount: item.setup_fee,
+      });
+    }
+  }
+  return lines;
+}
+
+/** A billed line as the document renderers take it. */
+export const documentLine = (line: InvoiceLineRecord): DocumentLine => ({
+  position: line.position,
+  description: line.description,
+  quantity: line.quantity,
+  unit_price: line.unit_price,
+  tax_rate: line.tax_rate,
+  net_amount: line.amount,
+});
