@@ -1,0 +1,48 @@
+/**
+ * Passwords of at least 10 characters found at the top of public breach-frequency lists (the
+ * "most common passwords" compilations): refused at registration and on every change. A short
+ * list on purpose — it stops the guesses an attacker tries first without a large download; the
+ * length rule (10+) does the rest.
+ */
+export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
+  '1234567890',
+  '0123456789',
+  '12345678910',
+  '123456789a',
+  '1q2w3e4r5t',
+  '1qaz2wsx3edc',
+  'qwertyuiop',
+  'qwertyuiop123',
+  'asdfghjkl;',
+  'password12',
+  'password123',
+  'password1234',
+  'passw0rd123',
+  'iloveyou123',
+  'football123',
+  'baseball123',
+  'sunshine123',
+  'princess123',
+  'welcome123',
+  'letmein123',
+  'abcdefghij',
+  'abc1234567',
+  'qwerty12345',
+  'qwerty123456',
+  '1111111111',
+  '0000000000',
+  '9876543210',
+  'aaaaaaaaaa',
+  'zaq12wsxcde',
+  'changeme123',
+  'passwort123',
+  'hallo12345',
+  'administrator',
+  'trustno1234',
+  'starwars123',
+  'dragon12345',
+  'monkey12345',
+  'superman123',
+  'michael123',
+  'liverpool123',
+]);

@@ -1,0 +1,135 @@
+import { SignJWT, UnsecuredJWT, createLocalJWKSet, jwtVerify, generateKeyPair } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { hashPassword, passwordProblem, verifyNothing, verifyPassword, type ScryptParameters } from '#shared/customer-auth/passwords';
+import { jwksOf, newSigningKey, rotated, type SigningKeySet } from '#shared/customer-auth/signing-keys';
+import {
+  ACCESS_TOKEN_SECONDS,
+  InvalidAccessToken,
+  issueAccessToken,
+  newRefreshToken,
+  refreshTokenHash,
+  verifyAccessToken,
+} from '#shared/customer-auth/tokens';
+
+// Lighter than production (2^17) so the suite stays fast; the code path is the same.
+const FAST: ScryptParameters = { logN: 12, r: 8, p: 1 };
+const context = { issuer: 'https://api.example.com/v1', audience: 'print-shop-api' };
+const tenant = { accountId: 'acct_1', mode: 'test' as const };
+
+describe('customer passwords', () => {
+  it('verifies the password it hashed, with a fresh salt each time, and nothing else', async () => {
+    const stored = await hashPassword('correct horse battery', FAST);
+    expect(stored).toMatch(/^scrypt\$12\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(await hashPassword('correct horse battery', FAST)).not.toBe(stored);
+    expect(await verifyPassword('correct horse battery', stored, FAST)).toEqual({ ok: true, rehash: false });
+    expect(await verifyPassword('correct horse batterY', stored, FAST)).toEqual({ ok: false, rehash: false });
+    expect(await verifyPassword('anything', 'scrypt$99$8$1$x$y', FAST)).toEqual({ ok: false, rehash: false });
+  });
+
+  it('asks for a rehash when the stored parameters are below the current ones, and normalises Unicode', async () => {
+    const old = await hashPassword('Müller-Passwort', { logN: 11, r: 8, p: 1 });
+    expect(await verifyPassword('Müller-Passwort', old, FAST)).toEqual({ ok: true, rehash: true });
+    // "ü" precomposed and decomposed are the same password.
+    expect((await verifyPassword('Mu\u0308ller-Passwort', old, FAST)).ok).toBe(true);
+    await expect(verifyNothing('whatever', FAST)).resolves.toBeUndefined();
+  });
+
+  it('uses the OWASP parameters by default (N = 2^17, r = 8, p = 1)', async () => {
+    expect((await hashPassword('a long enough password')).startsWith('scrypt$17$8$1$')).toBe(true);
+  });
+
+  it('refuses short, overlong and common passwords, and the email address itself', () => {
+    expect(passwordProblem('short1')).toMatch(/at least 10/);
+    expect(passwordProblem('x'.repeat(201))).toMatch(/at most 200/);
+    expect(passwordProblem('Password123')).toMatch(/common/);
+    expect(passwordProblem('anna@example.com', { email: 'Anna@Example.com' })).toMatch(/email/);
+    expect(passwordProblem('Łódź ist schön 2026')).toBeUndefined();
+  });
+});
+
+describe('customer access tokens', () => {
+  const keySet = async (): Promise<SigningKeySet> => rotated(null);
+
+  it('issues an ES256 JWT with kid and the documented claims, verifiable by jose against the published JWKS', async () => {
+    const keys = await keySet();
+    const now = new Date('2026-11-24T10:00:00Z');
+    const { token, expiresIn } = await issueAccessToken(42, tenant, keys, context, now);
+    expect(expiresIn).toBe(ACCESS_TOKEN_SECONDS);
+    const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwksOf(keys)), {
+      algorithms: ['ES256'],
+      issuer: context.issuer,
+      audience: context.audience,
+      currentDate: now,
+    });
+    expect(protectedHeader).toMatchObject({ alg: 'ES256', kid: keys.current.kid, typ: 'JWT' });
+    expect(payload).toMatchObject({
+      sub: '42',
+      acct: 'acct_1',
+      mode: 'test',
+      scope: 'customer',
+      iss: context.issuer,
+      aud: context.audience,
+    });
+    expect(payload.exp! - payload.iat!).toBe(900);
+    expect(payload.jti).toEqual(expect.any(String));
+    expect(await verifyAccessToken(token, keys, context, now)).toMatchObject({ customerId: 42, tenant });
+    // The JWKS carries public keys only.
+    for (const key of jwksOf(keys).keys) expect(key).not.toHaveProperty('d');
+  });
+
+  it('refuses tampered, expired, unsigned, wrong-audience, wrong-issuer and unknown-key tokens', async () => {
+    const keys = await keySet();
+    const now = new Date('2026-11-24T10:00:00Z');
+    const { token } = await issueAccessToken(42, tenant, keys, context, now);
+    const [header, body, signature] = token.split('.') as [string, string, string];
+    const flip = (text: string) => text.slice(0, 10) + (text[10] === 'A' ? 'B' : 'A') + text.slice(11);
+    const refused = async (candidate: string, at = now, ctx = context) =>
+      expect(verifyAccessToken(candidate, keys, ctx, at)).rejects.toBeInstanceOf(InvalidAccessToken);
+    await refused(`${header}.${flip(body)}.${signature}`);
+    await refused(`${header}.${body}.${flip(signature)}`);
+    await refused(token, new Date(now.getTime() + (ACCESS_TOKEN_SECONDS + 10) * 1000));
+    await refused(token, now, { ...context, audience: 'someone-else' });
+    await refused(token, now, { ...context, issuer: 'https://evil.example.com' });
+    const unsigned = new UnsecuredJWT({ acct: 'acct_1', mode: 'test', scope: 'customer' })
+      .setIssuer(context.issuer)
+      .setAudience(context.audience)
+      .setSubject('42')
+      .setIssuedAt()
+      .setExpirationTime('15m')
+      .setJti('x')
+      .encode();
+    await refused(unsigned, new Date());
+    const { privateKey } = await generateKeyPair('ES256');
+    const foreign = await new SignJWT({ acct: 'acct_1', mode: 'test', scope: 'customer' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'someone-elses-key' })
+      .setIssuer(context.issuer)
+      .setAudience(context.audience)
+      .setSubject('42')
+      .setIssuedAt()
+      .setExpirationTime('15m')
+      .setJti('x')
+      .sign(privateKey);
+    await refused(foreign, new Date());
+  });
+
+  it('keeps accepting tokens of the previous key after a rotation, not of the one before it', async () => {
+    const first = await rotated(null);
+    const now = new Date();
+    const { token } = await issueAccessToken(7, tenant, first, context, now);
+    const second = await rotated(first);
+    expect(second.previous?.kid).toBe(first.current.kid);
+    expect(jwksOf(second).keys.map((key) => key.kid)).toEqual([second.current.kid, first.current.kid]);
+    await expect(verifyAccessToken(token, second, context, now)).resolves.toMatchObject({ customerId: 7 });
+    const third = await rotated(second);
+    await expect(verifyAccessToken(token, third, context, now)).rejects.toBeInstanceOf(InvalidAccessToken);
+  });
+
+  it('makes refresh tokens of 256 random bits and stores only their hash', async () => {
+    const token = newRefreshToken();
+    expect(token).toMatch(/^rt_[\w-]{43}$/);
+    expect(newRefreshToken()).not.toBe(token);
+    expect(refreshTokenHash(token)).toMatch(/^[0-9a-f]{64}$/);
+    expect(refreshTokenHash(token)).not.toContain(token.slice(3));
+    expect((await newSigningKey()).kid).toMatch(/^[\w-]{43}$/);
+  });
+});
