@@ -267,6 +267,17 @@ export const quoteKeys = {
     `${tenant.accountId}/${tenant.mode}/quotes/${id}/v${version}/quote.pdf`,
 };
 
+/**
+ * Customer logins: refresh tokens (by the SHA-256 of the token) and their families (one per
+ * login, rotated tokens stay in it). Apart from `tenantKeys` so that only the auth bundles carry them.
+ */
+export const customerAuthKeys = {
+  refreshToken: (tenant: Tenant, tokenHash: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#REFRESH#${tokenHash}`, sk: 'REFRESH' }),
+  family: (tenant: Tenant, familyId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#REFRESH_FAMILY#${familyId}`, sk: 'FAMILY' }),
+  /** gsi1 partition of a customer's families (its sessions), newest first. */
+  customerFamilies: (tenant: Tenant, customerId: number): string => `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#SESSIONS`,
+};
+
 /** Sort key of the due-date lists: the due date (a range bound), then creation. */
 export const dueSortKey = (dueDate: string, createdAt: string, id: number): string => `${dueDate}#${createdSortKey(createdAt, id)}`;
 

@@ -1,0 +1,180 @@
+/**
+ * Refresh-token families (RFC 9700 §4.14): a login starts a family; each refresh uses its token
+ * once and gets the next one in the same family. A token presented a second time means it was
+ * copied — the whole family is revoked, so the thief's and the customer's tokens both stop
+ * working. Tokens are stored by their SHA-256 only, expire after 30 days (and by TTL), and a
+ * rotation is one transaction conditional on the old token being unused and the family alive, so
+ * two concurrent refreshes with one token cannot both succeed (the second counts as reuse).
+ */
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { customerAuthKeys } from '#shared/db/keys';
+import { isTransactionCanceled, tableName, type TransactItem } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
+import { newRefreshToken, REFRESH_TOKEN_DAYS, refreshTokenHash } from './tokens';
+
+/** Why a refresh token was refused; the API answers 401 for every one of them, without saying which. */
+export type RefreshRefusal = 'unknown' | 'expired' | 'revoked' | 'reused';
+
+export class RefreshRefused extends Error {
+  constructor(readonly reason: RefreshRefusal) {
+    super(`Refresh token refused: ${reason}`);
+    this.name = 'RefreshRefused';
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+function tokenPut(tenant: Tenant, token: string, familyId: string, customerId: number, now: Date): TransactItem {
+  const expires = new Date(now.getTime() + REFRESH_TOKEN_DAYS * DAY_MS);
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...customerAuthKeys.refreshToken(tenant, refreshTokenHash(token)),
+        entity: 'REFRESH_TOKEN',
+        family_id: familyId,
+        customer_id: customerId,
+        created_at: now.toISOString(),
+        expires_at: expires.toISOString(),
+        ttl: Math.floor(expires.getTime() / 1000),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** A login: a new family with its first token. */
+export async function startFamily(
+  tenant: Tenant,
+  customerId: number,
+  now = new Date(),
+): Promise<{ refreshToken: string; familyId: string }> {
+  const familyId = randomUUID();
+  const refreshToken = newRefreshToken();
+  const expires = new Date(now.getTime() + REFRESH_TOKEN_DAYS * DAY_MS);
+  await transactWrite([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...customerAuthKeys.family(tenant, familyId),
+          entity: 'REFRESH_FAMILY',
+          customer_id: customerId,
+          created_at: now.toISOString(),
+          gsi1pk: customerAuthKeys.customerFamilies(tenant, customerId),
+          gsi1sk: `${now.toISOString()}#${familyId}`,
+          // The family outlives its tokens by nothing: each rotation moves its expiry with the new token.
+          ttl: Math.floor(expires.getTime() / 1000),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    tokenPut(tenant, refreshToken, familyId, customerId, now),
+  ]);
+  return { refreshToken, familyId };
+}
+
+/** Revokes a family: none of its tokens refreshes again. Idempotent. */
+export async function revokeFamily(tenant: Tenant, familyId: string, now = new Date()): Promise<void> {
+  await dynamo()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: customerAuthKeys.family(tenant, familyId),
+        UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    });
+}
+
+/**
+ * Uses `token` once: answers the customer and a new token of the same family, or throws
+ * RefreshRefused (and revokes the family when the token was used before).
+ */
+export async function rotate(
+  tenant: Tenant,
+  token: string,
+  now = new Date(),
+): Promise<{ customerId: number; refreshToken: string; familyId: string }> {
+  const key = customerAuthKeys.refreshToken(tenant, refreshTokenHash(token));
+  const stored = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+  if (!stored) throw new RefreshRefused('unknown');
+  const familyId = String(stored.family_id);
+  const customerId = Number(stored.customer_id);
+  if (stored.used_at) {
+    await revokeFamily(tenant, familyId, now);
+    throw new RefreshRefused('reused');
+  }
+  if (String(stored.expires_at) <= now.toISOString()) throw new RefreshRefused('expired');
+  const next = newRefreshToken();
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET used_at = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(used_at)',
+          ExpressionAttributeValues: { ':now': now.toISOString() },
+        },
+      },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: customerAuthKeys.family(tenant, familyId),
+          UpdateExpression: 'SET last_used_at = :now, #ttl = :ttl',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at)',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: {
+            ':now': now.toISOString(),
+            ':ttl': Math.floor((now.getTime() + REFRESH_TOKEN_DAYS * DAY_MS) / 1000),
+          },
+        },
+      },
+      tokenPut(tenant, next, familyId, customerId, now),
+    ]);
+  } catch (error) {
+    if (!isTransactionCanceled(error)) throw error;
+    const [tokenReason, familyReason] = (error.CancellationReasons ?? []).map((reason) => reason?.Code);
+    if (familyReason === 'ConditionalCheckFailed') throw new RefreshRefused('revoked');
+    // Used by a concurrent refresh a moment ago: the same token twice is a reuse, whoever came first.
+    if (tokenReason === 'ConditionalCheckFailed') {
+      await revokeFamily(tenant, familyId, now);
+      throw new RefreshRefused('reused');
+    }
+    throw error;
+  }
+  return { customerId, refreshToken: next, familyId };
+}
+
+/** Revokes every family of the customer except `keep` (a password change keeps the session that made it). */
+export async function revokeCustomerFamilies(tenant: Tenant, customerId: number, keep?: string, now = new Date()): Promise<number> {
+  let revoked = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': customerAuthKeys.customerFamilies(tenant, customerId) },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const entry of page.Items ?? []) {
+      const familyId = String(entry.gsi1sk).split('#')[1]!;
+      if (familyId === keep) continue;
+      await revokeFamily(tenant, familyId, now);
+      revoked++;
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return revoked;
+}

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { RefreshRefused, revokeCustomerFamilies, revokeFamily, rotate, startFamily } from '#shared/customer-auth/refresh-tokens';
+
+/** Refresh-token families against DynamoDB Local: rotation, reuse detection, revocation. */
+describe('refresh-token families', () => {
+  const tenant = () => ({ accountId: `acct_${randomUUID().slice(0, 8)}`, mode: 'test' as const });
+  const refused = async (work: Promise<unknown>, reason: string) => {
+    const error = await work.then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(RefreshRefused);
+    expect((error as RefreshRefused).reason).toBe(reason);
+  };
+
+  it('rotates a token into a new one of the same family, once', async () => {
+    const t = tenant();
+    const { refreshToken, familyId } = await startFamily(t, 7);
+    const next = await rotate(t, refreshToken);
+    expect(next).toMatchObject({ customerId: 7, familyId });
+    expect(next.refreshToken).not.toBe(refreshToken);
+    const after = await rotate(t, next.refreshToken);
+    expect(after.familyId).toBe(familyId);
+    await refused(rotate(t, 'rt_unknown'), 'unknown');
+  });
+
+  it('revokes the whole family when a used token comes back: the newer token stops working too', async () => {
+    const t = tenant();
+    const { refreshToken } = await startFamily(t, 8);
+    const next = await rotate(t, refreshToken);
+    await refused(rotate(t, refreshToken), 'reused');
+    await refused(rotate(t, next.refreshToken), 'revoked');
+  });
+
+  it('lets one of two concurrent refreshes with the same token through and treats the other as reuse', async () => {
+    const t = tenant();
+    const { refreshToken } = await startFamily(t, 9);
+    const results = await Promise.allSettled([rotate(t, refreshToken), rotate(t, refreshToken)]);
+    const winners = results.filter((result) => result.status === 'fulfilled');
+    expect(winners.length).toBeLessThanOrEqual(1);
+    const reasons = results.filter((result) => result.status === 'rejected').map((result) => (result.reason as RefreshRefused).reason);
+    expect(reasons.every((reason) => reason === 'reused' || reason === 'revoked')).toBe(true);
+    // Reuse was detected: the family is revoked, so the winner's token does not refresh either.
+    if (winners[0]?.status === 'fulfilled') await refused(rotate(t, winners[0].value.refreshToken), 'revoked');
+  });
+
+  it('refuses an expired token, a logged-out family, and the other sessions after a password change', async () => {
+    const t = tenant();
+    const old = await startFamily(t, 10, new Date(Date.now() - 31 * 86_400_000));
+    await refused(rotate(t, old.refreshToken), 'expired');
+
+    const loggedOut = await startFamily(t, 10);
+    await revokeFamily(t, loggedOut.familyId);
+    await refused(rotate(t, loggedOut.refreshToken), 'revoked');
+
+    const [a, b, current] = [await startFamily(t, 11), await startFamily(t, 11), await startFamily(t, 11)];
+    expect(await revokeCustomerFamilies(t, 11, current.familyId)).toBe(2);
+    await refused(rotate(t, a.refreshToken), 'revoked');
+    await refused(rotate(t, b.refreshToken), 'revoked');
+    await expect(rotate(t, current.refreshToken)).resolves.toMatchObject({ customerId: 11 });
+  });
+});
