@@ -274,6 +274,11 @@ export const quoteKeys = {
 export const customerAuthKeys = {
   refreshToken: (tenant: Tenant, tokenHash: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#REFRESH#${tokenHash}`, sk: 'REFRESH' }),
   family: (tenant: Tenant, familyId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#REFRESH_FAMILY#${familyId}`, sk: 'FAMILY' }),
+  /** Failed logins of one email (by the SHA-256 of the lower-cased address): the lockout counter. */
+  loginFailures: (tenant: Tenant, emailHash: string): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#LOGIN_FAILURES#${emailHash}`,
+    sk: 'FAILURES',
+  }),
   /** gsi1 partition of a customer's families (its sessions), newest first. */
   customerFamilies: (tenant: Tenant, customerId: number): string => `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#SESSIONS`,
 };

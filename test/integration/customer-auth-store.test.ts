@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { assertNotLockedOut, clearFailures, recordFailure } from '#shared/customer-auth/lockout';
 import { RefreshRefused, revokeCustomerFamilies, revokeFamily, rotate, startFamily } from '#shared/customer-auth/refresh-tokens';
+import { RateLimitedError } from '#shared/errors';
 
-/** Refresh-token families against DynamoDB Local: rotation, reuse detection, revocation. */
+/** Refresh-token families and the login lockout against DynamoDB Local. */
 describe('refresh-token families', () => {
   const tenant = () => ({ accountId: `acct_${randomUUID().slice(0, 8)}`, mode: 'test' as const });
   const refused = async (work: Promise<unknown>, reason: string) => {
@@ -59,5 +61,36 @@ describe('refresh-token families', () => {
     await refused(rotate(t, a.refreshToken), 'revoked');
     await refused(rotate(t, b.refreshToken), 'revoked');
     await expect(rotate(t, current.refreshToken)).resolves.toMatchObject({ customerId: 11 });
+  });
+});
+
+describe('login lockout', () => {
+  const tenant = () => ({ accountId: `acct_${randomUUID().slice(0, 8)}`, mode: 'test' as const });
+
+  it('locks an email out after ten failures within 15 minutes, with Retry-After; other emails are unaffected', async () => {
+    const t = tenant();
+    const now = new Date();
+    await Promise.all(Array.from({ length: 10 }, () => recordFailure(t, 'Anna@Example.com', now)));
+    const error = await assertNotLockedOut(t, 'anna@example.com', now).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).retryAfterSeconds).toBeGreaterThan(14 * 60);
+    await expect(assertNotLockedOut(t, 'other@example.com', now)).resolves.toBeUndefined();
+    // After the window, the email may try again; a success clears the count.
+    await expect(assertNotLockedOut(t, 'anna@example.com', new Date(now.getTime() + 16 * 60_000))).resolves.toBeUndefined();
+    await clearFailures(t, 'anna@example.com');
+    await expect(assertNotLockedOut(t, 'anna@example.com', now)).resolves.toBeUndefined();
+  });
+
+  it('does not lock out after nine failures, and starts a new count after the window', async () => {
+    const t = tenant();
+    const start = new Date();
+    for (let i = 0; i < 9; i++) await recordFailure(t, 'bob@example.com', start);
+    await expect(assertNotLockedOut(t, 'bob@example.com', start)).resolves.toBeUndefined();
+    const later = new Date(start.getTime() + 16 * 60_000);
+    await recordFailure(t, 'bob@example.com', later);
+    await expect(assertNotLockedOut(t, 'bob@example.com', later)).resolves.toBeUndefined();
   });
 });
