@@ -6,9 +6,9 @@
  * stored only as their SHA-256, and rotated on every use (RFC 9700).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { createLocalJWKSet, jwtVerify, SignJWT, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { Tenant } from '#shared/auth/principal';
-import { ALGORITHM, jwksOf, signingKeyOf, type SigningKeySet } from './signing-keys';
+import { ALGORITHM, signingKeyOf, type SigningKeySet } from './signing-keys';
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_DAYS = 30;
@@ -61,19 +61,20 @@ export class InvalidAccessToken extends Error {
 const isMode = (value: unknown): value is Tenant['mode'] => value === 'test' || value === 'live';
 
 /**
- * The customer a token names, after checking its signature against the published keys (current
- * and previous: an unknown `kid` fails), its algorithm (ES256 only: `none` and HMAC fail), issuer,
- * audience, expiry, and its claims' shape.
+ * The customer a token names, after checking its signature against the published keys (`jwks`:
+ * current and previous — an unknown `kid` fails), its algorithm (ES256 only: `none` and HMAC
+ * fail), issuer, audience, expiry, and its claims' shape. Public keys only: the authorizer never
+ * needs a private key.
  */
 export async function verifyAccessToken(
   token: string,
-  keys: SigningKeySet,
+  jwks: JSONWebKeySet,
   context: TokenContext,
   now = new Date(),
 ): Promise<CustomerClaims> {
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, createLocalJWKSet(jwksOf(keys)), {
+    ({ payload } = await jwtVerify(token, createLocalJWKSet(jwks), {
       algorithms: [ALGORITHM],
       issuer: context.issuer,
       audience: context.audience,

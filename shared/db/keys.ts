@@ -24,6 +24,8 @@ export const platformKeys = {
   apiKeyByHash: (hash: string): ItemKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
   /** gsi1 partition listing all accounts, newest first. */
   accountsCollection: 'ACCOUNTS',
+  /** The stage's keys for customer access tokens (current and previous; private halves sealed). */
+  customerTokenKeys: { pk: 'SIGNING_KEYS', sk: 'CUSTOMER_TOKENS' } as ItemKey,
 };
 
 /** Which products a product list index partition holds. */

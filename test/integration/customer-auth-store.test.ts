@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '#shared/clients/dynamodb';
+import { publicKeys, resetKeyCache, rotateSigningKeys, signingKeys } from '#shared/customer-auth/key-store';
 import { assertNotLockedOut, clearFailures, recordFailure } from '#shared/customer-auth/lockout';
 import { RefreshRefused, revokeCustomerFamilies, revokeFamily, rotate, startFamily } from '#shared/customer-auth/refresh-tokens';
+import { issueAccessToken, verifyAccessToken } from '#shared/customer-auth/tokens';
+import { platformKeys } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
 import { RateLimitedError } from '#shared/errors';
 
-/** Refresh-token families and the login lockout against DynamoDB Local. */
+/** Refresh-token families, the login lockout and the signing keys against DynamoDB Local. */
 describe('refresh-token families', () => {
   const tenant = () => ({ accountId: `acct_${randomUUID().slice(0, 8)}`, mode: 'test' as const });
   const refused = async (work: Promise<unknown>, reason: string) => {
@@ -92,5 +98,30 @@ describe('login lockout', () => {
     const later = new Date(start.getTime() + 16 * 60_000);
     await recordFailure(t, 'bob@example.com', later);
     await expect(assertNotLockedOut(t, 'bob@example.com', later)).resolves.toBeUndefined();
+  });
+});
+
+describe('token-signing keys', () => {
+  it('makes the keys at first use, seals the private half, signs tokens the published keys verify, and rotates keeping the previous', async () => {
+    resetKeyCache();
+    const context = { issuer: 'https://api.example.com/v1', audience: 'print-shop-api' };
+    const tenant = { accountId: 'acct_keys', mode: 'test' as const };
+    const [a, b] = await Promise.all([signingKeys(), signingKeys()]);
+    expect(a.current.kid).toBe(b.current.kid);
+    const stored = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.customerTokenKeys }))).Item!;
+    expect(stored.current.private_sealed).toMatch(/^enc1\./);
+    expect(JSON.stringify(stored)).not.toContain(String(a.current.private_jwk.d));
+    const { token } = await issueAccessToken(5, tenant, a, context);
+    const published = await publicKeys();
+    expect(published.keys.map((key) => key.kid)).toContain(a.current.kid);
+    for (const key of published.keys) expect(key).not.toHaveProperty('d');
+    await expect(verifyAccessToken(token, published, context)).resolves.toMatchObject({ customerId: 5 });
+
+    const kid = await rotateSigningKeys();
+    expect(kid).not.toBe(a.current.kid);
+    const afterRotation = await publicKeys();
+    expect(afterRotation.keys.map((key) => key.kid)).toEqual([kid, a.current.kid]);
+    await expect(verifyAccessToken(token, afterRotation, context)).resolves.toMatchObject({ customerId: 5 });
+    expect((await signingKeys()).current.kid).toBe(kid);
   });
 });

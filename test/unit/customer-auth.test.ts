@@ -72,7 +72,7 @@ describe('customer access tokens', () => {
     });
     expect(payload.exp! - payload.iat!).toBe(900);
     expect(payload.jti).toEqual(expect.any(String));
-    expect(await verifyAccessToken(token, keys, context, now)).toMatchObject({ customerId: 42, tenant });
+    expect(await verifyAccessToken(token, jwksOf(keys), context, now)).toMatchObject({ customerId: 42, tenant });
     // The JWKS carries public keys only.
     for (const key of jwksOf(keys).keys) expect(key).not.toHaveProperty('d');
   });
@@ -84,7 +84,7 @@ describe('customer access tokens', () => {
     const [header, body, signature] = token.split('.') as [string, string, string];
     const flip = (text: string) => text.slice(0, 10) + (text[10] === 'A' ? 'B' : 'A') + text.slice(11);
     const refused = async (candidate: string, at = now, ctx = context) =>
-      expect(verifyAccessToken(candidate, keys, ctx, at)).rejects.toBeInstanceOf(InvalidAccessToken);
+      expect(verifyAccessToken(candidate, jwksOf(keys), ctx, at)).rejects.toBeInstanceOf(InvalidAccessToken);
     await refused(`${header}.${flip(body)}.${signature}`);
     await refused(`${header}.${body}.${flip(signature)}`);
     await refused(token, new Date(now.getTime() + (ACCESS_TOKEN_SECONDS + 10) * 1000));
@@ -119,9 +119,9 @@ describe('customer access tokens', () => {
     const second = await rotated(first);
     expect(second.previous?.kid).toBe(first.current.kid);
     expect(jwksOf(second).keys.map((key) => key.kid)).toEqual([second.current.kid, first.current.kid]);
-    await expect(verifyAccessToken(token, second, context, now)).resolves.toMatchObject({ customerId: 7 });
+    await expect(verifyAccessToken(token, jwksOf(second), context, now)).resolves.toMatchObject({ customerId: 7 });
     const third = await rotated(second);
-    await expect(verifyAccessToken(token, third, context, now)).rejects.toBeInstanceOf(InvalidAccessToken);
+    await expect(verifyAccessToken(token, jwksOf(third), context, now)).rejects.toBeInstanceOf(InvalidAccessToken);
   });
 
   it('makes refresh tokens of 256 random bits and stores only their hash', async () => {

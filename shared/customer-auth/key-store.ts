@@ -1,0 +1,132 @@
+/**
+ * Where the stage's token-signing keys live: one platform item of the table, holding the current
+ * and the previous key — the public JWKs in the clear (the authorizer and the JWKS endpoint read
+ * only those), the private JWKs sealed with the stage's secrets key (shared/crypto/envelope.ts:
+ * KMS on AWS, a key file under the data folder locally — the same master key as the webhook
+ * secrets). So no key is in the template or the repository, and none is ever in plaintext at rest.
+ *
+ * The keys are made at first use: the first function that needs them generates a key and puts it
+ * on condition that none exists; a concurrent first use loses that condition and reads the
+ * winner's. A rotation (`npm run accounts -- rotate-signing-key`) is conditional on the current
+ * key it read. Functions keep what they read for a few minutes: a rotated key signs within that
+ * time everywhere, and verification accepts the previous key meanwhile.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { JSONWebKeySet, JWK } from 'jose';
+import { dynamo } from '#shared/clients/dynamodb';
+import { open, seal } from '#shared/crypto/envelope';
+import { platformKeys } from '#shared/db/keys';
+import { isConditionFailure, tableName } from '#shared/db/table';
+import { newSigningKey, publicPart, type SigningKeySet, type StoredSigningKey } from './signing-keys';
+
+/** How long a function keeps the keys it read. */
+export const KEY_CACHE_MS = 5 * 60_000;
+
+interface StoredEntry {
+  kid: string;
+  public_jwk: JWK;
+  private_sealed: string;
+  created_at: string;
+}
+
+const aad = (kid: string) => `customer-token-signing-key:${kid}`;
+
+async function entryOf(key: StoredSigningKey): Promise<StoredEntry> {
+  return {
+    kid: key.kid,
+    public_jwk: publicPart(key.private_jwk),
+    private_sealed: await seal(JSON.stringify(key.private_jwk), aad(key.kid)),
+    created_at: key.created_at,
+  };
+}
+
+async function keyOf(entry: StoredEntry): Promise<StoredSigningKey> {
+  return { kid: entry.kid, private_jwk: JSON.parse(await open(entry.private_sealed, aad(entry.kid))) as JWK, created_at: entry.created_at };
+}
+
+async function readEntries(): Promise<{ current: StoredEntry; previous: StoredEntry | null } | undefined> {
+  const item = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.customerTokenKeys, ConsistentRead: true })))
+    .Item;
+  return item ? { current: item.current as StoredEntry, previous: (item.previous as StoredEntry | undefined) ?? null } : undefined;
+}
+
+async function write(set: SigningKeySet, expectedKid: string | null): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...platformKeys.customerTokenKeys,
+          entity: 'SIGNING_KEYS',
+          current: await entryOf(set.current),
+          previous: set.previous ? await entryOf(set.previous) : null,
+          current_kid: set.current.kid,
+        },
+        ConditionExpression: expectedKid === null ? 'attribute_not_exists(pk)' : 'current_kid = :kid',
+        ...(expectedKid === null ? {} : { ExpressionAttributeValues: { ':kid': expectedKid } }),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** The stored entries, made at first use (a concurrent first use reads the winner's). */
+async function entries(): Promise<{ current: StoredEntry; previous: StoredEntry | null }> {
+  const stored = await readEntries();
+  if (stored) return stored;
+  await write({ current: await newSigningKey(), previous: null }, null);
+  return (await readEntries())!;
+}
+
+let cachedPublic: { at: number; jwks: Promise<JSONWebKeySet> } | undefined;
+let cachedSigning: { at: number; set: Promise<SigningKeySet> } | undefined;
+
+const fresh = (cached: { at: number } | undefined): boolean => cached !== undefined && Date.now() - cached.at < KEY_CACHE_MS;
+
+/** The published keys (JWKS): current and previous, public halves only. */
+export function publicKeys(): Promise<JSONWebKeySet> {
+  if (!fresh(cachedPublic)) {
+    const jwks = entries().then((stored) => ({
+      keys: [stored.current, ...(stored.previous ? [stored.previous] : [])].map((entry) => entry.public_jwk),
+    }));
+    jwks.catch(() => (cachedPublic = undefined));
+    cachedPublic = { at: Date.now(), jwks };
+  }
+  return cachedPublic!.jwks;
+}
+
+/** The keys with their private halves opened: for the functions that sign (login, refresh). */
+export function signingKeys(): Promise<SigningKeySet> {
+  if (!fresh(cachedSigning)) {
+    const set = entries().then(async (stored) => ({
+      current: await keyOf(stored.current),
+      previous: stored.previous ? await keyOf(stored.previous) : null,
+    }));
+    set.catch(() => (cachedSigning = undefined));
+    cachedSigning = { at: Date.now(), set };
+  }
+  return cachedSigning!.set;
+}
+
+/** A new current key; the old current stays published as previous. Answers the new kid. */
+export async function rotateSigningKeys(): Promise<string> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const stored = await entries();
+    const next = { current: await newSigningKey(), previous: await keyOf(stored.current) };
+    if (await write(next, stored.current.kid)) {
+      cachedPublic = undefined;
+      cachedSigning = undefined;
+      return next.current.kid;
+    }
+  }
+  throw new Error('The signing keys were rotated by someone else at the same time; try again');
+}
+
+/** Tests: forget the cached keys. */
+export function resetKeyCache(): void {
+  cachedPublic = undefined;
+  cachedSigning = undefined;
+}
