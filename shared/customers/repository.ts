@@ -9,7 +9,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { countCollectionUpTo, readTotal, readWindow, type PageRequest, type Total } from '#shared/db/collections';
 import { adjustTotal } from '#shared/db/totals';
-import { tenantKeys } from '#shared/db/keys';
+import { customerAuthKeys, tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { buildUpdate, versionedDelete, versionedUpdate } from '#shared/db/update-expression';
@@ -140,6 +140,8 @@ export async function deleteCustomer(tenant: Tenant, customer: CustomerRecord, a
   await transactWrite([
     { item: remove, onConditionFailure: customerMoved },
     { Delete: { TableName: tableName(), Key: tenantKeys.customerEmail(tenant, customer.email) } },
+    // Its login, if it has one (customer accounts): a login never outlives its customer.
+    { Delete: { TableName: tableName(), Key: customerAuthKeys.login(tenant, customer.id) } },
     adjustTotal(tenant, CUSTOMERS, -1),
     ...addresses.map((address): TransactItem => ({
       Delete: { TableName: tableName(), Key: tenantKeys.address(tenant, customer.id, address.id) },

@@ -276,6 +276,13 @@ export const quoteKeys = {
 export const customerAuthKeys = {
   refreshToken: (tenant: Tenant, tokenHash: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#REFRESH#${tokenHash}`, sk: 'REFRESH' }),
   family: (tenant: Tenant, familyId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#REFRESH_FAMILY#${familyId}`, sk: 'FAMILY' }),
+  /** A customer's login (its password hash), in the customer's partition: deleted with the customer. */
+  login: (tenant: Tenant, customerId: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#CUSTOMER#${customerId}`, sk: 'LOGIN' }),
+  /** A password-reset token, by its SHA-256: single use, 30 minutes. */
+  passwordReset: (tenant: Tenant, tokenHash: string): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#PASSWORD_RESET#${tokenHash}`,
+    sk: 'RESET',
+  }),
   /** Failed logins of one email (by the SHA-256 of the lower-cased address): the lockout counter. */
   loginFailures: (tenant: Tenant, emailHash: string): ItemKey => ({
     pk: `${tenantPrefix(tenant)}#LOGIN_FAILURES#${emailHash}`,

@@ -2,13 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '#shared/clients/dynamodb';
+import { consumeResetToken, createLogin, issueResetToken, readLogin, replacePasswordHash } from '#shared/customer-auth/credentials';
 import { publicKeys, resetKeyCache, rotateSigningKeys, signingKeys } from '#shared/customer-auth/key-store';
 import { assertNotLockedOut, clearFailures, recordFailure } from '#shared/customer-auth/lockout';
 import { RefreshRefused, revokeCustomerFamilies, revokeFamily, rotate, startFamily } from '#shared/customer-auth/refresh-tokens';
 import { issueAccessToken, verifyAccessToken } from '#shared/customer-auth/tokens';
 import { platformKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
-import { RateLimitedError } from '#shared/errors';
+import { ConflictError, NotFoundError, RateLimitedError } from '#shared/errors';
+import { call } from '#test/support/http';
+import { newCustomer } from '#test/support/orders';
+import { freshShop } from '#test/support/webhooks';
 
 /** Refresh-token families, the login lockout and the signing keys against DynamoDB Local. */
 describe('refresh-token families', () => {
@@ -123,5 +127,29 @@ describe('token-signing keys', () => {
     expect(afterRotation.keys.map((key) => key.kid)).toEqual([kid, a.current.kid]);
     await expect(verifyAccessToken(token, afterRotation, context)).resolves.toMatchObject({ customerId: 5 });
     expect((await signingKeys()).current.kid).toBe(kid);
+  });
+});
+
+describe('logins and reset tokens', () => {
+  it('gives a customer one login, replaces its hash, deletes it with the customer, and uses a reset token once', async () => {
+    const shop = await freshShop('Login Shop');
+    const customer = await newCustomer(shop.secretTest);
+    const t = shop.tenant;
+    await createLogin(t, customer.id, 'scrypt$hash-one');
+    await expect(createLogin(t, customer.id, 'scrypt$hash-two')).rejects.toBeInstanceOf(ConflictError);
+    await expect(createLogin(t, 999_999, 'scrypt$x')).rejects.toBeInstanceOf(NotFoundError);
+    await replacePasswordHash(t, customer.id, 'scrypt$hash-three');
+    expect((await readLogin(t, customer.id))?.password_hash).toBe('scrypt$hash-three');
+
+    const { token } = await issueResetToken(t, customer.id);
+    expect(token).toMatch(/^prt_[\w-]{43}$/);
+    const [first, second] = await Promise.all([consumeResetToken(t, token), consumeResetToken(t, token)]);
+    expect([first, second].filter((value) => value === customer.id)).toHaveLength(1);
+    expect(await consumeResetToken(t, token)).toBeUndefined();
+    const expired = await issueResetToken(t, customer.id, new Date(Date.now() - 31 * 60_000));
+    expect(await consumeResetToken(t, expired.token)).toBeUndefined();
+
+    expect((await call('DELETE', `/v1/customers/${customer.id}`, { key: shop.secretTest })).status).toBe(200);
+    expect(await readLogin(t, customer.id)).toBeUndefined();
   });
 });
