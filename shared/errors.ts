@@ -65,6 +65,13 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** Credentials or a token that do not authenticate (a customer login, a refresh token): 401, saying no more than that. */
+export class UnauthorizedError extends DomainError {
+  constructor(message: string) {
+    super('unauthorized', message);
+  }
+}
+
 export class ValidationError extends DomainError {
   constructor(message: string, details: ErrorDetail[]) {
     super('validation_failed', message, details);

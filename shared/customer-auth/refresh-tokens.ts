@@ -77,6 +77,13 @@ export async function startFamily(
   return { refreshToken, familyId };
 }
 
+/** The family of a refresh token (logout), or undefined for an unknown one. */
+export async function familyOf(tenant: Tenant, token: string): Promise<string | undefined> {
+  const key = customerAuthKeys.refreshToken(tenant, refreshTokenHash(token));
+  const stored = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+  return stored ? String(stored.family_id) : undefined;
+}
+
 /** Revokes a family: none of its tokens refreshes again. Idempotent. */
 export async function revokeFamily(tenant: Tenant, familyId: string, now = new Date()): Promise<void> {
   await dynamo()

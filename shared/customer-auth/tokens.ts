@@ -26,6 +26,8 @@ export interface CustomerClaims {
   customerId: number;
   tenant: Tenant;
   jti: string;
+  /** The login session (refresh-token family) the token was issued in, when known. */
+  sessionId: string | null;
 }
 
 /** A signed access token for the customer, and its lifetime in seconds. */
@@ -35,10 +37,16 @@ export async function issueAccessToken(
   keys: SigningKeySet,
   context: TokenContext,
   now = new Date(),
+  sessionId?: string,
 ): Promise<{ token: string; expiresIn: number }> {
   const { kid, key } = await signingKeyOf(keys);
   const issuedAt = Math.floor(now.getTime() / 1000);
-  const token = await new SignJWT({ acct: tenant.accountId, mode: tenant.mode, scope: 'customer' })
+  const token = await new SignJWT({
+    acct: tenant.accountId,
+    mode: tenant.mode,
+    scope: 'customer',
+    ...(sessionId ? { sid: sessionId } : {}),
+  })
     .setProtectedHeader({ alg: ALGORITHM, kid, typ: 'JWT' })
     .setIssuer(context.issuer)
     .setAudience(context.audience)
@@ -95,7 +103,12 @@ export async function verifyAccessToken(
   ) {
     throw new InvalidAccessToken('claims');
   }
-  return { customerId, tenant: { accountId: payload.acct, mode: payload.mode }, jti: String(payload.jti) };
+  return {
+    customerId,
+    tenant: { accountId: payload.acct, mode: payload.mode },
+    jti: String(payload.jti),
+    sessionId: typeof payload.sid === 'string' ? payload.sid : null,
+  };
 }
 
 /** A new opaque refresh token: `rt_` and 256 random bits, base64url. */
