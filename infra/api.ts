@@ -19,7 +19,7 @@ import { pathsOf, type RouteDefinition } from '#shared/routes';
 import { ServiceFunction } from './function';
 import { addGatewayResponses } from './gateway-responses';
 import { addMethodNotAllowed } from './method-not-allowed';
-import { NestedMethods } from './nested-methods';
+import { keepDeployment, NestedMethods } from './nested-methods';
 import { addUsagePlans } from './usage-plans';
 import type { UsageTier } from '#shared/accounts/plans';
 import { grantTable, RouteRoles, type GrantTargets } from './grants';
@@ -34,6 +34,12 @@ export interface ApiProps {
   targets: GrantTargets;
   /** Browser origins allowed by CORS; defaults to the stage's (the stack adds the admin panel's). */
   corsOrigins?: string[];
+  /**
+   * For the one deploy before methods change stacks (`-c detachMethods=<id>`, README "Deploy"): the
+   * logical id of the deployment the stage serves. The deploy leaves out the route and 405 methods
+   * and keeps that deployment (infra/nested-methods.ts, `keepDeployment`).
+   */
+  detachMethods?: string;
 }
 
 /**
@@ -100,8 +106,8 @@ export class Api extends Construct {
   readonly functions = new Map<string, ServiceFunction>();
   /** Route group → the nested stack of its functions and their methods. */
   readonly routeStacks: RouteStacks;
-  /** The nested stack of the mock 405 methods (infra/method-not-allowed.ts). */
-  readonly methodNotAllowedStack: NestedStack;
+  /** The nested stack of the mock 405 methods (infra/method-not-allowed.ts); none while the methods are detached. */
+  readonly methodNotAllowedStack?: NestedStack;
   /** The methods in nested stacks: the routes' and the 405s (the CORS preflights are in `restApi.methods`). */
   readonly nestedMethods: NestedMethods;
 
@@ -191,6 +197,13 @@ export class Api extends Construct {
           ? { authorizer: authorizerRef, authorizationType: apigw.AuthorizationType.CUSTOM, apiKeyRequired: true }
           : { authorizationType: apigw.AuthorizationType.NONE };
       for (const path of pathsOf(route)) {
+        // The resource (and its CORS preflight) in the main stack, also while the methods are detached.
+        this.restApi.root.resourceForPath(path);
+        if (props.detachMethods) {
+          // No method, but the permission it would have: the deployment the stage keeps still invokes the function.
+          integration.allowInvoke(this.restApi, route.method, path);
+          continue;
+        }
         const method = this.nestedMethods.add(routeStack, {
           path,
           httpMethod: route.method,
@@ -212,10 +225,14 @@ export class Api extends Construct {
         }
       }
     }
-    this.methodNotAllowedStack = new NestedStack(this, 'MethodNotAllowed', {
-      description: `Print Shop API mock 405 answers for unrouted methods (${stage.name})`,
-    });
-    addMethodNotAllowed(this.nestedMethods, this.methodNotAllowedStack, routes);
+    if (props.detachMethods) {
+      keepDeployment(this.restApi, props.detachMethods);
+    } else {
+      this.methodNotAllowedStack = new NestedStack(this, 'MethodNotAllowed', {
+        description: `Print Shop API mock 405 answers for unrouted methods (${stage.name})`,
+      });
+      addMethodNotAllowed(this.nestedMethods, this.methodNotAllowedStack, routes);
+    }
     this.usagePlans = addUsagePlans(this, this.restApi, stage);
     this.suppressFindings();
   }

@@ -105,9 +105,27 @@ export class NestedMethods {
   get all(): readonly apigw.Method[] {
     return this.methods;
   }
+}
 
-  /** The nested stacks that hold methods. */
-  get stacks(): NestedStack[] {
-    return [...this.imports.keys()];
+/**
+ * The deploy before methods change stacks. API Gateway refuses to create a method that its resource
+ * still has, and CloudFormation deletes a method that left a stack only after it created the new
+ * ones, so a deploy that moves methods (the first of this layout over a stage whose methods are in
+ * the main stack, a renamed route group) fails and rolls back. Detached first: a deploy without the
+ * methods removes them from the API, and keeps the stage on the deployment it serves (`logicalId`,
+ * its logical id in the stack as deployed), an immutable snapshot that still holds them, so the API
+ * answers as before; the next, normal deploy creates the methods and a new deployment.
+ *
+ * The id must be the deployment's as deployed: any other would make a new deployment, without the
+ * methods, and the stage would answer 403 "Missing Authentication Token" until the next deploy. This
+ * checks that it is this API's deployment id (its construct's own id and a 32-digit hash); `cdk diff`
+ * must then show no change to the deployment or the stage (README, "Deploy").
+ */
+export function keepDeployment(restApi: apigw.RestApi, logicalId: string): void {
+  const resource = restApi.latestDeployment!.node.defaultChild as apigw.CfnDeployment;
+  const own = Stack.of(resource).getLogicalId(resource);
+  if (!new RegExp(`^${own}[0-9a-f]{32}$`).test(logicalId)) {
+    throw new Error(`detachMethods=${logicalId} is not a logical id of ${restApi.node.path}'s deployment (${own} and 32 hex digits)`);
   }
+  resource.overrideLogicalId(logicalId);
 }

@@ -103,11 +103,20 @@ export class NestedLambdaIntegration extends apigw.AwsIntegration {
 
   override bind(method: apigw.Method): apigw.IntegrationConfig {
     const config = super.bind(method);
-    // One API: the method and path name the permission (a function serves one method, on one path per alias).
-    this.handler.addPermission(`ApiPermission.${method.httpMethod}.${method.resource.path.replace(/\//g, '.')}`, {
-      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
-      sourceArn: method.api.arnForExecuteApi(method.httpMethod, pathForArn(method.resource.path), this.stageName),
-    });
+    this.allowInvoke(method.api, method.httpMethod, method.resource.path);
     return config;
+  }
+
+  /**
+   * Lets API Gateway invoke the function for `httpMethod` on `path` of this stage: what `bind` does
+   * for each method, and what a deploy that detaches the methods does without them, so that the
+   * deployment the stage keeps serving still may (infra/nested-methods.ts, `keepDeployment`).
+   */
+  allowInvoke(api: apigw.IRestApi, httpMethod: string, path: string): void {
+    // One API: the method and path name the permission (a function serves one method, on one path per alias).
+    this.handler.addPermission(`ApiPermission.${httpMethod}.${path.replace(/\//g, '.')}`, {
+      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: api.arnForExecuteApi(httpMethod, pathForArn(path), this.stageName),
+    });
   }
 }

@@ -24,7 +24,7 @@ const domain = {
 describe('admin panel hosting', () => {
   it('adds only its two nested stacks to the main stack', () => {
     // Besides the route groups' nested stacks and the mock 405s' (infra/route-stacks.ts, test/infra/nested-stacks.test.ts).
-    const routeStacks = [...stack.api.routeStacks.all.values(), stack.api.methodNotAllowedStack].map((nested) =>
+    const routeStacks = [...stack.api.routeStacks.all.values(), stack.api.methodNotAllowedStack!].map((nested) =>
       stack.getLogicalId(nested.nestedStackResource!),
     );
     const others = Object.keys(template.findResources('AWS::CloudFormation::Stack')).filter((id) => !routeStacks.includes(id));

@@ -37,6 +37,8 @@ export interface BuildOptions {
   routes?: readonly RouteDefinition[];
   /** CDK's built-in CloudFormation schema validation (as `cdk synth` runs it); ~4 s, so opt-in. */
   cfnValidation?: boolean;
+  /** The deploy that detaches the methods (`-c detachMethods=<deployment logical id>`, infra/nested-methods.ts). */
+  detachMethods?: string;
 }
 
 /** Synthesizes one stage with the feature flags of cdk.json and the cdk-nag checks of infra/app.ts. */
@@ -58,6 +60,7 @@ export function buildStack(stage: StageName = 'dev', options: BuildOptions = {})
       stage: stageConfig(stage),
       routes,
       projectRoot: root,
+      ...(options.detachMethods ? { detachMethods: options.detachMethods } : {}),
     });
     // Synthesis runs the validation plugins and throws on any unacknowledged finding.
     const template = Template.fromStack(stack);

@@ -1,4 +1,5 @@
 import { App, NestedStack, Stack } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
@@ -171,14 +172,14 @@ describe('methods in nested stacks', () => {
       }
     }
     for (const method of found.filter((candidate) => candidate.httpMethod === 'ANY')) {
-      expect(stackPath(method.address), method.path).toBe(stack.api.methodNotAllowedStack.node.path);
+      expect(stackPath(method.address), method.path).toBe(stack.api.methodNotAllowedStack!.node.path);
     }
     const inMain = found.filter((method) => stackPath(method.address) === stack.node.path);
     expect(inMain.length).toBeGreaterThan(0);
     expect(inMain.filter((method) => method.httpMethod !== 'OPTIONS')).toEqual([]);
     // The resources themselves all stay in the main stack: groups share them.
     for (const { template } of built.nested) expect(template.findResources('AWS::ApiGateway::Resource')).toEqual({});
-    expect(stack.api.methodNotAllowedStack.node.path).toBe(`${stack.node.path}/Api/MethodNotAllowed`);
+    expect(stack.api.methodNotAllowedStack!.node.path).toBe(`${stack.node.path}/Api/MethodNotAllowed`);
   });
 
   it('keep the methods where they are when routes of other or new groups are added', () => {
@@ -260,6 +261,49 @@ describe('the API deployment', () => {
     const grown = buildStack('dev', { routes: [...routes, extraRoute('orders.cancel', 'POST', '/v1/orders/{id}/cancel')] });
     expect(deploymentOf(grown).id).not.toBe(base.id);
     expect(deploymentOf(grown).dependsOn).toEqual(expect.arrayContaining(base.dependsOn.filter((id) => id.includes('NestedStack'))));
+  });
+});
+
+describe('detaching the methods (the deploy before methods change stacks)', () => {
+  const built = buildStack('dev');
+  const normalDeployment = Object.keys(built.template.findResources('AWS::ApiGateway::Deployment'))[0]!;
+  // The deployment as an older version of the stack deployed it: the same construct, another hash.
+  const kept = `${normalDeployment.slice(0, -32)}${'0123456789abcdef'.repeat(2)}`;
+  const detached = buildStack('dev', { detachMethods: kept });
+  /** A nested template's resources but its methods; code assets named alike (each build bundles into a scratch root of its own). */
+  const withoutMethods = (template: Template) =>
+    JSON.parse(
+      JSON.stringify(
+        Object.entries(template.toJSON().Resources as Record<string, { Type: string }>).filter(
+          ([, r]) => r.Type !== 'AWS::ApiGateway::Method',
+        ),
+      ).replace(/"S3Key":"[0-9a-f]{64}\.zip"/g, '"S3Key":"<asset>.zip"'),
+    );
+
+  it('keeps the stage on the deployment it serves', () => {
+    expect(Object.keys(detached.template.findResources('AWS::ApiGateway::Deployment'))).toEqual([kept]);
+    detached.template.hasResourceProperties('AWS::ApiGateway::Stage', { DeploymentId: { Ref: kept } });
+  });
+
+  it('leaves out every route and 405 method, and nothing else the API has', () => {
+    expect(methods(detached).filter((method) => method.httpMethod !== 'OPTIONS')).toEqual([]);
+    expect(detached.stack.api.methodNotAllowedStack).toBeUndefined();
+    expect(detached.template.findResources('AWS::ApiGateway::Method')).toEqual(built.template.findResources('AWS::ApiGateway::Method'));
+    expect(detached.template.findResources('AWS::ApiGateway::Resource')).toEqual(built.template.findResources('AWS::ApiGateway::Resource'));
+  });
+
+  it('keeps every function and invoke permission as it is, so the kept deployment still invokes them', () => {
+    for (const [group, home] of built.stack.api.routeStacks.all) {
+      const other = detached.nested.find((nested) => nested.stack === detached.stack.api.routeStacks.all.get(group))!;
+      const own = built.nested.find((nested) => nested.stack === home)!;
+      expect(withoutMethods(other.template), group).toEqual(withoutMethods(own.template));
+      expect(Object.keys(own.template.findResources('AWS::Lambda::Permission')).length, group).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses anything but a logical id of this deployment', () => {
+    expect(() => buildStack('dev', { detachMethods: normalDeployment.slice(0, -32) })).toThrow(/not a logical id/);
+    expect(() => buildStack('dev', { detachMethods: `ApiRestApi${'0'.repeat(32)}` })).toThrow(/not a logical id/);
   });
 });
 
