@@ -7,7 +7,9 @@
  * preflight, the authorizer, the deployment and stage, usage plans. Each route's function and its
  * methods are in its group's nested stack (infra/route-stacks.ts), the mock 405 methods in one
  * nested stack of their own (infra/method-not-allowed.ts); infra/nested-methods.ts makes the
- * deployment wait for and change with them.
+ * deployment wait for and change with them. A deploy that moves methods between stacks (the first
+ * of this layout over a stage whose methods are in the main stack, a renamed group) needs one with
+ * `detachMethods` before it (README, "Deploy"): API Gateway refuses a method its resource still has.
  */
 import { Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';

@@ -58,7 +58,7 @@ export class RouteStacks {
     private readonly stage: StageConfig,
   ) {}
 
-  /** The nested stack that holds the functions of `route`'s group. */
+  /** The nested stack that holds the functions and methods of `route`'s group. */
   stackFor(route: RouteDefinition): NestedStack {
     const group = routeGroup(route);
     let stack = this.stacks.get(group);
