@@ -1,10 +1,17 @@
 /**
  * The REST API, built entirely from the route table: a resource for every path and alias, one
  * function per route, the REQUEST authorizer on `auth: 'key'` routes. Adding a route to
- * shared/routes.ts is all it takes to deploy it. The route functions are in one nested stack per
- * route group (infra/route-stacks.ts); the gateway itself stays in the main stack.
+ * shared/routes.ts is all it takes to deploy it.
+ *
+ * The main stack holds the gateway itself: the REST API, every resource (path) with its CORS
+ * preflight, the authorizer, the deployment and stage, usage plans. Each route's function and its
+ * methods are in its group's nested stack (infra/route-stacks.ts), the mock 405 methods in one
+ * nested stack of their own (infra/method-not-allowed.ts); infra/nested-methods.ts makes the
+ * deployment wait for and change with them. A deploy that moves methods between stacks (the first
+ * of this layout over a stage whose methods are in the main stack, a renamed group) needs one with
+ * `detachMethods` before it (README, "Deploy"): API Gateway refuses a method its resource still has.
  */
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -14,6 +21,7 @@ import { pathsOf, type RouteDefinition } from '#shared/routes';
 import { ServiceFunction } from './function';
 import { addGatewayResponses } from './gateway-responses';
 import { addMethodNotAllowed } from './method-not-allowed';
+import { keepDeployment, NestedMethods } from './nested-methods';
 import { addUsagePlans } from './usage-plans';
 import type { UsageTier } from '#shared/accounts/plans';
 import { grantTable, RouteRoles, type GrantTargets } from './grants';
@@ -28,6 +36,12 @@ export interface ApiProps {
   targets: GrantTargets;
   /** Browser origins allowed by CORS; defaults to the stage's (the stack adds the admin panel's). */
   corsOrigins?: string[];
+  /**
+   * For the one deploy before methods change stacks (`-c detachMethods=<id>`, README "Deploy"): the
+   * logical id of the deployment the stage serves. The deploy leaves out the route and 405 methods
+   * and keeps that deployment (infra/nested-methods.ts, `keepDeployment`).
+   */
+  detachMethods?: string;
 }
 
 /**
@@ -92,8 +106,12 @@ export class Api extends Construct {
   readonly usagePlans: Map<UsageTier, apigw.UsagePlan>;
   /** Route id → its function (in its group's nested stack). */
   readonly functions = new Map<string, ServiceFunction>();
-  /** Route group → the nested stack of its functions. */
+  /** Route group → the nested stack of its functions and their methods. */
   readonly routeStacks: RouteStacks;
+  /** The nested stack of the mock 405 methods (infra/method-not-allowed.ts); none while the methods are detached. */
+  readonly methodNotAllowedStack?: NestedStack;
+  /** The methods in nested stacks: the routes' and the 405s (the CORS preflights are in `restApi.methods`). */
+  readonly nestedMethods: NestedMethods;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -151,13 +169,21 @@ export class Api extends Construct {
       // Revocation must take effect within 60 s (docs/platform.md: authorizer caching).
       resultsCacheTtl: Duration.seconds(60),
     });
+    // CDK attaches an authorizer to its API when a method of that API uses it, and every method that
+    // does is in a nested stack, on an imported API. Attached here, it names the API, and (cdk.json:
+    // authorizerChangeDeploymentLogicalId) a changed authorizer still makes a new deployment.
+    authorizer._attachToApi(this.restApi);
+    // Methods in nested stacks take the authorizer by id (a parameter), not as the construct.
+    const authorizerRef: apigw.IAuthorizer = { authorizerId: authorizer.authorizerId, authorizationType: apigw.AuthorizationType.CUSTOM };
 
-    // The roles stay here, shared by the functions of all groups; the functions, their log groups
-    // and invoke permissions go to their group's nested stack (infra/route-stacks.ts).
+    // The roles stay here, shared by the functions of all groups; the functions, their log groups,
+    // invoke permissions and methods go to their group's nested stack (infra/route-stacks.ts).
     const roles = new RouteRoles(this, props.targets);
     this.routeStacks = new RouteStacks(this, stage);
+    this.nestedMethods = new NestedMethods(this.restApi);
     for (const route of routes) {
-      const fn = new ServiceFunction(this.routeStacks.stackFor(route), functionId(route.id), {
+      const routeStack = this.routeStacks.stackFor(route);
+      const fn = new ServiceFunction(routeStack, functionId(route.id), {
         ...functionProps,
         role: roles.roleFor(route),
         handler: route.handler,
@@ -168,16 +194,31 @@ export class Api extends Construct {
       this.functions.set(route.id, fn);
       // One integration per function; test invocations from the console need no extra permission.
       const integration = new NestedLambdaIntegration(fn, stage.name);
+      const options: apigw.MethodOptions =
+        route.auth === 'key'
+          ? { authorizer: authorizerRef, authorizationType: apigw.AuthorizationType.CUSTOM, apiKeyRequired: true }
+          : { authorizationType: apigw.AuthorizationType.NONE };
       for (const path of pathsOf(route)) {
-        const method = this.restApi.root
-          .resourceForPath(path)
-          .addMethod(
-            route.method,
-            integration,
-            route.auth === 'key'
-              ? { authorizer, authorizationType: apigw.AuthorizationType.CUSTOM, apiKeyRequired: true }
-              : { authorizationType: apigw.AuthorizationType.NONE },
-          );
+        // The resource (and its CORS preflight) in the main stack, also while the methods are detached.
+        this.restApi.root.resourceForPath(path);
+        if (props.detachMethods) {
+          // No method, but the permission it would have: the deployment the stage keeps still invokes the function.
+          integration.allowInvoke(this.restApi, route.method, path);
+          continue;
+        }
+        const method = this.nestedMethods.add(routeStack, {
+          path,
+          httpMethod: route.method,
+          integration,
+          options,
+          fingerprint: {
+            route: route.id,
+            authorizationType: options.authorizationType,
+            apiKeyRequired: options.apiKeyRequired ?? false,
+            authorizer: options.authorizer ? authorizer.node.path : undefined,
+            integration: integration.fingerprint,
+          },
+        });
         if (route.auth === 'none') {
           Validations.of(method).acknowledge({
             id: 'AwsSolutions-APIG4',
@@ -186,7 +227,14 @@ export class Api extends Construct {
         }
       }
     }
-    addMethodNotAllowed(this.restApi, routes);
+    if (props.detachMethods) {
+      keepDeployment(this.restApi, props.detachMethods);
+    } else {
+      this.methodNotAllowedStack = new NestedStack(this, 'MethodNotAllowed', {
+        description: `Print Shop API mock 405 answers for unrouted methods (${stage.name})`,
+      });
+      addMethodNotAllowed(this.nestedMethods, this.methodNotAllowedStack, routes);
+    }
     this.usagePlans = addUsagePlans(this, this.restApi, stage);
     this.suppressFindings();
   }
@@ -207,7 +255,7 @@ export class Api extends Construct {
           'No WAF web ACL by default (cost per request, rules are a per-deployment decision); traffic is bounded by stage throttling, the authorizer and per-account rate limits.',
       },
     );
-    for (const method of this.restApi.methods) {
+    for (const method of [...this.restApi.methods, ...this.nestedMethods.all]) {
       const reason =
         method.httpMethod === 'OPTIONS'
           ? 'CORS preflight requests carry no credentials by definition.'

@@ -17,6 +17,8 @@ const stack = new PrintShopStack(app, `PrintShop-${stage.name}`, {
   stackName: `print-shop-${stage.name}`,
   description: `Print Shop API (${stage.name})`,
   stage,
+  // Only for the one deploy before methods change stacks (README, "Deploy"): the deployment to keep serving.
+  detachMethods: app.node.tryGetContext('detachMethods'),
   // Environment-agnostic unless the CLI knows an account, so synth also works offline.
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

@@ -3,24 +3,32 @@
  * An `ANY` method with a mock integration on every routed resource turns that into the API's
  * 405 `method_not_allowed` with an `Allow` header — explicit methods always win over `ANY`,
  * so this only catches what no route serves. No Lambda runs for it.
+ *
+ * The `ANY` methods live in one nested stack of their own (`Api/MethodNotAllowed`), not in a route
+ * group's: a path's `Allow` header lists the methods of every group on it, and a method must never
+ * move between stacks (API Gateway refuses to create a method its resource still has, and the old
+ * stack deletes it only after the new one created it). With a stack of their own, adding a route of
+ * another group to a path only changes the header.
  */
-import { Validations } from 'aws-cdk-lib';
+import { Validations, type NestedStack } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { pathsOf, type RouteDefinition } from '#shared/routes';
+import type { NestedMethods } from './nested-methods';
 
-export function addMethodNotAllowed(api: apigw.RestApi, routes: readonly RouteDefinition[]): void {
+export function addMethodNotAllowed(methods: NestedMethods, stack: NestedStack, routes: readonly RouteDefinition[]): void {
   const methodsByPath = new Map<string, Set<string>>();
   for (const route of routes) {
     for (const path of pathsOf(route)) {
-      const methods = methodsByPath.get(path) ?? new Set<string>();
-      methods.add(route.method);
-      methodsByPath.set(path, methods);
+      const allowed = methodsByPath.get(path) ?? new Set<string>();
+      allowed.add(route.method);
+      methodsByPath.set(path, allowed);
     }
   }
-  for (const [path, methods] of methodsByPath) {
-    const allow = [...methods].join(', ');
+  for (const [path, allowed] of methodsByPath) {
+    const allow = [...allowed].join(', ');
     const body = `{"success":false,"error":{"code":"method_not_allowed","message":"$context.httpMethod is not allowed on ${path}; allowed: ${allow}","request_id":"$context.requestId"}}`;
-    const integration = new apigw.MockIntegration({
+    // Plain data both, so that they are the method's fingerprint too (infra/nested-methods.ts).
+    const integrationOptions: apigw.IntegrationOptions = {
       passthroughBehavior: apigw.PassthroughBehavior.WHEN_NO_TEMPLATES,
       requestTemplates: { 'application/json': '{"statusCode": 405}' },
       integrationResponses: [
@@ -35,8 +43,8 @@ export function addMethodNotAllowed(api: apigw.RestApi, routes: readonly RouteDe
           },
         },
       ],
-    });
-    const method = api.root.resourceForPath(path).addMethod('ANY', integration, {
+    };
+    const options: apigw.MethodOptions = {
       authorizationType: apigw.AuthorizationType.NONE,
       methodResponses: [
         {
@@ -48,6 +56,13 @@ export function addMethodNotAllowed(api: apigw.RestApi, routes: readonly RouteDe
           },
         },
       ],
+    };
+    const method = methods.add(stack, {
+      path,
+      httpMethod: 'ANY',
+      integration: new apigw.MockIntegration(integrationOptions),
+      options,
+      fingerprint: { integration: { type: 'MOCK', ...integrationOptions }, options },
     });
     Validations.of(method).acknowledge(
       { id: 'AwsSolutions-APIG4', reason: 'Mock 405 answer for unrouted methods: no data, no backend.' },

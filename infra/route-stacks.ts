@@ -1,15 +1,18 @@
 /**
- * The route functions live in nested stacks, one per route group, so the main stack keeps only the
- * API Gateway side (resources, methods, the authorizer, usage plans) and the shared parts (roles,
- * data, events, workers): each route otherwise costs it a function, a log group, an invoke
- * permission per path and an audit subscription filter, and CloudFormation allows 500 resources
- * per stack.
+ * The routes live in nested stacks, one per route group: each route's function with its log group,
+ * its API Gateway invoke permissions and audit subscription filter, and its methods (one per path,
+ * infra/nested-methods.ts). The main stack keeps what all groups share: the REST API, its resources
+ * (paths) and CORS preflights, the authorizer, usage plans, the route roles, data, events and
+ * workers. Each route would otherwise cost the main stack a function, a log group, a permission and
+ * a method per path and a subscription filter, and CloudFormation allows 500 resources per stack.
  *
  * A route's group is its OpenAPI tag (shared/route-docs.ts): stable, so adding routes never moves a
- * function (which would replace it) from one nested stack to another; renaming a tag does move its
- * group's functions. The methods in the main stack
- * name the functions through the nested stacks' outputs; CDK wires those, and the parameters the
- * functions need (role ARNs, table and bucket names, the REST API id), by itself.
+ * function or a method from one nested stack to another. Renaming a tag does move its group's
+ * functions (replaced: new names, new log groups) and methods; API Gateway refuses to create a
+ * method that still exists on its resource, and the old stack removes it only after the new one
+ * created it, so such a deploy fails and rolls back unless the methods are detached first (README,
+ * "Deploy"). CDK wires the parameters the nested stacks need (role ARNs, table and bucket names,
+ * the REST API, resource and authorizer ids) by itself.
  */
 import { NestedStack } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -55,7 +58,7 @@ export class RouteStacks {
     private readonly stage: StageConfig,
   ) {}
 
-  /** The nested stack that holds the functions of `route`'s group. */
+  /** The nested stack that holds the functions and methods of `route`'s group. */
   stackFor(route: RouteDefinition): NestedStack {
     const group = routeGroup(route);
     let stack = this.stacks.get(group);
@@ -77,9 +80,9 @@ export class RouteStacks {
 /**
  * A Lambda proxy integration like `apigw.LambdaIntegration` with `allowTestInvoke: false`, except
  * that the invoke permission of each method is created next to the function (in its nested stack)
- * instead of next to the method (in the main stack). Its source ARN names the stage by name: the
- * stage resource itself depends on the deployment, which depends on the methods, which depend on
- * the nested stack, so a reference to it from there would be a cycle.
+ * instead of next to the method. Its source ARN names the stage by name: the stage resource depends
+ * on the deployment, which depends on the nested stacks that hold the methods, so a reference to it
+ * from a nested stack would be a cycle.
  */
 export class NestedLambdaIntegration extends apigw.AwsIntegration {
   constructor(
@@ -89,13 +92,31 @@ export class NestedLambdaIntegration extends apigw.AwsIntegration {
     super({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${handler.functionArn}/invocations` });
   }
 
+  /**
+   * What the integration is made of, without tokens, for the deployment's logical id
+   * (infra/nested-methods.ts): the function by construct path, which fixes its logical id and stack,
+   * and so its ARN (route functions have no physical names).
+   */
+  get fingerprint(): Record<string, unknown> {
+    return { type: 'AWS_PROXY', function: this.handler.node.path, stageName: this.stageName };
+  }
+
   override bind(method: apigw.Method): apigw.IntegrationConfig {
     const config = super.bind(method);
-    // One API: the method and path name the permission (a function serves one method, on one path per alias).
-    this.handler.addPermission(`ApiPermission.${method.httpMethod}.${method.resource.path.replace(/\//g, '.')}`, {
-      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
-      sourceArn: method.api.arnForExecuteApi(method.httpMethod, pathForArn(method.resource.path), this.stageName),
-    });
+    this.allowInvoke(method.api, method.httpMethod, method.resource.path);
     return config;
+  }
+
+  /**
+   * Lets API Gateway invoke the function for `httpMethod` on `path` of this stage: what `bind` does
+   * for each method, and what a deploy that detaches the methods does without them, so that the
+   * deployment the stage keeps serving still may (infra/nested-methods.ts, `keepDeployment`).
+   */
+  allowInvoke(api: apigw.IRestApi, httpMethod: string, path: string): void {
+    // One API: the method and path name the permission (a function serves one method, on one path per alias).
+    this.handler.addPermission(`ApiPermission.${httpMethod}.${path.replace(/\//g, '.')}`, {
+      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: api.arnForExecuteApi(httpMethod, pathForArn(path), this.stageName),
+    });
   }
 }

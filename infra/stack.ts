@@ -30,6 +30,8 @@ export interface PrintShopStackProps extends StackProps {
   projectRoot?: string;
   /** The admin panel's sources; defaults to this project's admin/ (built by Vite during synth). */
   adminSourceDir?: string;
+  /** The one deploy before methods change stacks: the deployment to keep (infra/api.ts, `detachMethods`). */
+  detachMethods?: string;
 }
 
 export class PrintShopStack extends Stack {
@@ -77,6 +79,7 @@ export class PrintShopStack extends Stack {
         mailFrom: stage.mailFrom,
       },
       corsOrigins,
+      ...(props.detachMethods ? { detachMethods: props.detachMethods } : {}),
     });
     for (const routeId of webhookSecretWriters) {
       const fn = this.api.functions.get(routeId);

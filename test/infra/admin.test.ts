@@ -23,8 +23,10 @@ const domain = {
 
 describe('admin panel hosting', () => {
   it('adds only its two nested stacks to the main stack', () => {
-    // Besides the route groups' nested stacks (infra/route-stacks.ts, test/infra/nested-stacks.test.ts).
-    const routeStacks = [...stack.api.routeStacks.all.values()].map((nested) => stack.getLogicalId(nested.nestedStackResource!));
+    // Besides the route groups' nested stacks and the mock 405s' (infra/route-stacks.ts, test/infra/nested-stacks.test.ts).
+    const routeStacks = [...stack.api.routeStacks.all.values(), stack.api.methodNotAllowedStack!].map((nested) =>
+      stack.getLogicalId(nested.nestedStackResource!),
+    );
     const others = Object.keys(template.findResources('AWS::CloudFormation::Stack')).filter((id) => !routeStacks.includes(id));
     expect(others.sort()).toEqual(
       [stack.getLogicalId(admin.hosting.nestedStackResource!), stack.getLogicalId(admin.deployment!.nestedStackResource!)].sort(),

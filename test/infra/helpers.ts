@@ -37,6 +37,8 @@ export interface BuildOptions {
   routes?: readonly RouteDefinition[];
   /** CDK's built-in CloudFormation schema validation (as `cdk synth` runs it); ~4 s, so opt-in. */
   cfnValidation?: boolean;
+  /** The deploy that detaches the methods (`-c detachMethods=<deployment logical id>`, infra/nested-methods.ts). */
+  detachMethods?: string;
 }
 
 /** Synthesizes one stage with the feature flags of cdk.json and the cdk-nag checks of infra/app.ts. */
@@ -58,6 +60,7 @@ export function buildStack(stage: StageName = 'dev', options: BuildOptions = {})
       stage: stageConfig(stage),
       routes,
       projectRoot: root,
+      ...(options.detachMethods ? { detachMethods: options.detachMethods } : {}),
     });
     // Synthesis runs the validation plugins and throws on any unacknowledged finding.
     const template = Template.fromStack(stack);
@@ -138,14 +141,27 @@ export function findAll(built: Built, type: string, props?: unknown): FoundResou
 }
 
 /**
- * What a reference in the main template points to: `{ Ref: id }` or `{ 'Fn::GetAtt': [id, attribute] }` of a
- * resource of the main stack, or a nested stack's output (`{ 'Fn::GetAtt': [nestedStack, 'Outputs.<name>'] }`),
- * which CDK creates when the main stack uses something of a nested stack; that output is followed to the
- * resource it names. `attribute` is `Ref` for a `Ref`.
+ * What a reference points to: `{ Ref: id }` or `{ 'Fn::GetAtt': [id, attribute] }` of a resource of its template
+ * (`home`, the main stack unless given), or a nested stack's output (`{ 'Fn::GetAtt': [nestedStack, 'Outputs.<name>'] }`),
+ * which CDK creates when the main stack uses something of a nested stack; that output is followed to the resource
+ * it names. In a nested template, a `Ref` to a parameter is followed to what the main stack passes for it (inMainTerms).
+ * `attribute` is `Ref` for a `Ref`.
  */
-export function resolveReference(built: Built, value: unknown): { address: string; attribute: string } | undefined {
+export function resolveReference(
+  built: Built,
+  value: unknown,
+  home: Stack = built.stack,
+): { address: string; attribute: string } | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const reference = value as Json;
+  if (home !== built.stack) {
+    const parameters = (built.nested.find((candidate) => candidate.stack === home)?.template.toJSON().Parameters ?? {}) as Json;
+    if (typeof reference.Ref === 'string' && reference.Ref in parameters)
+      return resolveReference(built, inMainTerms(built, home, reference));
+    if (typeof reference.Ref === 'string') return { address: `${home.node.path}#${reference.Ref}`, attribute: 'Ref' };
+    const [id, attribute] = (reference['Fn::GetAtt'] as [string, string] | undefined) ?? [];
+    return id && attribute ? { address: `${home.node.path}#${id}`, attribute } : undefined;
+  }
   if (typeof reference.Ref === 'string') return { address: `${built.stack.node.path}#${reference.Ref}`, attribute: 'Ref' };
   const getAtt = reference['Fn::GetAtt'] as [string, string] | undefined;
   if (!getAtt) return undefined;
@@ -188,7 +204,7 @@ export function referencesIn(value: unknown): Json[] {
   return Object.values(object).flatMap(referencesIn);
 }
 
-/** Resource logical id → its full path (`/v1/customers/{id}`), resolved through the ParentId chain. */
+/** Resource logical id → its full path (`/v1/customers/{id}`), through the ParentId chain; every resource is in the main stack. */
 export function resourcePaths(template: Template): Map<string, string> {
   const resources = template.findResources('AWS::ApiGateway::Resource') as Record<string, { Properties: Json }>;
   const paths = new Map<string, string>();
@@ -209,30 +225,43 @@ export interface MethodInfo {
   httpMethod: string;
   path: string;
   authorizationType: string;
+  /** The main stack's authorizer (its logical id), also for a method of a nested stack, which gets its id as a parameter. */
   authorizerId?: string;
   /**
    * The Lambda function the integration invokes, as addressOf names it: the integration URI holds
-   * the function's ARN, an output of its route group's nested stack.
+   * the function's ARN (a method and its function are in their route group's nested stack).
    */
   functionAddress?: string;
+  /** Where the method itself is (`<stack path>#<logical id>`). */
+  address: string;
+  /** The method as its template holds it; `ResourceId`, `RestApiId` and `AuthorizerId` of a nested one are parameters. */
+  resource: TemplateResource;
 }
 
-/** The API's methods (all in the main template), with the functions they invoke resolved across templates. */
+/**
+ * The API's methods in the main template (the CORS preflights) and the nested ones (routes, mock 405s), with the
+ * resource's path, the authorizer and the function they invoke in the main stack's terms (inMainTerms).
+ */
 export function methods(built: Built): MethodInfo[] {
   const paths = resourcePaths(built.template);
-  const found = built.template.findResources('AWS::ApiGateway::Method') as Record<string, { Properties: Json }>;
-  return Object.values(found).map(({ Properties: p }) => {
-    const resourceId = p.ResourceId as Json;
-    const authorizer = p.AuthorizerId as Json | undefined;
+  return findAll(built, 'AWS::ApiGateway::Method').map(({ stack: home, address, resource }) => {
+    const p = resource.Properties as Json;
+    const resourceId = inMainTerms(built, home, p.ResourceId) as Json;
+    const authorizer = inMainTerms(built, home, p.AuthorizerId) as Json | undefined;
     const target = referencesIn(p.Integration ?? {})
-      .map((reference) => resolveReference(built, reference))
+      .map((reference) => resolveReference(built, reference, home))
       .find((resolved) => resolved?.attribute === 'Arn');
-    return {
+    const method: MethodInfo = {
       httpMethod: p.HttpMethod as string,
       path: 'Ref' in resourceId ? paths.get(resourceId.Ref as string)! : '/',
       authorizationType: p.AuthorizationType as string,
       authorizerId: authorizer?.Ref as string | undefined,
       functionAddress: target?.address,
+      address,
+      resource,
     };
+    // Not enumerable, so that a failed assertion (`toMatchObject`, `toEqual` on a few fields) prints what matters.
+    for (const key of ['address', 'resource'] as const) Object.defineProperty(method, key, { value: method[key], enumerable: false });
+    return method;
   });
 }
