@@ -12,6 +12,12 @@ export const BUNDLE_BUDGET_KIB = 350;
  * in S3 yet (docs/invoices-rendering.md); every other function stays within BUNDLE_BUDGET_KIB.
  */
 export const DOCUMENT_BUNDLE_BUDGET_KIB = 4200;
+/**
+ * The functions that send mail (routes flagged `mail`) carry nodemailer's MIME composer and the SES
+ * client (about 220 KiB, docs/mail.md); a mail route that also renders documents has the document
+ * budget.
+ */
+export const MAIL_BUNDLE_BUDGET_KIB = 600;
 
 /** Calls per request a route may typically make; routes not listed get the default. */
 export const DEFAULT_CALLS_BUDGET = 4;
@@ -56,6 +62,12 @@ export const CALLS_BUDGET: Record<string, number> = {
   'quotes.reject': 2,
   'quotes.list': 3,
   'customers.quotes': 4,
+  // Customer accounts: the email's owner, its login, the lockout count, the session's family and token,
+  // the signing keys (cached 5 minutes), the customer (and, to register, the customer's creation).
+  'auth.register': 7,
+  'auth.login': 8,
+  'auth.refresh': 3,
+  'auth.passwordResetConfirm': 4,
   'legacy-products.create': Number.POSITIVE_INFINITY, // bulk import: one BatchWriteItem per 25 prices
   'legacy-products.prices': Number.POSITIVE_INFINITY,
 };

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { routes } from '#shared/routes';
-import { BUNDLE_BUDGET_KIB, DOCUMENT_BUNDLE_BUDGET_KIB } from './budgets';
+import { BUNDLE_BUDGET_KIB, DOCUMENT_BUNDLE_BUDGET_KIB, MAIL_BUNDLE_BUDGET_KIB } from './budgets';
 import { buildBundles, median, outDir, projectRoot, topModules } from './bundles';
 import { measureColdImports } from './cold-import';
 import { round, table } from './stats';
@@ -33,7 +33,9 @@ const section = (title: string, body: string) => {
 };
 
 const renders = new Set(routes.filter((route) => route.documents).map((route) => route.id));
-const budgetOf = (id: string) => (renders.has(id) ? DOCUMENT_BUNDLE_BUDGET_KIB : BUNDLE_BUDGET_KIB);
+const mails = new Set(routes.filter((route) => route.mail).map((route) => route.id));
+const budgetOf = (id: string) =>
+  renders.has(id) ? DOCUMENT_BUNDLE_BUDGET_KIB : mails.has(id) ? MAIL_BUNDLE_BUDGET_KIB : BUNDLE_BUDGET_KIB;
 
 // 1. Bundles
 const started = Date.now();

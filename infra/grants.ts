@@ -17,7 +17,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct, IConstruct } from 'constructs';
 import type { RouteDefinition } from '#shared/routes';
-import { webhookSecretWriters } from './secrets';
+import { signingKeyUsers, webhookSecretWriters } from './secrets';
 import { mailIdentityOf } from './stages';
 
 export interface GrantTargets {
@@ -121,6 +121,11 @@ export function grantRoute(route: RouteDefinition, fn: Grantee, targets: GrantTa
     if (!targets.webhookSecretsKey) throw new Error(`${route.id} encrypts webhook secrets: GrantTargets.webhookSecretsKey is required`);
     targets.webhookSecretsKey.grant(fn, 'kms:GenerateDataKey');
   }
+  // Customer-token signing keys: made (sealed) at first use, opened to sign.
+  if (signingKeyUsers.includes(route.id)) {
+    if (!targets.webhookSecretsKey) throw new Error(`${route.id} uses the signing keys: GrantTargets.webhookSecretsKey is required`);
+    targets.webhookSecretsKey.grant(fn, 'kms:GenerateDataKey', 'kms:Decrypt');
+  }
   if (route.mail) {
     if (!targets.mailFrom) throw new Error(`${route.id} sends mail: GrantTargets.mailFrom is required`);
     grantSendMail(fn, targets.mailFrom);
@@ -143,7 +148,10 @@ export class RouteRoles {
   roleFor(route: RouteDefinition): iam.Role {
     const access: Access = route.method === 'GET' ? 'read' : 'readWrite';
     const buckets = Object.keys(bucketsByRoutePrefix).filter((prefix) => route.id.startsWith(prefix));
-    const secrets = webhookSecretWriters.includes(route.id) ? ['webhookSecrets'] : [];
+    const secrets = [
+      ...(webhookSecretWriters.includes(route.id) ? ['webhookSecrets'] : []),
+      ...(signingKeyUsers.includes(route.id) ? ['signingKeys'] : []),
+    ];
     const documents = route.documents ? ['documents'] : [];
     const mail = route.mail ? ['mail'] : [];
     const profile = [access, ...buckets.map((prefix) => prefix.replace(/\W/g, '')), ...documents, ...secrets, ...mail].join('-');

@@ -15,6 +15,12 @@ import type { StageConfig } from './stages';
 
 /** Route ids whose handlers encrypt a new signing secret: create and rotate-secret. */
 export const webhookSecretWriters: readonly string[] = ['webhooks.create', 'webhooks.rotateSecret'];
+/**
+ * Route ids whose handlers use the customer-token signing keys (shared/customer-auth/key-store.ts):
+ * the first of them to run makes the keys and seals the private one (`kms:GenerateDataKey`), the
+ * signing ones open it (`kms:Decrypt`); the JWKS endpoint may be that first one.
+ */
+export const signingKeyUsers: readonly string[] = ['auth.login', 'auth.refresh', 'auth.jwks'];
 /** Worker ids (shared/workers.ts) that decrypt signing secrets: the delivery worker signs every attempt. */
 export const webhookSecretReaders: readonly string[] = ['WebhookDelivery'];
 

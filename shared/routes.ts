@@ -323,6 +323,29 @@ export const customersQuotes = /* @__PURE__ */ r({
   scopes: ['quotes:read'],
 });
 
+// Customer accounts: a storefront (publishable key) signs its customers in
+const auth = (id: string, path: string, handler: string, extra: Partial<RouteDefinition> = {}) =>
+  r({ id, method: 'POST', path, handler: `customer-auth/${handler}`, scopes: ['auth:customer'], storefront: true, ...extra });
+export const authRegister = /* @__PURE__ */ auth('auth.register', '/v1/auth/register', 'register');
+export const authLogin = /* @__PURE__ */ auth('auth.login', '/v1/auth/login', 'login');
+export const authRefresh = /* @__PURE__ */ auth('auth.refresh', '/v1/auth/refresh', 'refresh');
+export const authLogout = /* @__PURE__ */ auth('auth.logout', '/v1/auth/logout', 'logout');
+export const authPasswordReset = /* @__PURE__ */ auth('auth.passwordReset', '/v1/auth/password-reset', 'password-reset', { mail: true });
+export const authPasswordResetConfirm = /* @__PURE__ */ auth(
+  'auth.passwordResetConfirm',
+  '/v1/auth/password-reset/confirm',
+  'password-reset-confirm',
+);
+export const authJwks = /* @__PURE__ */ r({
+  id: 'auth.jwks',
+  method: 'GET',
+  path: '/v1/auth/jwks.json',
+  aliases: ['/.well-known/jwks.json'],
+  handler: 'customer-auth/jwks',
+  scopes: [],
+  auth: 'none',
+});
+
 // The calling key's account (any valid key)
 export const accountGet = /* @__PURE__ */ r({ id: 'account.get', method: 'GET', path: '/v1/account', handler: 'account/get', scopes: [] });
 export const accountUpdate = /* @__PURE__ */ r({
@@ -623,6 +646,13 @@ export const routes: readonly RouteDefinition[] = [
   quotesReject,
   quotesPdf,
   customersQuotes,
+  authRegister,
+  authLogin,
+  authRefresh,
+  authLogout,
+  authPasswordReset,
+  authPasswordResetConfirm,
+  authJwks,
   accountGet,
   accountUpdate,
   invoicesList,

@@ -7,6 +7,7 @@
  * compared in constant time. Node's own scrypt: no dependency, and it runs off the event loop.
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { ValidationError } from '#shared/errors';
 import { COMMON_PASSWORDS } from './common-passwords';
 
 export interface ScryptParameters {
@@ -86,4 +87,10 @@ export function passwordProblem(password: string, context: { email?: string } = 
   if (COMMON_PASSWORDS.has(lowered)) return 'is one of the most common passwords: choose another';
   if (context.email && lowered === context.email.toLowerCase()) return 'must not be the email address';
   return undefined;
+}
+
+/** 422 naming `password` when a new password is refused. */
+export function assertPassword(password: string, email?: string): void {
+  const problem = passwordProblem(password, { email });
+  if (problem) throw new ValidationError('The password is not accepted', [{ field: 'password', message: problem }]);
 }

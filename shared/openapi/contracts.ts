@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import * as accountOperations from '#shared/accounts/contract';
 import * as auditOperations from '#shared/audit/contract';
+import * as authOperations from '#shared/customer-auth/contract';
 import * as customerOperations from '#shared/customers/contract';
 import * as eventOperations from '#shared/event-log/contract';
 import * as invoiceOperations from '#shared/invoices/contract';
@@ -33,6 +34,7 @@ const contracts: Contract[] = [
   productionOperations,
   invoiceOperations,
   quoteOperations,
+  authOperations,
   auditOperations,
   eventOperations,
   accountOperations,

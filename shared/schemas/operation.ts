@@ -26,7 +26,7 @@ export interface Operation {
   list?: boolean;
   /** False when `response` is the whole body rather than the envelope's `data` (e.g. the spec's webhook test answer). */
   envelope?: false;
-  status?: 200 | 201;
+  status?: 200 | 201 | 202;
   /** Error statuses worth documenting beyond the common ones (401, 403, 422, 429, 500). */
   errors?: number[];
 }

@@ -8,7 +8,7 @@ import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
 import { workers } from '#shared/workers';
 import { assertConsistentPathParameters, functionId } from '#infra/api';
 import { RATE_WINDOW_PARTITIONS, TABLE_WRITE_ACTIONS, TENANT_PARTITIONS } from '#infra/grants';
-import { webhookSecretReaders, webhookSecretWriters } from '#infra/secrets';
+import { webhookSecretReaders, signingKeyUsers, webhookSecretWriters } from '#infra/secrets';
 import { addressOf, buildStack, findAll, logicalIdOf, methods, resourceOf } from './helpers';
 import { gatewayFigure, plans, USAGE_TIERS, usageKeyTiers, usagePlanName, usagePlanThrottle, type UsageTier } from '#shared/accounts/plans';
 
@@ -172,7 +172,7 @@ describe('route functions', () => {
   it('run on Node.js 24 arm64 with JSON logs and the runtime configuration', () => {
     // The workers' functions differ in timeout and environment; workers.test.ts checks them.
     const workerAddresses = new Set([...stack.workers.functions.values()].map(addressOf));
-    const keyUsers = new Set(webhookSecretWriters.map((routeId) => addressOf(stack.api.functions.get(routeId)!)));
+    const keyUsers = new Set([...webhookSecretWriters, ...signingKeyUsers].map((routeId) => addressOf(stack.api.functions.get(routeId)!)));
     const mailSenders = new Set(routes.filter((route) => route.mail).map(routeFunctionAddress));
     const checked = functions.filter(({ address }) => !workerAddresses.has(address));
     expect(checked).toHaveLength(routes.length + 1); // + the authorizer
@@ -252,14 +252,18 @@ describe('route functions', () => {
       check(worker.id, stack.workers.functions.get(worker.id)!, worker.access.table === 'read' ? 'none' : 'tenant');
   });
 
-  it('grant the webhook secrets key to exactly the functions that seal or open secrets', () => {
+  it('grant the secrets key to exactly the functions that seal or open secrets (webhook secrets, customer-token signing keys)', () => {
     const kmsActionsOf = (fn: { role?: IConstruct }) =>
       statementsOf(fn)
         .flatMap(actionList)
         .filter((action) => action.startsWith('kms:'));
     for (const route of routes) {
-      const expected = webhookSecretWriters.includes(route.id) ? ['kms:GenerateDataKey'] : [];
-      expect(kmsActionsOf(stack.api.functions.get(route.id)!), route.id).toEqual(expected);
+      const expected = webhookSecretWriters.includes(route.id)
+        ? ['kms:GenerateDataKey']
+        : signingKeyUsers.includes(route.id)
+          ? ['kms:GenerateDataKey', 'kms:Decrypt']
+          : [];
+      expect(kmsActionsOf(stack.api.functions.get(route.id)!).sort(), route.id).toEqual(expected.sort());
     }
     expect(kmsActionsOf(stack.api.authorizerFunction)).toEqual([]);
     for (const worker of workers) {

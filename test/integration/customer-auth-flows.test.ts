@@ -1,16 +1,8 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { publicKeys } from '#shared/customer-auth/key-store';
-import {
-  changePassword,
-  confirmPasswordReset,
-  login,
-  logout,
-  refresh,
-  register,
-  requestPasswordReset,
-  tokenContext,
-} from '#shared/customer-auth/service';
+import { changePassword, confirmPasswordReset, logout, register, requestPasswordReset } from '#shared/customer-auth/service';
+import { login, refresh, tokenContext } from '#shared/customer-auth/sessions';
 import { verifyAccessToken } from '#shared/customer-auth/tokens';
 import { ConflictError, RateLimitedError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { uniqueEmail } from '#test/support/http';
@@ -31,8 +23,10 @@ describe('customer account flows', () => {
   it('registers, logs in and issues a token that a standard JOSE verifier accepts against the published keys', async () => {
     const shop = await freshShop('Auth Shop');
     const email = uniqueEmail('auth');
-    const session = await register(shop.tenant, { email, password: 'Łódź ist schön 2026', name: 'Zofia' });
-    expect(session).toMatchObject({ token_type: 'Bearer', expires_in: 900, customer: { email, name: 'Zofia' } });
+    const customer = await register(shop.tenant, { email, password: 'Łódź ist schön 2026', name: 'Zofia' });
+    expect(customer).toMatchObject({ email, name: 'Zofia' });
+    const session = await login(shop.tenant, { email, password: 'Łódź ist schön 2026' });
+    expect(session).toMatchObject({ token_type: 'Bearer', expires_in: 900, customer: { id: customer.id, email } });
     const { payload } = await jwtVerify(session.access_token, createLocalJWKSet(await publicKeys()), {
       algorithms: ['ES256'],
       issuer: tokenContext().issuer,
@@ -55,7 +49,8 @@ describe('customer account flows', () => {
   it('rotates refresh tokens; reusing the old one fails and ends the newer one too; logout ends a session', async () => {
     const shop = await freshShop('Refresh Shop');
     const email = uniqueEmail('refresh');
-    const session = await register(shop.tenant, { email, password: 'correct horse battery', name: 'R' });
+    await register(shop.tenant, { email, password: 'correct horse battery', name: 'R' });
+    const session = await login(shop.tenant, { email, password: 'correct horse battery' });
     const next = await refresh(shop.tenant, session.refresh_token);
     expect(next.refresh_token).not.toBe(session.refresh_token);
     expect((await verifyAccessToken(next.access_token, await publicKeys(), tokenContext())).customerId).toBe(session.customer.id);
@@ -82,7 +77,8 @@ describe('customer account flows', () => {
   it('mails a reset code that works once and ends every session; a password change ends the other sessions', async () => {
     const shop = await freshShop('Reset Shop');
     const email = uniqueEmail('reset');
-    const first = await register(shop.tenant, { email, password: 'correct horse battery', name: 'P' });
+    await register(shop.tenant, { email, password: 'correct horse battery', name: 'P' });
+    const first = await login(shop.tenant, { email, password: 'correct horse battery' });
     await requestPasswordReset(shop.tenant, uniqueEmail('nobody')); // no account: nothing sent, same answer
     const before = mailbox(process.env.MAIL_DIR!).length;
     await requestPasswordReset(shop.tenant, email);

@@ -53,6 +53,12 @@ const NO_FOREIGN_ID: Record<string, string> = {
   'invoices.create': 'issues an invoice; no id in the path (a foreign order or customer id in the body: see below)',
   'quotes.list': "lists the caller's own quotes; no id in the path",
   'quotes.create': 'makes a quote; no id in the path (foreign customer and product ids in the body: as orders.create)',
+  'auth.register': "registers a customer of the calling key's tenant; no id in the path",
+  'auth.login': "logs in a customer of the calling key's tenant; no id in the path",
+  'auth.refresh': 'takes a refresh token of the tenant; no id in the path',
+  'auth.logout': 'takes a refresh token of the tenant; no id in the path',
+  'auth.passwordReset': 'mails a code to a customer of the tenant, if any; no id in the path',
+  'auth.passwordResetConfirm': 'takes a reset code of the tenant; no id in the path',
 };
 
 /** Routes with `auth: 'key'` and no scope: any valid key may call them. */
@@ -63,10 +69,17 @@ const ANY_KEY: Record<string, string> = {
 /** Routes with `auth: 'none'`: public documents, answered without a key. */
 const PUBLIC: Record<string, string> = {
   'openapi.get': 'the OpenAPI document is public, like the docs it is generated for',
+  'auth.jwks': 'the public keys of customer tokens: anyone verifying a token needs them (RFC 7517)',
 };
 
 /** The routes a storefront (publishable key, in a browser) calls today: the catalogue and its prices. */
 const STOREFRONT = [
+  'auth.register',
+  'auth.login',
+  'auth.refresh',
+  'auth.logout',
+  'auth.passwordReset',
+  'auth.passwordResetConfirm',
   'products.list',
   'products.get',
   'products.calculate',
@@ -137,6 +150,13 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
   },
   'quotes.update': { json: { notes: 'changed by the security suite' } },
   'quotes.reject': { json: { reason: 'set by the security suite' } },
+  // Refused by validation (a common password, a malformed email, an empty token) when a key gets through: nothing is created.
+  'auth.register': { json: { email: 'probe@example.com', password: 'password123', name: 'Probe' } },
+  'auth.login': { json: { email: 'not-an-email', password: 'whatever it is' } },
+  'auth.refresh': { json: { refresh_token: '' } },
+  'auth.logout': { json: { refresh_token: '' } },
+  'auth.passwordReset': { json: { email: 'nobody@example.com' } },
+  'auth.passwordResetConfirm': { json: { token: '', password: 'whatever it is' } },
 });
 
 // ---- Fixtures -------------------------------------------------------------------------------

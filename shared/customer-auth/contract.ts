@@ -1,0 +1,43 @@
+/**
+ * The customer-account operations. Handlers import this module as a namespace
+ * (`import * as authOperations`); the schemas are marked pure, so each bundle keeps only its own.
+ */
+import type * as z from 'zod';
+import { CustomerSchema } from '#shared/customers/schema';
+import type { Operation } from '#shared/schemas/operation';
+import { authJwks, authLogin, authLogout, authPasswordReset, authPasswordResetConfirm, authRefresh, authRegister } from '#shared/routes';
+import {
+  DoneSchema,
+  JwksSchema,
+  LoginSchema,
+  PasswordResetConfirmSchema,
+  PasswordResetSchema,
+  RefreshSchema,
+  RegisterSchema,
+  TokenPairSchema,
+} from './schema';
+
+export const register = { route: authRegister, body: RegisterSchema, status: 201, errors: [409] } satisfies Operation;
+export const login = { route: authLogin, body: LoginSchema } satisfies Operation;
+export const refresh = { route: authRefresh, body: RefreshSchema } satisfies Operation;
+export const logout = { route: authLogout, body: RefreshSchema } satisfies Operation;
+export const passwordReset = { route: authPasswordReset, body: PasswordResetSchema, status: 202 } satisfies Operation;
+export const passwordResetConfirm = { route: authPasswordResetConfirm, body: PasswordResetConfirmSchema } satisfies Operation;
+export const jwks = { route: authJwks, envelope: false } satisfies Operation;
+
+const session = /* @__PURE__ */ (() =>
+  TokenPairSchema.extend({ customer: CustomerSchema }).meta({ id: 'CustomerSession', description: 'Tokens and the customer' }))();
+
+/**
+ * What each operation answers (its `data`), for the OpenAPI document: kept apart from the
+ * operations, so handler bundles leave the response schemas out.
+ */
+export const responses = {
+  register: CustomerSchema,
+  login: session,
+  refresh: TokenPairSchema,
+  logout: DoneSchema,
+  passwordReset: DoneSchema,
+  passwordResetConfirm: DoneSchema,
+  jwks: JwksSchema,
+} satisfies Record<string, z.ZodType>;

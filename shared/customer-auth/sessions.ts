@@ -1,0 +1,81 @@
+/**
+ * The flows that sign in (login, refresh): each ends in a session — an access token
+ * signed with the stage's key (key-store.ts, the private half opened with the stage's secrets
+ * key) and a refresh token of a family. Apart from service.ts, so that only the functions that
+ * sign carry the key store and the KMS client (and only their roles may use the key).
+ */
+import type { Tenant } from '#shared/auth/principal';
+import { config } from '#shared/config';
+import { findCustomerIdByEmail } from '#shared/customers/repository';
+import { getCustomer } from '#shared/customers/service';
+import { UnauthorizedError } from '#shared/errors';
+import { readLogin, replacePasswordHash } from './credentials';
+import { signingKeys } from './key-store';
+import { assertNotLockedOut, clearFailures, recordFailure } from './lockout';
+import { hashPassword, verifyNothing, verifyPassword } from './passwords';
+import { RefreshRefused, rotate, startFamily } from './refresh-tokens';
+import { issueAccessToken, type TokenContext } from './tokens';
+
+type Customer = Awaited<ReturnType<typeof getCustomer>>;
+
+export interface Session {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  customer: Customer;
+}
+
+const BAD_CREDENTIALS = 'The email or the password is wrong';
+
+/**
+ * `iss` and `aud` of this stage's tokens. Names, not the API's URL: the URL is only known once the
+ * stage is deployed, and the functions that sign are part of that deployment.
+ */
+export const tokenContext = (): TokenContext => ({
+  issuer: process.env.TOKEN_ISSUER || `urn:print-shop-api:${config().stage}`,
+  audience: process.env.TOKEN_AUDIENCE || `urn:print-shop-api:${config().stage}:customers`,
+});
+
+async function sessionFor(tenant: Tenant, customerId: number, now: Date): Promise<Session> {
+  const [family, keys, customer] = await Promise.all([
+    startFamily(tenant, customerId, now),
+    signingKeys(),
+    getCustomer(tenant, customerId),
+  ]);
+  const access = await issueAccessToken(customerId, tenant, keys, tokenContext(), now, family.familyId);
+  return { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, refresh_token: family.refreshToken, customer };
+}
+
+/** `POST /v1/auth/login`: 401 alike for an unknown email and a wrong password; 429 while the email is locked out. */
+export async function login(tenant: Tenant, input: { email: string; password: string }, now = new Date()): Promise<Session> {
+  await assertNotLockedOut(tenant, input.email, now);
+  const customerId = await findCustomerIdByEmail(tenant, input.email);
+  const stored = customerId === undefined ? undefined : await readLogin(tenant, customerId);
+  if (!stored) {
+    await verifyNothing(input.password);
+    await recordFailure(tenant, input.email, now);
+    throw new UnauthorizedError(BAD_CREDENTIALS);
+  }
+  const { ok, rehash } = await verifyPassword(input.password, stored.password_hash);
+  if (!ok) {
+    await recordFailure(tenant, input.email, now);
+    throw new UnauthorizedError(BAD_CREDENTIALS);
+  }
+  await clearFailures(tenant, input.email);
+  // Stored with weaker parameters than today's: rehashed now that the password is at hand.
+  if (rehash) await replacePasswordHash(tenant, stored.customer_id, await hashPassword(input.password), now);
+  return sessionFor(tenant, stored.customer_id, now);
+}
+
+/** `POST /v1/auth/refresh`: a new access token and a new refresh token; a reused one revokes the family (401). */
+export async function refresh(tenant: Tenant, refreshToken: string, now = new Date()): Promise<Omit<Session, 'customer'>> {
+  try {
+    const next = await rotate(tenant, refreshToken, now);
+    const access = await issueAccessToken(next.customerId, tenant, await signingKeys(), tokenContext(), now, next.familyId);
+    return { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, refresh_token: next.refreshToken };
+  } catch (error) {
+    if (error instanceof RefreshRefused) throw new UnauthorizedError('The refresh token is not valid: log in again');
+    throw error;
+  }
+}
