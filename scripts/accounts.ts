@@ -6,6 +6,7 @@
  *   create-key --account ID --mode test|live [--kind secret|publishable] [--scopes a,b]
  *   revoke-key --account ID --key KEY_ID
  *   set-plan --account ID --plan PLAN [--rpm N] [--rph N]
+ *   rotate-signing-key   (a new key for customer access tokens; the previous one stays published and accepted)
  *   sync-usage-keys [--account ID]   (deployed stages: gives accounts their four usage keys in the right tiers)
  *   set-allowed-ips --account ID --cidrs 203.0.113.0/24,2001:db8::/32 [--key KEY_ID]   (--cidrs "" lifts it)
  *   set-company --account ID [--legal-name …] [--street …] [--postal-code …] [--city …] [--country DE] [--vat-id …]
@@ -22,11 +23,13 @@ import { physicalName, table } from '#shared/resources';
 import { env, resetConfig } from '#shared/config';
 import { DomainError, ValidationError } from '#shared/errors';
 import { AccountUpdateSchema } from '#shared/accounts/schema';
+import { secretsKeyEnv } from '#shared/crypto/env';
+import { rotateSigningKeys } from '#shared/customer-auth/key-store';
 import * as accounts from '#shared/accounts/service';
 import { usageKeyManager } from './aws/usage-keys';
 import { commandLine, fail, findLocalStack } from './cli';
 
-const usage = `usage: npm run accounts -- <create|list|create-key|revoke-key|set-plan|set-allowed-ips|set-company|sync-usage-keys> [options] [--json] [--stage NAME]
+const usage = `usage: npm run accounts -- <create|list|create-key|revoke-key|set-plan|set-allowed-ips|set-company|rotate-signing-key|sync-usage-keys> [options] [--json] [--stage NAME]
   create      --name NAME --plan starter|professional|enterprise
   list
   create-key  --account ID --mode test|live [--kind secret|publishable] [--scopes orders:read,customers:write]
@@ -36,6 +39,7 @@ const usage = `usage: npm run accounts -- <create|list|create-key|revoke-key|set
   set-company --account ID [--legal-name TEXT] [--street TEXT] [--postal-code TEXT] [--city TEXT] [--country DE]
               [--vat-id ID] [--tax-number TEXT] [--iban IBAN] [--bic BIC] [--email ADDRESS] [--phone TEXT] [--terms-days N] [--footer TEXT]
               (seller details for invoices; "" clears a field)
+  rotate-signing-key   (customer access tokens: a new signing key; the previous one stays valid for its tokens)
   sync-usage-keys [--account ID]   (with --stage: every account's gateway usage keys, one per mode and key kind, in the right tier)
 ([…] marks an optional part: type it without the brackets.)`;
 
@@ -93,6 +97,7 @@ const commandOptions: Record<string, readonly OptionName[]> = {
     'terms-days',
     'footer',
   ],
+  'rotate-signing-key': [],
   'sync-usage-keys': ['account'],
 };
 const globalOptions: readonly OptionName[] = ['stage', 'json', 'help'];
@@ -111,6 +116,8 @@ function connect() {
     // A deployed stage: the default AWS credential chain and the stage's table name.
     process.env[env.tableName] = physicalName(values.stage, table.id);
     process.env[env.stage] = values.stage;
+    // The stage's secrets key (infra/secrets.ts) seals the signing keys; KMS takes its alias.
+    process.env[secretsKeyEnv.kmsKeyId] ??= `alias/print-shop-${values.stage}-webhook-secrets`;
   } else {
     Object.assign(process.env, findLocalStack('accounts', values.json === true).env);
   }
@@ -286,6 +293,13 @@ async function main() {
     case 'set-company': {
       const account = await setCompany(need('account'), companyOptions());
       print(account.company, () => console.log(`${account.id}: ${JSON.stringify(account.company, null, 2)}`));
+      return;
+    }
+    case 'rotate-signing-key': {
+      const kid = await rotateSigningKeys();
+      print({ kid }, () =>
+        console.log(`New signing key ${kid}; the previous key stays published (tokens signed with it keep working until they expire).`),
+      );
       return;
     }
     case 'sync-usage-keys': {
