@@ -45,7 +45,19 @@ export function jwksOf(set: SigningKeySet): { keys: JWK[] } {
   return { keys: [set.current, ...(set.previous ? [set.previous] : [])].map((key) => publicPart(key.private_jwk)) };
 }
 
-/** The current key, ready to sign with. */
-export async function signingKeyOf(set: SigningKeySet): Promise<{ kid: string; key: Awaited<ReturnType<typeof importJWK>> }> {
-  return { kid: set.current.kid, key: await importJWK(set.current.private_jwk, ALGORITHM) };
+/**
+ * How long a new key is published before it signs: longer than any function keeps the keys it read
+ * (key-store.ts, 5 minutes). Until then the previous key signs, so a token is never signed with a
+ * key that a verifier's cached key set does not have yet.
+ */
+export const ACTIVATION_DELAY_MS = 6 * 60_000;
+
+/** The key that signs now — the current one once it is old enough, the previous one until then — ready to sign with. */
+export async function signingKeyOf(
+  set: SigningKeySet,
+  now = new Date(),
+): Promise<{ kid: string; key: Awaited<ReturnType<typeof importJWK>> }> {
+  const young = now.getTime() - Date.parse(set.current.created_at) < ACTIVATION_DELAY_MS;
+  const signer = young && set.previous ? set.previous : set.current;
+  return { kid: signer.kid, key: await importJWK(signer.private_jwk, ALGORITHM) };
 }

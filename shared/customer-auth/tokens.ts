@@ -39,7 +39,7 @@ export async function issueAccessToken(
   now = new Date(),
   sessionId?: string,
 ): Promise<{ token: string; expiresIn: number }> {
-  const { kid, key } = await signingKeyOf(keys);
+  const { kid, key } = await signingKeyOf(keys, now);
   const issuedAt = Math.floor(now.getTime() / 1000);
   const token = await new SignJWT({
     acct: tenant.accountId,

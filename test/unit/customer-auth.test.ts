@@ -1,4 +1,4 @@
-import { SignJWT, UnsecuredJWT, createLocalJWKSet, jwtVerify, generateKeyPair } from 'jose';
+import { SignJWT, UnsecuredJWT, createLocalJWKSet, decodeProtectedHeader, jwtVerify, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, passwordProblem, verifyNothing, verifyPassword, type ScryptParameters } from '#shared/customer-auth/passwords';
 import { jwksOf, newSigningKey, rotated, type SigningKeySet } from '#shared/customer-auth/signing-keys';
@@ -122,6 +122,18 @@ describe('customer access tokens', () => {
     await expect(verifyAccessToken(token, jwksOf(second), context, now)).resolves.toMatchObject({ customerId: 7 });
     const third = await rotated(second);
     await expect(verifyAccessToken(token, jwksOf(third), context, now)).rejects.toBeInstanceOf(InvalidAccessToken);
+  });
+
+  it('signs with the previous key until the new one has been published longer than any verifier caches keys', async () => {
+    const first = await rotated(null, new Date('2026-11-24T10:00:00Z'));
+    const second = await rotated(first, new Date('2026-11-24T11:00:00Z'));
+    const kidAt = async (at: string) => decodeProtectedHeader((await issueAccessToken(1, tenant, second, context, new Date(at))).token).kid;
+    expect(await kidAt('2026-11-24T11:01:00Z')).toBe(first.current.kid);
+    expect(await kidAt('2026-11-24T11:07:00Z')).toBe(second.current.kid);
+    // A first key signs at once: there is no older one.
+    expect(decodeProtectedHeader((await issueAccessToken(1, tenant, first, context, new Date('2026-11-24T10:00:01Z'))).token).kid).toBe(
+      first.current.kid,
+    );
   });
 
   it('makes refresh tokens of 256 random bits and stores only their hash', async () => {
