@@ -7,20 +7,18 @@
  * second, concurrent "confirm" thus meets `confirmed` and gets 409 invalid_transition, with
  * If-Match a stale version is 412 and nothing changes.
  */
-import { getAccount } from '#shared/accounts/repository';
 import type { Tenant } from '#shared/auth/principal';
-import { readCustomerWithAddresses } from '#shared/customers/repository';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import type { TransactItem } from '#shared/db/table';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
-import type { PricingContext } from '#shared/pricing/product-price';
 import { productionForOrderChange } from '#shared/production/order-jobs';
 import { readProducts } from '#shared/products/repository';
 import { planStock } from '#shared/products/stock';
 import type { ProductRecord } from '#shared/products/stored';
-import { addressChoices, needsCustomerAddresses, resolveAddress, type CustomerAddresses } from './addresses';
+import { addressChoices, needsCustomerAddresses, resolveAddress } from './addresses';
+import { prepareOffer, readOwner } from './offers';
 import { changeEvents, orderCreated } from './events';
 import { orderTotals, priceLines, productIdsOf, stockLinesOf } from './lines';
 import { nextOrderNumber } from './numbering';
@@ -43,26 +41,11 @@ const ORDER_WRITE_ATTEMPTS = 6;
 // Strongly consistent: integrations create a customer or a product and order it the next moment;
 // an eventually consistent read could miss it and refuse a valid order.
 
-/** The customer with its addresses, or undefined when the tenant has no such customer. */
-async function readOwner(tenant: Tenant, customerId: number): Promise<CustomerAddresses | undefined> {
-  try {
-    return await readCustomerWithAddresses(tenant, customerId, true);
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
-}
-
 const productsOf = (tenant: Tenant, lines: readonly OrderLineInput[]): Promise<Map<number, ProductRecord>> =>
   readProducts(
     tenant,
     lines.map((line) => line.product_id),
   );
-
-async function accountPricing(tenant: Tenant): Promise<PricingContext> {
-  const account = await getAccount(tenant.accountId);
-  return { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 };
-}
 
 function assertValid(problems: ErrorDetail[]): void {
   if (problems.length) throw new ValidationError('The order is invalid', problems);
@@ -74,37 +57,15 @@ const eventItem = (tenant: Tenant, kind: keyof typeof changeEvents, order: Order
 // ---- Create -----------------------------------------------------------------------------------
 
 export async function createOrder(tenant: Tenant, input: OrderCreate): Promise<Order> {
-  // Three independent reads at once: the customer (with addresses), the products, the account.
-  const [owner, products, pricing] = await Promise.all([
-    readOwner(tenant, input.customer_id),
-    productsOf(tenant, input.items),
-    accountPricing(tenant),
-  ]);
-  const problems: ErrorDetail[] = [];
-  if (!owner) problems.push({ field: 'customer_id', message: `No customer with id ${input.customer_id}` });
-  const priced = priceLines(input.items, products, pricing);
-  problems.push(...priced.problems);
-  const choices = addressChoices(input);
-  const shippingAddress = owner ? resolveAddress('shipping', choices.shipping, owner, true, problems) : null;
-  const billingAddress = owner ? resolveAddress('billing', choices.billing, owner, true, problems) : null;
-  assertValid(problems); // before any number is taken: a refused order leaves no gap
-
+  // Before any number is taken: a refused order leaves no gap.
+  const { offer, products } = await prepareOffer(tenant, input, 'order');
   const now = new Date().toISOString();
   const [id, orderNumber] = await Promise.all([nextId(tenant, 'order'), nextOrderNumber(tenant, now)]);
-  const customer = owner!.customer;
   const base: OrderRecord = {
     id,
     order_number: orderNumber,
     status: 'pending',
-    customer: { id: customer.id, name: customer.name, email: customer.email },
-    items: priced.lines,
-    ...orderTotals(priced.lines, input.shipping, pricing.tax_rate),
-    tax_rate: pricing.tax_rate,
-    shipping: input.shipping,
-    currency: pricing.currency,
-    shipping_address: shippingAddress ?? null,
-    billing_address: billingAddress ?? null,
-    notes: input.notes ?? null,
+    ...offer,
     due_date: input.due_date ?? null,
     created_at: now,
     updated_at: now,

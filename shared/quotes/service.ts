@@ -4,15 +4,14 @@
  * way, so an accepted quote becomes an order with exactly its figures. Each write is one
  * transaction; a change conditional on the version read (and on the quote still being open).
  */
-import { getAccount } from '#shared/accounts/repository';
 import { DEFAULT_QUOTE_VALIDITY_DAYS } from '#shared/accounts/company';
 import type { Tenant } from '#shared/auth/principal';
-import { readCustomer, readCustomerWithAddresses } from '#shared/customers/repository';
+import { readCustomer } from '#shared/customers/repository';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
-import { addressChoices, resolveAddress, type CustomerAddresses } from '#shared/orders/addresses';
+import { prepareOffer } from '#shared/orders/offers';
 import { orderTotals, priceLines } from '#shared/orders/lines';
 import { assertIfMatch, type IfMatch } from '#shared/orders/preconditions';
 import type { OrderLineInput } from '#shared/orders/schema';
@@ -35,15 +34,6 @@ function assertValid(problems: ErrorDetail[]): void {
   if (problems.length) throw new ValidationError('The quote is invalid', problems);
 }
 
-async function readOwner(tenant: Tenant, customerId: number): Promise<CustomerAddresses | undefined> {
-  try {
-    return await readCustomerWithAddresses(tenant, customerId, true);
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
-}
-
 const productsOf = (tenant: Tenant, lines: readonly OrderLineInput[]) =>
   readProducts(
     tenant,
@@ -60,39 +50,18 @@ function assertValidity(validUntil: string, now: Date): void {
 
 /** `POST /v1/quotes`: priced lines, totals, address copies, the next gap-free number and `quote.created`, in one transaction. */
 export async function createQuote(tenant: Tenant, input: QuoteCreate, now = new Date()): Promise<QuoteView> {
-  const [owner, products, account] = await Promise.all([
-    readOwner(tenant, input.customer_id),
-    productsOf(tenant, input.items),
-    getAccount(tenant.accountId),
-  ]);
-  const pricing = { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 };
-  const problems: ErrorDetail[] = [];
-  if (!owner) problems.push({ field: 'customer_id', message: `No customer with id ${input.customer_id}` });
-  const priced = priceLines(input.items, products, pricing);
-  problems.push(...priced.problems);
-  const choices = addressChoices(input);
-  const shippingAddress = owner ? resolveAddress('shipping', choices.shipping, owner, true, problems) : null;
-  const billingAddress = owner ? resolveAddress('billing', choices.billing, owner, true, problems) : null;
-  const validUntil = input.valid_until ?? addDays(today(now), account?.company?.quote_validity_days ?? DEFAULT_QUOTE_VALIDITY_DAYS);
-  if (input.valid_until !== undefined && input.valid_until < today(now))
-    problems.push({ field: 'valid_until', message: 'must be today or later' });
-  assertValid(problems); // before a number is read: a refused quote takes none
-
+  let validUntil = input.valid_until ?? '';
+  // Before a number is read: a refused quote takes none.
+  const { offer } = await prepareOffer(tenant, input, 'quote', (account, problems) => {
+    validUntil = input.valid_until ?? addDays(today(now), account?.company?.quote_validity_days ?? DEFAULT_QUOTE_VALIDITY_DAYS);
+    if (validUntil < today(now)) problems.push({ field: 'valid_until', message: 'must be today or later' });
+  });
   const at = now.toISOString();
-  const customer = owner!.customer;
   const id = await nextId(tenant, 'quote');
   const base: Omit<QuoteRecord, 'quote_number'> = {
     id,
     status: 'open',
-    customer: { id: customer.id, name: customer.name, email: customer.email },
-    items: priced.lines,
-    ...orderTotals(priced.lines, input.shipping, pricing.tax_rate),
-    tax_rate: pricing.tax_rate,
-    shipping: input.shipping,
-    currency: pricing.currency,
-    shipping_address: shippingAddress ?? null,
-    billing_address: billingAddress ?? null,
-    notes: input.notes ?? null,
+    ...offer,
     valid_until: validUntil,
     order_id: null,
     rejection_reason: null,
