@@ -4,8 +4,8 @@
  * the customer and billing address, the lines and amounts from the order or from the request — and
  * takes the next gap-free number in the same transaction (numbering.ts).
  */
-import { getAccount } from '#shared/accounts/repository';
-import { missingInvoiceFields, type InvoicingCompany } from '#shared/accounts/company';
+import type { InvoicingCompany } from '#shared/accounts/company';
+import { requireSeller, type SellerBlock } from '#shared/accounts/seller';
 import type { Tenant } from '#shared/auth/principal';
 import { readCustomer, readCustomerWithAddresses } from '#shared/customers/repository';
 import { nextId } from '#shared/db/counters';
@@ -38,18 +38,10 @@ const NUMBER_ATTEMPTS = 30;
 const addDays = (day: string, days: number): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-/** The account's company details, or 422 naming what is missing (checked before anything else is read). */
-async function sellerOf(tenant: Tenant): Promise<{ company: InvoicingCompany; currency: string; taxRate: number }> {
-  const account = await getAccount(tenant.accountId);
-  if (!account) throw new NotFoundError('account', tenant.accountId);
-  const missing = missingInvoiceFields(account.company);
-  if (missing.length > 0) {
-    throw new ValidationError(
-      "The account's company details are incomplete: an invoice needs them (set them with PUT /v1/account)",
-      missing.map((field) => ({ field, message: 'is required to issue invoices' })),
-    );
-  }
-  return { company: account.company as InvoicingCompany, currency: account.currency, taxRate: account.tax_rate };
+/** The seller block and the account's currency and tax rate (422 naming missing company fields, checked before anything else is read). */
+async function sellerOf(tenant: Tenant): Promise<{ company: InvoicingCompany; seller: SellerBlock; currency: string; taxRate: number }> {
+  const { account, company, seller } = await requireSeller(tenant.accountId, 'an invoice');
+  return { company, seller, currency: account.currency, taxRate: account.tax_rate };
 }
 
 interface Draft {
@@ -153,18 +145,7 @@ export async function createInvoice(tenant: Tenant, input: InvoiceCreateInput, n
     status: 'open',
     overdue: false,
     customer: draft.customer,
-    seller: {
-      legal_name: company.legal_name,
-      address: company.address,
-      vat_id: company.vat_id,
-      tax_number: company.tax_number,
-      iban: company.iban,
-      bic: company.bic,
-      email: company.email,
-      phone: company.phone,
-      payment_terms_days: company.payment_terms_days,
-      footer: company.invoice_footer,
-    },
+    seller: seller.seller,
     items: draft.items,
     subtotal: totals.subtotal,
     shipping: draft.shipping,

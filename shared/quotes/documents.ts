@@ -5,11 +5,9 @@
  * is the account's company as it is when the version is first rendered. The renderer is imported
  * on first need only: a download served from the bucket never evaluates it.
  */
-import { getAccount } from '#shared/accounts/repository';
-import { missingInvoiceFields, type InvoicingCompany } from '#shared/accounts/company';
+import { requireSeller } from '#shared/accounts/seller';
 import type { Tenant } from '#shared/auth/principal';
 import { quoteKeys } from '#shared/db/keys';
-import { NotFoundError, ValidationError } from '#shared/errors';
 import { billedLines, documentLine } from '#shared/invoices/billed-lines';
 import { isStored, presignedGet, readStored, store } from '#shared/invoices/document-store';
 import type { QuoteDocument } from '#shared/invoices/rendering/quote-pdf';
@@ -21,16 +19,7 @@ export const quotePdfFilename = (quote: Pick<QuoteRecord, 'quote_number'>): stri
 
 /** What the renderer needs, from the quote and the account's company (422 naming what is missing). */
 async function quoteDocumentOf(tenant: Tenant, quote: QuoteRecord): Promise<QuoteDocument> {
-  const account = await getAccount(tenant.accountId);
-  if (!account) throw new NotFoundError('account', tenant.accountId);
-  const missing = missingInvoiceFields(account.company);
-  if (missing.length) {
-    throw new ValidationError(
-      "The account's company details are incomplete: a quote PDF shows them (set them with PUT /v1/account)",
-      missing.map((field) => ({ field, message: 'is required for quote and invoice documents' })),
-    );
-  }
-  const company = account.company as InvoicingCompany;
+  const { seller } = await requireSeller(tenant.accountId, 'a quote PDF');
   const taxable = quote.subtotal + quote.shipping;
   return {
     quote_number: quote.quote_number,
@@ -38,18 +27,7 @@ async function quoteDocumentOf(tenant: Tenant, quote: QuoteRecord): Promise<Quot
     currency: quote.currency,
     issue_date: quote.created_at.slice(0, 10),
     valid_until: quote.valid_until,
-    seller: {
-      legal_name: company.legal_name,
-      address: company.address,
-      vat_id: company.vat_id,
-      tax_number: company.tax_number,
-      iban: company.iban,
-      bic: company.bic,
-      email: company.email,
-      phone: company.phone,
-      payment_terms_days: company.payment_terms_days,
-      footer: company.invoice_footer,
-    },
+    seller,
     buyer: {
       id: quote.customer.id,
       name: quote.customer.name,
