@@ -4,6 +4,8 @@
  * make — retries under deliberate contention raise a maximum, not the typical request).
  * Timing budgets live in the benchmark only (docs/performance.md).
  */
+import { routes } from '#shared/routes';
+
 export const BUNDLE_BUDGET_KIB = 350;
 /**
  * The functions that render invoice documents (routes flagged `documents`: the PDF, the XML, sending)
@@ -18,6 +20,21 @@ export const DOCUMENT_BUNDLE_BUDGET_KIB = 4200;
  * budget.
  */
 export const MAIL_BUNDLE_BUDGET_KIB = 600;
+/**
+ * The functions that sign customer access tokens (routes flagged `signsTokens`: login, refresh)
+ * carry jose's signing and key generation, the envelope encryption and the KMS client that open the
+ * private key (about 30 KiB together); every other function verifies nothing or only in the authorizer.
+ */
+export const SIGNER_BUNDLE_BUDGET_KIB = 380;
+
+/** The bundle budget of a function by its id (a route id, `worker.<id>`, `authorizer`, `audit.ship`). */
+export function bundleBudgetOf(id: string): number {
+  const route = routes.find((candidate) => candidate.id === id);
+  if (route?.documents) return DOCUMENT_BUNDLE_BUDGET_KIB;
+  if (route?.mail) return MAIL_BUNDLE_BUDGET_KIB;
+  if (route?.signsTokens) return SIGNER_BUNDLE_BUDGET_KIB;
+  return BUNDLE_BUDGET_KIB;
+}
 
 /** Calls per request a route may typically make; routes not listed get the default. */
 export const DEFAULT_CALLS_BUDGET = 4;
@@ -68,6 +85,8 @@ export const CALLS_BUDGET: Record<string, number> = {
   'auth.login': 8,
   'auth.refresh': 3,
   'auth.passwordResetConfirm': 4,
+  // The login, the new hash, the customer's sessions, and one update per other session it ends.
+  'auth.password': 5,
   'legacy-products.create': Number.POSITIVE_INFINITY, // bulk import: one BatchWriteItem per 25 prices
   'legacy-products.prices': Number.POSITIVE_INFINITY,
 };

@@ -11,8 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { routes } from '#shared/routes';
-import { BUNDLE_BUDGET_KIB, DOCUMENT_BUNDLE_BUDGET_KIB, MAIL_BUNDLE_BUDGET_KIB } from './budgets';
+import { BUNDLE_BUDGET_KIB, bundleBudgetOf, DOCUMENT_BUNDLE_BUDGET_KIB, MAIL_BUNDLE_BUDGET_KIB, SIGNER_BUNDLE_BUDGET_KIB } from './budgets';
 import { buildBundles, median, outDir, projectRoot, topModules } from './bundles';
 import { measureColdImports } from './cold-import';
 import { round, table } from './stats';
@@ -32,10 +31,7 @@ const section = (title: string, body: string) => {
   console.log(`\n== ${title} ==\n${body}`);
 };
 
-const renders = new Set(routes.filter((route) => route.documents).map((route) => route.id));
-const mails = new Set(routes.filter((route) => route.mail).map((route) => route.id));
-const budgetOf = (id: string) =>
-  renders.has(id) ? DOCUMENT_BUNDLE_BUDGET_KIB : mails.has(id) ? MAIL_BUNDLE_BUDGET_KIB : BUNDLE_BUDGET_KIB;
+const budgetOf = bundleBudgetOf;
 
 // 1. Bundles
 const started = Date.now();
@@ -51,7 +47,7 @@ results.bundles = {
   topModulesOfLargest: topModules(largest).map((module) => ({ module: module.module, kib: kib(module.bytes) })),
 };
 section(
-  `Bundles (${bundles.length} functions, minified, KiB; budget ${BUNDLE_BUDGET_KIB}, document renderers ${DOCUMENT_BUNDLE_BUDGET_KIB})`,
+  `Bundles (${bundles.length} functions, minified, KiB; budget ${BUNDLE_BUDGET_KIB}, token signers ${SIGNER_BUNDLE_BUDGET_KIB}, mail senders ${MAIL_BUNDLE_BUDGET_KIB}, document renderers ${DOCUMENT_BUNDLE_BUDGET_KIB})`,
   table([
     ['function', 'KiB', ''],
     ...sorted.map((bundle) => [bundle.id, kib(bundle.bytes), mark(bundle.bytes <= budgetOf(bundle.id) * 1024)]),

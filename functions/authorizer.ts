@@ -1,5 +1,6 @@
 /**
- * Lambda REQUEST authorizer: resolves `Authorization: Bearer <key>` to account, mode, scopes,
+ * Lambda REQUEST authorizer: resolves `Authorization: Bearer <key>` — an API key, or a customer's
+ * access token (a JWT, shared/customer-auth/access.ts) — to account, mode, scopes or customer,
  * limits and allowlists. API Gateway caches the result for up to 60 s per key, so the policy
  * allows the whole API and the per-route checks (scopes, IP allowlist, rate limit) run in every
  * handler, never from the cached policy. A revoked key's refusal is audited here, since no handler
@@ -10,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { bearerToken } from '#shared/auth/keys';
 import { principalToContext } from '#shared/auth/principal';
 import { resolveApiKey } from '#shared/accounts/service';
+import { looksLikeAccessToken, resolveAccessToken } from '#shared/customer-auth/access';
 import { emitAudit } from '#shared/audit/sink';
 import { auditRecordOf } from '#shared/audit/stored';
 
@@ -19,8 +21,12 @@ const wholeApi = (methodArn: string): string => methodArn.split('/').slice(0, 2)
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const headers = event.headers ?? {};
   const header = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  const key = bearerToken(header ?? undefined);
-  const resolution = key ? await resolveApiKey(key) : ({ status: 'unknown' } as const);
+  const credential = bearerToken(header ?? undefined);
+  const resolution = !credential
+    ? ({ status: 'unknown' } as const)
+    : looksLikeAccessToken(credential)
+      ? await resolveAccessToken(credential)
+      : await resolveApiKey(credential);
   if (resolution.status === 'revoked') {
     const call = {
       requestId: event.requestContext?.requestId ?? randomUUID(),

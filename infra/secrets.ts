@@ -5,6 +5,7 @@
  * Which functions those are is listed here once; the bundle test checks that exactly their bundles
  * carry the KMS client (test/infra/bundles.test.ts).
  */
+import { routes } from '#shared/routes';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -20,7 +21,9 @@ export const webhookSecretWriters: readonly string[] = ['webhooks.create', 'webh
  * the first of them to run makes the keys and seals the private one (`kms:GenerateDataKey`), the
  * signing ones open it (`kms:Decrypt`); the JWKS endpoint may be that first one.
  */
-export const signingKeyUsers: readonly string[] = ['auth.login', 'auth.refresh', 'auth.jwks'];
+/** Route ids that sign customer access tokens (`signsTokens` in the route table): they and the authorizer know the tokens' issuer. */
+export const tokenSigners: readonly string[] = routes.filter((route) => route.signsTokens).map((route) => route.id);
+export const signingKeyUsers: readonly string[] = [...tokenSigners, 'auth.jwks'];
 /** Worker ids (shared/workers.ts) that decrypt signing secrets: the delivery worker signs every attempt. */
 export const webhookSecretReaders: readonly string[] = ['WebhookDelivery'];
 

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { env } from '#shared/config';
 import { mailEnv } from '#shared/mail/config';
@@ -15,7 +15,7 @@ import { Api } from './api';
 import { AuditShipping } from './audit';
 import { Data } from './data';
 import { Events } from './events';
-import { WebhookSecretsKey, signingKeyUsers, webhookSecretReaders, webhookSecretWriters } from './secrets';
+import { WebhookSecretsKey, signingKeyUsers, tokenSigners, webhookSecretReaders, webhookSecretWriters } from './secrets';
 import { Workers } from './workers';
 import { workers as allWorkers } from '#shared/workers';
 import type { StageConfig } from './stages';
@@ -84,6 +84,13 @@ export class PrintShopStack extends Stack {
     for (const routeId of [...webhookSecretWriters, ...signingKeyUsers]) {
       const fn = this.api.functions.get(routeId);
       if (fn) this.webhookSecrets.configure(fn);
+    }
+    // Customer access tokens name the stage's API as their issuer (`iss`): the functions that sign
+    // and the authorizer that verifies know its URL. Built from the API's id, not `restApi.url`,
+    // which names the stage resource — and the stage comes after the functions.
+    const tokenIssuer = `https://${this.api.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${stage.name}`;
+    for (const fn of [this.api.authorizerFunction, ...tokenSigners.map((routeId) => this.api.functions.get(routeId))]) {
+      fn?.addEnvironment(env.tokenIssuer, tokenIssuer);
     }
     // Like the KMS key: only the functions that send mail name the sender, and only their roles may
     // send as its SES identity (RouteRoles, infra/grants.ts).

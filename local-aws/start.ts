@@ -5,7 +5,7 @@
  * `npm start -- --in-memory` keeps nothing but the mail it writes to .data/mail/ (never sent).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resetConfig } from '#shared/config';
+import { env, resetConfig } from '#shared/config';
 import { mailEnv } from '#shared/mail/config';
 import { createAccount, getAccount } from '#shared/accounts/service';
 import { adminDistDir, ensureAdminBuilt } from './admin-build';
@@ -73,6 +73,8 @@ async function main() {
   resetConfig();
   await adminBuild;
   gateway = await startGateway({ port, host, adminDir: adminDistDir });
+  // Customer access tokens name the API they come from (`iss`), as on AWS.
+  process.env[env.tokenIssuer] ??= gateway.url;
   // Stream router, webhook delivery, DLQ handler and delivery sweeper (shared/workers.ts), as deployed.
   workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
   writeEndpoints({ pid: process.pid, api: gateway.url, inMemory, env: engines.env }, dir);

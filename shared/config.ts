@@ -24,6 +24,8 @@ export const env = {
   deliveriesQueueUrl: 'DELIVERIES_QUEUE_URL',
   deliveriesDlqUrl: 'DELIVERIES_DLQ_URL',
   localMode: 'LOCAL_MODE',
+  /** The `iss` of customer access tokens: the API's base URL (shared/customer-auth/tokens.ts). */
+  tokenIssuer: 'TOKEN_ISSUER',
 } as const;
 
 let cached: RuntimeConfig | undefined;

@@ -31,6 +31,18 @@ export interface RouteDefinition {
    */
   storefront?: true;
   /**
+   * Whether a customer access token may call the route, and how the route keeps to the customer's
+   * own data. Absent: a customer token gets 403 `forbidden` before anything is counted, so a new
+   * route is closed to customers by default (shared/http/middleware/guard.ts).
+   * - `catalogue`: nothing of a customer's in it (catalogue reads, price calculations);
+   * - `self`: the calling customer's own account (`/v1/auth/me`): only customer tokens may call it;
+   * - `path`: the path's `{id}` is a customer id and must be the caller's; another answers 404;
+   * - `own`: the handler keeps to the caller's records (orders: listed and read only their own,
+   *   created for themselves).
+   * Scopes are not asked of customer tokens: this flag is their whole grant.
+   */
+  customer?: 'catalogue' | 'self' | 'path' | 'own';
+  /**
    * Function timeout in seconds when a route needs more than the default 10 (bulk imports). The
    * local gateway honours it; API Gateway ends the request after 29 s whatever the function does.
    */
@@ -45,6 +57,12 @@ export interface RouteDefinition {
    * on that bucket even for a GET, whose first request renders and stores the document.
    */
   documents?: true;
+  /**
+   * The handler signs customer access tokens (login, refresh): its function opens the stage's
+   * signing key (KMS, infra/secrets.ts), knows the tokens' issuer (`TOKEN_ISSUER`, the API's URL)
+   * and has the signers' bundle budget (bench/budgets.ts).
+   */
+  signsTokens?: true;
 }
 
 /**
@@ -64,6 +82,7 @@ export const ordersList = /* @__PURE__ */ r({
   path: '/v1/orders',
   handler: 'orders/list',
   scopes: ['orders:read'],
+  customer: 'own',
 });
 export const ordersCreate = /* @__PURE__ */ r({
   id: 'orders.create',
@@ -71,6 +90,7 @@ export const ordersCreate = /* @__PURE__ */ r({
   path: '/v1/orders',
   handler: 'orders/create',
   scopes: ['orders:write'],
+  customer: 'own',
 });
 export const ordersGet = /* @__PURE__ */ r({
   id: 'orders.get',
@@ -78,6 +98,7 @@ export const ordersGet = /* @__PURE__ */ r({
   path: '/v1/orders/{id}',
   handler: 'orders/get',
   scopes: ['orders:read'],
+  customer: 'own',
 });
 export const ordersUpdate = /* @__PURE__ */ r({
   id: 'orders.update',
@@ -138,6 +159,7 @@ export const addressesList = /* @__PURE__ */ r({
   path: '/v1/customers/{id}/addresses',
   handler: 'customers/addresses/list',
   scopes: ['customers:read'],
+  customer: 'path',
 });
 export const addressesCreate = /* @__PURE__ */ r({
   id: 'addresses.create',
@@ -145,6 +167,7 @@ export const addressesCreate = /* @__PURE__ */ r({
   path: '/v1/customers/{id}/addresses',
   handler: 'customers/addresses/create',
   scopes: ['customers:write'],
+  customer: 'path',
 });
 export const addressesGet = /* @__PURE__ */ r({
   id: 'addresses.get',
@@ -152,6 +175,7 @@ export const addressesGet = /* @__PURE__ */ r({
   path: '/v1/customers/{id}/addresses/{addressId}',
   handler: 'customers/addresses/get',
   scopes: ['customers:read'],
+  customer: 'path',
 });
 export const addressesUpdate = /* @__PURE__ */ r({
   id: 'addresses.update',
@@ -159,6 +183,7 @@ export const addressesUpdate = /* @__PURE__ */ r({
   path: '/v1/customers/{id}/addresses/{addressId}',
   handler: 'customers/addresses/update',
   scopes: ['customers:write'],
+  customer: 'path',
 });
 export const addressesDelete = /* @__PURE__ */ r({
   id: 'addresses.delete',
@@ -166,6 +191,7 @@ export const addressesDelete = /* @__PURE__ */ r({
   path: '/v1/customers/{id}/addresses/{addressId}',
   handler: 'customers/addresses/delete',
   scopes: ['customers:write'],
+  customer: 'path',
 });
 
 // Products
@@ -176,6 +202,7 @@ export const productsList = /* @__PURE__ */ r({
   handler: 'products/list',
   scopes: ['products:read'],
   storefront: true,
+  customer: 'catalogue',
 });
 export const productsCreate = /* @__PURE__ */ r({
   id: 'products.create',
@@ -191,6 +218,7 @@ export const productsGet = /* @__PURE__ */ r({
   handler: 'products/get',
   scopes: ['products:read'],
   storefront: true,
+  customer: 'catalogue',
 });
 export const productsUpdate = /* @__PURE__ */ r({
   id: 'products.update',
@@ -213,6 +241,7 @@ export const productsCalculate = /* @__PURE__ */ r({
   handler: 'products/calculate',
   scopes: ['products:read'],
   storefront: true,
+  customer: 'catalogue',
 });
 
 // Legacy products: the spec shows them without the /v1 prefix; both prefixes reach the same handlers.
@@ -224,6 +253,7 @@ export const legacyProductsList = /* @__PURE__ */ r({
   handler: 'legacy-products/list',
   scopes: ['products:read'],
   storefront: true,
+  customer: 'catalogue',
 });
 export const legacyProductsCreate = /* @__PURE__ */ r({
   id: 'legacy-products.create',
@@ -242,6 +272,7 @@ export const legacyProductsGet = /* @__PURE__ */ r({
   handler: 'legacy-products/get',
   scopes: ['products:read'],
   storefront: true,
+  customer: 'catalogue',
 });
 export const legacyProductsCalculate = /* @__PURE__ */ r({
   id: 'legacy-products.calculate',
@@ -251,6 +282,7 @@ export const legacyProductsCalculate = /* @__PURE__ */ r({
   handler: 'legacy-products/calculate',
   scopes: ['products:read'],
   storefront: true,
+  customer: 'catalogue',
 });
 export const legacyProductsPrices = /* @__PURE__ */ r({
   id: 'legacy-products.prices',
@@ -327,8 +359,8 @@ export const customersQuotes = /* @__PURE__ */ r({
 const auth = (id: string, path: string, handler: string, extra: Partial<RouteDefinition> = {}) =>
   r({ id, method: 'POST', path, handler: `customer-auth/${handler}`, scopes: ['auth:customer'], storefront: true, ...extra });
 export const authRegister = /* @__PURE__ */ auth('auth.register', '/v1/auth/register', 'register');
-export const authLogin = /* @__PURE__ */ auth('auth.login', '/v1/auth/login', 'login');
-export const authRefresh = /* @__PURE__ */ auth('auth.refresh', '/v1/auth/refresh', 'refresh');
+export const authLogin = /* @__PURE__ */ auth('auth.login', '/v1/auth/login', 'login', { signsTokens: true });
+export const authRefresh = /* @__PURE__ */ auth('auth.refresh', '/v1/auth/refresh', 'refresh', { signsTokens: true });
 export const authLogout = /* @__PURE__ */ auth('auth.logout', '/v1/auth/logout', 'logout');
 export const authPasswordReset = /* @__PURE__ */ auth('auth.passwordReset', '/v1/auth/password-reset', 'password-reset', { mail: true });
 export const authPasswordResetConfirm = /* @__PURE__ */ auth(
@@ -336,6 +368,12 @@ export const authPasswordResetConfirm = /* @__PURE__ */ auth(
   '/v1/auth/password-reset/confirm',
   'password-reset-confirm',
 );
+// …and the signed-in customer, with the access token (customer tokens only)
+const me = (id: string, method: HttpMethod, path: string, handler: string) =>
+  r({ id, method, path, handler: `customer-auth/${handler}`, scopes: ['auth:customer'], customer: 'self' });
+export const authMe = /* @__PURE__ */ me('auth.me', 'GET', '/v1/auth/me', 'me');
+export const authMeUpdate = /* @__PURE__ */ me('auth.meUpdate', 'PUT', '/v1/auth/me', 'me-update');
+export const authPassword = /* @__PURE__ */ me('auth.password', 'POST', '/v1/auth/password', 'password');
 export const authJwks = /* @__PURE__ */ r({
   id: 'auth.jwks',
   method: 'GET',
@@ -652,6 +690,9 @@ export const routes: readonly RouteDefinition[] = [
   authLogout,
   authPasswordReset,
   authPasswordResetConfirm,
+  authMe,
+  authMeUpdate,
+  authPassword,
   authJwks,
   accountGet,
   accountUpdate,

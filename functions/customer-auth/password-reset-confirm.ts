@@ -11,5 +11,5 @@ export const handler = defineHandler(
     await confirmPasswordReset(tenant, body);
     return ok({ ok: true });
   },
-  { idempotency: idempotent(), quota: storefrontQuota },
+  { idempotency: idempotent({ secretFields: ['token', 'password'] }), quota: storefrontQuota },
 );

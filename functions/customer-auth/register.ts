@@ -6,6 +6,6 @@ import { register } from '#shared/customer-auth/service';
 import { storefrontQuota } from '#shared/limits/quota';
 
 export const handler = defineHandler(authOperations.register, async ({ tenant, body }) => created(await register(tenant, body)), {
-  idempotency: idempotent(),
+  idempotency: idempotent({ secretFields: ['password'] }),
   quota: storefrontQuota,
 });

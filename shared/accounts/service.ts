@@ -216,7 +216,8 @@ function accountView(principal: Principal, account: Account): AccountView {
     tax_rate: account.tax_rate,
     mode: principal.mode,
     limits: { per_minute: limits.perMinute, per_hour: limits.perHour ?? null },
-    key: { id: principal.keyId, prefix: principal.keyPrefix, kind: principal.kind, scopes: principal.scopes },
+    // The account's routes are closed to customer tokens (route table): the caller is a key.
+    key: { id: principal.keyId, prefix: principal.keyPrefix, kind: principal.kind as KeyKind, scopes: principal.scopes },
     company: account.company === null ? null : storedCompany.view(account.company),
   };
 }

@@ -16,6 +16,9 @@ export const storedAuditLog = /* @__PURE__ */ (() =>
     key_id: field(c.nullable(c.string)).fixed(),
     key_prefix: field(c.nullable(c.string)).fixed().describe('First characters of the key, never the key'),
     customer_id: field(c.nullable(c.int)).fixed().describe('Set for calls made with a customer token'),
+    actor: field(c.nullable(c.string))
+      .fixed()
+      .describe('Who called: `customer:<id>` for a customer token, `key:<key prefix>` for an API key (null on records before it was kept)'),
     method: field(c.string).fixed(),
     path: field(c.string).fixed(),
     route: field(c.nullable(c.string)).fixed(),
@@ -49,7 +52,15 @@ interface CalledEvent {
 /** The audit record of a call: the event's facts, plus who called, which route answered and how. */
 export function auditRecordOf(
   event: CalledEvent,
-  call: { requestId: string; keyId: string | null; keyPrefix: string | null; route: string | null; status: number; durationMs: number },
+  call: {
+    requestId: string;
+    keyId: string | null;
+    keyPrefix: string | null;
+    customerId?: number | null;
+    route: string | null;
+    status: number;
+    durationMs: number;
+  },
 ): AuditRecord {
   const userAgent = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
   return {
@@ -57,7 +68,8 @@ export function auditRecordOf(
     created_at: new Date().toISOString(),
     key_id: call.keyId,
     key_prefix: call.keyPrefix,
-    customer_id: null,
+    customer_id: call.customerId ?? null,
+    actor: call.customerId ? `customer:${call.customerId}` : call.keyPrefix ? `key:${call.keyPrefix}` : null,
     method: event.httpMethod,
     path: event.path,
     route: call.route,

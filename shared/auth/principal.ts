@@ -6,11 +6,20 @@ export interface Tenant {
   mode: Mode;
 }
 
+/** What authenticated the call: a secret or publishable API key, or a customer's access token. */
+export type PrincipalKind = KeyKind | 'customer';
+
 /** Who is calling, as resolved by the authorizer. */
 export interface Principal extends Tenant {
+  /** The API key's id; for a customer token `customer:<id>`. */
   keyId: string;
+  /** The API key's first characters; empty for a customer token. */
   keyPrefix: string;
-  kind: KeyKind;
+  kind: PrincipalKind;
+  /** The customer a customer access token acts for (`kind: 'customer'` only). */
+  customerId?: number;
+  /** The login session (refresh-token family) of a customer access token. */
+  sessionId?: string;
   scopes: string[];
   plan: string;
   /**
@@ -45,8 +54,12 @@ export function principalToContext(principal: Principal): Record<string, string>
     ratePerHour: principal.limits.perHour ? String(principal.limits.perHour) : '',
     accountAllowedIps: principal.accountAllowedIps.join(','),
     keyAllowedIps: principal.keyAllowedIps.join(','),
+    customerId: principal.customerId ? String(principal.customerId) : '',
+    sessionId: principal.sessionId ?? '',
   };
 }
+
+const kindOf = (value: unknown): PrincipalKind => (value === 'publishable' || value === 'customer' ? value : 'secret');
 
 const list = (value: unknown): string[] =>
   String(value ?? '')
@@ -57,12 +70,14 @@ export function principalFromContext(context: Record<string, unknown> | null | u
   if (!context || typeof context.accountId !== 'string' || (context.mode !== 'test' && context.mode !== 'live')) {
     return undefined;
   }
+  // A customer principal without its customer would act for nobody: no principal at all.
+  if (context.kind === 'customer' && !(Number(context.customerId) > 0)) return undefined;
   return {
     accountId: context.accountId,
     mode: context.mode,
     keyId: String(context.keyId ?? ''),
     keyPrefix: String(context.keyPrefix ?? ''),
-    kind: context.kind === 'publishable' ? 'publishable' : 'secret',
+    kind: kindOf(context.kind),
     scopes: list(context.scopes),
     plan: String(context.plan ?? 'starter'),
     limits: {
@@ -71,5 +86,18 @@ export function principalFromContext(context: Record<string, unknown> | null | u
     },
     accountAllowedIps: list(context.accountAllowedIps),
     keyAllowedIps: list(context.keyAllowedIps),
+    ...(Number(context.customerId) > 0 ? { customerId: Number(context.customerId) } : {}),
+    ...(context.sessionId ? { sessionId: String(context.sessionId) } : {}),
   };
+}
+
+/** The customer a call acts for when a customer access token made it; undefined for API keys. */
+export const customerOf = (principal: Pick<Principal, 'kind' | 'customerId'>): number | undefined =>
+  principal.kind === 'customer' ? principal.customerId : undefined;
+
+/** The signed-in customer on a route of their own (`customer: 'self'`: the guard admits nothing but a customer token there). */
+export function signedInCustomer(principal: Pick<Principal, 'kind' | 'customerId'>): number {
+  const customerId = customerOf(principal);
+  if (customerId === undefined) throw new Error('signedInCustomer: the route admits customer tokens only');
+  return customerId;
 }

@@ -5,12 +5,25 @@
 import type * as z from 'zod';
 import { CustomerSchema } from '#shared/customers/schema';
 import type { Operation } from '#shared/schemas/operation';
-import { authJwks, authLogin, authLogout, authPasswordReset, authPasswordResetConfirm, authRefresh, authRegister } from '#shared/routes';
+import {
+  authJwks,
+  authLogin,
+  authLogout,
+  authMe,
+  authMeUpdate,
+  authPassword,
+  authPasswordReset,
+  authPasswordResetConfirm,
+  authRefresh,
+  authRegister,
+} from '#shared/routes';
 import {
   DoneSchema,
   JwksSchema,
   LoginSchema,
+  PasswordChangeSchema,
   PasswordResetConfirmSchema,
+  ProfileUpdateSchema,
   PasswordResetSchema,
   RefreshSchema,
   RegisterSchema,
@@ -23,6 +36,9 @@ export const refresh = { route: authRefresh, body: RefreshSchema } satisfies Ope
 export const logout = { route: authLogout, body: RefreshSchema } satisfies Operation;
 export const passwordReset = { route: authPasswordReset, body: PasswordResetSchema, status: 202 } satisfies Operation;
 export const passwordResetConfirm = { route: authPasswordResetConfirm, body: PasswordResetConfirmSchema } satisfies Operation;
+export const me = { route: authMe } satisfies Operation;
+export const updateMe = { route: authMeUpdate, body: ProfileUpdateSchema } satisfies Operation;
+export const changePassword = { route: authPassword, body: PasswordChangeSchema } satisfies Operation;
 export const jwks = { route: authJwks, envelope: false } satisfies Operation;
 
 const session = /* @__PURE__ */ (() =>
@@ -39,5 +55,8 @@ export const responses = {
   logout: DoneSchema,
   passwordReset: DoneSchema,
   passwordResetConfirm: DoneSchema,
+  me: CustomerSchema,
+  updateMe: CustomerSchema,
+  changePassword: DoneSchema,
   jwks: JwksSchema,
 } satisfies Record<string, z.ZodType>;

@@ -17,10 +17,10 @@ import { dynamo } from '#shared/clients/dynamodb';
 import { open, seal } from '#shared/crypto/envelope';
 import { platformKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
+import { KEY_CACHE_MS, resetPublishedKeys } from './published-keys';
 import { newSigningKey, publicPart, type SigningKeySet, type StoredSigningKey } from './signing-keys';
 
-/** How long a function keeps the keys it read. */
-export const KEY_CACHE_MS = 5 * 60_000;
+export { KEY_CACHE_MS };
 
 interface StoredEntry {
   kid: string;
@@ -44,41 +44,38 @@ async function keyOf(entry: StoredEntry): Promise<StoredSigningKey> {
   return { kid: entry.kid, private_jwk: JSON.parse(await open(entry.private_sealed, aad(entry.kid))) as JWK, created_at: entry.created_at };
 }
 
-async function readEntries(): Promise<{ current: StoredEntry; previous: StoredEntry | null } | undefined> {
+async function readEntries(): Promise<StoredEntries | undefined> {
   const item = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.customerTokenKeys, ConsistentRead: true })))
     .Item;
   return item ? { current: item.current as StoredEntry, previous: (item.previous as StoredEntry | undefined) ?? null } : undefined;
 }
 
-async function write(set: SigningKeySet, expectedKid: string | null): Promise<boolean> {
+type StoredEntries = { current: StoredEntry; previous: StoredEntry | null };
+
+/** Puts `set` on condition that the current kid is still `expectedKid` (none: no keys yet); answers what it stored, or undefined. */
+async function write(set: SigningKeySet, expectedKid: string | null): Promise<StoredEntries | undefined> {
+  const stored = { current: await entryOf(set.current), previous: set.previous ? await entryOf(set.previous) : null };
   try {
     await dynamo().send(
       new PutCommand({
         TableName: tableName(),
-        Item: {
-          ...platformKeys.customerTokenKeys,
-          entity: 'SIGNING_KEYS',
-          current: await entryOf(set.current),
-          previous: set.previous ? await entryOf(set.previous) : null,
-          current_kid: set.current.kid,
-        },
+        Item: { ...platformKeys.customerTokenKeys, entity: 'SIGNING_KEYS', ...stored, current_kid: set.current.kid },
         ConditionExpression: expectedKid === null ? 'attribute_not_exists(pk)' : 'current_kid = :kid',
         ...(expectedKid === null ? {} : { ExpressionAttributeValues: { ':kid': expectedKid } }),
       }),
     );
-    return true;
+    return stored;
   } catch (error) {
-    if (isConditionFailure(error)) return false;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 }
 
 /** The stored entries, made at first use (a concurrent first use reads the winner's). */
-async function entries(): Promise<{ current: StoredEntry; previous: StoredEntry | null }> {
+async function entries(): Promise<StoredEntries> {
   const stored = await readEntries();
   if (stored) return stored;
-  await write({ current: await newSigningKey(), previous: null }, null);
-  return (await readEntries())!;
+  return (await write({ current: await newSigningKey(), previous: null }, null)) ?? (await readEntries())!;
 }
 
 let cachedPublic: { at: number; jwks: Promise<JSONWebKeySet> } | undefined;
@@ -117,8 +114,7 @@ export async function rotateSigningKeys(): Promise<string> {
     const stored = await entries();
     const next = { current: await newSigningKey(), previous: await keyOf(stored.current) };
     if (await write(next, stored.current.kid)) {
-      cachedPublic = undefined;
-      cachedSigning = undefined;
+      resetKeyCache();
       return next.current.kid;
     }
   }
@@ -129,4 +125,5 @@ export async function rotateSigningKeys(): Promise<string> {
 export function resetKeyCache(): void {
   cachedPublic = undefined;
   cachedSigning = undefined;
+  resetPublishedKeys();
 }

@@ -84,6 +84,24 @@ export async function familyOf(tenant: Tenant, token: string): Promise<string | 
   return stored ? String(stored.family_id) : undefined;
 }
 
+/**
+ * Whether a login session (a family) is alive for this customer: access tokens name theirs (`sid`),
+ * so a logout or a password change ends them at once, not only at their expiry.
+ */
+export async function sessionActive(tenant: Tenant, familyId: string, customerId: number): Promise<boolean> {
+  const family = (
+    await dynamo().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: customerAuthKeys.family(tenant, familyId),
+        ProjectionExpression: 'customer_id, revoked_at',
+        ConsistentRead: true,
+      }),
+    )
+  ).Item;
+  return family !== undefined && Number(family.customer_id) === customerId && family.revoked_at === undefined;
+}
+
 /** Revokes a family: none of its tokens refreshes again. Idempotent. */
 export async function revokeFamily(tenant: Tenant, familyId: string, now = new Date()): Promise<void> {
   await dynamo()

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CustomerUpdateSchema } from '#shared/customers/schema';
 import { lineText, requiredText } from '#shared/schemas/common';
 import { MAX_PASSWORD_LENGTH } from './passwords';
 
@@ -30,6 +31,23 @@ export const PasswordResetSchema = /* @__PURE__ */ z.strictObject({ email }).met
 export const PasswordResetConfirmSchema = /* @__PURE__ */ z
   .strictObject({ token: lineText(200).min(1, 'must not be empty'), password })
   .meta({ id: 'CustomerPasswordResetConfirm' });
+
+/** What a customer may change of their own record: not the email (their login) nor anything the shop keeps. */
+export const PROFILE_FIELDS = ['name', 'phone', 'company'] as const;
+export const ProfileUpdateSchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      name: CustomerUpdateSchema.shape.name,
+      phone: CustomerUpdateSchema.shape.phone,
+      company: CustomerUpdateSchema.shape.company,
+    })
+    .refine((value) => PROFILE_FIELDS.some((field) => value[field] !== undefined), {
+      message: `send at least one of: ${PROFILE_FIELDS.join(', ')}`,
+    })
+    .meta({ id: 'CustomerProfileUpdate', description: 'Only the fields sent change; null clears phone or company.' }))();
+export const PasswordChangeSchema = /* @__PURE__ */ z
+  .strictObject({ current_password: password, new_password: password })
+  .meta({ id: 'CustomerPasswordChange' });
 
 export const TokenPairSchema = /* @__PURE__ */ z
   .object({

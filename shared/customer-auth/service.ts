@@ -5,8 +5,8 @@
  */
 import type { Tenant } from '#shared/auth/principal';
 import { findCustomerIdByEmail } from '#shared/customers/repository';
-import { createCustomer, getCustomer } from '#shared/customers/service';
-import { ConflictError, UnauthorizedError } from '#shared/errors';
+import { createCustomer, getCustomer, updateCustomer } from '#shared/customers/service';
+import { ConflictError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { sendMail } from '#shared/mail/send';
 import { consumeResetToken, createLogin, issueResetToken, readLogin, replacePasswordHash } from './credentials';
 import { assertPassword, hashPassword, verifyPassword } from './passwords';
@@ -52,7 +52,20 @@ export async function logout(tenant: Tenant, refreshToken: string, now = new Dat
   if (familyId) await revokeFamily(tenant, familyId, now);
 }
 
-/** `POST /v1/auth/password`: the current password, then the new one; every other session is revoked. */
+/** `GET /v1/auth/me`: the signed-in customer's record. */
+export const profile = (tenant: Tenant, customerId: number): Promise<Customer> => getCustomer(tenant, customerId);
+
+/** `PUT /v1/auth/me`: name, phone, company (`customer.updated`); the email is the login and stays. */
+export const updateProfile = (
+  tenant: Tenant,
+  customerId: number,
+  changes: { name?: string | undefined; phone?: string | null | undefined; company?: string | null | undefined },
+): Promise<Customer> => updateCustomer(tenant, customerId, changes);
+
+/**
+ * `POST /v1/auth/password`: the current password, then the new one; every other session is revoked.
+ * A wrong current password is a 422 on that field, not a 401: the access token did authenticate.
+ */
 export async function changePassword(
   tenant: Tenant,
   customerId: number,
@@ -62,7 +75,7 @@ export async function changePassword(
 ): Promise<void> {
   const stored = await readLogin(tenant, customerId);
   if (!stored || !(await verifyPassword(input.current_password, stored.password_hash)).ok) {
-    throw new UnauthorizedError('The current password is wrong');
+    throw new ValidationError('The current password is wrong', [{ field: 'current_password', message: 'is not the current password' }]);
   }
   assertPassword(input.new_password);
   await replacePasswordHash(tenant, customerId, await hashPassword(input.new_password), now);

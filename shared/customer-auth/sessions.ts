@@ -5,7 +5,6 @@
  * sign carry the key store and the KMS client (and only their roles may use the key).
  */
 import type { Tenant } from '#shared/auth/principal';
-import { config } from '#shared/config';
 import { findCustomerIdByEmail } from '#shared/customers/repository';
 import { getCustomer } from '#shared/customers/service';
 import { UnauthorizedError } from '#shared/errors';
@@ -14,7 +13,7 @@ import { signingKeys } from './key-store';
 import { assertNotLockedOut, clearFailures, recordFailure } from './lockout';
 import { hashPassword, verifyNothing, verifyPassword } from './passwords';
 import { RefreshRefused, rotate, startFamily } from './refresh-tokens';
-import { issueAccessToken, type TokenContext } from './tokens';
+import { issueAccessToken, tokenContext } from './tokens';
 
 type Customer = Awaited<ReturnType<typeof getCustomer>>;
 
@@ -27,15 +26,6 @@ export interface Session {
 }
 
 const BAD_CREDENTIALS = 'The email or the password is wrong';
-
-/**
- * `iss` and `aud` of this stage's tokens. Names, not the API's URL: the URL is only known once the
- * stage is deployed, and the functions that sign are part of that deployment.
- */
-export const tokenContext = (): TokenContext => ({
-  issuer: process.env.TOKEN_ISSUER || `urn:print-shop-api:${config().stage}`,
-  audience: process.env.TOKEN_AUDIENCE || `urn:print-shop-api:${config().stage}:customers`,
-});
 
 async function sessionFor(tenant: Tenant, customerId: number, now: Date): Promise<Session> {
   const [family, keys, customer] = await Promise.all([

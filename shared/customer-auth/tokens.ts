@@ -8,6 +8,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { Tenant } from '#shared/auth/principal';
+import { config, env } from '#shared/config';
 import { ALGORITHM, signingKeyOf, type SigningKeySet } from './signing-keys';
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
@@ -21,6 +22,16 @@ export interface TokenContext {
   /** `aud`: who the token is for (the API of this stage). */
   audience: string;
 }
+
+/**
+ * `iss` and `aud` of this stage's tokens. `TOKEN_ISSUER` is the stage's API base URL (CDK sets it
+ * from the REST API's id and the stage; `npm start` from its address); without it, a name of the
+ * stage (unit and integration tests).
+ */
+export const tokenContext = (): TokenContext => ({
+  issuer: process.env[env.tokenIssuer] || `urn:print-shop-api:${config().stage}`,
+  audience: process.env.TOKEN_AUDIENCE || `urn:print-shop-api:${config().stage}:customers`,
+});
 
 export interface CustomerClaims {
   customerId: number;

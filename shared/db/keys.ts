@@ -3,8 +3,7 @@
  * with `T#<accountId>#<mode>` and every tenant key builder takes the tenant, so no code can
  * address another tenant's data by accident. The table of patterns is in docs/data-model.md.
  */
-import type { KeyKind } from '#shared/auth/keys';
-import type { Tenant } from '#shared/auth/principal';
+import type { Principal, Tenant } from '#shared/auth/principal';
 import { padId } from '#shared/ids';
 
 export interface ItemKey {
@@ -101,10 +100,19 @@ export const tenantKeys = {
    * Rate-limit counter of one fixed window (`minute` or `hour` starting at Unix second `start`);
    * expires by TTL. The secret keys of a tenant share one counter; a publishable key counts per
    * client address (`client`: an IPv4 address or an IPv6 /64), each in a partition of its own so
-   * a busy storefront spreads its writes.
+   * a busy storefront spreads its writes; so does a signed-in customer (their access tokens).
    */
-  rateWindow: (tenant: Tenant, kind: 'minute' | 'hour', start: number, publishable?: { keyId: string; client: string }): ItemKey => ({
-    pk: publishable ? `${tenantPrefix(tenant)}#RATE#KEY#${publishable.keyId}#${publishable.client}` : `${tenantPrefix(tenant)}#RATE`,
+  rateWindow: (
+    tenant: Tenant,
+    kind: 'minute' | 'hour',
+    start: number,
+    holder?: { keyId: string; client: string } | { customerId: number },
+  ): ItemKey => ({
+    pk: !holder
+      ? `${tenantPrefix(tenant)}#RATE`
+      : 'customerId' in holder
+        ? `${tenantPrefix(tenant)}#RATE#CUSTOMER#${holder.customerId}`
+        : `${tenantPrefix(tenant)}#RATE#KEY#${holder.keyId}#${holder.client}`,
     sk: `${kind}#${start}`,
   }),
   /** Audit records of a tenant, one partition, sorted by time then request id; 90-day TTL. */
@@ -112,12 +120,18 @@ export const tenantKeys = {
   auditPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#AUDIT`,
   /**
    * An Idempotency-Key's record, by the key's SHA-256; all of a tenant's share one partition. Scoped
-   * per key kind, so a publishable key (public, in browsers) cannot claim the key a merchant's
-   * server will send; secret keys keep the unprefixed sort key their records have always had.
+   * per caller kind, so a publishable key (public, in browsers) cannot claim the key a merchant's
+   * server will send, and per customer for customer tokens, so no customer meets another's answer;
+   * secret keys keep the unprefixed sort key their records have always had.
    */
-  idempotency: (tenant: Tenant, keyKind: KeyKind, keyHash: string): ItemKey => ({
+  idempotency: (tenant: Tenant, caller: Pick<Principal, 'kind' | 'customerId'>, keyHash: string): ItemKey => ({
     pk: `${tenantPrefix(tenant)}#IDEMPOTENCY`,
-    sk: keyKind === 'secret' ? `idempotency#${keyHash}` : `idempotency#${keyKind}#${keyHash}`,
+    sk:
+      caller.kind === 'secret'
+        ? `idempotency#${keyHash}`
+        : caller.kind === 'customer'
+          ? `idempotency#customer#${caller.customerId}#${keyHash}`
+          : `idempotency#${caller.kind}#${keyHash}`,
   }),
   /** gsi1 partition of a tenant's events, in creation order (event ids are time-ordered). */
   eventsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#EVENTS`,

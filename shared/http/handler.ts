@@ -8,8 +8,7 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { KeyKind } from '#shared/auth/keys';
-import type { Tenant } from '#shared/auth/principal';
+import type { Principal, Tenant } from '#shared/auth/principal';
 import type { QuotaOf } from '#shared/limits/quota';
 import { toProxyResult, type HttpResult } from './envelope';
 import { admissionError, invocationOf } from './invocation';
@@ -27,7 +26,11 @@ export type { ApiRequest, PublicRequest } from './request';
  */
 export type IdempotencyRunner = (
   tenant: Tenant,
-  input: { headers: Record<string, string>; keyKind: KeyKind; request: { route: string; path: string; body: unknown } },
+  input: {
+    headers: Record<string, string>;
+    caller: Pick<Principal, 'kind' | 'customerId'>;
+    request: { route: string; path: string; body: unknown };
+  },
   context: Context | undefined,
   work: () => Promise<HttpResult>,
 ) => Promise<HttpResult>;
@@ -64,7 +67,7 @@ export function defineHandler<S extends Operation>(
     const result = options.idempotency
       ? await options.idempotency(
           tenant,
-          { headers: request.headers, keyKind: principal.kind, request: { route: route.id, path: event.path, body: request.body ?? null } },
+          { headers: request.headers, caller: principal, request: { route: route.id, path: event.path, body: request.body ?? null } },
           context,
           () => fn(request),
         )

@@ -13,8 +13,7 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context } from 'aws-lambda';
 import { createHash } from 'node:crypto';
-import type { KeyKind } from '#shared/auth/keys';
-import type { Tenant } from '#shared/auth/principal';
+import type { Principal, Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { tenantKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
@@ -27,8 +26,11 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
 export interface IdempotentInput {
   key: string;
-  /** Records are scoped per key kind: a publishable key never meets a secret key's record. */
-  keyKind: KeyKind;
+  /**
+   * Records are scoped per caller kind (a publishable key never meets a secret key's record) and
+   * per customer for customer tokens.
+   */
+  caller: Pick<Principal, 'kind' | 'customerId'>;
   request: { route: string; path: string; body: unknown };
 }
 
@@ -61,7 +63,7 @@ export async function runIdempotently(
   work: () => Promise<HttpResult>,
   replayView?: (data: never) => unknown,
 ): Promise<HttpResult> {
-  const key = tenantKeys.idempotency(tenant, input.keyKind, sha256(input.key));
+  const key = tenantKeys.idempotency(tenant, input.caller, sha256(input.key));
   const requestHash = sha256(canonicalJson(input.request));
   const now = Date.now();
   // A crashed first attempt blocks its key only until its own deadline.
@@ -143,7 +145,17 @@ export async function runIdempotently(
  * their bundles carry it. A request without the header just runs.
  */
 export const idempotent =
-  <D>(options: { replayView?: (data: D) => unknown } = {}) =>
+  <D>(
+    options: {
+      replayView?: (data: D) => unknown;
+      /**
+       * Body fields left out of the stored request fingerprint: passwords. A fast hash of a body
+       * that holds a password is not kept for a day; a replay that differs only there is treated
+       * as the same request.
+       */
+      secretFields?: readonly string[];
+    } = {},
+  ) =>
   (
     tenant: Tenant,
     input: Omit<IdempotentInput, 'key'> & { headers: Record<string, string> },
@@ -152,9 +164,21 @@ export const idempotent =
   ) => {
     const key = idempotencyKeyOf(input.headers);
     if (!key) return work();
-    const { keyKind, request } = input;
-    return runIdempotently(tenant, { key, keyKind, request }, context, work, options.replayView as ((data: never) => unknown) | undefined);
+    const { caller, request } = input;
+    const fingerprinted = options.secretFields ? { ...request, body: without(request.body, options.secretFields) } : request;
+    return runIdempotently(
+      tenant,
+      { key, caller, request: fingerprinted },
+      context,
+      work,
+      options.replayView as ((data: never) => unknown) | undefined,
+    );
   };
+
+function without(body: unknown, fields: readonly string[]): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([name]) => !fields.includes(name)));
+}
 
 /** The result with its envelope's `data` replaced by `view(data)`. */
 function withData(result: HttpResult, view: (data: never) => unknown): HttpResult {

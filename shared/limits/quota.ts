@@ -12,8 +12,12 @@ export interface Limits {
   perHour?: number;
 }
 
-/** The holder of a quota inside a tenant: the secret keys together, or one publishable key from one client. */
-export type QuotaHolder = { kind: 'account' } | { kind: 'publishable'; keyId: string; client: string };
+/**
+ * The holder of a quota inside a tenant: the secret keys together, one publishable key from one
+ * client, or one signed-in customer (their access tokens, at a publishable key's per-client figure).
+ */
+export type QuotaHolder =
+  { kind: 'account' } | { kind: 'publishable'; keyId: string; client: string } | { kind: 'customer'; customerId: number };
 
 export interface Quota {
   tenant: Tenant;
@@ -49,12 +53,13 @@ export function clientOf(ip = ''): string {
 export type QuotaOf = (principal: Principal, sourceIp: string | undefined) => Quota;
 
 /**
- * The quota a request spends on a route that takes only secret keys: the account and mode. (A
+ * The quota a request spends on a route that takes no publishable key: the account and mode's, or
+ * a customer token's own — a storefront's customers never spend the merchant's quota. (A
  * publishable key is refused on such routes before anything is counted.)
  */
 export const accountQuota: QuotaOf = (principal) => ({
   tenant: { accountId: principal.accountId, mode: principal.mode },
-  holder: { kind: 'account' },
+  holder: principal.kind === 'customer' ? { kind: 'customer', customerId: principal.customerId ?? 0 } : { kind: 'account' },
   limits: principal.limits,
 });
 

@@ -66,7 +66,7 @@ export interface RateLimiter {
 }
 
 const windowKey = (quota: Quota, window: Window) =>
-  tenantKeys.rateWindow(quota.tenant, window.kind, window.start, quota.holder.kind === 'publishable' ? quota.holder : undefined);
+  tenantKeys.rateWindow(quota.tenant, window.kind, window.start, quota.holder.kind === 'account' ? undefined : quota.holder);
 
 async function readHits(quota: Quota, window: Window): Promise<number> {
   const result = await dynamo().send(
@@ -83,7 +83,13 @@ export function createRateLimiter(): RateLimiter {
   const pools = new Map<string, Pool>();
 
   const poolKey = (quota: Quota, kind: Window['kind']) => {
-    const holder = quota.holder.kind === 'publishable' ? `${quota.holder.keyId}#${quota.holder.client}` : '';
+    const { holder: quotaHolder } = quota;
+    const holder =
+      quotaHolder.kind === 'publishable'
+        ? `${quotaHolder.keyId}#${quotaHolder.client}`
+        : quotaHolder.kind === 'customer'
+          ? `customer:${quotaHolder.customerId}`
+          : '';
     return `${quota.tenant.accountId}#${quota.tenant.mode}#${holder}#${kind}`;
   };
 

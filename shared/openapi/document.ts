@@ -48,12 +48,27 @@ export function serverUrlOf(
   return `${scheme}://${host}${/^(?:\/[A-Za-z0-9_.~-]+)*$/.test(prefix) ? prefix : ''}`;
 }
 
+/** How a route open to customer tokens keeps to the customer (the route table's `customer` flag). */
+const customerAccess: Record<string, string> = {
+  catalogue: '. Also a customer access token (the active catalogue).',
+  own: ". Also a customer access token: the customer's own orders only (another's is 404; ordering for another is 403).",
+  path: ". Also a customer access token, for the customer's own id only (another's is 404).",
+};
+
 export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'apiKey', {
     type: 'http',
     scheme: 'bearer',
     description: 'Secret keys sk_test_… / sk_live_…, publishable keys pk_test_… / pk_live_…',
+  });
+  registry.registerComponent('securitySchemes', 'customerToken', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      "A customer's access token from POST /v1/auth/login or /v1/auth/refresh (ES256, 15 minutes; keys at /v1/auth/jwks.json). " +
+      'It acts for its customer only: their account, their orders and addresses, the catalogue.',
   });
 
   for (const operation of allOperations) {
@@ -95,7 +110,20 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     for (const status of [...new Set(errorStatuses)].sort()) {
       responses[status] = { description: commonErrors[status] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } };
     }
-    const scopes = route.scopes.length ? `Requires scope${route.scopes.length > 1 ? 's' : ''}: ${route.scopes.join(', ')}` : undefined;
+    const scopes =
+      route.customer === 'self'
+        ? "The signed-in customer's own: a customer access token, no API key."
+        : route.scopes.length
+          ? `Requires scope${route.scopes.length > 1 ? 's' : ''}: ${route.scopes.join(', ')}${route.customer ? customerAccess[route.customer] : ''}`
+          : undefined;
+    const security: Record<string, string[]>[] =
+      route.auth === 'none'
+        ? []
+        : route.customer === 'self'
+          ? [{ customerToken: [] }]
+          : route.customer
+            ? [{ apiKey: [] }, { customerToken: [] }]
+            : [{ apiKey: [] }];
     for (const path of pathsOf(route)) {
       const aliasIndex = (route.aliases ?? []).indexOf(path);
       const canonical = `${route.method} ${route.path}`;
@@ -115,7 +143,7 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
         operationId: aliasIndex < 0 ? route.id : aliasOperationId(route.id, aliasIndex),
         summary: routeDocs[route.id]?.summary,
         tags: [routeDocs[route.id]?.tag ?? 'Other'],
-        security: route.auth === 'none' ? [] : [{ apiKey: [] }],
+        security,
         description: scopes,
         ...alias,
         request: {

@@ -59,9 +59,13 @@ export function oneAddressSource(value: AddressChoice, ctx: z.core.$RefinementCt
 export const OrderCreateSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
-      customer_id: bodyId('The ordering customer'),
+      customer_id: bodyId(
+        "The ordering customer: required with an API key; with a customer access token it is the customer's own (another answers 403)",
+      ).optional(),
       items: orderLines,
-      shipping: moneyInput().optional().default(0).meta({ description: 'Net; taxed like the lines' }),
+      shipping: moneyInput()
+        .optional()
+        .meta({ description: 'Net; taxed like the lines; 0 when not sent. Set by the shop: not accepted with a customer access token' }),
       ...addressFields,
       notes: optionalText(5000, { multiline: true }),
       due_date: calendarDate.nullable().optional(),
@@ -113,7 +117,9 @@ export const OrderUpdateSchema = /* @__PURE__ */ (() =>
 /** An order as responses show it: derived from the stored field list (stored.ts). */
 export const OrderSchema = /* @__PURE__ */ (() => responseSchema(storedOrder, { id: 'Order' }))();
 
-export type OrderCreate = z.output<typeof OrderCreateSchema>;
+export type OrderCreateRequest = z.output<typeof OrderCreateSchema>;
+/** An order to create once its customer and shipping are settled (ownership.ts: the caller decides). */
+export type OrderCreate = OrderCreateRequest & { customer_id: number; shipping: number };
 export type OrderUpdate = z.output<typeof OrderUpdateSchema>;
 export type OrderLineInput = z.output<typeof OrderLineInputSchema>;
 export type OrderAddressInput = z.output<typeof OrderAddressInputSchema>;

@@ -95,8 +95,11 @@ export async function createOrder(tenant: Tenant, input: OrderCreate): Promise<O
 
 // ---- Read and list ----------------------------------------------------------------------------
 
-export async function getOrder(tenant: Tenant, id: number): Promise<Order> {
-  return present(await repo.requireOrder(tenant, id));
+/** An order; with `reader` (a customer token's customer), only one of that customer's — another is 404. */
+export async function getOrder(tenant: Tenant, id: number, reader?: number): Promise<Order> {
+  const order = await repo.requireOrder(tenant, id);
+  if (reader !== undefined && order.customer.id !== reader) throw new NotFoundError('order', id);
+  return present(order);
 }
 
 /** The cursor's position: the order named by `starting_after` (422 when the tenant has none). */

@@ -62,7 +62,9 @@ function assertConsistent(record: ProductRecord): void {
   if (problems.length) throw new ValidationError('The product is inconsistent', problems);
 }
 
-const hiddenFrom = (viewer: Viewer, record: ProductRecord): boolean => viewer.kind === 'publishable' && !record.is_active;
+/** Storefronts and their signed-in customers see the active catalogue only; the merchant's keys see it all. */
+const shopper = (viewer: Viewer): boolean => viewer.kind !== 'secret';
+const hiddenFrom = (viewer: Viewer, record: ProductRecord): boolean => shopper(viewer) && !record.is_active;
 
 export async function createProduct(tenant: Tenant, input: ProductCreate): Promise<Product> {
   const now = new Date().toISOString();
@@ -143,9 +145,9 @@ export async function listProducts(
   viewer: Viewer,
   query: ProductListQuery,
 ): Promise<{ items: Product[]; total: number; capped: boolean }> {
-  if (viewer.kind === 'publishable' && query.is_active === false) return { items: [], total: 0, capped: false };
+  if (shopper(viewer) && query.is_active === false) return { items: [], total: 0, capped: false };
   const state: ProductFilter['state'] =
-    viewer.kind === 'publishable' || query.is_active === true ? 'active' : query.is_active === false ? 'inactive' : 'all';
+    shopper(viewer) || query.is_active === true ? 'active' : query.is_active === false ? 'inactive' : 'all';
   const result = await repo.listProducts(
     tenant,
     { state, category: query.category, q: query.q },

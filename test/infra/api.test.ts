@@ -8,7 +8,7 @@ import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
 import { workers } from '#shared/workers';
 import { assertConsistentPathParameters, functionId } from '#infra/api';
 import { RATE_WINDOW_PARTITIONS, TABLE_WRITE_ACTIONS, TENANT_PARTITIONS } from '#infra/grants';
-import { webhookSecretReaders, signingKeyUsers, webhookSecretWriters } from '#infra/secrets';
+import { webhookSecretReaders, signingKeyUsers, tokenSigners, webhookSecretWriters } from '#infra/secrets';
 import { addressOf, buildStack, findAll, logicalIdOf, methods, resourceOf } from './helpers';
 import { gatewayFigure, plans, USAGE_TIERS, usageKeyTiers, usagePlanName, usagePlanThrottle, type UsageTier } from '#shared/accounts/plans';
 
@@ -174,6 +174,10 @@ describe('route functions', () => {
     const workerAddresses = new Set([...stack.workers.functions.values()].map(addressOf));
     const keyUsers = new Set([...webhookSecretWriters, ...signingKeyUsers].map((routeId) => addressOf(stack.api.functions.get(routeId)!)));
     const mailSenders = new Set(routes.filter((route) => route.mail).map(routeFunctionAddress));
+    const tokenIssuers = new Set([
+      addressOf(stack.api.authorizerFunction),
+      ...tokenSigners.map((routeId) => addressOf(stack.api.functions.get(routeId)!)),
+    ]);
     const checked = functions.filter(({ address }) => !workerAddresses.has(address));
     expect(checked).toHaveLength(routes.length + 1); // + the authorizer
     for (const { address: id, resource: fn } of checked) {
@@ -201,6 +205,8 @@ describe('route functions', () => {
           ...(keyUsers.has(id) ? [secretsKeyEnv.kmsKeyId] : []),
           // Only the functions that send mail name the sender (test/infra/mail.test.ts).
           ...(mailSenders.has(id) ? [mailEnv.mailFrom] : []),
+          // The functions that sign customer tokens and the authorizer that verifies them name the issuer (the API's URL).
+          ...(tokenIssuers.has(id) ? [env.tokenIssuer] : []),
         ].sort(),
       );
       expect(variables).toMatchObject({ STAGE: 'dev', NODE_OPTIONS: '--enable-source-maps' });

@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_BUDGET_KIB, DOCUMENT_BUNDLE_BUDGET_KIB, MAIL_BUNDLE_BUDGET_KIB } from '#bench/budgets';
+import {
+  BUNDLE_BUDGET_KIB,
+  bundleBudgetOf,
+  DOCUMENT_BUNDLE_BUDGET_KIB,
+  MAIL_BUNDLE_BUDGET_KIB,
+  SIGNER_BUNDLE_BUDGET_KIB,
+} from '#bench/budgets';
 import { readFileSync } from 'node:fs';
 import { buildBundles, type BundleFigure } from '#bench/bundles';
 import { routes } from '#shared/routes';
@@ -30,11 +36,9 @@ describe('bundles', () => {
     for (const figure of figures) expect(figure.bytes, figure.id).toBeGreaterThan(0);
   });
 
-  const renders = (id: string) => routes.some((route) => route.id === id && route.documents);
-  const mails = (id: string) => routes.some((route) => route.id === id && route.mail);
-  const budgetOf = (id: string) => (renders(id) ? DOCUMENT_BUNDLE_BUDGET_KIB : mails(id) ? MAIL_BUNDLE_BUDGET_KIB : BUNDLE_BUDGET_KIB);
+  const budgetOf = bundleBudgetOf;
 
-  it(`keeps every handler at or under ${BUNDLE_BUDGET_KIB} KiB minified, mail senders under ${MAIL_BUNDLE_BUDGET_KIB}, document renderers under ${DOCUMENT_BUNDLE_BUDGET_KIB}`, () => {
+  it(`keeps every handler at or under ${BUNDLE_BUDGET_KIB} KiB minified, token signers under ${SIGNER_BUNDLE_BUDGET_KIB}, mail senders under ${MAIL_BUNDLE_BUDGET_KIB}, document renderers under ${DOCUMENT_BUNDLE_BUDGET_KIB}`, () => {
     expect(figures.length).toBeGreaterThan(0);
     const over = figures
       .filter((figure) => figure.bytes > budgetOf(figure.id) * 1024)

@@ -13,6 +13,7 @@ const record = (requestId: string) => ({
   key_id: 'key_1',
   key_prefix: 'sk_live_abcd',
   customer_id: null,
+  actor: null,
   method: 'GET',
   path: '/v1/customers',
   route: 'customers.list',

@@ -35,6 +35,7 @@ function record(index: number): AuditRecord {
     key_id: 'key_bulk',
     key_prefix: 'sk_test_bulk',
     customer_id: null,
+    actor: null,
     method: index % 10 === 0 ? 'POST' : 'GET',
     path: index % 10 === 0 ? '/v1/orders' : '/v1/customers',
     route: index % 10 === 0 ? 'orders.create' : 'customers.list',

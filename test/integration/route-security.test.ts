@@ -6,6 +6,9 @@
  * - for each scope the route needs, a key holding every scope but that one → 403
  *   `insufficient_scope` naming it;
  * - a publishable key → 403 `forbidden`, unless the route is marked `storefront`;
+ * - a customer access token (of a customer of A who owns none of the fixtures) → 403 `forbidden`,
+ *   unless the route is open to customers (CUSTOMER below: what each of those answers it); a
+ *   customer token with one changed character → 401; the customer's own routes refuse every key;
  * - the id of a resource of account A (test mode), asked for with account B's key and with A's
  *   live key → 404, with nothing of the resource in the answer;
  * - every error in the documented shape `{ success: false, error: { code, message, details?,
@@ -59,6 +62,9 @@ const NO_FOREIGN_ID: Record<string, string> = {
   'auth.logout': 'takes a refresh token of the tenant; no id in the path',
   'auth.passwordReset': 'mails a code to a customer of the tenant, if any; no id in the path',
   'auth.passwordResetConfirm': 'takes a reset code of the tenant; no id in the path',
+  'auth.me': 'the signed-in customer of the access token; no id in the path',
+  'auth.meUpdate': 'the signed-in customer of the access token; no id in the path',
+  'auth.password': 'the signed-in customer of the access token; no id in the path',
 };
 
 /** Routes with `auth: 'key'` and no scope: any valid key may call them. */
@@ -87,6 +93,32 @@ const STOREFRONT = [
   'legacy-products.get',
   'legacy-products.calculate',
 ];
+
+/**
+ * The routes a customer access token may call (`customer` in the route table), and what the
+ * suite's customer — a customer of A with a login, who owns none of the fixtures — gets from each:
+ * its own account, the catalogue, its own orders; the fixtures' ids are another customer's.
+ * `served`: neither 401 nor 403 (the route's own validation may still refuse the probe body).
+ */
+const CUSTOMER: Record<string, { access: NonNullable<RouteDefinition['customer']>; answer: number | 'served'; why: string }> = {
+  'auth.me': { access: 'self', answer: 200, why: 'its own record' },
+  'auth.meUpdate': { access: 'self', answer: 200, why: 'its own name' },
+  'auth.password': { access: 'self', answer: 422, why: 'the probe sends a wrong current password' },
+  'orders.list': { access: 'own', answer: 200, why: 'its own orders (none)' },
+  'orders.create': { access: 'own', answer: 403, why: "the probe body names the fixture's customer, not the caller" },
+  'orders.get': { access: 'own', answer: 404, why: "the fixture order is another customer's" },
+  'addresses.list': { access: 'path', answer: 404, why: "the fixture customer's id is not the caller's" },
+  'addresses.create': { access: 'path', answer: 404, why: "the fixture customer's id is not the caller's" },
+  'addresses.get': { access: 'path', answer: 404, why: "the fixture customer's id is not the caller's" },
+  'addresses.update': { access: 'path', answer: 404, why: "the fixture customer's id is not the caller's" },
+  'addresses.delete': { access: 'path', answer: 404, why: "the fixture customer's id is not the caller's" },
+  'products.list': { access: 'catalogue', answer: 200, why: 'the catalogue' },
+  'products.get': { access: 'catalogue', answer: 200, why: 'the catalogue' },
+  'products.calculate': { access: 'catalogue', answer: 'served', why: 'a price (the probe body lacks a required option)' },
+  'legacy-products.list': { access: 'catalogue', answer: 200, why: 'the catalogue' },
+  'legacy-products.get': { access: 'catalogue', answer: 200, why: 'the catalogue' },
+  'legacy-products.calculate': { access: 'catalogue', answer: 'served', why: 'a price' },
+};
 
 /**
  * Path segment before an id parameter → the fixture resource whose id goes there. A route with an
@@ -157,6 +189,8 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
   'auth.logout': { json: { refresh_token: '' } },
   'auth.passwordReset': { json: { email: 'nobody@example.com' } },
   'auth.passwordResetConfirm': { json: { token: '', password: 'whatever it is' } },
+  'auth.meUpdate': { json: { name: 'Changed by the security suite' } },
+  'auth.password': { json: { current_password: 'not the password', new_password: 'a brand new passphrase' } },
 });
 
 // ---- Fixtures -------------------------------------------------------------------------------
@@ -167,6 +201,9 @@ interface Fixture {
   /** Account B: empty, so no id of A can name anything of B's. */
   b: { secretTest: string };
   unknownKey: string;
+  /** A signed-in customer of A (test mode) who owns none of the fixtures, and that token with one character changed. */
+  customerToken: string;
+  tamperedToken: string;
   /** Keys of A holding every scope except the one named (and, for a read scope, its write scope). */
   lacking: Map<Scope, string>;
   ids: Record<ResourceType, number | string>;
@@ -289,7 +326,19 @@ beforeAll(async () => {
   );
   if (listed?.data?.[0]?.data?.customer?.id !== customer.id) throw new Error(`fixture event: ${JSON.stringify(listed)}`);
 
+  // A customer of A with a login (none of the fixtures are theirs), signed in through A's storefront.
+  const login = { email: `customer.${marker}@example.com`, password: 'correct horse battery' };
+  const storefront = a.keys.publishable_test.key;
+  await created(call('POST', '/v1/auth/register', { key: storefront, body: { ...login, name: 'Signed-in customer' } }), 'registration');
+  const session = await call('POST', '/v1/auth/login', { key: storefront, body: login });
+  if (session.status !== 200) throw new Error(`fixture login: ${session.status} ${JSON.stringify(session.body)}`);
+  const customerToken: string = session.body.data.access_token;
+  const at = customerToken.length - 10;
+  const tamperedToken = customerToken.slice(0, at) + (customerToken[at] === 'A' ? 'B' : 'A') + customerToken.slice(at + 1);
+
   fixture = {
+    customerToken,
+    tamperedToken,
     a: {
       accountId: a.account.id,
       secretTest: key,
@@ -379,7 +428,34 @@ describe.concurrent('every route with a key', () => {
       expectError(expect, await send(route, template, fixture.a.revoked), 401, 'unauthorized');
     });
 
-    if (route.scopes.length > 0) {
+    it('answers 401 to a customer token with one changed character', async ({ expect }) => {
+      expectError(expect, await send(route, template, fixture.tamperedToken), 401, 'unauthorized');
+    });
+
+    const customer = CUSTOMER[route.id];
+    if (customer) {
+      it(`takes a customer token (${customer.access}): ${customer.answer}, ${customer.why}`, async ({ expect }) => {
+        const response = await send(route, template, fixture.customerToken);
+        if (customer.answer === 'served') expect([401, 403], JSON.stringify(response.body)).not.toContain(response.status);
+        else expect(response.status, JSON.stringify(response.body)).toBe(customer.answer);
+        if (response.status >= 400) expectError(expect, response, response.status, response.body.error.code);
+        if (response.status === 404 || response.status === 403) expectNothingLeaked(expect, response);
+      });
+    } else {
+      it('answers 403 forbidden to a customer token (not open to customers)', async ({ expect }) => {
+        const error = expectError(expect, await send(route, template, fixture.customerToken), 403, 'forbidden');
+        expect(error.message).toBe('a customer access token cannot call this route');
+      });
+    }
+
+    if (route.customer === 'self') {
+      it("answers 403 forbidden to every API key (the signed-in customer's own route)", async ({ expect }) => {
+        for (const key of [fixture.a.secretTest, fixture.a.publishableTest]) {
+          const error = expectError(expect, await send(route, template, key), 403, 'forbidden');
+          expect(error.message).toBe("this route is the signed-in customer's: send the customer's access token");
+        }
+      });
+    } else if (route.scopes.length > 0) {
       it(`answers 403 insufficient_scope naming each missing scope (${route.scopes.join(', ')})`, async ({ expect }) => {
         for (const scope of route.scopes) {
           const key = fixture.lacking.get(scope)!;
@@ -391,7 +467,9 @@ describe.concurrent('every route with a key', () => {
       });
     }
 
-    if (route.storefront) {
+    if (route.customer === 'self') {
+      // Checked above, with every key.
+    } else if (route.storefront) {
       it('takes a publishable key (a storefront route)', async ({ expect }) => {
         const response = await send(route, template, fixture.a.publishableTest);
         expect([401, 403], JSON.stringify(response.body)).not.toContain(response.status);
@@ -442,6 +520,7 @@ describe('the coverage of this suite', () => {
       ...Object.keys(ANY_KEY),
       ...Object.keys(PUBLIC),
       ...STOREFRONT,
+      ...Object.keys(CUSTOMER),
       ...Object.keys(bodies(fixture)),
     ];
     expect(listed.filter((id) => !known.has(id))).toEqual([]);
@@ -463,6 +542,11 @@ describe('the coverage of this suite', () => {
     const open = routes.filter((route) => route.auth !== 'key');
     expect(open.map((route) => route.id).sort()).toEqual(Object.keys(PUBLIC).sort());
     for (const route of open) expect((await call(route.method, route.path, { key: null })).status, route.id).toBe(200);
+  });
+
+  it('opens exactly the routes listed in CUSTOMER to customer tokens, each the way it is listed', () => {
+    const open = Object.fromEntries(routes.filter((route) => route.customer).map((route) => [route.id, route.customer]));
+    expect(open).toEqual(Object.fromEntries(Object.entries(CUSTOMER).map(([id, entry]) => [id, entry.access])));
   });
 
   it('opens exactly the storefront routes to publishable keys, each within the scopes publishable keys have', () => {
@@ -525,7 +609,8 @@ describe('after all those refused requests', () => {
     const webhook = (await call('GET', reads.webhook, { key })).body.data;
     expect(webhook.active).toBe(true);
     expect((await call('GET', `/v1/webhooks/${ids.webhooks}/deliveries`, { key })).body.pagination.total).toBe(1);
-    expect((await call('GET', '/v1/customers', { key })).body.pagination.total).toBe(1);
+    // The fixture customer and the signed-in one: nobody's refused request made another.
+    expect((await call('GET', '/v1/customers', { key })).body.pagination.total).toBe(2);
     const invoice = (await call('GET', reads.invoice, { key })).body.data;
     expect(invoice).toMatchObject({ status: 'open', amount_paid: 0, payments: [] });
     expect((await call('GET', reads.quote, { key })).body.data).toMatchObject({ status: 'open', order_id: null, version: 1 });

@@ -1,10 +1,12 @@
 /**
  * Who may do what, checked on every request in the handler — never from the authorizer's cached
  * policy: the principal from the authorizer context, the IP allowlists of account and key, the
- * key's kind (publishable keys only on storefront routes, refused elsewhere before anything is
- * counted), the rate limit (counted in DynamoDB, shared by all instances: the secret keys' quota
- * of the account and mode, or on storefront routes a publishable key's quota per client address —
- * shared/limits/quota.ts), then the route's scopes.
+ * caller's kind (publishable keys only on storefront routes, customer tokens only on the routes
+ * open to customers, refused elsewhere before anything is counted), the rate limit (counted in
+ * DynamoDB, shared by all instances: the secret keys' quota of the account and mode, on
+ * storefront routes a publishable key's quota per client address, a customer token's the
+ * customer's — shared/limits/quota.ts), then the route's scopes — or, for a customer token, that
+ * a customer id in the path is the caller's own.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
@@ -16,7 +18,7 @@ import { consumeRequest, peekRequest } from '#shared/limits/rate-limit';
 import { rateLimitHeaders } from '#shared/limits/windows';
 import { logger } from '#shared/logger';
 import type { RouteDefinition } from '#shared/routes';
-import { DomainError, RateLimitedError } from '#shared/errors';
+import { DomainError, NotFoundError, RateLimitedError } from '#shared/errors';
 import { invocationOf } from '#shared/http/invocation';
 
 /** Methods that change nothing: their work runs while the rate-limit counter is being updated. */
@@ -31,7 +33,20 @@ export const guard = (
     const principal = principalFromContext(request.event.requestContext?.authorizer);
     if (!principal) throw new DomainError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>');
     invocation.principal = principal;
-    logger.appendKeys({ account_id: principal.accountId, mode: principal.mode, key_prefix: principal.keyPrefix });
+    logger.appendKeys({
+      account_id: principal.accountId,
+      mode: principal.mode,
+      ...(principal.customerId ? { customer_id: principal.customerId } : { key_prefix: principal.keyPrefix }),
+    });
+
+    // A customer token calls what the route table opens to customers, and nothing else; the
+    // customer's own routes take nothing but a customer token. Refused before anything is counted.
+    if (principal.kind === 'customer' && !route.customer) {
+      throw new DomainError('forbidden', 'a customer access token cannot call this route');
+    }
+    if (route.customer === 'self' && principal.kind !== 'customer') {
+      throw new DomainError('forbidden', "this route is the signed-in customer's: send the customer's access token");
+    }
 
     // Publishable keys live in browsers: only routes marked for storefronts take them, whatever
     // their scopes would allow (a new route is closed to them until it is marked) — refused before
@@ -62,6 +77,13 @@ export const guard = (
     invocation.admission.catch(() => undefined);
     if (!safeMethods.has(route.method)) await invocation.admission;
 
+    // The route table's `customer` flag is a customer token's whole grant; keys have scopes.
+    if (principal.kind === 'customer') {
+      // Their own addresses: another customer's id is a customer this caller cannot see.
+      const customerId = request.event.pathParameters?.id;
+      if (route.customer === 'path' && customerId !== String(principal.customerId)) throw new NotFoundError('customer', customerId ?? '');
+      return;
+    }
     const missing = missingScope(principal.scopes, route.scopes);
     if (missing) {
       throw new DomainError('insufficient_scope', `This key lacks the scope ${missing}`, [

@@ -10,6 +10,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import { customerOf } from '#shared/auth/principal';
 import { emitAudit } from '#shared/audit/sink';
 import { auditRecordOf } from '#shared/audit/stored';
 import { DomainError } from '#shared/errors';
@@ -59,10 +60,13 @@ function audit(event: APIGatewayProxyEvent, invocation: Invocation, status: numb
   const principal = invocation.principal;
   if (principal && !invocation.audited) {
     invocation.audited = true;
+    const customerId = customerOf(principal);
     const call = {
       requestId: invocation.requestId,
-      keyId: principal.keyId || null,
-      keyPrefix: principal.keyPrefix || null,
+      // A customer token is named by its customer (the actor `customer:<id>`), not as a key.
+      keyId: customerId ? null : principal.keyId || null,
+      keyPrefix: customerId ? null : principal.keyPrefix || null,
+      customerId: customerId ?? null,
       route: invocation.route.id,
     };
     emitAudit({ accountId: principal.accountId, mode: principal.mode }, auditRecordOf(event, { ...call, status, durationMs }));

@@ -1,0 +1,60 @@
+/**
+ * Customer access tokens at the door (the authorizer's side): a token is the customer's principal
+ * when its signature verifies against the published keys with the pinned algorithm, issuer and
+ * audience (tokens.ts), and — read at once — its account exists, the customer still has a login
+ * in that account and mode, and the token's session was neither logged out nor ended by a password
+ * change. The tenant is the verified token's own (`acct`, `mode`): nothing in the request chooses it.
+ */
+import type { Principal } from '#shared/auth/principal';
+import { getAccount } from '#shared/accounts/repository';
+import { keyLimitsOf, usageKeyOf } from '#shared/accounts/service';
+import { readLogin } from './credentials';
+import { publishedKeys } from './published-keys';
+import { sessionActive } from './refresh-tokens';
+import { InvalidAccessToken, tokenContext, verifyAccessToken } from './tokens';
+
+/** A JWS in compact form (`header.payload.signature`, base64url, a JSON header): never an API key. */
+const COMPACT_JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+export const looksLikeAccessToken = (credential: string): boolean => COMPACT_JWS.test(credential);
+
+export type AccessResolution = { status: 'ok'; principal: Principal } | { status: 'unknown'; reason: string };
+
+/** The principal of a customer access token; any token that does not hold answers `unknown` (401). */
+export async function resolveAccessToken(token: string, now = new Date()): Promise<AccessResolution> {
+  let claims;
+  try {
+    claims = await verifyAccessToken(token, await publishedKeys(), tokenContext(), now);
+  } catch (error) {
+    if (error instanceof InvalidAccessToken) return { status: 'unknown', reason: error.message };
+    throw error;
+  }
+  const { tenant, customerId, sessionId } = claims;
+  const [account, login, alive] = await Promise.all([
+    getAccount(tenant.accountId),
+    readLogin(tenant, customerId),
+    sessionId ? sessionActive(tenant, sessionId, customerId) : Promise.resolve(false),
+  ]);
+  if (!account) return { status: 'unknown', reason: 'no such account' };
+  if (!login) return { status: 'unknown', reason: 'the customer has no login' };
+  if (!alive) return { status: 'unknown', reason: 'the session has ended' };
+  const usageKey = usageKeyOf(account, tenant.mode, 'publishable');
+  return {
+    status: 'ok',
+    principal: {
+      ...tenant,
+      keyId: `customer:${customerId}`,
+      keyPrefix: '',
+      kind: 'customer',
+      customerId,
+      ...(sessionId ? { sessionId } : {}),
+      scopes: [],
+      plan: account.plan,
+      // A storefront's figure: a customer signs in through one, and their calls are counted on their own.
+      limits: keyLimitsOf(account, 'publishable'),
+      accountAllowedIps: account.allowed_ips,
+      keyAllowedIps: [],
+      ...(usageKey ? { usageKey } : {}),
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * The published half of the stage's signing keys (key-store.ts): what verifying a customer access
+ * token needs. Apart from the key store, so the authorizer reads the public JWKs only — it never
+ * opens a private key, makes a key, or carries the KMS client.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { JSONWebKeySet, JWK } from 'jose';
+import { dynamo } from '#shared/clients/dynamodb';
+import { platformKeys } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
+
+/** How long a function keeps the keys it read: a new key is published before it signs (signing-keys.ts). */
+export const KEY_CACHE_MS = 5 * 60_000;
+
+let cached: { at: number; jwks: Promise<JSONWebKeySet> } | undefined;
+
+async function readPublished(): Promise<JSONWebKeySet> {
+  const item = (
+    await dynamo().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: platformKeys.customerTokenKeys,
+        ProjectionExpression: '#current.public_jwk, #previous.public_jwk',
+        ExpressionAttributeNames: { '#current': 'current', '#previous': 'previous' },
+      }),
+    )
+  ).Item as { current?: { public_jwk: JWK }; previous?: { public_jwk: JWK } | null } | undefined;
+  return { keys: [item?.current?.public_jwk, item?.previous?.public_jwk].filter((jwk): jwk is JWK => jwk !== undefined) };
+}
+
+/**
+ * The published keys (current and previous), kept KEY_CACHE_MS. An empty set — no key made yet —
+ * is not kept: the first login makes one, and its token must verify at once.
+ */
+export function publishedKeys(): Promise<JSONWebKeySet> {
+  if (!cached || Date.now() - cached.at >= KEY_CACHE_MS) {
+    const jwks = readPublished();
+    cached = { at: Date.now(), jwks };
+    jwks.then(
+      (set) => {
+        if (set.keys.length === 0) cached = undefined;
+      },
+      () => (cached = undefined),
+    );
+  }
+  return cached.jwks;
+}
+
+/** Tests: forget the cached keys. */
+export function resetPublishedKeys(): void {
+  cached = undefined;
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { customerOf, principalFromContext, principalToContext, signedInCustomer, type Principal } from '#shared/auth/principal';
+import { looksLikeAccessToken } from '#shared/customer-auth/access';
+import { tenantKeys } from '#shared/db/keys';
+import { accountQuota, storefrontQuota } from '#shared/limits/quota';
+import { orderCreationFor, orderListFor, orderReaderOf } from '#shared/orders/ownership';
+import { routes } from '#shared/routes';
+
+const tenant = { accountId: 'acct_1', mode: 'test' as const };
+const customer: Principal = {
+  ...tenant,
+  keyId: 'customer:42',
+  keyPrefix: '',
+  kind: 'customer',
+  customerId: 42,
+  sessionId: 'family-1',
+  scopes: [],
+  plan: 'starter',
+  limits: { perMinute: 60 },
+  accountAllowedIps: [],
+  keyAllowedIps: [],
+};
+const secret: Principal = {
+  ...customer,
+  keyId: 'key_1',
+  keyPrefix: 'sk_test_abcd',
+  kind: 'secret',
+  scopes: ['*'],
+  limits: { perMinute: 100 },
+};
+delete secret.customerId;
+delete secret.sessionId;
+
+const line = { product_id: 7, quantity: 100, options: {}, file_ids: [] };
+
+describe('a customer principal', () => {
+  it('survives the authorizer context (strings only) with its customer and session', () => {
+    const context = principalToContext(customer);
+    expect(Object.values(context).every((value) => typeof value === 'string')).toBe(true);
+    expect(principalFromContext(context)).toEqual(customer);
+    expect(principalFromContext(principalToContext(secret))).toEqual(secret);
+  });
+
+  it('is refused without its customer: a customer principal acting for nobody is no principal', () => {
+    expect(principalFromContext({ ...principalToContext(customer), customerId: '' })).toBeUndefined();
+    expect(principalFromContext({ ...principalToContext(customer), customerId: 'x' })).toBeUndefined();
+  });
+
+  it('names its customer; a key names none', () => {
+    expect(customerOf(customer)).toBe(42);
+    expect(customerOf(secret)).toBeUndefined();
+    expect(signedInCustomer(customer)).toBe(42);
+    expect(() => signedInCustomer(secret)).toThrow();
+  });
+
+  it("spends its own quota, never the merchant's", () => {
+    expect(accountQuota(customer, '203.0.113.9').holder).toEqual({ kind: 'customer', customerId: 42 });
+    expect(storefrontQuota(customer, '203.0.113.9').holder).toEqual({ kind: 'customer', customerId: 42 });
+    expect(accountQuota(secret, '203.0.113.9').holder).toEqual({ kind: 'account' });
+    expect(tenantKeys.rateWindow(tenant, 'minute', 60, { customerId: 42 }).pk).toBe('T#acct_1#test#RATE#CUSTOMER#42');
+    expect(tenantKeys.rateWindow(tenant, 'minute', 60).pk).toBe('T#acct_1#test#RATE');
+  });
+
+  it('keeps its Idempotency-Keys apart from every other caller', () => {
+    const sortKeys = [
+      tenantKeys.idempotency(tenant, { kind: 'secret' }, 'h').sk,
+      tenantKeys.idempotency(tenant, { kind: 'publishable' }, 'h').sk,
+      tenantKeys.idempotency(tenant, { kind: 'customer', customerId: 42 }, 'h').sk,
+      tenantKeys.idempotency(tenant, { kind: 'customer', customerId: 43 }, 'h').sk,
+    ];
+    expect(new Set(sortKeys).size).toBe(4);
+    expect(sortKeys[0]).toBe('idempotency#h');
+  });
+});
+
+describe('orders for a customer token', () => {
+  it('implies the customer, refuses another (403) and the shipping charge (422)', () => {
+    expect(orderCreationFor(customer, { items: [line] })).toMatchObject({ customer_id: 42, shipping: 0 });
+    expect(orderCreationFor(customer, { customer_id: 42, items: [line] })).toMatchObject({ customer_id: 42 });
+    expect(() => orderCreationFor(customer, { customer_id: 43, items: [line] })).toThrow(expect.objectContaining({ code: 'forbidden' }));
+    expect(() => orderCreationFor(customer, { items: [line], shipping: 500 })).toThrow(
+      expect.objectContaining({ code: 'validation_failed', details: [expect.objectContaining({ field: 'shipping' })] }),
+    );
+  });
+
+  it('asks an API key for the customer, and takes its shipping', () => {
+    expect(orderCreationFor(secret, { customer_id: 43, items: [line], shipping: 500 })).toMatchObject({ customer_id: 43, shipping: 500 });
+    expect(orderCreationFor(secret, { customer_id: 43, items: [line] })).toMatchObject({ shipping: 0 });
+    expect(() => orderCreationFor(secret, { items: [line] })).toThrow(
+      expect.objectContaining({ details: [{ field: 'customer_id', message: 'Required' }] }),
+    );
+  });
+
+  it("lists a customer's own orders only", () => {
+    const query = { page: 1, per_page: 20 } as Parameters<typeof orderListFor>[1];
+    expect(orderListFor(customer, query).customer_id).toBe(42);
+    expect(() => orderListFor(customer, { ...query, customer_id: 43 })).toThrow(expect.objectContaining({ code: 'forbidden' }));
+    expect(orderListFor(secret, { ...query, customer_id: 43 }).customer_id).toBe(43);
+    expect(orderReaderOf(customer)).toBe(42);
+    expect(orderReaderOf(secret)).toBeUndefined();
+  });
+});
+
+describe('telling a customer token from an API key', () => {
+  it('takes a compact JWS for a token and never a key', () => {
+    expect(looksLikeAccessToken('eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln')).toBe(true);
+    expect(looksLikeAccessToken('eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.')).toBe(true); // refused later, by the verifier
+    for (const key of ['sk_test_' + 'a'.repeat(32), 'pk_live_' + 'b'.repeat(32), 'eyJ.abc', 'a.b.c', 'eyJhbGc.x.y z']) {
+      expect(looksLikeAccessToken(key), key).toBe(false);
+    }
+  });
+});
+
+describe('the route table for customer tokens', () => {
+  it("opens only reads and the customer's own writes, and never a route of the shop's administration", () => {
+    const open = routes.filter((route) => route.customer);
+    for (const route of open) {
+      expect(route.id, route.id).toMatch(
+        /^(auth\.(me|meUpdate|password)|orders\.(list|get|create)|addresses\.|products\.(list|get|calculate)|legacy-products\.(list|get|calculate))/,
+      );
+    }
+    // The customer's own routes are not a storefront's (a publishable key names no customer).
+    for (const route of open.filter((candidate) => candidate.customer === 'self')) expect(route.storefront).toBeUndefined();
+    // `path` routes name the customer by `{id}`, which the guard compares with the token's customer.
+    for (const route of open.filter((candidate) => candidate.customer === 'path')) expect(route.path).toMatch(/^\/v1\/customers\/\{id\}\//);
+  });
+});
