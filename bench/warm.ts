@@ -104,8 +104,7 @@ export async function benchWarmLatency(bundleFile: (id: string) => string): Prom
   };
   const { createOrder } = await import('#shared/orders/service');
   const { OrderCreateSchema } = await import('#shared/orders/schema');
-  const { orderCreationFor } = await import('#shared/orders/ownership');
-  await createOrder(tenant, orderCreationFor({ kind: 'secret' }, OrderCreateSchema.parse(orderBody)));
+  await createOrder(tenant, OrderCreateSchema.parse(orderBody));
   const template = captured ?? [];
   if (template.length === 0) throw new Error('could not capture the order transaction');
   let counter = 0;

@@ -9,12 +9,13 @@ import { parseOrThrow } from './validation';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export type Schemas = Pick<Operation, 'params' | 'query' | 'body'>;
+export type Schemas = Pick<Operation, 'params' | 'query' | 'body' | 'customerBody'>;
 
 export interface ApiRequest<S extends Schemas> {
   params: Out<S['params']>;
   query: Out<S['query']>;
-  body: Out<S['body']>;
+  /** `customerBody`'s output when a customer token called a route that has one. */
+  body: S['customerBody'] extends z.ZodType ? Out<S['body']> | Out<S['customerBody']> : Out<S['body']>;
   principal: Principal;
   tenant: Tenant;
   requestId: string;
@@ -32,11 +33,14 @@ function parseParams(schema: z.ZodType, params: Record<string, string | undefine
   return result.data;
 }
 
+const bodySchemaFor = (schemas: Schemas, invocation: Invocation): z.ZodType =>
+  invocation.principal?.kind === 'customer' && schemas.customerBody ? schemas.customerBody : schemas.body!;
+
 export function buildRequest<S extends Schemas>(event: APIGatewayProxyEvent, schemas: S, invocation: Invocation): PublicRequest<S> {
   return {
     params: (schemas.params ? parseParams(schemas.params, event.pathParameters ?? {}) : undefined) as Out<S['params']>,
     query: (schemas.query ? parseOrThrow(schemas.query, event.queryStringParameters ?? {}, 'query string') : undefined) as Out<S['query']>,
-    body: (schemas.body ? parseOrThrow(schemas.body, event.body, 'request body') : undefined) as Out<S['body']>,
+    body: (schemas.body ? parseOrThrow(bodySchemaFor(schemas, invocation), event.body, 'request body') : undefined) as Out<S['body']>,
     requestId: invocation.requestId,
     headers: event.headers as Record<string, string>,
     event,

@@ -149,7 +149,19 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
         request: {
           ...(operation.params ? { params: operation.params as never } : {}),
           ...(operation.query ? { query: operation.query as never } : {}),
-          ...(operation.body ? { body: { required: true, content: { 'application/json': { schema: operation.body } } } } : {}),
+          ...(operation.body
+            ? {
+                body: {
+                  required: true,
+                  // With a customer access token the route takes its customer body instead (shared/schemas/operation.ts).
+                  content: {
+                    'application/json': {
+                      schema: operation.customerBody ? z.union([operation.body, operation.customerBody]) : operation.body,
+                    },
+                  },
+                },
+              }
+            : {}),
           ...(operation.rawBody
             ? {
                 body: {

@@ -7,7 +7,14 @@ import type * as z from 'zod';
 import { idPath } from '#shared/schemas/common';
 import type { Operation } from '#shared/schemas/operation';
 import { customersOrders, ordersCreate, ordersGet, ordersList, ordersUpdate } from '#shared/routes';
-import { CustomerOrdersQuerySchema, OrderCreateSchema, OrderListQuerySchema, OrderSchema, OrderUpdateSchema } from './schema';
+import {
+  CustomerOrderCreateSchema,
+  CustomerOrdersQuerySchema,
+  OrderCreateSchema,
+  OrderListQuerySchema,
+  OrderSchema,
+  OrderUpdateSchema,
+} from './schema';
 
 const orderPath = /* @__PURE__ */ idPath('Order id');
 const customerPath = /* @__PURE__ */ idPath('Customer id');
@@ -16,6 +23,7 @@ export const list = { route: ordersList, query: OrderListQuerySchema, list: true
 export const create = {
   route: ordersCreate,
   body: OrderCreateSchema,
+  customerBody: CustomerOrderCreateSchema,
   status: 201,
   errors: [409],
 } satisfies Operation;

@@ -56,25 +56,38 @@ export function oneAddressSource(value: AddressChoice, ctx: z.core.$RefinementCt
   }
 }
 
+/** The fields of a new order that every caller sends. */
+const orderCreateFields = /* @__PURE__ */ (() => ({
+  items: orderLines,
+  ...addressFields,
+  notes: optionalText(5000, { multiline: true }),
+  due_date: calendarDate.nullable().optional(),
+}))();
+
 export const OrderCreateSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
-      customer_id: bodyId(
-        "The ordering customer: required with an API key; with a customer access token it is the customer's own (another answers 403)",
-      ).optional(),
-      items: orderLines,
-      shipping: moneyInput()
-        .optional()
-        .meta({ description: 'Net; taxed like the lines; 0 when not sent. Set by the shop: not accepted with a customer access token' }),
-      ...addressFields,
-      notes: optionalText(5000, { multiline: true }),
-      due_date: calendarDate.nullable().optional(),
+      customer_id: bodyId('The ordering customer'),
+      ...orderCreateFields,
+      shipping: moneyInput().optional().default(0).meta({ description: 'Net; taxed like the lines' }),
     })
     .superRefine(oneAddressSource)
     .meta({
       id: 'OrderCreate',
-      description: "An address not given is the customer's default of its type, or null.",
+      description:
+        "An address not given is the customer's default of its type, or null. With a customer access token: " +
+        "CustomerOrderCreate (the customer is implied, the shipping charge is the shop's).",
     }))();
+
+/** What a customer access token sends: its customer is implied (another id is 403) and the shipping charge is the shop's. */
+export const CustomerOrderCreateSchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      customer_id: bodyId("The caller's own customer id (optional: implied)").optional(),
+      ...orderCreateFields,
+    })
+    .superRefine(oneAddressSource)
+    .meta({ id: 'CustomerOrderCreate' }))();
 
 export const ORDER_UPDATE_FIELDS = [
   'status',
@@ -117,9 +130,8 @@ export const OrderUpdateSchema = /* @__PURE__ */ (() =>
 /** An order as responses show it: derived from the stored field list (stored.ts). */
 export const OrderSchema = /* @__PURE__ */ (() => responseSchema(storedOrder, { id: 'Order' }))();
 
-export type OrderCreateRequest = z.output<typeof OrderCreateSchema>;
-/** An order to create once its customer and shipping are settled (ownership.ts: the caller decides). */
-export type OrderCreate = OrderCreateRequest & { customer_id: number; shipping: number };
+export type OrderCreate = z.output<typeof OrderCreateSchema>;
+export type CustomerOrderCreate = z.output<typeof CustomerOrderCreateSchema>;
 export type OrderUpdate = z.output<typeof OrderUpdateSchema>;
 export type OrderLineInput = z.output<typeof OrderLineInputSchema>;
 export type OrderAddressInput = z.output<typeof OrderAddressInputSchema>;

@@ -13,6 +13,11 @@ export interface Operation {
   query?: z.ZodType;
   body?: z.ZodType;
   /**
+   * The body a customer access token sends instead of `body`, on a route open to customers whose
+   * body names the customer (an order: the customer is implied). Validated in `body`'s place.
+   */
+  customerBody?: z.ZodType;
+  /**
    * A non-JSON request body (e.g. a CSV upload), read by the handler itself (shared/http/raw-body.ts);
    * only documented. Without `body` the middy stack leaves `event.body` untouched.
    */

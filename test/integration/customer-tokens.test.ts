@@ -169,7 +169,7 @@ describe('customer access tokens', () => {
     expect(forBen.status).toBe(403);
     const shipping = await order(anna.token, { shipping: 0 });
     expect(shipping.status).toBe(422);
-    expect(shipping.body.error.details).toEqual([expect.objectContaining({ field: 'shipping' })]);
+    expect(shipping.body.error.details).toEqual([{ field: 'shipping', message: 'Unknown field' }]);
     // An API key still names the customer.
     const unnamed = await call('POST', '/v1/orders', { key: shop.secret, body: { items: [{ product_id: productId, quantity: 250 }] } });
     expect(unnamed.status).toBe(422);

@@ -13,6 +13,7 @@ describe('order request schemas', () => {
     expect(parsed).toEqual({
       customer_id: 1,
       items: [{ product_id: 2, quantity: 3, unit_price: 1235, options: {}, file_ids: [] }],
+      shipping: 0,
     });
   });
 
