@@ -55,9 +55,8 @@ export async function recordFailure(tenant: Tenant, email: string, now = new Dat
         new UpdateCommand({
           TableName: tableName(),
           Key: key,
-          UpdateExpression: 'SET failures = :one, window_start = :now, #ttl = :ttl',
+          UpdateExpression: 'SET failures = :one, window_start = :now, expires_at = :ttl',
           ConditionExpression: 'attribute_not_exists(pk) OR window_start <= :windowOpen',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
           ExpressionAttributeValues: {
             ':one': 1,
             ':now': nowSeconds,

@@ -38,8 +38,9 @@ function tokenPut(tenant: Tenant, token: string, familyId: string, customerId: n
         family_id: familyId,
         customer_id: customerId,
         created_at: now.toISOString(),
-        expires_at: expires.toISOString(),
-        ttl: Math.floor(expires.getTime() / 1000),
+        valid_until: expires.toISOString(),
+        // The table's TTL attribute (epoch seconds): the item leaves once the token has expired.
+        expires_at: Math.floor(expires.getTime() / 1000),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
@@ -67,7 +68,7 @@ export async function startFamily(
           gsi1pk: customerAuthKeys.customerFamilies(tenant, customerId),
           gsi1sk: `${now.toISOString()}#${familyId}`,
           // The family outlives its tokens by nothing: each rotation moves its expiry with the new token.
-          ttl: Math.floor(expires.getTime() / 1000),
+          expires_at: Math.floor(expires.getTime() / 1000),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
@@ -137,7 +138,7 @@ export async function rotate(
     await revokeFamily(tenant, familyId, now);
     throw new RefreshRefused('reused');
   }
-  if (String(stored.expires_at) <= now.toISOString()) throw new RefreshRefused('expired');
+  if (String(stored.valid_until) <= now.toISOString()) throw new RefreshRefused('expired');
   const next = newRefreshToken();
   try {
     await transactWrite([
@@ -154,9 +155,8 @@ export async function rotate(
         Update: {
           TableName: tableName(),
           Key: customerAuthKeys.family(tenant, familyId),
-          UpdateExpression: 'SET last_used_at = :now, #ttl = :ttl',
+          UpdateExpression: 'SET last_used_at = :now, expires_at = :ttl',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at)',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
           ExpressionAttributeValues: {
             ':now': now.toISOString(),
             ':ttl': Math.floor((now.getTime() + REFRESH_TOKEN_DAYS * DAY_MS) / 1000),

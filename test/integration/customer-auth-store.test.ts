@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '#shared/clients/dynamodb';
@@ -7,7 +7,7 @@ import { publicKeys, resetKeyCache, rotateSigningKeys, signingKeys } from '#shar
 import { assertNotLockedOut, clearFailures, recordFailure } from '#shared/customer-auth/lockout';
 import { RefreshRefused, revokeCustomerFamilies, revokeFamily, rotate, startFamily } from '#shared/customer-auth/refresh-tokens';
 import { issueAccessToken, verifyAccessToken } from '#shared/customer-auth/tokens';
-import { platformKeys } from '#shared/db/keys';
+import { customerAuthKeys, platformKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 import { ConflictError, NotFoundError, RateLimitedError } from '#shared/errors';
 import { call } from '#test/support/http';
@@ -35,6 +35,29 @@ describe('refresh-token families', () => {
     const after = await rotate(t, next.refreshToken);
     expect(after.familyId).toBe(familyId);
     await refused(rotate(t, 'rt_unknown'), 'unknown');
+  });
+
+  it('leaves the table by its TTL attribute: tokens, families, reset codes and lockout counts carry `expires_at` in epoch seconds', async () => {
+    const t = tenant();
+    const now = new Date();
+    const { refreshToken, familyId } = await startFamily(t, 7, now);
+    await recordFailure(t, 'ttl@example.com', now);
+    const { token: resetToken } = await issueResetToken(t, 7, now);
+    const read = async (key: { pk: string; sk: string }) =>
+      (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item!;
+    const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+    const items = [
+      await read(customerAuthKeys.refreshToken(t, hash(refreshToken))),
+      await read(customerAuthKeys.family(t, familyId)),
+      await read(customerAuthKeys.passwordReset(t, hash(resetToken))),
+      await read(customerAuthKeys.loginFailures(t, hash('ttl@example.com'))),
+    ];
+    const nowSeconds = Math.floor(now.getTime() / 1000);
+    for (const item of items) {
+      expect(typeof item.expires_at, item.entity).toBe('number');
+      expect(item.expires_at, item.entity).toBeGreaterThan(nowSeconds);
+      expect(item.expires_at, item.entity).toBeLessThan(nowSeconds + 31 * 86_400);
+    }
   });
 
   it('revokes the whole family when a used token comes back: the newer token stops working too', async () => {
