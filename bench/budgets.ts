@@ -26,6 +26,12 @@ export const MAIL_BUNDLE_BUDGET_KIB = 600;
  * private key (about 30 KiB together); every other function verifies nothing or only in the authorizer.
  */
 export const SIGNER_BUNDLE_BUDGET_KIB = 380;
+/**
+ * The functions that work with the files bucket (routes flagged `files`) carry the S3 client with
+ * its request presigner and presigned-POST builder (about 200 KiB), and the upload the multipart
+ * parser; the others never load S3.
+ */
+export const FILES_BUNDLE_BUDGET_KIB = 600;
 
 /** The bundle budget of a function by its id (a route id, `worker.<id>`, `authorizer`, `audit.ship`). */
 export function bundleBudgetOf(id: string): number {
@@ -33,6 +39,7 @@ export function bundleBudgetOf(id: string): number {
   if (route?.documents) return DOCUMENT_BUNDLE_BUDGET_KIB;
   if (route?.mail) return MAIL_BUNDLE_BUDGET_KIB;
   if (route?.signsTokens) return SIGNER_BUNDLE_BUDGET_KIB;
+  if (route?.files) return FILES_BUNDLE_BUDGET_KIB;
   return BUNDLE_BUDGET_KIB;
 }
 

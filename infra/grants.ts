@@ -43,11 +43,6 @@ export const RATE_WINDOW_PARTITIONS = ['T#*#RATE', 'T#*#RATE#*'];
 type Access = 'read' | 'readWrite';
 type Grantee = iam.IGrantable & IConstruct;
 
-/** Route-id prefix → the bucket its handlers work with. */
-const bucketsByRoutePrefix: Record<string, (targets: GrantTargets) => s3.Bucket> = {
-  'files.': (targets) => targets.filesBucket, // uploads and presigned downloads
-};
-
 /** How cdk-nag names a resource in its findings: `<LogicalId.Arn>`. */
 function arnToken(resource: IConstruct): string {
   return `<${Stack.of(resource).getLogicalId(resource.node.defaultChild as CfnElement)}.Arn>`;
@@ -111,9 +106,8 @@ export function grantRoute(route: RouteDefinition, fn: Grantee, targets: GrantTa
   grantTable(fn, targets.table, access);
   // Every route counts its requests (shared/limits/rate-limit.ts): GET routes write those counters and nothing else.
   if (access === 'read') grantWrites(fn, targets.table, ['dynamodb:UpdateItem'], RATE_WINDOW_PARTITIONS);
-  for (const [prefix, bucketOf] of Object.entries(bucketsByRoutePrefix)) {
-    if (route.id.startsWith(prefix)) grantBucket(fn, bucketOf(targets), access);
-  }
+  // Uploads, presigned POSTs and downloads (presigned with the function's own credentials).
+  if (route.files) grantBucket(fn, targets.filesBucket, access);
   // Rendered documents: the first download of a GET route renders and stores, so read-write.
   if (route.documents) grantBucket(fn, targets.documentsBucket, 'readWrite');
   // Creating and rotating a webhook encrypt its new secret with a data key of the stage's key.
@@ -147,14 +141,15 @@ export class RouteRoles {
 
   roleFor(route: RouteDefinition): iam.Role {
     const access: Access = route.method === 'GET' ? 'read' : 'readWrite';
-    const buckets = Object.keys(bucketsByRoutePrefix).filter((prefix) => route.id.startsWith(prefix));
+    // The role keeps its profile name (`…-files-…`): the roles of routes that had it stay the same roles.
+    const buckets = route.files ? ['files'] : [];
     const secrets = [
       ...(webhookSecretWriters.includes(route.id) ? ['webhookSecrets'] : []),
       ...(signingKeyUsers.includes(route.id) ? ['signingKeys'] : []),
     ];
     const documents = route.documents ? ['documents'] : [];
     const mail = route.mail ? ['mail'] : [];
-    const profile = [access, ...buckets.map((prefix) => prefix.replace(/\W/g, '')), ...documents, ...secrets, ...mail].join('-');
+    const profile = [access, ...buckets, ...documents, ...secrets, ...mail].join('-');
     let role = this.roles.get(profile);
     if (!role) {
       const id = `RouteRole${profile.replace(/(^|-)(\w)/g, (_m, _dash, letter: string) => letter.toUpperCase())}`;

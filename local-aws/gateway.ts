@@ -30,6 +30,11 @@ import { countCalls, installCallCounter, recordRouteCalls } from './dynamodb-cal
 import { lambdaContext } from './lambda-context';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * A synchronous Lambda invocation takes at most this much event JSON; API Gateway answers 413 for a
+ * request whose event is larger (a 5 MB upload is 6.7 MB of base64), before any function runs.
+ */
+export const MAX_LAMBDA_EVENT_BYTES = 6 * 1024 * 1024;
 const projectRoot = resolve(import.meta.dirname, '..');
 /** API Gateway's binary media types as patterns (a wildcard subtype matches any subtype). */
 const binaryTypes = binaryMediaTypes.map((type) => new RegExp(`^${type.replace(/[.+]/g, '\\$&').replace('*', '[^;,]*')}(\\s*[;,]|$)`));
@@ -276,6 +281,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       body: raw.length === 0 ? null : binary ? raw.toString('base64') : raw.toString('utf8'),
       isBase64Encoded: binary && raw.length > 0,
     } as unknown as APIGatewayProxyEvent;
+    if (Buffer.byteLength(JSON.stringify(event)) > MAX_LAMBDA_EVENT_BYTES) {
+      return sendError(
+        res,
+        413,
+        'payload_too_large',
+        'The request is larger than the API can pass to its function (6 MB after base64)',
+        requestId,
+      );
+    }
 
     const handler = (await load(m.route.handler)).handler as ProxyHandler;
     const { result, commands } = await countCalls(() =>

@@ -82,5 +82,12 @@ export const routeDocs: Record<string, { summary: string; tag: string }> = {
   'webhooks.deliveries': { summary: "List a webhook's deliveries", tag: 'Webhooks' },
   'webhooks.delivery': { summary: 'Retrieve a delivery with its attempts', tag: 'Webhooks' },
   'webhooks.redeliver': { summary: 'Send a delivery again', tag: 'Webhooks' },
+  'files.upload': { summary: 'Upload a file (multipart/form-data, up to 4 MiB)', tag: 'Files' },
+  'files.createUpload': { summary: 'Start a presigned upload (up to 2 GiB): a file id and an S3 POST form', tag: 'Files' },
+  'files.complete': { summary: 'Complete a presigned upload: size, checksum and type checked; the file ready', tag: 'Files' },
+  'files.list': { summary: 'List files (newest first; by order, purpose, status)', tag: 'Files' },
+  'files.get': { summary: "Retrieve a file's metadata and preflight", tag: 'Files' },
+  'files.download': { summary: 'Download a file: 302 to a presigned URL (15 minutes), or the URL as JSON', tag: 'Files' },
+  'files.delete': { summary: 'Delete a file (not while its order is in production)', tag: 'Files' },
   'openapi.get': { summary: 'The OpenAPI 3.0.3 document of this API', tag: 'Meta' },
 };

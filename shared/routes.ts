@@ -58,6 +58,12 @@ export interface RouteDefinition {
    */
   documents?: true;
   /**
+   * The handler works with the files bucket (uploads, presigned POSTs and downloads): access to that
+   * bucket (read-only for a GET; infra/grants.ts) and the file routes' bundle budget (the S3 client
+   * and its presigners, bench/budgets.ts).
+   */
+  files?: true;
+  /**
    * The handler signs customer access tokens (login, refresh): its function opens the stage's
    * signing key (KMS, infra/secrets.ts), knows the tokens' issuer (`TOKEN_ISSUER`, the API's URL)
    * and has the signers' bundle budget (bench/budgets.ts).
@@ -638,6 +644,70 @@ export const webhooksRedeliver = /* @__PURE__ */ r({
   scopes: ['webhooks:write'],
 });
 
+// Files (artwork): uploads through the API or by presigned POST, downloads by presigned GET
+export const filesUpload = /* @__PURE__ */ r({
+  id: 'files.upload',
+  method: 'POST',
+  path: '/v1/files',
+  handler: 'files/upload',
+  scopes: ['files:write'],
+  customer: 'own',
+  files: true,
+});
+export const filesCreateUpload = /* @__PURE__ */ r({
+  id: 'files.createUpload',
+  method: 'POST',
+  path: '/v1/files/uploads',
+  handler: 'files/create-upload',
+  scopes: ['files:write'],
+  customer: 'own',
+  files: true,
+});
+export const filesComplete = /* @__PURE__ */ r({
+  id: 'files.complete',
+  method: 'POST',
+  path: '/v1/files/{id}/complete',
+  handler: 'files/complete',
+  scopes: ['files:write'],
+  customer: 'own',
+  // Without S3's checksum (a file uploaded without a declared SHA-256) the function hashes the object.
+  timeoutSeconds: 29,
+  files: true,
+});
+export const filesList = /* @__PURE__ */ r({
+  id: 'files.list',
+  method: 'GET',
+  path: '/v1/files',
+  handler: 'files/list',
+  scopes: ['files:read'],
+  customer: 'own',
+});
+export const filesGet = /* @__PURE__ */ r({
+  id: 'files.get',
+  method: 'GET',
+  path: '/v1/files/{id}',
+  handler: 'files/get',
+  scopes: ['files:read'],
+  customer: 'own',
+});
+export const filesDownload = /* @__PURE__ */ r({
+  id: 'files.download',
+  method: 'GET',
+  path: '/v1/files/{id}/download',
+  handler: 'files/download',
+  scopes: ['files:read'],
+  customer: 'own',
+  files: true,
+});
+export const filesDelete = /* @__PURE__ */ r({
+  id: 'files.delete',
+  method: 'DELETE',
+  path: '/v1/files/{id}',
+  handler: 'files/delete',
+  scopes: ['files:write'],
+  files: true,
+});
+
 // Documents
 export const openapiGet = /* @__PURE__ */ r({
   id: 'openapi.get',
@@ -728,6 +798,13 @@ export const routes: readonly RouteDefinition[] = [
   webhooksDeliveries,
   webhooksDelivery,
   webhooksRedeliver,
+  filesUpload,
+  filesCreateUpload,
+  filesComplete,
+  filesList,
+  filesGet,
+  filesDownload,
+  filesDelete,
   openapiGet,
 ];
 

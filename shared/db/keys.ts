@@ -306,6 +306,20 @@ export const customerAuthKeys = {
   customerFamilies: (tenant: Tenant, customerId: number): string => `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#SESSIONS`,
 };
 
+/**
+ * Files: the record by id; the tenant's files (gsi1) and one order's (gsi2), newest first; and the
+ * objects in the files bucket — never named after anything a client sent. A presigned upload lands
+ * under `tmp/` (expired by the bucket's lifecycle when never completed) and moves to `files/` once
+ * checked.
+ */
+export const fileKeys = {
+  file: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#FILE#${id}`, sk: 'FILE' }),
+  filesCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#FILES`,
+  orderFiles: (tenant: Tenant, orderId: number): string => `${tenantPrefix(tenant)}#ORDER#${orderId}#FILES`,
+  pendingObject: (tenant: Tenant, id: number): string => `tmp/uploads/${tenant.accountId}/${tenant.mode}/${padId(id)}`,
+  object: (tenant: Tenant, id: number): string => `files/${tenant.accountId}/${tenant.mode}/${padId(id)}`,
+};
+
 /** Sort key of the due-date lists: the due date (a range bound), then creation. */
 export const dueSortKey = (dueDate: string, createdAt: string, id: number): string => `${dueDate}#${createdSortKey(createdAt, id)}`;
 

@@ -43,6 +43,11 @@ export interface HandlerOptions {
    * publishable keys are counted per key and client there. Other routes count the account's quota.
    */
   quota?: QuotaOf;
+  /**
+   * A body that is not JSON (file uploads: `multipartBody()` from middleware/multipart-body.ts),
+   * parsed in the JSON body's place; the handler validates what it leaves in `event.body`.
+   */
+  body?: middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
 }
 
 export function defineHandler<S extends Operation>(
@@ -59,6 +64,7 @@ export function defineHandler<S extends Operation>(
     .use(requestScope(route))
     .use(guard(route, options.quota));
   if (operation.body) stack.use(jsonBody());
+  if (options.body) stack.use(options.body);
   const run = stack.handler(async (event: APIGatewayProxyEvent, context: Context) => {
     const invocation = invocationOf(event);
     const principal = invocation.principal!;

@@ -5,6 +5,7 @@ import * as auditOperations from '#shared/audit/contract';
 import * as authOperations from '#shared/customer-auth/contract';
 import * as customerOperations from '#shared/customers/contract';
 import * as eventOperations from '#shared/event-log/contract';
+import * as fileOperations from '#shared/files/contract';
 import * as invoiceOperations from '#shared/invoices/contract';
 import type { DocumentedOperation, Operation } from '#shared/schemas/operation';
 import * as legacyProductOperations from '#shared/legacy-products/contract';
@@ -39,6 +40,7 @@ const contracts: Contract[] = [
   eventOperations,
   accountOperations,
   webhookOperations,
+  fileOperations,
   meta,
 ];
 

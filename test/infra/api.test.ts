@@ -226,11 +226,12 @@ describe('route functions', () => {
       expect(actions, route.id).toContain('dynamodb:Query');
       if (route.method === 'GET') expect(actions, route.id).not.toContain('dynamodb:PutItem');
       else expect(actions, route.id).toContain('dynamodb:PutItem');
-      // Only the document routes reach a bucket: the documents bucket, read-write (a first GET renders and stores).
+      // Only the document routes (the documents bucket, read-write: a first GET renders and stores) and
+      // the files routes (the files bucket) reach a bucket.
       expect(
         actions.some((action) => action.startsWith('s3:')),
         route.id,
-      ).toBe(Boolean(route.documents));
+      ).toBe(Boolean(route.documents) || Boolean(route.files));
       if (route.documents) expect(actions, route.id).toContain('s3:PutObject');
     }
     expect(actionsOf(stack.api.authorizerFunction)).not.toContain('dynamodb:PutItem');

@@ -26,6 +26,7 @@ import { generateApiKey } from '#shared/auth/keys';
 import { allScopes, missingScope, publishableScopes, type Scope } from '#shared/auth/scopes';
 import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
 import { call, type ApiResponse } from '#test/support/http';
+import { pngOf, uploadForm } from '#test/support/files';
 import { enableInvoicing, invoiceOrder } from '#test/support/invoices';
 import { brochure, businessCards, smallTable } from '#test/support/products';
 import { startReceiver, type Receiver } from '#test/support/receiver';
@@ -65,6 +66,9 @@ const NO_FOREIGN_ID: Record<string, string> = {
   'auth.me': 'the signed-in customer of the access token; no id in the path',
   'auth.meUpdate': 'the signed-in customer of the access token; no id in the path',
   'auth.password': 'the signed-in customer of the access token; no id in the path',
+  'files.upload': 'uploads a file of the tenant; no id in the path (a foreign order id in the form: files.test.ts)',
+  'files.createUpload': 'starts an upload of the tenant; no id in the path',
+  'files.list': "lists the caller's own files; no id in the path",
 };
 
 /** Routes with `auth: 'key'` and no scope: any valid key may call them. */
@@ -118,6 +122,12 @@ const CUSTOMER: Record<string, { access: NonNullable<RouteDefinition['customer']
   'legacy-products.list': { access: 'catalogue', answer: 200, why: 'the catalogue' },
   'legacy-products.get': { access: 'catalogue', answer: 200, why: 'the catalogue' },
   'legacy-products.calculate': { access: 'catalogue', answer: 'served', why: 'a price' },
+  'files.upload': { access: 'own', answer: 'served', why: 'its own upload (the probe is not an accepted type: 415)' },
+  'files.createUpload': { access: 'own', answer: 201, why: 'its own pending upload' },
+  'files.complete': { access: 'own', answer: 404, why: "the fixture file is the shop's, not the caller's" },
+  'files.list': { access: 'own', answer: 200, why: 'its own files (none)' },
+  'files.get': { access: 'own', answer: 404, why: "the fixture file is the shop's, not the caller's" },
+  'files.download': { access: 'own', answer: 404, why: "the fixture file is the shop's, not the caller's" },
 };
 
 /**
@@ -136,7 +146,8 @@ type ResourceType =
   | 'jobs'
   | 'machines'
   | 'invoices'
-  | 'quotes';
+  | 'quotes'
+  | 'files';
 
 /**
  * Request bodies of the routes that take one: valid-looking, so a request refused by the guard is
@@ -191,6 +202,11 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
   'auth.passwordResetConfirm': { json: { token: '', password: 'whatever it is' } },
   'auth.meUpdate': { json: { name: 'Changed by the security suite' } },
   'auth.password': { json: { current_password: 'not the password', new_password: 'a brand new passphrase' } },
+  'files.upload': {
+    raw: '--probe\r\nContent-Disposition: form-data; name="file"; filename="probe.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--probe--\r\n',
+    contentType: 'multipart/form-data; boundary=probe',
+  },
+  'files.createUpload': { json: { filename: 'probe.pdf', content_type: 'application/pdf', size: 100 } },
 });
 
 // ---- Fixtures -------------------------------------------------------------------------------
@@ -299,6 +315,13 @@ beforeAll(async () => {
     }),
     'quote',
   );
+  const file = await created(
+    uploadForm(key, { bytes: pngOf(2, 2), name: `File ${marker}.png`, type: 'image/png' }).then((answer) => ({
+      ...answer,
+      headers: new Headers(),
+    })),
+    'file',
+  );
   const machine = await created(
     call('POST', '/v1/production/machines', { key, body: { name: `Machine ${marker}`, type: 'cutter', speed_per_hour: 500 } }),
     'machine',
@@ -362,6 +385,7 @@ beforeAll(async () => {
       machines: machine.id,
       invoices: invoice.id,
       quotes: quote.id,
+      files: file.id,
     },
     secrets: [marker, a.account.id, webhook.secret, receiver.url],
   };

@@ -1,0 +1,32 @@
+/**
+ * The fields of a multipart upload, as the multipart middleware leaves them in `event.body`
+ * (shared/http/middleware/multipart-body.ts): checked with a schema, like every other input.
+ */
+import * as z from 'zod';
+import { parseOrThrow } from '#shared/http/validation';
+import { isIdText } from '#shared/schemas/common';
+import type { MultipartFile } from './service';
+import { FILE_PURPOSES } from './stored';
+
+const part = z.object({
+  filename: z.string().optional(),
+  mimetype: z.string().optional(),
+  content: z.instanceof(Buffer),
+});
+
+const MultipartFieldsSchema = /* @__PURE__ */ z.strictObject({
+  file: part,
+  purpose: z.enum(FILE_PURPOSES).optional().default('artwork'),
+  order_id: z.string().refine(isIdText, 'must be a positive integer').transform(Number).optional(),
+});
+
+export function multipartUploadOf(body: unknown): MultipartFile {
+  const fields = parseOrThrow(MultipartFieldsSchema, body ?? {}, 'upload');
+  return {
+    filename: fields.file.filename,
+    declaredType: fields.file.mimetype,
+    bytes: new Uint8Array(fields.file.content.buffer, fields.file.content.byteOffset, fields.file.content.byteLength),
+    purpose: fields.purpose,
+    orderId: fields.order_id,
+  };
+}

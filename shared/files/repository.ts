@@ -1,0 +1,110 @@
+/**
+ * File records in the table (stored.ts). A change puts the whole item on condition of the version
+ * it read (its index sort keys carry the status), so two requests that complete or delete one
+ * file cannot both win.
+ */
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { countCollectionUpTo, getMany, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
+import { fileKeys } from '#shared/db/keys';
+import { isConditionFailure, tableName } from '#shared/db/table';
+import { NotFoundError, VersionConflict } from '#shared/errors';
+import { fileFromItem, fileItem, sortKeyFacets, type FileRecord } from './stored';
+
+export async function insertFile(tenant: Tenant, record: FileRecord): Promise<void> {
+  await dynamo().send(
+    new PutCommand({ TableName: tableName(), Item: fileItem(tenant, record), ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
+}
+
+export async function readFile(tenant: Tenant, id: number, consistent = false): Promise<FileRecord | undefined> {
+  const item = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: fileKeys.file(tenant, id), ConsistentRead: consistent })))
+    .Item;
+  return item ? fileFromItem(item) : undefined;
+}
+
+export async function requireFile(tenant: Tenant, id: number, consistent = false): Promise<FileRecord> {
+  const file = await readFile(tenant, id, consistent);
+  if (!file) throw new NotFoundError('file', id);
+  return file;
+}
+
+/** The tenant's files with these ids (one BatchGetItem per 100), by id; unknown ids are absent. */
+export async function readFiles(tenant: Tenant, ids: readonly number[]): Promise<Map<number, FileRecord>> {
+  const items = await getMany([...new Set(ids)].map((id) => fileKeys.file(tenant, id)));
+  return new Map(items.map(fileFromItem).map((file) => [file.id, file]));
+}
+
+/** Writes `after` on condition that the stored file is still at `before`'s version. */
+export async function saveFile(tenant: Tenant, before: FileRecord, after: FileRecord): Promise<void> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: fileItem(tenant, after),
+        ConditionExpression: 'version = :version',
+        ExpressionAttributeValues: { ':version': before.version },
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw new VersionConflict('file');
+    throw error;
+  }
+}
+
+export async function deleteFileRecord(tenant: Tenant, file: FileRecord): Promise<void> {
+  try {
+    await dynamo().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: fileKeys.file(tenant, file.id),
+        ConditionExpression: 'version = :version',
+        ExpressionAttributeValues: { ':version': file.version },
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw new VersionConflict('file');
+    throw error;
+  }
+}
+
+export interface FileFilter {
+  orderId?: number;
+  purpose?: string;
+  status?: string;
+  /** Only the files this customer uploaded (a customer token lists its own). */
+  customerId?: number;
+}
+
+/**
+ * A page of files, newest first: the tenant's (gsi1) or one order's (gsi2). Purpose, status and
+ * the uploading customer are read off the index sort keys, so filtering reads key records only
+ * (at most MAX_EXAMINED per request) and fetches just the page's items.
+ */
+export async function listFiles(
+  tenant: Tenant,
+  filter: FileFilter,
+  page: PageRequest,
+): Promise<{ items: FileRecord[]; hasMore: boolean } & Total> {
+  const query: CollectionQuery =
+    filter.orderId !== undefined
+      ? { index: 'gsi2', partition: fileKeys.orderFiles(tenant, filter.orderId), newestFirst: true }
+      : { index: 'gsi1', partition: fileKeys.filesCollection(tenant), newestFirst: true };
+  const filtered = filter.purpose !== undefined || filter.status !== undefined || filter.customerId !== undefined;
+  const keep = !filtered
+    ? undefined
+    : (entry: Record<string, unknown>) => {
+        const facets = sortKeyFacets(String(entry[`${query.index}sk`] ?? ''));
+        return (
+          (filter.purpose === undefined || facets.purpose === filter.purpose) &&
+          (filter.status === undefined || facets.status === filter.status) &&
+          (filter.customerId === undefined || facets.customer === String(filter.customerId))
+        );
+      };
+  const [window, total] = await Promise.all([
+    readWindow(query, { perPage: page.perPage, offset: (page.page - 1) * page.perPage, ...(keep ? { keep } : {}) }),
+    countCollectionUpTo(query, undefined, keep),
+  ]);
+  return { items: window.items.map(fileFromItem), hasMore: window.hasMore, ...total };
+}

@@ -1,0 +1,265 @@
+/**
+ * Files: uploads through the API (multipart) and by presigned POST, their completion, reads,
+ * downloads and deletion. A file's type is decided by its bytes (detect.ts); a declared type that
+ * differs is refused (415) and nothing of the upload is kept. A customer access token uploads
+ * files of its own and sees only those (another's answers 404).
+ */
+import { createHash } from 'node:crypto';
+import { customerOf, type Principal, type Tenant } from '#shared/auth/principal';
+import { nextId } from '#shared/db/counters';
+import { fileKeys } from '#shared/db/keys';
+import { retryOnVersionConflict } from '#shared/db/optimistic';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '#shared/errors';
+import { readOrder } from '#shared/orders/repository';
+import type { PageRequest } from '#shared/db/collections';
+import { detectFileType, FILE_HEAD_BYTES, type FileType } from './detect';
+import { sanitizeFilename } from './filename';
+import { MAX_MULTIPART_FILE_BYTES, PREFLIGHT_MAX_BYTES } from './limits';
+import * as objects from './objects';
+import * as repo from './repository';
+import type { FileListQuery, FileUpload, FileView } from './schema';
+import { storedFile, type FileRecord, type Preflight } from './stored';
+import { allowedTypesText, declaredType } from './types';
+
+type Caller = Pick<Principal, 'kind' | 'customerId'>;
+
+export const present: typeof storedFile.view = (value) => storedFile.view(value);
+
+/** How long a completion holds a file in `processing` before another may take over (a crashed one). */
+export const COMPLETION_LEASE_MS = 2 * 60_000;
+
+const unsupported = (message: string) => new DomainError('unsupported_media_type', message);
+
+/** What a file is by its bytes, refusing what is not taken or not what it was declared to be. */
+function typeOf(head: Uint8Array, declared: string | null): FileType {
+  const detected = detectFileType(head);
+  if (!detected) throw unsupported(`The file is not one of the accepted types (${allowedTypesText}), judged by its content`);
+  const said = declaredType(declared ?? undefined);
+  if (said && said !== detected) throw unsupported(`The file was declared as ${said} but its content is ${detected}`);
+  return detected;
+}
+
+/** The preflight a ready file starts with: pending, or skipped above the size the check reads. */
+function initialPreflight(size: number): Preflight {
+  const skipped = size > PREFLIGHT_MAX_BYTES;
+  return {
+    status: skipped ? 'skipped' : 'pending',
+    checks: skipped
+      ? [{ code: 'size', result: 'warning', message: `Not checked: larger than ${PREFLIGHT_MAX_BYTES / 1024 / 1024} MB` }]
+      : [],
+    pages: null,
+    page_sizes: [],
+    encrypted: null,
+    width_px: null,
+    height_px: null,
+    dpi: null,
+    checked_at: null,
+  };
+}
+
+/** The order a file is for must be the tenant's (and, for a customer token, the customer's own). */
+async function assertOrder(tenant: Tenant, caller: Caller, orderId: number | undefined): Promise<void> {
+  if (orderId === undefined) return;
+  const order = await readOrder(tenant, orderId);
+  const own = customerOf(caller);
+  if (!order || (own !== undefined && order.customer.id !== own)) {
+    throw new ValidationError('The file cannot be attached', [{ field: 'order_id', message: `No order with id ${orderId}` }]);
+  }
+}
+
+/** A file of the tenant the caller may see: a customer token only its own (another is 404). */
+async function visibleFile(tenant: Tenant, caller: Caller, id: number, consistent = false): Promise<FileRecord> {
+  const file = await repo.requireFile(tenant, id, consistent);
+  const own = customerOf(caller);
+  if (own !== undefined && file.customer_id !== own) throw new NotFoundError('file', id);
+  return file;
+}
+
+export interface MultipartFile {
+  filename: string | undefined;
+  declaredType: string | undefined;
+  bytes: Uint8Array;
+  purpose: FileRecord['purpose'];
+  orderId: number | undefined;
+}
+
+/** `POST /v1/files`: the file checked and stored, ready at once (its preflight follows off the request path). */
+export async function uploadFile(tenant: Tenant, caller: Caller, upload: MultipartFile, now = new Date()): Promise<FileView> {
+  if (upload.bytes.length > MAX_MULTIPART_FILE_BYTES) {
+    throw new DomainError(
+      'payload_too_large',
+      `Files through the API are at most ${MAX_MULTIPART_FILE_BYTES} bytes (4 MiB); use POST /v1/files/uploads for larger ones`,
+    );
+  }
+  if (upload.bytes.length === 0) throw new ValidationError('The upload is invalid', [{ field: 'file', message: 'is empty' }]);
+  const contentType = typeOf(upload.bytes.subarray(0, FILE_HEAD_BYTES), upload.declaredType ?? null);
+  await assertOrder(tenant, caller, upload.orderId);
+  const id = await nextId(tenant, 'file');
+  const at = now.toISOString();
+  const record: FileRecord = {
+    id,
+    filename: sanitizeFilename(upload.filename),
+    content_type: contentType,
+    declared_type: upload.declaredType ?? null,
+    size: upload.bytes.length,
+    sha256: createHash('sha256').update(upload.bytes).digest('hex'),
+    purpose: upload.purpose,
+    order_id: upload.orderId ?? null,
+    customer_id: customerOf(caller) ?? null,
+    status: 'ready',
+    rejection: null,
+    preflight: initialPreflight(upload.bytes.length),
+    created_at: at,
+    updated_at: at,
+    version: 1,
+  };
+  // The object first: a record never points at a missing object. If the record cannot be written, the object goes.
+  await objects.putObject(fileKeys.object(tenant, id), upload.bytes, contentType);
+  try {
+    await repo.insertFile(tenant, record);
+  } catch (error) {
+    await objects.deleteObject(fileKeys.object(tenant, id)).catch(() => undefined);
+    throw error;
+  }
+  return present(record);
+}
+
+/** `POST /v1/files/uploads`: a pending file and a presigned POST for exactly its declared size and type. */
+export async function startUpload(tenant: Tenant, caller: Caller, input: FileUpload, now = new Date()) {
+  const said = declaredType(input.content_type);
+  if (!said) {
+    throw unsupported(
+      said === null
+        ? `${input.content_type} is not an accepted type (${allowedTypesText})`
+        : `Declare what the file is (one of ${allowedTypesText}); it is checked against its content on completion`,
+    );
+  }
+  await assertOrder(tenant, caller, input.order_id);
+  const id = await nextId(tenant, 'file');
+  const at = now.toISOString();
+  const record: FileRecord = {
+    id,
+    filename: sanitizeFilename(input.filename),
+    content_type: null,
+    declared_type: said,
+    size: input.size,
+    sha256: input.sha256 ?? null,
+    purpose: input.purpose,
+    order_id: input.order_id ?? null,
+    customer_id: customerOf(caller) ?? null,
+    status: 'pending_upload',
+    rejection: null,
+    preflight: null,
+    created_at: at,
+    updated_at: at,
+    version: 1,
+  };
+  await repo.insertFile(tenant, record);
+  const upload = await objects.presignedPost(fileKeys.pendingObject(tenant, id), said, input.size, input.sha256, now);
+  return { file: present(record), upload };
+}
+
+/**
+ * `POST /v1/files/{id}/complete`: the uploaded object checked — there, of the declared size, of
+ * the declared SHA-256 (S3's checksum on AWS, hashed here otherwise) and of the declared type by
+ * its bytes — then moved to its final key and the file `ready`. A wrong size or checksum is a 422
+ * (the object is removed; the upload may be sent again while its URL is valid); a wrong type a 415
+ * (the file is `rejected`). Completing a ready file again answers it as it is.
+ */
+export async function completeUpload(tenant: Tenant, caller: Caller, id: number, now = new Date()): Promise<FileView> {
+  return retryOnVersionConflict('file', async () => {
+    const file = await visibleFile(tenant, caller, id, true);
+    if (file.status === 'ready') return present(file);
+    if (file.status === 'rejected') throw new ConflictError(`File ${id} was rejected: ${file.rejection ?? 'its upload was refused'}`);
+    if (file.status === 'processing' && now.getTime() - Date.parse(file.updated_at) < COMPLETION_LEASE_MS) {
+      throw new ConflictError(`File ${id} is being completed by another request; retry shortly`);
+    }
+    // Hold the file while it is checked, so concurrent completions do the work once.
+    const held: FileRecord = { ...file, status: 'processing', updated_at: now.toISOString(), version: file.version + 1 };
+    await repo.saveFile(tenant, file, held);
+    try {
+      return present(await checkUpload(tenant, held, now));
+    } catch (error) {
+      // Refused or failed: back to waiting for (another) upload, unless the check rejected it for good.
+      if (!(error instanceof DomainError && error.code === 'unsupported_media_type')) {
+        await repo
+          .saveFile(tenant, held, { ...held, status: 'pending_upload', updated_at: new Date().toISOString(), version: held.version + 1 })
+          .catch(() => undefined);
+      }
+      throw error;
+    }
+  });
+}
+
+async function checkUpload(tenant: Tenant, held: FileRecord, now: Date): Promise<FileRecord> {
+  const pending = fileKeys.pendingObject(tenant, held.id);
+  const head = await objects.headObject(pending);
+  if (!head) throw new ConflictError(`File ${held.id} has not been uploaded yet: POST it to the upload URL first`);
+  const refuseUpload = async (field: string, message: string) => {
+    await objects.deleteObject(pending);
+    return new ValidationError('The upload does not match its declaration; send it again', [{ field, message }]);
+  };
+  if (head.size !== held.size) throw await refuseUpload('size', `the upload has ${head.size} bytes, ${held.size} were declared`);
+  const sha256 = head.sha256 ?? (await objects.hashObject(pending));
+  if (held.sha256 && sha256 !== held.sha256) throw await refuseUpload('sha256', `the upload's SHA-256 is ${sha256}`);
+  let contentType: FileType;
+  try {
+    contentType = typeOf(await objects.readHead(pending, FILE_HEAD_BYTES), held.declared_type);
+  } catch (error) {
+    await objects.deleteObject(pending);
+    const rejection = (error as Error).message;
+    await repo.saveFile(tenant, held, { ...held, status: 'rejected', rejection, updated_at: now.toISOString(), version: held.version + 1 });
+    throw error;
+  }
+  await objects.copyObject(pending, fileKeys.object(tenant, held.id), contentType);
+  const ready: FileRecord = {
+    ...held,
+    status: 'ready',
+    content_type: contentType,
+    sha256,
+    preflight: initialPreflight(held.size),
+    updated_at: now.toISOString(),
+    version: held.version + 1,
+  };
+  await repo.saveFile(tenant, held, ready);
+  await objects.deleteObject(pending).catch(() => undefined);
+  return ready;
+}
+
+export async function getFile(tenant: Tenant, caller: Caller, id: number): Promise<FileView> {
+  return present(await visibleFile(tenant, caller, id));
+}
+
+export async function listFiles(tenant: Tenant, caller: Caller, query: FileListQuery) {
+  const page: PageRequest = { page: query.page, perPage: query.per_page };
+  const result = await repo.listFiles(
+    tenant,
+    { orderId: query.order_id, purpose: query.purpose, status: query.status, customerId: customerOf(caller) },
+    page,
+  );
+  return { ...result, items: result.items.map(present) };
+}
+
+/** A presigned download of a ready file (15 minutes, `Content-Disposition: attachment` with its name). */
+export async function downloadFile(tenant: Tenant, caller: Caller, id: number, now = new Date()) {
+  const file = await visibleFile(tenant, caller, id);
+  if (file.status !== 'ready' || !file.content_type) throw new ConflictError(`File ${id} is ${file.status}: only a ready file downloads`);
+  return objects.presignedDownload(fileKeys.object(tenant, id), file.content_type, file.filename, now);
+}
+
+/** `DELETE /v1/files/{id}`: the object and the record — not while the file's order is in production. */
+export async function deleteFile(tenant: Tenant, caller: Caller, id: number): Promise<{ id: number; deleted: true }> {
+  return retryOnVersionConflict('file', async () => {
+    const file = await visibleFile(tenant, caller, id, true);
+    if (file.order_id !== null) {
+      const order = await readOrder(tenant, file.order_id);
+      if (order?.status === 'in_production') {
+        throw new ConflictError(`File ${id} is on order ${order.order_number}, which is in production`);
+      }
+    }
+    await repo.deleteFileRecord(tenant, file);
+    await objects.deleteObject(fileKeys.object(tenant, id)).catch(() => undefined);
+    await objects.deleteObject(fileKeys.pendingObject(tenant, id)).catch(() => undefined);
+    return { id, deleted: true as const };
+  });
+}

@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '#shared/accounts/service';
+import type { Tenant } from '#shared/auth/principal';
+import { MAX_MULTIPART_FILE_BYTES } from '#shared/files/limits';
+import { pdfOf, pngOf, postToS3, sha256, storedObjects, uploadForm } from '#test/support/files';
+import { call, uniqueEmail } from '#test/support/http';
+
+/**
+ * Files over HTTP: multipart uploads through the local gateway (which passes the body base64-encoded,
+ * as API Gateway does for a binary media type), presigned POSTs to the S3 emulator, completion,
+ * downloads through presigned URLs, and who may see what.
+ */
+describe('files', () => {
+  let shop: { secret: string; publishable: string; tenant: Tenant };
+  let other: { secret: string };
+
+  beforeAll(async () => {
+    const created = await createAccount({ name: 'Artwork Shop', plan: 'enterprise' });
+    shop = {
+      secret: created.keys.secret_test.key,
+      publishable: created.keys.publishable_test.key,
+      tenant: { accountId: created.account.id, mode: 'test' },
+    };
+    other = { secret: (await createAccount({ name: 'Other Artwork Shop', plan: 'enterprise' })).keys.secret_test.key };
+  });
+
+  const download = async (key: string, id: number) => {
+    const link = await call('GET', `/v1/files/${id}/download?format=url`, { key });
+    expect(link.status, JSON.stringify(link.body)).toBe(200);
+    const object = await fetch(link.body.data.url);
+    return {
+      status: object.status,
+      bytes: new Uint8Array(await object.arrayBuffer()),
+      disposition: object.headers.get('content-disposition'),
+    };
+  };
+
+  it('takes a 1 MB PDF by multipart: size and sha256 right, downloads byte-identical under its name', async () => {
+    const pdf = await pdfOf({ pages: 2, padTo: 1024 * 1024 });
+    const uploaded = await uploadForm(
+      shop.secret,
+      { bytes: pdf, name: '../../etc/Flyer: A5 <final>.pdf', type: 'application/pdf' },
+      { purpose: 'artwork' },
+    );
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const file = uploaded.body.data;
+    expect(file).toMatchObject({
+      filename: 'Flyer_ A5 _final_.pdf',
+      content_type: 'application/pdf',
+      size: pdf.length,
+      sha256: sha256(pdf),
+      purpose: 'artwork',
+      status: 'ready',
+      order_id: null,
+      customer_id: null,
+    });
+    expect(file.preflight.status).toBe('pending');
+    const fetched = await download(shop.secret, file.id);
+    expect(fetched.status).toBe(200);
+    expect(sha256(fetched.bytes)).toBe(sha256(pdf));
+    expect(fetched.disposition).toContain('attachment;');
+    expect(fetched.disposition).toContain("filename*=UTF-8''Flyer_%20A5%20_final_.pdf");
+    // The object key never holds the name the client sent.
+    expect((await storedObjects(shop.tenant)).some((key) => key.includes('Flyer'))).toBe(false);
+
+    const redirect = await fetch(`${(await import('vitest')).inject('fixtures').api}/v1/files/${file.id}/download`, {
+      headers: { Authorization: `Bearer ${shop.secret}` },
+      redirect: 'manual',
+    });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toMatch(/^http/);
+  });
+
+  it('refuses an upload over the multipart limit with 413 and a PNG declared as PDF with 415, storing nothing', async () => {
+    const before = await storedObjects(shop.tenant);
+    const listed = (await call('GET', '/v1/files', { key: shop.secret })).body.pagination.total;
+    const tooLarge = await uploadForm(shop.secret, {
+      bytes: randomBytes(MAX_MULTIPART_FILE_BYTES + 1),
+      name: 'big.pdf',
+      type: 'application/pdf',
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.error.code).toBe('payload_too_large');
+    // Larger than a function can receive at all: refused by the gateway, before any function runs.
+    const huge = await uploadForm(shop.secret, { bytes: randomBytes(5 * 1024 * 1024), name: 'huge.pdf', type: 'application/pdf' });
+    expect(huge.status).toBe(413);
+    const disguised = await uploadForm(shop.secret, { bytes: pngOf(4, 4), name: 'logo.pdf', type: 'application/pdf' });
+    expect(disguised.status).toBe(415);
+    expect(disguised.body.error.code).toBe('unsupported_media_type');
+    expect(disguised.body.error.message).toContain('image/png');
+    const unknown = await uploadForm(shop.secret, { bytes: Buffer.from('just some text'), name: 'notes.txt', type: 'text/plain' });
+    expect(unknown.status).toBe(415);
+    const missing = await fetch(`${(await import('vitest')).inject('fixtures').api}/v1/files`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${shop.secret}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(missing.status).toBe(415);
+    expect(await storedObjects(shop.tenant)).toEqual(before);
+    expect((await call('GET', '/v1/files', { key: shop.secret })).body.pagination.total).toBe(listed);
+    // The type comes from the bytes: a PNG sent as octet-stream is a PNG.
+    const png = await uploadForm(shop.secret, { bytes: pngOf(4, 4), name: 'logo', type: 'application/octet-stream' });
+    expect(png.status).toBe(201);
+    expect(png.body.data.content_type).toBe('image/png');
+  });
+
+  it('completes a 20 MB presigned upload with its declared sha256, byte-identical on download', async () => {
+    const bytes = await pdfOf({ pages: 1, padTo: 20 * 1024 * 1024 });
+    const started = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'poster.pdf', content_type: 'application/pdf', size: bytes.length, sha256: sha256(bytes), purpose: 'artwork' },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const { file, upload } = started.body.data;
+    expect(file).toMatchObject({ status: 'pending_upload', size: bytes.length, content_type: null });
+    expect(upload.max_bytes).toBe(bytes.length);
+    expect(upload.fields['Content-Type']).toBe('application/pdf');
+    expect(upload.fields.key).not.toContain('poster');
+    // Not uploaded yet: completing is a conflict, and nothing changes.
+    expect((await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret })).status).toBe(409);
+    const posted = await postToS3(upload, bytes);
+    expect(posted.status, posted.text).toBeLessThan(300);
+    const completed = await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret });
+    expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+    expect(completed.body.data).toMatchObject({
+      status: 'ready',
+      content_type: 'application/pdf',
+      sha256: sha256(bytes),
+      size: bytes.length,
+    });
+    // Completing again answers the ready file.
+    expect((await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret })).body.data.status).toBe('ready');
+    const fetched = await download(shop.secret, file.id);
+    expect(sha256(fetched.bytes)).toBe(sha256(bytes));
+    expect((await storedObjects(shop.tenant)).filter((key) => key.startsWith('tmp/'))).toEqual([]);
+  });
+
+  it('answers 422 on completion for a wrong sha256 or size, removes the upload, and takes a correct one after', async () => {
+    const bytes = await pdfOf({ pages: 1 });
+    const start = (body: Record<string, unknown>) =>
+      call('POST', '/v1/files/uploads', { key: shop.secret, body: { filename: 'a.pdf', content_type: 'application/pdf', ...body } });
+    const wrongSum = (await start({ size: bytes.length, sha256: 'a'.repeat(64) })).body.data;
+    await postToS3(wrongSum.upload, bytes);
+    const refused = await call('POST', `/v1/files/${wrongSum.file.id}/complete`, { key: shop.secret });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'sha256' })]);
+    expect((await call('GET', `/v1/files/${wrongSum.file.id}`, { key: shop.secret })).body.data.status).toBe('pending_upload');
+
+    const wrongSize = (await start({ size: bytes.length + 10 })).body.data;
+    await postToS3(wrongSize.upload, bytes);
+    const short = await call('POST', `/v1/files/${wrongSize.file.id}/complete`, { key: shop.secret });
+    expect(short.status).toBe(422);
+    expect(short.body.error.details).toEqual([expect.objectContaining({ field: 'size' })]);
+    expect((await storedObjects(shop.tenant)).some((key) => key.endsWith(String(wrongSize.file.id).padStart(12, '0')))).toBe(false);
+
+    // A declared type the bytes contradict: 415, the file rejected, nothing kept.
+    const png = pngOf(8, 8);
+    const disguised = (await start({ size: png.length })).body.data;
+    await postToS3(disguised.upload, png);
+    const rejected = await call('POST', `/v1/files/${disguised.file.id}/complete`, { key: shop.secret });
+    expect(rejected.status).toBe(415);
+    expect((await call('GET', `/v1/files/${disguised.file.id}`, { key: shop.secret })).body.data).toMatchObject({
+      status: 'rejected',
+      rejection: expect.stringContaining('image/png'),
+    });
+    // Types that are not taken are refused before any upload.
+    expect((await start({ size: 10, content_type: 'text/html' })).status).toBe(415);
+    expect((await start({ size: 3 * 1024 * 1024 * 1024 })).status).toBe(422);
+  });
+
+  it("keeps files to their tenant and a customer's files to that customer", async () => {
+    const mine = await uploadForm(shop.secret, { bytes: pngOf(2, 2), name: 'a.png', type: 'image/png' });
+    expect((await call('GET', `/v1/files/${mine.body.data.id}`, { key: other.secret })).status).toBe(404);
+    expect((await call('GET', `/v1/files/${mine.body.data.id}/download`, { key: other.secret })).status).toBe(404);
+
+    const signIn = async () => {
+      const email = uniqueEmail('files');
+      await call('POST', '/v1/auth/register', { key: shop.publishable, body: { email, password: 'correct horse battery', name: 'F' } });
+      return (await call('POST', '/v1/auth/login', { key: shop.publishable, body: { email, password: 'correct horse battery' } })).body
+        .data;
+    };
+    const anna = await signIn();
+    const ben = await signIn();
+    const annas = await uploadForm(anna.access_token, { bytes: pngOf(3, 3), name: 'anna.png', type: 'image/png' });
+    expect(annas.status, JSON.stringify(annas.body)).toBe(201);
+    expect(annas.body.data.customer_id).toBe(anna.customer.id);
+    expect((await call('GET', `/v1/files/${annas.body.data.id}`, { key: anna.access_token })).status).toBe(200);
+    expect((await call('GET', `/v1/files/${annas.body.data.id}`, { key: ben.access_token })).status).toBe(404);
+    expect((await call('GET', `/v1/files/${mine.body.data.id}`, { key: anna.access_token })).status).toBe(404);
+    const listed = await call('GET', '/v1/files', { key: anna.access_token });
+    expect(listed.body.data.map((file: { id: number }) => file.id)).toEqual([annas.body.data.id]);
+    // The shop sees them all; a customer may not delete.
+    expect((await call('GET', `/v1/files/${annas.body.data.id}`, { key: shop.secret })).status).toBe(200);
+    expect((await call('DELETE', `/v1/files/${annas.body.data.id}`, { key: anna.access_token })).status).toBe(403);
+  });
+
+  it('lists newest first with purpose and status filters, and deletes the object with the record', async () => {
+    const proof = await uploadForm(shop.secret, { bytes: pngOf(2, 2), name: 'proof.png', type: 'image/png' }, { purpose: 'proof' });
+    const proofs = await call('GET', '/v1/files?purpose=proof&status=ready', { key: shop.secret });
+    expect(proofs.status).toBe(200);
+    expect(proofs.body.data.map((file: { id: number }) => file.id)).toEqual([proof.body.data.id]);
+    const pending = await call('GET', '/v1/files?status=pending_upload', { key: shop.secret });
+    expect(pending.body.data.every((file: { status: string }) => file.status === 'pending_upload')).toBe(true);
+    const all = await call('GET', '/v1/files?per_page=2', { key: shop.secret });
+    expect(all.body.data[0].id).toBe(proof.body.data.id);
+    expect(all.body.pagination.has_more).toBe(true);
+
+    const removed = await call('DELETE', `/v1/files/${proof.body.data.id}`, { key: shop.secret });
+    expect(removed.status).toBe(200);
+    expect(removed.body.data).toEqual({ id: proof.body.data.id, deleted: true });
+    expect((await call('GET', `/v1/files/${proof.body.data.id}`, { key: shop.secret })).status).toBe(404);
+    expect((await storedObjects(shop.tenant)).some((key) => key.endsWith(String(proof.body.data.id).padStart(12, '0')))).toBe(false);
+  });
+});
