@@ -21,6 +21,19 @@ export const webhookSecretWriters: readonly string[] = ['webhooks.create', 'webh
  * signing ones open it (`kms:Decrypt`); the JWKS endpoint may be that first one.
  */
 export const signingKeyUsers: readonly string[] = ['auth.login', 'auth.refresh', 'auth.jwks'];
+/**
+ * Route ids whose handlers use a tenant's carrier credentials (shared/shipments/settings.ts): setting
+ * them seals the secret key (`kms:GenerateDataKey`); the routes that call the carrier or check its
+ * callbacks' signatures open it (`kms:Decrypt`). One grant of both keeps them in one role profile.
+ */
+export const carrierSecretUsers: readonly string[] = [
+  'carriers.configure',
+  'shipments.create',
+  'shipments.label',
+  'shipments.tracking',
+  'shipments.cancel',
+  'carriers.sendcloudWebhook',
+];
 /** Worker ids (shared/workers.ts) that decrypt signing secrets: the delivery worker signs every attempt. */
 export const webhookSecretReaders: readonly string[] = ['WebhookDelivery'];
 

@@ -40,6 +40,9 @@ export type ErrorCode =
   | 'internal_error'
   // Mail (shared/mail): the mail service refused or could not take a message.
   | 'mail_not_sent'
+  // Carriers (shared/shipments/carriers): the carrier refused the request, or failed or did not answer.
+  | 'carrier_rejected'
+  | 'carrier_error'
   | 'timeout';
 
 export class DomainError extends Error {
@@ -121,5 +124,22 @@ export class VersionConflict extends Error {
   constructor(readonly what = 'item') {
     super(`The ${what} changed since it was read`);
     this.name = 'VersionConflict';
+  }
+}
+
+/**
+ * A carrier (Sendcloud…) refused a request (422 `carrier_rejected`: its validation, our credentials)
+ * or failed to carry it out (502 `carrier_error`: its announcement failed, it answered 5xx or not in
+ * time). The message carries the carrier's own words; `details` its field errors.
+ */
+export class CarrierError extends DomainError {
+  constructor(
+    code: 'carrier_rejected' | 'carrier_error',
+    message: string,
+    details?: ErrorDetail[],
+    readonly carrierStatus?: number,
+  ) {
+    super(code, message, details);
+    this.name = 'CarrierError';
   }
 }
