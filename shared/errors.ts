@@ -40,8 +40,7 @@ export type ErrorCode =
   | 'internal_error'
   // Mail (shared/mail): the mail service refused or could not take a message.
   | 'mail_not_sent'
-  // Carriers (shared/shipments/carriers): the carrier refused the request, or failed or did not answer.
-  | 'carrier_rejected'
+  // Carriers (shared/shipments/carriers): the carrier failed or did not answer (its refusals are validation_failed).
   | 'carrier_error'
   | 'timeout';
 
@@ -128,13 +127,13 @@ export class VersionConflict extends Error {
 }
 
 /**
- * A carrier (Sendcloud…) refused a request (422 `carrier_rejected`: its validation, our credentials)
- * or failed to carry it out (502 `carrier_error`: its announcement failed, it answered 5xx or not in
- * time). The message carries the carrier's own words; `details` its field errors.
+ * A carrier (Sendcloud…) refused a request (422 `validation_failed`: its validation, the account's
+ * credentials) or failed to carry it out (502 `carrier_error`: its announcement failed, it answered
+ * 5xx or not in time). The message carries the carrier's own words; `details` its field errors.
  */
 export class CarrierError extends DomainError {
   constructor(
-    code: 'carrier_rejected' | 'carrier_error',
+    code: 'validation_failed' | 'carrier_error',
     message: string,
     details?: ErrorDetail[],
     readonly carrierStatus?: number,

@@ -74,22 +74,24 @@ export const configure = {
 } satisfies Operation;
 export const sendcloudWebhook = {
   route: carriersSendcloudWebhook,
-  params: /* @__PURE__ */ z.object({
-    token: z
-      .string()
-      .min(1)
-      .max(200)
-      .meta({
-        description: 'The account token of the webhook_url that PUT /v1/carriers/sendcloud answers',
-        param: { name: 'token', in: 'path' },
-      }),
-  }),
+  params: /* @__PURE__ */ (() =>
+    z.object({
+      token: z
+        .string()
+        .min(1)
+        .max(200)
+        .meta({
+          description: 'The account token of the webhook_url that PUT /v1/carriers/sendcloud answers',
+          param: { name: 'token', in: 'path' },
+        }),
+    }))(),
   rawBody: {
     contentType: 'application/json',
-    schema: /* @__PURE__ */ z
-      .object({ action: z.string(), timestamp: z.number(), parcel: z.object({}).loose() })
-      .loose()
-      .meta({ id: 'SendcloudCallback', description: "Sendcloud's parcel_status_changed call, signed with Sendcloud-Signature" }),
+    schema: /* @__PURE__ */ (() =>
+      z
+        .object({ action: z.string(), timestamp: z.number(), parcel: z.object({}).loose() })
+        .loose()
+        .meta({ id: 'SendcloudCallback', description: "Sendcloud's parcel_status_changed call, signed with Sendcloud-Signature" }))(),
     description: "Verified with the `Sendcloud-Signature` header: hex HMAC-SHA256 of the raw body under the account's Sendcloud secret key",
   },
   errors: [401],
@@ -110,11 +112,12 @@ export const responses = {
   simulate: ShipmentSchema,
   carriers: CarrierSettingsSchema,
   configure: CarrierSettingsSchema,
-  sendcloudWebhook: /* @__PURE__ */ z
-    .object({
-      received: z.literal(true),
-      shipment_id: z.number().int().nullable(),
-      outcome: z.enum(['applied', 'recorded', 'duplicate', 'stale', 'ignored']),
-    })
-    .meta({ id: 'CarrierCallbackReceipt' }),
+  sendcloudWebhook: /* @__PURE__ */ (() =>
+    z
+      .object({
+        received: z.literal(true),
+        shipment_id: z.number().int().nullable(),
+        outcome: z.enum(['applied', 'recorded', 'duplicate', 'stale', 'ignored']),
+      })
+      .meta({ id: 'CarrierCallbackReceipt' }))(),
 } satisfies Record<string, z.ZodType>;

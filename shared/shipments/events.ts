@@ -8,7 +8,9 @@ import * as z from 'zod';
 import { defineEvent, writerOf } from '#shared/events/catalogue';
 import { ShipmentSchema } from './schema';
 
-const shipmentDeliveredDeclaration = /* @__PURE__ */ defineEvent('shipment.delivered', z.object({ shipment: ShipmentSchema }));
+const payload = /* @__PURE__ */ z.object({ shipment: ShipmentSchema });
+
+const shipmentDeliveredDeclaration = /* @__PURE__ */ defineEvent('shipment.delivered', payload);
 
 /** Every kind declared here with its payload schema: the OpenAPI document and the catalogue test read them. */
 export const declarations = [shipmentDeliveredDeclaration];

@@ -8,21 +8,18 @@ import { shipmentKeys } from '#shared/db/keys';
 import { NotFoundError } from '#shared/errors';
 import { isStored, presignedGet, readStored, store } from '#shared/invoices/document-store';
 import { logger } from '#shared/logger';
-import type { Carrier, CarrierLabel, LabelDetails } from './carriers/carrier';
+import type { Carrier, LabelDetails } from './carriers/carrier';
+import type { SpecimenRenderer } from './carriers/sandbox';
 import { carrierFor } from './settings';
-import type { ShipmentRecord } from './stored';
+import { carrierLabelOf, type ShipmentRecord } from './stored';
 
 const PDF = 'application/pdf';
 
 export const labelFilename = (shipment: Pick<ShipmentRecord, 'id'>, parcel: number): string =>
   `shipment-${shipment.id}-label-${parcel}.pdf`;
 
-export const carrierLabelOf = (shipment: ShipmentRecord): CarrierLabel => ({
-  carrier_shipment_id: shipment.carrier_shipment_id ?? '',
-  parcel_ids: shipment.carrier_parcel_ids,
-  tracking_number: shipment.tracking_number,
-  tracking_url: shipment.tracking_url,
-});
+/** The sandbox's SPECIMEN renderer, loaded on first need (only the bundles of the label routes carry it). */
+export const renderSpecimen: SpecimenRenderer = async (label) => (await import('./label-pdf')).renderSpecimenLabel(label);
 
 const detailsOf = (shipment: ShipmentRecord): LabelDetails => ({
   service: shipment.service,
@@ -53,7 +50,7 @@ function assertParcel(shipment: ShipmentRecord, parcel: number): void {
 }
 
 async function fetchAndStore(tenant: Tenant, shipment: ShipmentRecord, parcel: number): Promise<Uint8Array> {
-  const carrier = await carrierFor(tenant, shipment.carrier);
+  const carrier = await carrierFor(tenant, shipment.carrier, undefined, { renderSpecimen });
   const bytes = await carrier.getLabel(carrierLabelOf(shipment), parcel - 1, detailsOf(shipment));
   await store(shipmentKeys.label(tenant, shipment.id, parcel), bytes, PDF, labelFilename(shipment, parcel));
   return bytes;

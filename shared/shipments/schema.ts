@@ -41,7 +41,7 @@ const itemInput = /* @__PURE__ */ (() =>
     quantity: z.number().int().min(1).max(1_000_000_000),
   }))();
 
-const carrierName = /* @__PURE__ */ z.enum(CARRIERS, { error: `must be one of ${CARRIERS.join(', ')}` });
+const carrierName = /* @__PURE__ */ (() => z.enum(CARRIERS, { error: `must be one of ${CARRIERS.join(', ')}` }))();
 
 export const ShipmentCreateSchema = /* @__PURE__ */ (() =>
   z
@@ -75,7 +75,7 @@ export const ShipmentCreateSchema = /* @__PURE__ */ (() =>
       },
     }))();
 
-const status = /* @__PURE__ */ z.enum(SHIPMENT_STATUSES, { error: `must be one of ${SHIPMENT_STATUSES.join(', ')}` });
+const status = /* @__PURE__ */ (() => z.enum(SHIPMENT_STATUSES, { error: `must be one of ${SHIPMENT_STATUSES.join(', ')}` }))();
 
 export const ShipmentListQuerySchema = /* @__PURE__ */ (() =>
   z.strictObject({
@@ -116,9 +116,10 @@ export const LabelQuerySchema = /* @__PURE__ */ (() =>
       .meta({ description: '`pdf`: the bytes; `url`: JSON with a presigned URL valid 15 minutes' }),
   }))();
 
-export const LabelUrlSchema = /* @__PURE__ */ z
-  .object({ url: z.string(), expires_at: timestamp, filename: z.string().meta({ example: 'shipment-42-label-1.pdf' }) })
-  .meta({ id: 'ShipmentLabelUrl' });
+export const LabelUrlSchema = /* @__PURE__ */ (() =>
+  z
+    .object({ url: z.string(), expires_at: timestamp, filename: z.string().meta({ example: 'shipment-42-label-1.pdf' }) })
+    .meta({ id: 'ShipmentLabelUrl' }))();
 
 export const TrackingSchema = /* @__PURE__ */ (() =>
   z

@@ -15,7 +15,7 @@ import { DomainError, UnauthorizedError, ValidationError } from '#shared/errors'
 import { randomToken } from '#shared/ids';
 import { snapshotAddress } from '#shared/orders/addresses';
 import type { Carrier, CarrierName, ConfigurableCarrier } from './carriers/carrier';
-import { SandboxCarrier } from './carriers/sandbox';
+import { SandboxCarrier, type SpecimenRenderer } from './carriers/sandbox';
 import { SENDCLOUD_BASE_URL, SendcloudCarrier } from './carriers/sendcloud';
 import * as repo from './repository';
 import type { CarrierSettingsInput } from './schema';
@@ -112,8 +112,13 @@ export async function settingsOfCallback(
  * sandbox is refused (it makes no real labels); Sendcloud needs the tenant's credentials (422
  * naming `PUT /v1/carriers/sendcloud` when there are none).
  */
-export async function carrierFor(tenant: Tenant, name: CarrierName, settings?: CarrierSettingsRecord): Promise<Carrier> {
-  if (tenant.mode === 'test') return new SandboxCarrier();
+export async function carrierFor(
+  tenant: Tenant,
+  name: CarrierName,
+  settings?: CarrierSettingsRecord,
+  options: { renderSpecimen?: SpecimenRenderer } = {},
+): Promise<Carrier> {
+  if (tenant.mode === 'test') return new SandboxCarrier(options.renderSpecimen);
   if (name === 'sandbox') {
     throw new ValidationError('The sandbox carrier is for test mode', [
       { field: 'carrier', message: 'use a real carrier with a live key' },

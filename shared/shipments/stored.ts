@@ -19,7 +19,7 @@ import { tableName, type TransactItem } from '#shared/db/table';
 import { versionedUpdate } from '#shared/db/update-expression';
 import { orderAddress } from '#shared/orders/stored';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
-import { CARRIERS, CONFIGURABLE_CARRIERS } from './carriers/carrier';
+import { CARRIERS, CONFIGURABLE_CARRIERS, type CarrierLabel } from './carriers/carrier';
 import { SHIPMENT_STATUSES } from './status';
 
 const trackingEvent = /* @__PURE__ */ (() =>
@@ -94,6 +94,14 @@ export const storedShipment = /* @__PURE__ */ (() =>
 export type ShipmentRecord = RecordOf<typeof storedShipment.shape>;
 
 export const shipmentFromItem = (item: Record<string, unknown>): ShipmentRecord => storedShipment.read(item);
+
+/** What the carrier made for a recorded shipment, as the carrier interface takes it. */
+export const carrierLabelOf = (shipment: ShipmentRecord): CarrierLabel => ({
+  carrier_shipment_id: shipment.carrier_shipment_id ?? '',
+  parcel_ids: shipment.carrier_parcel_ids,
+  tracking_number: shipment.tracking_number,
+  tracking_url: shipment.tracking_url,
+});
 
 /** The order's shipping summary: one entry per shipment (`creating` while its label is asked for). */
 export const storedOrderShipping = /* @__PURE__ */ (() =>

@@ -106,14 +106,17 @@ describe('creating a label', () => {
 
   it("passes a validation error on as 422 with Sendcloud's message and pointers", async () => {
     const error = await failure(adapter().createLabel(request({ to: { ...request().to, city: '' } })));
-    expect(error).toMatchObject({ code: 'carrier_rejected', details: [{ field: '/to_address/city', message: 'This field is required.' }] });
+    expect(error).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: '/to_address/city', message: 'This field is required.' }],
+    });
     expect(error.message).toContain('This field is required.');
     expect(toErrorResult(error, 'req').statusCode).toBe(422);
   });
 
   it('answers 422 when Sendcloud refuses the credentials (401), without retrying', async () => {
     const error = await failure(adapter({ secretKey: 'wrong' }).createLabel(request()));
-    expect(error).toMatchObject({ code: 'carrier_rejected' });
+    expect(error).toMatchObject({ code: 'validation_failed' });
     expect(error.message).toContain('Invalid username/password.');
     expect(announces()).toHaveLength(1);
   });

@@ -6,6 +6,7 @@
  * a carrier's callback takes (simulatedUpdate).
  */
 import { createHash } from 'node:crypto';
+import type { SpecimenLabel } from '#shared/shipments/label-pdf';
 import type { CarrierUpdate, ShipmentStatus } from '#shared/shipments/status';
 import type { CancelOutcome, Carrier, CarrierLabel, LabelAddress, LabelDetails, LabelRequest } from './carrier';
 
@@ -52,8 +53,13 @@ export function simulatedUpdate(parcelId: string, status: ShipmentStatus, at: Da
   };
 }
 
+/** Draws a SPECIMEN label (label-pdf.ts); given only by the routes that store labels, so no other bundle carries the renderer. */
+export type SpecimenRenderer = (label: SpecimenLabel) => Promise<Uint8Array>;
+
 export class SandboxCarrier implements Carrier {
   readonly name = 'sandbox' as const;
+
+  constructor(private readonly render?: SpecimenRenderer) {}
 
   async createLabel(request: LabelRequest): Promise<CarrierLabel> {
     return sandboxLabel(request);
@@ -65,9 +71,9 @@ export class SandboxCarrier implements Carrier {
   }
 
   async getLabel(label: CarrierLabel, parcel: number, details?: LabelDetails): Promise<Uint8Array> {
-    const { renderSpecimenLabel } = await import('#shared/shipments/label-pdf');
+    if (!this.render) throw new Error('The sandbox draws labels only where a renderer is given (the label routes)');
     const empty: LabelAddress = { name: '—', company: null, line1: '—', line2: null, postal_code: '', city: '', region: null, country: '' };
-    return renderSpecimenLabel({
+    return this.render({
       tracking_number: label.tracking_number ?? label.carrier_shipment_id,
       service: details?.service ?? 'sandbox',
       order_number: details?.order_number ?? '',

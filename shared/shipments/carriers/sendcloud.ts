@@ -245,19 +245,19 @@ export class SendcloudCarrier implements Carrier {
     const { message, details } = sendcloudErrorDetails(answer.json);
     if (answer.status === 401 || answer.status === 403) {
       return new CarrierError(
-        'carrier_rejected',
+        'validation_failed',
         `Sendcloud refused the credentials configured for this account (${answer.status}): ${message}`,
         undefined,
         answer.status,
       );
     }
     if (answer.status === 404 || answer.status === 409) return new ConflictError(`Sendcloud refused ${what}: ${message}`);
-    return new CarrierError('carrier_rejected', `Sendcloud refused ${what}: ${message}`, details, answer.status);
+    return new CarrierError('validation_failed', `Sendcloud refused ${what}: ${message}`, details, answer.status);
   }
 
   async createLabel(request: LabelRequest): Promise<CarrierLabel> {
     if (request.parcels.length > SENDCLOUD_MAX_PARCELS) {
-      throw new CarrierError('carrier_rejected', `Sendcloud announces at most ${SENDCLOUD_MAX_PARCELS} parcels per shipment`, [
+      throw new CarrierError('validation_failed', `Sendcloud announces at most ${SENDCLOUD_MAX_PARCELS} parcels per shipment`, [
         { field: 'parcels', message: `at most ${SENDCLOUD_MAX_PARCELS}` },
       ]);
     }
@@ -292,7 +292,7 @@ export class SendcloudCarrier implements Carrier {
 
   async getLabel(label: CarrierLabel, parcel: number): Promise<Uint8Array> {
     const parcelId = label.parcel_ids[parcel];
-    if (parcelId === undefined) throw new CarrierError('carrier_rejected', `The shipment has no parcel ${parcel + 1}`);
+    if (parcelId === undefined) throw new CarrierError('validation_failed', `The shipment has no parcel ${parcel + 1}`);
     const answer = await this.call('GET', `/parcels/${encodeURIComponent(parcelId)}/documents/label`, { accept: 'application/pdf' });
     if (answer.status !== 200 || !answer.bytes) {
       const { message } = sendcloudErrorDetails(answer.json);
