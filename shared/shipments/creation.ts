@@ -90,7 +90,7 @@ function shipmentItems(order: OrderRecord, summary: OrderShippingRecord | undefi
 }
 
 /** What was asked, hashed: a retry of the same request recognises the shipment its first attempt left. */
-const requestHash = (input: ShipmentCreate): string =>
+export const requestHash = (input: ShipmentCreate): string =>
   createHash('sha256')
     .update(
       JSON.stringify([
@@ -253,7 +253,8 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
     const recovered = await recoverStale(tenant, first.shipping, now);
     const same = recovered.find((shipment) => shipment.request_hash === hash);
     if (same) return presentShipment(same);
-    if (recovered.length) state = await repo.readOrderWithShipping(tenant, input.order_id);
+    // Recorded or removed: either way the summary changed.
+    state = await repo.readOrderWithShipping(tenant, input.order_id);
   }
 
   let address = state.order!.shipping_address;

@@ -10,7 +10,11 @@ import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { shipmentKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
-import { ShipmentSchema } from '#shared/shipments/schema';
+import { nextId } from '#shared/db/counters';
+import { transactWrite } from '#shared/db/transactions';
+import { requestHash } from '#shared/shipments/creation';
+import { ShipmentSchema, type ShipmentCreate } from '#shared/shipments/schema';
+import { creatingShipmentPut, orderShippingWrite, type ShipmentRecord } from '#shared/shipments/stored';
 import { call } from '#test/support/http';
 import { newCustomer, newOrder, newProduct } from '#test/support/orders';
 import { produceOrder } from '#test/support/production';
@@ -354,5 +358,121 @@ describe('Sendcloud (live mode)', () => {
     const refused = await call('POST', `/v1/shipments/${queued.body.data.id}/cancel`, { key: own.secretLive });
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain('This shipment is already being cancelled.');
+  });
+});
+
+describe('a shipment whose creator crashed between the carrier and the record', () => {
+  beforeAll(async () => {
+    const body = { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url };
+    expect((await call('PUT', '/v1/carriers/sendcloud', { key: own.secretLive, body })).status).toBe(200);
+  });
+
+  /** Leaves what a crash after the reservation leaves: a `creating` shipment and its summary entry, `minutesAgo` old. */
+  async function crashedCreation(tenant: Tenant, order: any, body: ShipmentCreate, minutesAgo: number) {
+    const id = await nextId(tenant, 'shipment');
+    const at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const items = order.items.map((line: { id: number; quantity: number }) => ({ line_id: line.id, quantity: line.quantity }));
+    const shipment: ShipmentRecord = {
+      id,
+      order_id: order.id,
+      order_number: order.order_number,
+      carrier: body.carrier,
+      service: body.service,
+      status: 'label_created',
+      partial: false,
+      tracking_number: null,
+      tracking_url: null,
+      carrier_shipment_id: null,
+      carrier_parcel_ids: [],
+      parcels: body.parcels,
+      items,
+      address: order.shipping_address,
+      label: null,
+      events: [],
+      external_reference: `${tenant.accountId}:${tenant.mode}:shipment:${id}`,
+      cancel_requested_at: null,
+      delivered_at: null,
+      created_at: at,
+      updated_at: at,
+      version: 1,
+      phase: 'creating',
+      status_at: at,
+      seen: [],
+      tracking_refreshed_at: null,
+      request_hash: requestHash(body),
+    };
+    await transactWrite([
+      creatingShipmentPut(tenant, shipment),
+      orderShippingWrite(tenant, undefined, { order_id: order.id, shipments: [{ id, status: 'creating', items }], version: 1 }),
+    ]);
+    return shipment;
+  }
+
+  const body = (orderId: number, carrier: 'sandbox' | 'sendcloud'): ShipmentCreate => ({
+    order_id: orderId,
+    carrier,
+    service: 'postnl:standard',
+    parcels: [parcel],
+    partial: false,
+  });
+
+  it('is recorded by the retry of the same request (test mode: the sandbox finds its label by reference)', async () => {
+    const key = own.secretTest;
+    const order = await readyOrder(key);
+    const crashed = await crashedCreation(own.tenant, order, body(order.id, 'sandbox'), 3);
+    expect((await call('GET', `/v1/shipments/${crashed.id}`, { key })).status).toBe(404);
+    const retry = await ship(key, { ...body(order.id, 'sandbox') });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.data).toMatchObject({ id: crashed.id, status: 'label_created', external_reference: crashed.external_reference });
+    expect(retry.body.data.tracking_number).toMatch(/^SBX/);
+    expect((await call('GET', `/v1/orders/${order.id}/shipments`, { key })).body.data.map((s: { id: number }) => s.id)).toEqual([
+      crashed.id,
+    ]);
+  });
+
+  it('live: records the label Sendcloud has for the reference, or frees the reservation when it has none', async () => {
+    const key = own.secretLive;
+    const order = await readyOrder(key);
+    const crashed = await crashedCreation(live(), order, body(order.id, 'sendcloud'), 3);
+    // The label was made before the crash: Sendcloud has it under our reference.
+    const made = await fetch(`${fake.url}/shipments/announce`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${fake.publicKey}:${fake.secretKey}`).toString('base64')}`,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({
+        to_address: { name: 'Anna Schmidt', address_line_1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country_code: 'DE' },
+        ship_with: { type: 'shipping_option_code', properties: { shipping_option_code: 'postnl:standard' } },
+        external_reference_id: crashed.external_reference,
+        parcels: [{ weight: { value: '1.320', unit: 'kg' } }],
+      }),
+    });
+    const announced = ((await made.json()) as any).data;
+    const announces = fake.requests.filter((received) => received.path === '/shipments/announce').length;
+    const retry = await ship(key, body(order.id, 'sendcloud'));
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.data).toMatchObject({ id: crashed.id, carrier_shipment_id: announced.id, status: 'label_created' });
+    expect(fake.requests.filter((received) => received.path === '/shipments/announce').length).toBe(announces);
+
+    // No label at Sendcloud for a crashed reservation: it is removed, and the new request ships.
+    const other = await readyOrder(key);
+    const lost = await crashedCreation(live(), other, body(other.id, 'sendcloud'), 3);
+    const fresh = await ship(key, { ...body(other.id, 'sendcloud'), service: 'dhl:paket' });
+    expect(fresh.status, JSON.stringify(fresh.body)).toBe(201);
+    expect(fresh.body.data.id).not.toBe(lost.id);
+    const summary = await dynamo().send(
+      new GetCommand({ TableName: tableName(), Key: shipmentKeys.orderShipping(live(), other.id), ConsistentRead: true }),
+    );
+    expect(summary.Item!.shipments.map((entry: { id: number }) => entry.id)).toEqual([fresh.body.data.id]);
+  });
+
+  it('is left alone while younger than two minutes (its creator may still be at work)', async () => {
+    const key = own.secretTest;
+    const order = await readyOrder(key);
+    await crashedCreation(own.tenant, order, body(order.id, 'sandbox'), 0);
+    const refused = await ship(key, body(order.id, 'sandbox'));
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain('shipped already');
   });
 });
