@@ -339,6 +339,30 @@ describe('Sendcloud (live mode)', () => {
     expect(added).toEqual(['order.completed', 'order.shipped', 'order.updated', 'order.updated', 'shipment.delivered']);
   });
 
+  it('refreshes tracking from Sendcloud when it is old, applies it like a callback, and caches it for a few minutes', async () => {
+    const order = await readyOrder(own.secretLive);
+    const created = await ship(own.secretLive, { order_id: order.id, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
+    const shipment = created.body.data;
+    const at = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+    fake.setTracking(shipment.tracking_number, [
+      {
+        event_at: at(1),
+        event_type: 'carrier',
+        status_code: 'IN_TRANSIT',
+        status_description: 'At sorting centre',
+        status_type: 'in_transit',
+      },
+    ]);
+    const first = await call('GET', `/v1/shipments/${shipment.id}/tracking`, { key: own.secretLive });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data).toMatchObject({ status: 'in_transit', refreshed_at: expect.any(String) });
+    expect(first.body.data.events.at(-1)).toMatchObject({ status: 'in_transit', description: 'At sorting centre' });
+    expect((await orderOf(own.secretLive, order.id)).status).toBe('shipped');
+    const asked = fake.requests.filter((received) => received.path.startsWith('/parcels/tracking/')).length;
+    expect((await call('GET', `/v1/shipments/${shipment.id}/tracking`, { key: own.secretLive })).body.data.events).toHaveLength(2);
+    expect(fake.requests.filter((received) => received.path.startsWith('/parcels/tracking/')).length).toBe(asked);
+  });
+
   it('cancels at Sendcloud before pickup, and passes its refusal on as 409 with the reason', async () => {
     const order = await readyOrder(own.secretLive);
     const created = await ship(own.secretLive, { order_id: order.id, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
