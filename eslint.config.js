@@ -30,6 +30,7 @@ const domainNames = [
   'production',
   'products',
   'quotes',
+  'shipments',
   'webhooks',
 ];
 

@@ -86,6 +86,16 @@ export const CALLS_BUDGET: Record<string, number> = {
   'quotes.reject': 2,
   'quotes.list': 3,
   'customers.quotes': 4,
+  // The order with its shipping summary (one BatchGetItem), an id, the reservation's transaction and
+  // the recording one; in live mode also the carrier settings and the account (the sender's address).
+  'shipments.create': 6,
+  // A status change: the shipment, the order with its summary (one BatchGetItem), one transaction;
+  // the callback first finds the tenant's settings and the parcel's shipment, a cancel or a live
+  // tracking refresh the carrier settings.
+  'carriers.sendcloudWebhook': 5,
+  'shipments.cancel': 5,
+  'shipments.tracking': 5,
+  'shipments.simulate': 4,
   // Customer accounts: the email's owner, its login, the lockout count, the session's family and token,
   // the signing keys (cached 5 minutes), the customer (and, to register, the customer's creation).
   'auth.register': 7,

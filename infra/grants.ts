@@ -17,7 +17,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct, IConstruct } from 'constructs';
 import type { RouteDefinition } from '#shared/routes';
-import { signingKeyUsers, webhookSecretWriters } from './secrets';
+import { carrierSecretUsers, signingKeyUsers, webhookSecretWriters } from './secrets';
 import { mailIdentityOf } from './stages';
 
 export interface GrantTargets {
@@ -101,8 +101,11 @@ export function grantSendMail(fn: Grantee, mailFrom: string): void {
   );
 }
 
+/** GET routes read (and count their requests), unless flagged `writes`; every other method reads and writes. */
+const accessOf = (route: RouteDefinition): Access => (route.method === 'GET' && !route.writes ? 'read' : 'readWrite');
+
 export function grantRoute(route: RouteDefinition, fn: Grantee, targets: GrantTargets): void {
-  const access: Access = route.method === 'GET' ? 'read' : 'readWrite';
+  const access: Access = accessOf(route);
   grantTable(fn, targets.table, access);
   // Every route counts its requests (shared/limits/rate-limit.ts): GET routes write those counters and nothing else.
   if (access === 'read') grantWrites(fn, targets.table, ['dynamodb:UpdateItem'], RATE_WINDOW_PARTITIONS);
@@ -118,6 +121,11 @@ export function grantRoute(route: RouteDefinition, fn: Grantee, targets: GrantTa
   // Customer-token signing keys: made (sealed) at first use, opened to sign.
   if (signingKeyUsers.includes(route.id)) {
     if (!targets.webhookSecretsKey) throw new Error(`${route.id} uses the signing keys: GrantTargets.webhookSecretsKey is required`);
+    targets.webhookSecretsKey.grant(fn, 'kms:GenerateDataKey', 'kms:Decrypt');
+  }
+  // Carrier credentials: sealed when set, opened to call the carrier or check its callbacks.
+  if (carrierSecretUsers.includes(route.id)) {
+    if (!targets.webhookSecretsKey) throw new Error(`${route.id} uses carrier credentials: GrantTargets.webhookSecretsKey is required`);
     targets.webhookSecretsKey.grant(fn, 'kms:GenerateDataKey', 'kms:Decrypt');
   }
   if (route.mail) {
@@ -140,12 +148,13 @@ export class RouteRoles {
   ) {}
 
   roleFor(route: RouteDefinition): iam.Role {
-    const access: Access = route.method === 'GET' ? 'read' : 'readWrite';
+    const access: Access = accessOf(route);
     // The role keeps its profile name (`…-files-…`): the roles of routes that had it stay the same roles.
     const buckets = route.files ? ['files'] : [];
     const secrets = [
       ...(webhookSecretWriters.includes(route.id) ? ['webhookSecrets'] : []),
       ...(signingKeyUsers.includes(route.id) ? ['signingKeys'] : []),
+      ...(carrierSecretUsers.includes(route.id) ? ['carrierSecrets'] : []),
     ];
     const documents = route.documents ? ['documents'] : [];
     const mail = route.mail ? ['mail'] : [];

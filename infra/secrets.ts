@@ -24,6 +24,19 @@ export const webhookSecretWriters: readonly string[] = ['webhooks.create', 'webh
 /** Route ids that sign customer access tokens (`signsTokens` in the route table): they and the authorizer know the tokens' issuer. */
 export const tokenSigners: readonly string[] = routes.filter((route) => route.signsTokens).map((route) => route.id);
 export const signingKeyUsers: readonly string[] = [...tokenSigners, 'auth.jwks'];
+/**
+ * Route ids whose handlers use a tenant's carrier credentials (shared/shipments/settings.ts): setting
+ * them seals the secret key (`kms:GenerateDataKey`); the routes that call the carrier or check its
+ * callbacks' signatures open it (`kms:Decrypt`). One grant of both keeps them in one role profile.
+ */
+export const carrierSecretUsers: readonly string[] = [
+  'carriers.configure',
+  'shipments.create',
+  'shipments.label',
+  'shipments.tracking',
+  'shipments.cancel',
+  'carriers.sendcloudWebhook',
+];
 /** Worker ids (shared/workers.ts) that decrypt signing secrets: the delivery worker signs every attempt. */
 export const webhookSecretReaders: readonly string[] = ['WebhookDelivery'];
 

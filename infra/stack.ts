@@ -15,7 +15,7 @@ import { Api } from './api';
 import { AuditShipping } from './audit';
 import { Data } from './data';
 import { Events } from './events';
-import { WebhookSecretsKey, signingKeyUsers, tokenSigners, webhookSecretReaders, webhookSecretWriters } from './secrets';
+import { WebhookSecretsKey, carrierSecretUsers, signingKeyUsers, tokenSigners, webhookSecretReaders, webhookSecretWriters } from './secrets';
 import { Workers } from './workers';
 import { workers as allWorkers } from '#shared/workers';
 import type { StageConfig } from './stages';
@@ -81,7 +81,7 @@ export class PrintShopStack extends Stack {
       corsOrigins,
       ...(props.detachMethods ? { detachMethods: props.detachMethods } : {}),
     });
-    for (const routeId of [...webhookSecretWriters, ...signingKeyUsers]) {
+    for (const routeId of [...webhookSecretWriters, ...signingKeyUsers, ...carrierSecretUsers]) {
       const fn = this.api.functions.get(routeId);
       if (fn) this.webhookSecrets.configure(fn);
     }

@@ -40,6 +40,8 @@ export type ErrorCode =
   | 'internal_error'
   // Mail (shared/mail): the mail service refused or could not take a message.
   | 'mail_not_sent'
+  // Carriers (shared/shipments/carriers): the carrier failed or did not answer (its refusals are validation_failed).
+  | 'carrier_error'
   | 'timeout';
 
 export class DomainError extends Error {
@@ -121,5 +123,22 @@ export class VersionConflict extends Error {
   constructor(readonly what = 'item') {
     super(`The ${what} changed since it was read`);
     this.name = 'VersionConflict';
+  }
+}
+
+/**
+ * A carrier (Sendcloud…) refused a request (422 `validation_failed`: its validation, the account's
+ * credentials) or failed to carry it out (502 `carrier_error`: its announcement failed, it answered
+ * 5xx or not in time). The message carries the carrier's own words; `details` its field errors.
+ */
+export class CarrierError extends DomainError {
+  constructor(
+    code: 'validation_failed' | 'carrier_error',
+    message: string,
+    details?: ErrorDetail[],
+    readonly carrierStatus?: number,
+  ) {
+    super(code, message, details);
+    this.name = 'CarrierError';
   }
 }

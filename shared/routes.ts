@@ -69,6 +69,11 @@ export interface RouteDefinition {
    * and has the signers' bundle budget (bench/budgets.ts).
    */
   signsTokens?: true;
+  /**
+   * A GET whose handler also writes to the table (a shipment's tracking, refreshed from the carrier,
+   * records what the carrier said): read-write on the table like the other methods.
+   */
+  writes?: true;
 }
 
 /**
@@ -359,6 +364,96 @@ export const customersQuotes = /* @__PURE__ */ r({
   path: '/v1/customers/{id}/quotes',
   handler: 'quotes/customer-quotes',
   scopes: ['quotes:read'],
+});
+
+// Shipments (and the carriers they travel with)
+export const shipmentsList = /* @__PURE__ */ r({
+  id: 'shipments.list',
+  method: 'GET',
+  path: '/v1/shipments',
+  handler: 'shipments/list',
+  scopes: ['shipments:read'],
+});
+export const shipmentsCreate = /* @__PURE__ */ r({
+  id: 'shipments.create',
+  method: 'POST',
+  path: '/v1/shipments',
+  handler: 'shipments/create',
+  scopes: ['shipments:write'],
+  // The label is stored in the documents bucket (the sandbox draws its specimen with the document renderer).
+  documents: true,
+  // The carrier is asked for the label (Sendcloud: within a 20 s deadline).
+  timeoutSeconds: 29,
+});
+export const shipmentsGet = /* @__PURE__ */ r({
+  id: 'shipments.get',
+  method: 'GET',
+  path: '/v1/shipments/{id}',
+  handler: 'shipments/get',
+  scopes: ['shipments:read'],
+});
+export const ordersShipments = /* @__PURE__ */ r({
+  id: 'orders.shipments',
+  method: 'GET',
+  path: '/v1/orders/{id}/shipments',
+  handler: 'shipments/order-shipments',
+  scopes: ['shipments:read'],
+});
+export const shipmentsLabel = /* @__PURE__ */ r({
+  id: 'shipments.label',
+  method: 'GET',
+  path: '/v1/shipments/{id}/label',
+  handler: 'shipments/label',
+  scopes: ['shipments:read'],
+  documents: true,
+  timeoutSeconds: 29,
+});
+export const shipmentsTracking = /* @__PURE__ */ r({
+  id: 'shipments.tracking',
+  method: 'GET',
+  path: '/v1/shipments/{id}/tracking',
+  handler: 'shipments/tracking',
+  scopes: ['shipments:read'],
+  writes: true,
+  timeoutSeconds: 29,
+});
+export const shipmentsCancel = /* @__PURE__ */ r({
+  id: 'shipments.cancel',
+  method: 'POST',
+  path: '/v1/shipments/{id}/cancel',
+  handler: 'shipments/cancel',
+  scopes: ['shipments:write'],
+  timeoutSeconds: 29,
+});
+export const shipmentsSimulate = /* @__PURE__ */ r({
+  id: 'shipments.simulate',
+  method: 'POST',
+  path: '/v1/shipments/{id}/simulate',
+  handler: 'shipments/simulate',
+  scopes: ['shipments:write'],
+});
+export const carriersList = /* @__PURE__ */ r({
+  id: 'carriers.list',
+  method: 'GET',
+  path: '/v1/carriers',
+  handler: 'carriers/list',
+  scopes: ['shipments:read'],
+});
+export const carriersConfigure = /* @__PURE__ */ r({
+  id: 'carriers.configure',
+  method: 'PUT',
+  path: '/v1/carriers/{carrier}',
+  handler: 'carriers/configure',
+  scopes: ['shipments:write'],
+});
+export const carriersSendcloudWebhook = /* @__PURE__ */ r({
+  id: 'carriers.sendcloudWebhook',
+  method: 'POST',
+  path: '/v1/carriers/sendcloud/webhook/{token}',
+  handler: 'carriers/sendcloud-webhook',
+  scopes: [],
+  // Sendcloud calls it: no key; the body's signature (the tenant's Sendcloud secret) authenticates it.
+  auth: 'none',
 });
 
 // Customer accounts: a storefront (publishable key) signs its customers in
@@ -754,6 +849,17 @@ export const routes: readonly RouteDefinition[] = [
   quotesReject,
   quotesPdf,
   customersQuotes,
+  shipmentsList,
+  shipmentsCreate,
+  shipmentsGet,
+  ordersShipments,
+  shipmentsLabel,
+  shipmentsTracking,
+  shipmentsCancel,
+  shipmentsSimulate,
+  carriersList,
+  carriersConfigure,
+  carriersSendcloudWebhook,
   authRegister,
   authLogin,
   authRefresh,

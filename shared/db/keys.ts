@@ -407,3 +407,37 @@ export const jobsDueBefore = (rank: number, date: string): [string, string] => [
 
 /** Sort key of the machine lists: type (a prefix the type filter uses), then creation. */
 export const machineSortKey = (type: string, createdAt: string, id: number): string => `${type}#${createdSortKey(createdAt, id)}`;
+
+/**
+ * Shipments, their orders' shipping summaries, carrier parcel references and carrier settings.
+ * Apart from `tenantKeys` so that only the bundles that deal with shipments carry them.
+ */
+export const shipmentKeys = {
+  shipment: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#SHIPMENT#${id}`, sk: 'SHIPMENT' }),
+  /** Stands in for the shipment in the carrier lists (the shipment item's two slots hold "all" and "one status"). */
+  carrierEntry: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#SHIPMENT#${id}`, sk: 'LIST#BY_CARRIER' }),
+  /** The shipment item a list entry (or the shipment's own index entry) stands for. */
+  shipmentOfListEntry: (entry: ItemKey): ItemKey => ({ pk: entry.pk, sk: 'SHIPMENT' }),
+  /** Index partitions, newest first: all (gsi1) and one status (gsi2); one carrier (gsi1) and one carrier and status (gsi2). */
+  collection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#SHIPMENTS`,
+  byStatus: (tenant: Tenant, status: string): string => `${tenantPrefix(tenant)}#SHIPMENTS#${status}`,
+  byCarrier: (tenant: Tenant, carrier: string): string => `${tenantPrefix(tenant)}#SHIPMENTS_BY_CARRIER#${carrier}`,
+  byCarrierAndStatus: (tenant: Tenant, carrier: string, status: string): string =>
+    `${tenantPrefix(tenant)}#SHIPMENTS_BY_CARRIER#${carrier}#${status}`,
+  /**
+   * An order's shipping summary, in the order's partition: its shipments (id, status, the line
+   * quantities each carries) and its version. Every shipment change of the order moves it,
+   * conditionally, in the change's own transaction.
+   */
+  orderShipping: (tenant: Tenant, orderId: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#ORDER#${orderId}`, sk: 'SHIPPING' }),
+  /** Which shipment a carrier's parcel id belongs to (callbacks name parcels): put when the label is recorded. */
+  parcel: (tenant: Tenant, carrier: string, parcelId: string): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#CARRIER_PARCEL#${carrier}#${encodeURIComponent(parcelId)}`,
+    sk: 'PARCEL',
+  }),
+  /** A tenant's carrier settings (credentials sealed), all in one partition: listing them is one Query. */
+  carrierSettings: (tenant: Tenant, carrier: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#CARRIERS`, sk: `CARRIER#${carrier}` }),
+  carriersPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#CARRIERS`,
+  /** S3 key of one parcel's label (1-based); a label never changes once made. */
+  label: (tenant: Tenant, id: number, parcel: number): string => `${tenant.accountId}/${tenant.mode}/shipments/${id}/label-${parcel}.pdf`,
+};

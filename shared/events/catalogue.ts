@@ -6,8 +6,8 @@
  * (outbox.ts) takes such a definition, so a payload that does not match its kind does not
  * compile; the OpenAPI document and docs/events.md show each payload.
  *
- * Kinds whose resource is not built yet (shipments) can be
- * subscribed to and sent as test events, but nothing emits them until their resource declares them.
+ * Kinds whose resource is not built yet can be subscribed to and sent as test events, but nothing
+ * emits them until their resource declares them (today every kind is declared).
  *
  * This module is plain data (zod only as types): the admin panel bundles it for its event list.
  */

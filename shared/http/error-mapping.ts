@@ -35,6 +35,8 @@ export const statusOf: Record<ErrorCode, number> = {
   internal_error: 500,
   /** A dependency, the mail service, refused the message or cannot send now (shared/mail/send.ts); nothing was sent. */
   mail_not_sent: 502,
+  /** A carrier failed (announcement failed, 5xx, no answer in time); its message is passed on. */
+  carrier_error: 502,
   /** The request ran out of time (shared/http/middleware/request-scope.ts answers before Lambda stops it). */
   timeout: 504,
 };

@@ -13,6 +13,7 @@ import * as orderOperations from '#shared/orders/contract';
 import * as productionOperations from '#shared/production/contract';
 import * as productOperations from '#shared/products/contract';
 import * as quoteOperations from '#shared/quotes/contract';
+import * as shipmentOperations from '#shared/shipments/contract';
 import { openapiGet, routes } from '#shared/routes';
 import * as webhookOperations from '#shared/webhooks/contract';
 
@@ -35,6 +36,7 @@ const contracts: Contract[] = [
   productionOperations,
   invoiceOperations,
   quoteOperations,
+  shipmentOperations,
   authOperations,
   auditOperations,
   eventOperations,

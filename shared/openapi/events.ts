@@ -1,7 +1,7 @@
 /**
  * Every declared event with its payload schema, gathered from the resources' events modules, for
  * the OpenAPI document (a component per kind) and the catalogue test. Kinds whose resource is not
- * built yet (shipments) are not declared, so not emitted yet.
+ * built yet are not declared, so not emitted yet.
  */
 import * as customerEvents from '#shared/customers/events';
 import { eventKinds, type EventDefinition } from '#shared/events/catalogue';
@@ -10,8 +10,9 @@ import * as orderEvents from '#shared/orders/events';
 import * as productionEvents from '#shared/production/events';
 import * as productEvents from '#shared/products/events';
 import * as quoteEvents from '#shared/quotes/events';
+import * as shipmentEvents from '#shared/shipments/events';
 
-const modules = [customerEvents, orderEvents, productEvents, productionEvents, invoiceEvents, quoteEvents];
+const modules = [customerEvents, orderEvents, productEvents, productionEvents, invoiceEvents, quoteEvents, shipmentEvents];
 
 /** Each resource's `declarations` (the writers services use carry no schema). */
 export const declaredEvents = modules.flatMap(

@@ -8,6 +8,7 @@ import { storedInvoice } from '#shared/invoices/stored';
 import { storedOrder } from '#shared/orders/stored';
 import { storedQuote } from '#shared/quotes/stored';
 import { storedJob } from '#shared/production/stored';
+import { storedShipment } from '#shared/shipments/stored';
 import { stockLowProduct } from '#shared/products/events';
 
 const customer = { id: 0, name: 'Test Customer', email: 'test.customer@example.com' };
@@ -181,15 +182,40 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       updated_at: now,
       version: 3,
     }),
-  shipment: (now) => ({
-    id: 0,
-    order_id: 0,
-    carrier: 'sandbox',
-    tracking_number: 'TEST000000',
-    status: 'delivered',
-    created_at: now,
-    updated_at: now,
-  }),
+  shipment: (now) =>
+    storedShipment.view({
+      id: 0,
+      order_id: 0,
+      order_number: 'ORD-TEST-000000',
+      carrier: 'sandbox',
+      service: 'sandbox:standard',
+      status: 'delivered',
+      partial: false,
+      tracking_number: 'SBX000000000000',
+      tracking_url: 'https://sandbox.print-shop.example/track/SBX000000000000',
+      carrier_shipment_id: 'sbx_test',
+      carrier_parcel_ids: ['sbx_test_1'],
+      parcels: [{ weight_g: 1320, length_mm: 300, width_mm: 210, height_mm: 50 }],
+      items: [{ line_id: 1, quantity: 1000 }],
+      address,
+      label: { content_type: 'application/pdf', parcels: 1, url: '/v1/shipments/0/label' },
+      events: [
+        { status: 'label_created', description: 'Label created', location: null, occurred_at: now, carrier_status: null },
+        { status: 'in_transit', description: 'Parcel in transit', location: 'Hamburg', occurred_at: now, carrier_status: 'in_transit' },
+        { status: 'delivered', description: 'Delivered', location: 'Berlin', occurred_at: now, carrier_status: 'delivered' },
+      ],
+      external_reference: 'acct_test:test:shipment:0',
+      cancel_requested_at: null,
+      delivered_at: now,
+      created_at: now,
+      updated_at: now,
+      version: 3,
+      phase: 'recorded',
+      status_at: now,
+      seen: [],
+      tracking_refreshed_at: null,
+      request_hash: '',
+    }),
 };
 
 /** What some kinds carry beside their resource (production.started and .completed: the order). */

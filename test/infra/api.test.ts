@@ -8,7 +8,7 @@ import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
 import { workers } from '#shared/workers';
 import { assertConsistentPathParameters, functionId } from '#infra/api';
 import { RATE_WINDOW_PARTITIONS, TABLE_WRITE_ACTIONS, TENANT_PARTITIONS } from '#infra/grants';
-import { webhookSecretReaders, signingKeyUsers, tokenSigners, webhookSecretWriters } from '#infra/secrets';
+import { carrierSecretUsers, webhookSecretReaders, signingKeyUsers, tokenSigners, webhookSecretWriters } from '#infra/secrets';
 import { addressOf, buildStack, findAll, logicalIdOf, methods, resourceOf } from './helpers';
 import { gatewayFigure, plans, USAGE_TIERS, usageKeyTiers, usagePlanName, usagePlanThrottle, type UsageTier } from '#shared/accounts/plans';
 
@@ -172,7 +172,9 @@ describe('route functions', () => {
   it('run on Node.js 24 arm64 with JSON logs and the runtime configuration', () => {
     // The workers' functions differ in timeout and environment; workers.test.ts checks them.
     const workerAddresses = new Set([...stack.workers.functions.values()].map(addressOf));
-    const keyUsers = new Set([...webhookSecretWriters, ...signingKeyUsers].map((routeId) => addressOf(stack.api.functions.get(routeId)!)));
+    const keyUsers = new Set(
+      [...webhookSecretWriters, ...signingKeyUsers, ...carrierSecretUsers].map((routeId) => addressOf(stack.api.functions.get(routeId)!)),
+    );
     const mailSenders = new Set(routes.filter((route) => route.mail).map(routeFunctionAddress));
     const tokenIssuers = new Set([
       addressOf(stack.api.authorizerFunction),
@@ -213,7 +215,7 @@ describe('route functions', () => {
     }
   });
 
-  it('may only read the table on GET routes and write it otherwise', () => {
+  it('may only read the table on GET routes (but the ones flagged `writes`) and write it otherwise', () => {
     const actionsOf = (construct: { role?: IConstruct }): string[] => {
       const role = logicalId(construct.role!);
       const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } });
@@ -224,7 +226,7 @@ describe('route functions', () => {
     for (const route of routes) {
       const actions = actionsOf(stack.api.functions.get(route.id)!);
       expect(actions, route.id).toContain('dynamodb:Query');
-      if (route.method === 'GET') expect(actions, route.id).not.toContain('dynamodb:PutItem');
+      if (route.method === 'GET' && !route.writes) expect(actions, route.id).not.toContain('dynamodb:PutItem');
       else expect(actions, route.id).toContain('dynamodb:PutItem');
       // Only the document routes (the documents bucket, read-write: a first GET renders and stores) and
       // the files routes (the files bucket) reach a bucket.
@@ -252,14 +254,15 @@ describe('route functions', () => {
       }
       for (const pattern of [...TENANT_PARTITIONS, ...RATE_WINDOW_PARTITIONS]) expect(pattern.startsWith('T#')).toBe(true);
     };
-    for (const route of routes) check(route.id, stack.api.functions.get(route.id)!, route.method === 'GET' ? 'rate' : 'tenant');
+    for (const route of routes)
+      check(route.id, stack.api.functions.get(route.id)!, route.method === 'GET' && !route.writes ? 'rate' : 'tenant');
     check('authorizer', stack.api.authorizerFunction, 'none');
     check('audit shipper', stack.audit.shipper, 'tenant');
     for (const worker of workers)
       check(worker.id, stack.workers.functions.get(worker.id)!, worker.access.table === 'read' ? 'none' : 'tenant');
   });
 
-  it('grant the secrets key to exactly the functions that seal or open secrets (webhook secrets, customer-token signing keys)', () => {
+  it('grant the secrets key to exactly the functions that seal or open secrets (webhook secrets, customer-token signing keys, carrier credentials)', () => {
     const kmsActionsOf = (fn: { role?: IConstruct }) =>
       statementsOf(fn)
         .flatMap(actionList)
@@ -267,7 +270,7 @@ describe('route functions', () => {
     for (const route of routes) {
       const expected = webhookSecretWriters.includes(route.id)
         ? ['kms:GenerateDataKey']
-        : signingKeyUsers.includes(route.id)
+        : signingKeyUsers.includes(route.id) || carrierSecretUsers.includes(route.id)
           ? ['kms:GenerateDataKey', 'kms:Decrypt']
           : [];
       expect(kmsActionsOf(stack.api.functions.get(route.id)!).sort(), route.id).toEqual(expected.sort());

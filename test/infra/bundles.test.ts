@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { buildBundles, type BundleFigure } from '#bench/bundles';
 import { routes } from '#shared/routes';
 import { workers } from '#shared/workers';
-import { signingKeyUsers, webhookSecretReaders, webhookSecretWriters } from '#infra/secrets';
+import { carrierSecretUsers, signingKeyUsers, webhookSecretReaders, webhookSecretWriters } from '#infra/secrets';
 
 /**
  * Every function bundled exactly as CDK bundles it (infra/bundling.ts), measured from the metafile.
@@ -99,7 +99,7 @@ describe('bundles', () => {
     }
   });
 
-  it('carries the KMS client in exactly the bundles granted the key: webhook create and rotate-secret, the delivery worker, the customer-token signers', () => {
+  it('carries the KMS client in exactly the bundles granted the key: webhook create and rotate-secret, the delivery worker, the customer-token signers, the carrier-credential users', () => {
     const withKms = figures
       .filter((figure) => {
         return Object.entries(bundleOutput(figure).inputs).some(
@@ -108,7 +108,9 @@ describe('bundles', () => {
       })
       .map((figure) => figure.id)
       .sort();
-    expect(withKms).toEqual([...webhookSecretWriters, ...signingKeyUsers, ...webhookSecretReaders.map((id) => `worker.${id}`)].sort());
+    expect(withKms).toEqual(
+      [...webhookSecretWriters, ...signingKeyUsers, ...carrierSecretUsers, ...webhookSecretReaders.map((id) => `worker.${id}`)].sort(),
+    );
   });
 
   it('keeps zod and the DynamoDB client where they belong: no zod in the authorizer, no DynamoDB client in the OpenAPI document', () => {

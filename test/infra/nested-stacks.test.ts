@@ -126,12 +126,12 @@ describe('route group nested stacks', () => {
     });
     // A route without docs falls back to its id's prefix, which is its group's tag in the usual case.
     const grown = buildStack('dev', {
-      routes: [extra('shipments.create', '/v1/shipments'), ...routes, extra('orders.cancel', '/v1/orders/{id}/cancel')],
+      routes: [extra('labels.create', '/v1/labels'), ...routes, extra('orders.cancel', '/v1/orders/{id}/cancel')],
     });
     expect(routeGroup(extra('orders.cancel', '/v1/orders/{id}/cancel'))).toBe('Orders');
     expect(routeGroup(extra('customer-accounts.create', '/v1/customer-accounts'))).toBe('CustomerAccounts');
     expect(Stack.of(grown.stack.api.functions.get('orders.cancel')!).node.id).toBe('OrdersRoutes');
-    expect(Stack.of(grown.stack.api.functions.get('shipments.create')!).node.id).toBe('ShipmentsRoutes');
+    expect(Stack.of(grown.stack.api.functions.get('labels.create')!).node.id).toBe('LabelsRoutes');
     for (const route of routes) {
       expect(addressOf(grown.stack.api.functions.get(route.id)!), route.id).toBe(addressOf(stack.api.functions.get(route.id)!));
     }
@@ -183,11 +183,11 @@ describe('methods in nested stacks', () => {
   });
 
   it('keep the methods where they are when routes of other or new groups are added', () => {
-    // A new group (Shipments), a route of an existing group on a new path, and one on a path that has methods of
+    // A new group (Labels), a route of an existing group on a new path, and one on a path that has methods of
     // another group already (`/v1/customers/{id}/orders` is customers.orders'): only the Allow header changes there.
     const grown = buildStack('dev', {
       routes: [
-        extraRoute('shipments.create', 'POST', '/v1/shipments'),
+        extraRoute('labels.create', 'POST', '/v1/labels'),
         ...routes,
         extraRoute('orders.cancel', 'POST', '/v1/orders/{id}/cancel'),
         extraRoute('orders.createForCustomer', 'POST', '/v1/customers/{id}/orders'),
@@ -198,8 +198,8 @@ describe('methods in nested stacks', () => {
     for (const [method, address] of before) expect(after.get(method), method).toBe(address);
     expect(stackPath(after.get('POST /v1/orders/{id}/cancel')!)).toBe(`${grown.stack.node.path}/Api/OrdersRoutes`);
     expect(stackPath(after.get('POST /v1/customers/{id}/orders')!)).toBe(`${grown.stack.node.path}/Api/OrdersRoutes`);
-    expect(stackPath(after.get('POST /v1/shipments')!)).toBe(`${grown.stack.node.path}/Api/ShipmentsRoutes`);
-    expect(stackPath(after.get('ANY /v1/shipments')!)).toBe(`${grown.stack.node.path}/Api/MethodNotAllowed`);
+    expect(stackPath(after.get('POST /v1/labels')!)).toBe(`${grown.stack.node.path}/Api/LabelsRoutes`);
+    expect(stackPath(after.get('ANY /v1/labels')!)).toBe(`${grown.stack.node.path}/Api/MethodNotAllowed`);
   });
 
   it('let the functions be invoked from the nested methods: same function, same stack, API id and resource of the main stack', () => {

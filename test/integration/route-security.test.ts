@@ -28,6 +28,7 @@ import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
 import { call, type ApiResponse } from '#test/support/http';
 import { pngOf, uploadForm } from '#test/support/files';
 import { enableInvoicing, invoiceOrder } from '#test/support/invoices';
+import { produceOrder } from '#test/support/production';
 import { brochure, businessCards, smallTable } from '#test/support/products';
 import { startReceiver, type Receiver } from '#test/support/receiver';
 import { eventually } from '#test/support/wait';
@@ -69,6 +70,17 @@ const NO_FOREIGN_ID: Record<string, string> = {
   'files.upload': 'uploads a file of the tenant; no id in the path (a foreign order id in the form: files.test.ts)',
   'files.createUpload': 'starts an upload of the tenant; no id in the path',
   'files.list': "lists the caller's own files; no id in the path",
+  'shipments.list': "lists the caller's own shipments; no id in the path",
+  'shipments.create': 'ships an order; no id in the path (a foreign order id in the body: see below)',
+  'carriers.list': "lists the caller's own carrier settings; no id in the path",
+};
+
+/**
+ * Routes whose path parameter names a kind, not a resource of the tenant: every account has its own
+ * settings under the same name, so another account's key reaches its own (no foreign id to try).
+ */
+const NOT_A_RESOURCE_ID: Record<string, string> = {
+  'carriers.configure': '{carrier} names a carrier (sendcloud): each account and mode sets its own credentials there',
 };
 
 /** Routes with `auth: 'key'` and no scope: any valid key may call them. */
@@ -80,6 +92,14 @@ const ANY_KEY: Record<string, string> = {
 const PUBLIC: Record<string, string> = {
   'openapi.get': 'the OpenAPI document is public, like the docs it is generated for',
   'auth.jwks': 'the public keys of customer tokens: anyone verifying a token needs them (RFC 7517)',
+};
+
+/**
+ * Routes with `auth: 'none'` that a carrier calls: no key (the carrier has none of ours), but the
+ * body's signature under the tenant's carrier secret; unsigned calls answer 401.
+ */
+const CARRIER_CALLBACKS: Record<string, string> = {
+  'carriers.sendcloudWebhook': "Sendcloud's parcel callbacks, signed with the account's Sendcloud secret key (Sendcloud-Signature)",
 };
 
 /** The routes a storefront (publishable key, in a browser) calls today: the catalogue and its prices. */
@@ -147,7 +167,9 @@ type ResourceType =
   | 'machines'
   | 'invoices'
   | 'quotes'
-  | 'files';
+  | 'files'
+  | 'shipments'
+  | 'carriers';
 
 /**
  * Request bodies of the routes that take one: valid-looking, so a request refused by the guard is
@@ -193,6 +215,16 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
   },
   'quotes.update': { json: { notes: 'changed by the security suite' } },
   'quotes.reject': { json: { reason: 'set by the security suite' } },
+  'shipments.create': {
+    json: {
+      order_id: fixture.ids.orders,
+      carrier: 'sandbox',
+      service: 'probe',
+      parcels: [{ weight_g: 1, length_mm: 1, width_mm: 1, height_mm: 1 }],
+    },
+  },
+  'shipments.simulate': { json: { status: 'delivered' } },
+  'carriers.configure': { json: { public_key: 'probe', secret_key: 'set by the security suite' } },
   // Refused by validation (a common password, a malformed email, an empty token) when a key gets through: nothing is created.
   'auth.register': { json: { email: 'probe@example.com', password: 'password123', name: 'Probe' } },
   'auth.login': { json: { email: 'not-an-email', password: 'whatever it is' } },
@@ -326,6 +358,21 @@ beforeAll(async () => {
     call('POST', '/v1/production/machines', { key, body: { name: `Machine ${marker}`, type: 'cutter', speed_per_hour: 500 } }),
     'machine',
   );
+  // A shipment of A's (sandbox, test mode): the order produced to ready first, then shipped.
+  await produceOrder(key, order.id);
+  const shipment = await created(
+    call('POST', '/v1/shipments', {
+      key,
+      body: {
+        order_id: order.id,
+        address_id: address.id,
+        carrier: 'sandbox',
+        service: `svc-${marker}`,
+        parcels: [{ weight_g: 100, length_mm: 100, width_mm: 100, height_mm: 10 }],
+      },
+    }),
+    'shipment',
+  );
 
   // A registration with one delivery (a test event to a receiver of its own, closed once it succeeded).
   receiver = await startReceiver();
@@ -386,6 +433,8 @@ beforeAll(async () => {
       invoices: invoice.id,
       quotes: quote.id,
       files: file.id,
+      shipments: shipment.id,
+      carriers: 'sendcloud',
     },
     secrets: [marker, a.account.id, webhook.secret, receiver.url],
   };
@@ -505,7 +554,7 @@ describe.concurrent('every route with a key', () => {
       });
     }
 
-    if (takesId(route)) {
+    if (takesId(route) && !(route.id in NOT_A_RESOURCE_ID)) {
       it("answers 404 to another account's key and to the other mode's key, leaking nothing", async ({ expect }) => {
         for (const key of [fixture.b.secretTest, fixture.a.secretLive]) {
           const response = await send(route, template, key);
@@ -543,6 +592,8 @@ describe('the coverage of this suite', () => {
       ...Object.keys(NO_FOREIGN_ID),
       ...Object.keys(ANY_KEY),
       ...Object.keys(PUBLIC),
+      ...Object.keys(CARRIER_CALLBACKS),
+      ...Object.keys(NOT_A_RESOURCE_ID),
       ...STOREFRONT,
       ...Object.keys(CUSTOMER),
       ...Object.keys(bodies(fixture)),
@@ -562,10 +613,22 @@ describe('the coverage of this suite', () => {
     ).toEqual(Object.keys(ANY_KEY).sort());
   });
 
-  it('makes public (auth: none) exactly the routes listed in PUBLIC, and they answer without a key', async () => {
+  it('makes public (auth: none) exactly the routes listed in PUBLIC and CARRIER_CALLBACKS: documents answer without a key, unsigned callbacks 401', async () => {
     const open = routes.filter((route) => route.auth !== 'key');
-    expect(open.map((route) => route.id).sort()).toEqual(Object.keys(PUBLIC).sort());
-    for (const route of open) expect((await call(route.method, route.path, { key: null })).status, route.id).toBe(200);
+    expect(open.map((route) => route.id).sort()).toEqual([...Object.keys(PUBLIC), ...Object.keys(CARRIER_CALLBACKS)].sort());
+    for (const route of open.filter((candidate) => candidate.id in PUBLIC)) {
+      expect((await call(route.method, route.path, { key: null })).status, route.id).toBe(200);
+    }
+    for (const route of open.filter((candidate) => candidate.id in CARRIER_CALLBACKS)) {
+      const token = `${fixture.a.accountId}.test.${'x'.repeat(24)}`;
+      const path = route.path.replace(/\{\w+\}/, token);
+      const response = await call(route.method, path, {
+        key: null,
+        body: { action: 'parcel_status_changed', timestamp: 1, parcel: { id: 1 } },
+      });
+      expectError(expect, response, 401, 'unauthorized');
+      expectNothingLeaked(expect, response);
+    }
   });
 
   it('opens exactly the routes listed in CUSTOMER to customer tokens, each the way it is listed', () => {
@@ -581,6 +644,20 @@ describe('the coverage of this suite', () => {
 });
 
 describe('ids in a request body', () => {
+  it("shipments.create does not ship another account's order", async () => {
+    const response = await call('POST', '/v1/shipments', {
+      key: fixture.b.secretTest,
+      body: {
+        order_id: fixture.ids.orders,
+        carrier: 'sandbox',
+        service: 'probe',
+        parcels: [{ weight_g: 1, length_mm: 1, width_mm: 1, height_mm: 1 }],
+      },
+    });
+    expectError(expect, response, 404, 'not_found');
+    expectNothingLeaked(expect, response);
+  });
+
   it("orders.create does not take another account's customer or product", async () => {
     const response = await call('POST', '/v1/orders', {
       key: fixture.b.secretTest,
@@ -624,6 +701,7 @@ describe('after all those refused requests', () => {
       event: `/v1/events/${ids.events}`,
       invoice: `/v1/invoices/${ids.invoices}`,
       quote: `/v1/quotes/${ids.quotes}`,
+      shipment: `/v1/shipments/${ids.shipments}`,
     };
     for (const [what, path] of Object.entries(reads)) {
       const response = await call('GET', path, { key });
@@ -638,5 +716,7 @@ describe('after all those refused requests', () => {
     const invoice = (await call('GET', reads.invoice, { key })).body.data;
     expect(invoice).toMatchObject({ status: 'open', amount_paid: 0, payments: [] });
     expect((await call('GET', reads.quote, { key })).body.data).toMatchObject({ status: 'open', order_id: null, version: 1 });
+    expect((await call('GET', reads.shipment, { key })).body.data).toMatchObject({ status: 'label_created', version: 2 });
+    expect((await call('GET', '/v1/carriers', { key })).body.data).toEqual([]);
   });
 });

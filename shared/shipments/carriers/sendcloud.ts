@@ -1,0 +1,318 @@
+/**
+ * The Sendcloud API v3 adapter (one contract for DHL, DPD, GLS, Hermes, UPS, PostNL…), written
+ * against Sendcloud's documentation, with node's fetch:
+ *
+ * - HTTP Basic with the tenant's public key (user) and secret key (password);
+ * - label: `POST /shipments/announce` (synchronous; at most 15 parcels), then the PDF of each
+ *   parcel with `GET /parcels/{id}/documents/label` and `Accept: application/pdf`;
+ * - a 201 whose parcel says `ANNOUNCEMENT_FAILED` (or whose `data.errors` is not empty) is a
+ *   failure (502 `carrier_error` with Sendcloud's message), never a label;
+ * - cancel: `POST /shipments/{id}/cancel` — 200 cancelled, 202 queued (carried out later; the
+ *   callback says when), 404 and 409 refusals passed on as 409 with Sendcloud's reason;
+ * - tracking: `GET /parcels/tracking/{tracking number}`, whose errors have another shape (`{"detail"}`);
+ * - 429 and 5xx are retried with backoff (honouring Retry-After) within a deadline that ends well
+ *   inside the function's timeout; each call has its own timeout. An announce is not repeated
+ *   blindly after a 5xx or a timeout (the label may exist): the label is first looked up by our
+ *   reference (`external_reference_id`), and only announced again if Sendcloud has none.
+ */
+import { CarrierError, ConflictError, type ErrorDetail } from '#shared/errors';
+import type { CarrierUpdate } from '#shared/shipments/status';
+import { statusOfCode } from './sendcloud-status';
+import type { CancelOutcome, Carrier, CarrierLabel, LabelAddress, LabelRequest } from './carrier';
+
+export const SENDCLOUD_BASE_URL = 'https://panel.sendcloud.sc/api/v3';
+/** Sendcloud's synchronous announce takes at most this many parcels per shipment. */
+export const SENDCLOUD_MAX_PARCELS = 15;
+
+export interface SendcloudOptions {
+  baseUrl: string;
+  publicKey: string;
+  secretKey: string;
+  /** Every call of one operation (retries included) ends within this (default 20 s: routes calling it have 29 s). */
+  deadlineMs?: number;
+  /** One HTTP request's timeout (default 8 s). */
+  requestTimeoutMs?: number;
+  /** First pause between attempts (doubles each time, jittered; default 250 ms). */
+  backoffMs?: number;
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  json?: unknown;
+  bytes?: Uint8Array;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the carrier's JSON, read defensively field by field
+type Json = Record<string, any>;
+
+/** A failure worth another attempt: rate limited, a 5xx, or no answer (network error, timeout). */
+class Retryable extends Error {
+  constructor(
+    readonly reason: string,
+    readonly waitMs: number | undefined,
+    readonly answer?: Answer,
+  ) {
+    super(reason);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sendcloud's error message(s) from either error shape: JSON:API `errors`, or the tracking endpoint's `detail`. */
+export function sendcloudErrorDetails(body: unknown): { message: string; details: ErrorDetail[] } {
+  const value = body as Json | undefined;
+  if (value && Array.isArray(value.errors) && value.errors.length) {
+    const details = value.errors.map((error: Json) => ({
+      field: String(error?.source?.pointer ?? error?.code ?? 'carrier'),
+      message: String(error?.detail ?? error?.title ?? error?.code ?? 'error'),
+    }));
+    return { message: details.map((detail: ErrorDetail) => detail.message).join('; '), details };
+  }
+  if (value && typeof value.detail === 'string') return { message: value.detail, details: [] };
+  if (value && Array.isArray(value.detail)) {
+    // FastAPI's HTTPValidationError: [{ loc: [...], msg, type }]
+    const details = value.detail.map((error: Json) => ({
+      field: Array.isArray(error?.loc) ? error.loc.join('.') : 'carrier',
+      message: String(error?.msg ?? 'invalid'),
+    }));
+    return { message: details.map((detail: ErrorDetail) => detail.message).join('; '), details };
+  }
+  return { message: 'no details given', details: [] };
+}
+
+const retryAfterMs = (headers: Headers): number | undefined => {
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+};
+
+/** Decimal strings as Sendcloud's money and measures are written. */
+const cm = (mm: number) => (mm / 10).toFixed(2);
+const kg = (grams: number) => (grams / 1000).toFixed(3);
+
+function addressOf(address: LabelAddress): Json {
+  return {
+    name: address.name,
+    ...(address.company ? { company_name: address.company } : {}),
+    address_line_1: address.line1,
+    ...(address.line2 ? { address_line_2: address.line2 } : {}),
+    postal_code: address.postal_code,
+    city: address.city,
+    country_code: address.country,
+    ...(address.region ? { state_province_code: address.region } : {}),
+    ...(address.email ? { email: address.email } : {}),
+    ...(address.phone ? { phone_number: address.phone } : {}),
+  };
+}
+
+/** The body of `POST /shipments/announce` for a label request. */
+export function announceBody(request: LabelRequest): Json {
+  return {
+    label_details: { mime_type: 'application/pdf', dpi: 72 },
+    to_address: addressOf(request.to),
+    ...(request.from ? { from_address: addressOf(request.from) } : {}),
+    ship_with: { type: 'shipping_option_code', properties: { shipping_option_code: request.service } },
+    order_number: request.order_number,
+    external_reference_id: request.reference,
+    parcels: request.parcels.map((parcel) => ({
+      dimensions: { length: cm(parcel.length_mm), width: cm(parcel.width_mm), height: cm(parcel.height_mm), unit: 'cm' },
+      weight: { value: kg(parcel.weight_g), unit: 'kg' },
+    })),
+  };
+}
+
+/** The label of a shipment answer (`data` of announce or of a shipments list), or the failure it reports. */
+export function labelOfShipment(data: Json): CarrierLabel {
+  const parcels: Json[] = Array.isArray(data?.parcels) ? data.parcels : [];
+  const errors: Json[] = Array.isArray(data?.errors) ? data.errors : [];
+  const failed = parcels.find((parcel) => String(parcel?.status?.code ?? '').toUpperCase() === 'ANNOUNCEMENT_FAILED');
+  if (failed || errors.length || parcels.length === 0) {
+    const { message, details } = errors.length ? sendcloudErrorDetails({ errors }) : { message: '', details: [] };
+    const why = message || failed?.status?.message || 'no parcel in the answer';
+    throw new CarrierError('carrier_error', `Sendcloud could not announce the shipment: ${why}`, details);
+  }
+  const first = parcels[0]!;
+  return {
+    carrier_shipment_id: String(data.id),
+    parcel_ids: parcels.map((parcel) => String(parcel.id)),
+    tracking_number: first.tracking_number ? String(first.tracking_number) : null,
+    tracking_url: first.tracking_url ? String(first.tracking_url) : null,
+  };
+}
+
+/** The tracking endpoint's events, normalised, oldest first. */
+export function updatesOfTracking(body: Json): CarrierUpdate[] {
+  const events: Json[] = Array.isArray(body?.events) ? body.events : [];
+  return events
+    .filter((event) => typeof event?.event_at === 'string')
+    .map((event) => {
+      const code = String(event.status_code ?? event.status_type ?? '');
+      return {
+        key: `sendcloud:track:${code}:${event.event_at}`,
+        status: statusOfCode(code) ?? statusOfCode(event.status_type),
+        carrier_status: code || null,
+        description: String(event.status_description ?? code ?? ''),
+        location: typeof event.location === 'string' ? event.location : null,
+        occurred_at: new Date(event.event_at).toISOString(),
+      };
+    })
+    .sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
+}
+
+export class SendcloudCarrier implements Carrier {
+  readonly name = 'sendcloud' as const;
+  private readonly authorization: string;
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: SendcloudOptions) {
+    this.authorization = `Basic ${Buffer.from(`${options.publicKey}:${options.secretKey}`).toString('base64')}`;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  private deadline(): number {
+    return Date.now() + (this.options.deadlineMs ?? 20_000);
+  }
+
+  /** One HTTP request; a 429, a 5xx or no answer becomes Retryable. */
+  private async send(method: string, path: string, deadline: number, init: { body?: unknown; accept?: string } = {}): Promise<Answer> {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new Retryable('the deadline passed', undefined);
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          Authorization: this.authorization,
+          Accept: init.accept ?? 'application/json',
+          ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: AbortSignal.timeout(Math.min(this.options.requestTimeoutMs ?? 8000, remaining)),
+      });
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+      throw new Retryable(
+        timedOut ? 'Sendcloud did not answer in time' : `Sendcloud could not be reached (${(error as Error).message})`,
+        undefined,
+      );
+    }
+    const answer: Answer = { status: response.status, headers: response.headers };
+    const type = response.headers.get('content-type') ?? '';
+    if (type.includes('json')) answer.json = await response.json().catch(() => undefined);
+    else answer.bytes = new Uint8Array(await response.arrayBuffer());
+    if (response.status === 429) throw new Retryable('Sendcloud rate limit reached (429)', retryAfterMs(response.headers), answer);
+    if (response.status >= 500) throw new Retryable(`Sendcloud answered ${response.status}`, retryAfterMs(response.headers), answer);
+    return answer;
+  }
+
+  /**
+   * `send` again after each Retryable failure, pausing (backoff or Retry-After), until the deadline;
+   * `beforeRetry` may settle the operation otherwise first (an announce: the label found by reference).
+   */
+  private async call(
+    method: string,
+    path: string,
+    init: { body?: unknown; accept?: string } = {},
+    beforeRetry?: (failure: Retryable) => Promise<Answer | undefined>,
+  ): Promise<Answer> {
+    const deadline = this.deadline();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.send(method, path, deadline, init);
+      } catch (error) {
+        if (!(error instanceof Retryable)) throw error;
+        const backoff = Math.random() * (this.options.backoffMs ?? 250) * 2 ** (attempt - 1);
+        const wait = error.waitMs ?? backoff;
+        if (Date.now() + wait >= deadline - 50) {
+          const what = error.answer?.json ? `: ${sendcloudErrorDetails(error.answer.json).message}` : '';
+          throw new CarrierError('carrier_error', `${error.reason}${what}; tried ${attempt} times`, undefined, error.answer?.status);
+        }
+        await sleep(wait);
+        if (beforeRetry) {
+          const settled = await beforeRetry(error);
+          if (settled) return settled;
+        }
+      }
+    }
+  }
+
+  /** A 4xx answer as our error: 401/403 our credentials, 400/422 its validation, 404/409 refusals (409 with its reason). */
+  private refusal(answer: Answer, what: string): Error {
+    const { message, details } = sendcloudErrorDetails(answer.json);
+    if (answer.status === 401 || answer.status === 403) {
+      return new CarrierError(
+        'validation_failed',
+        `Sendcloud refused the credentials configured for this account (${answer.status}): ${message}`,
+        undefined,
+        answer.status,
+      );
+    }
+    if (answer.status === 404 || answer.status === 409) return new ConflictError(`Sendcloud refused ${what}: ${message}`);
+    return new CarrierError('validation_failed', `Sendcloud refused ${what}: ${message}`, details, answer.status);
+  }
+
+  async createLabel(request: LabelRequest): Promise<CarrierLabel> {
+    if (request.parcels.length > SENDCLOUD_MAX_PARCELS) {
+      throw new CarrierError('validation_failed', `Sendcloud announces at most ${SENDCLOUD_MAX_PARCELS} parcels per shipment`, [
+        { field: 'parcels', message: `at most ${SENDCLOUD_MAX_PARCELS}` },
+      ]);
+    }
+    let found: CarrierLabel | undefined;
+    const answer = await this.call('POST', '/shipments/announce', { body: announceBody(request) }, async (failure) => {
+      // Rate limited: nothing was made. A 5xx or no answer: the label may exist — look before announcing again.
+      if (failure.answer?.status === 429) return undefined;
+      found = await this.findByReference(request.reference).catch(() => undefined);
+      return found ? { status: 201, headers: new Headers() } : undefined;
+    });
+    if (found) return found;
+    if (answer.status !== 200 && answer.status !== 201) throw this.refusal(answer, 'the shipment');
+    return labelOfShipment((answer.json as Json)?.data);
+  }
+
+  async findByReference(reference: string): Promise<CarrierLabel | undefined> {
+    const answer = await this.call('GET', `/shipments?external_reference_id=${encodeURIComponent(reference)}`);
+    if (answer.status === 404) return undefined;
+    if (answer.status !== 200) throw this.refusal(answer, 'the shipment lookup');
+    const data = (answer.json as Json)?.data;
+    const shipments: Json[] = Array.isArray(data) ? data : data ? [data] : [];
+    const match = shipments.find(
+      (shipment) => shipment?.external_reference_id === undefined || shipment.external_reference_id === reference,
+    );
+    if (!match) return undefined;
+    try {
+      return labelOfShipment(match);
+    } catch {
+      return undefined; // a failed announcement made no label
+    }
+  }
+
+  async getLabel(label: CarrierLabel, parcel: number): Promise<Uint8Array> {
+    const parcelId = label.parcel_ids[parcel];
+    if (parcelId === undefined) throw new CarrierError('validation_failed', `The shipment has no parcel ${parcel + 1}`);
+    const answer = await this.call('GET', `/parcels/${encodeURIComponent(parcelId)}/documents/label`, { accept: 'application/pdf' });
+    if (answer.status !== 200 || !answer.bytes) {
+      const { message } = sendcloudErrorDetails(answer.json);
+      throw new CarrierError('carrier_error', `Sendcloud did not give the label of parcel ${parcelId} (${answer.status}): ${message}`);
+    }
+    return answer.bytes;
+  }
+
+  async cancel(label: CarrierLabel): Promise<CancelOutcome> {
+    const answer = await this.call('POST', `/shipments/${encodeURIComponent(label.carrier_shipment_id)}/cancel`);
+    if (answer.status === 200) return 'cancelled';
+    if (answer.status === 202) return 'requested';
+    throw this.refusal(answer, 'the cancellation');
+  }
+
+  async track(label: CarrierLabel): Promise<CarrierUpdate[]> {
+    if (!label.tracking_number) return [];
+    const answer = await this.call('GET', `/parcels/tracking/${encodeURIComponent(label.tracking_number)}`);
+    if (answer.status === 404) return [];
+    if (answer.status !== 200) throw this.refusal(answer, 'the tracking request');
+    return updatesOfTracking(answer.json as Json);
+  }
+}

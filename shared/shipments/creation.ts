@@ -1,0 +1,354 @@
+/**
+ * Creating a shipment (`POST /v1/shipments`) never holds a transaction open while the carrier
+ * makes the label:
+ * 1. one transaction reserves: the shipment in phase `creating` (in no list yet) and its entry in
+ *    the order's shipping summary (the line quantities it takes), conditional on the summary's
+ *    version and the order's status;
+ * 2. the carrier makes the label, with our reference for it (`external_reference`, Sendcloud's
+ *    `external_reference_id`), the same for every attempt of this shipment;
+ * 3. the labels go to the documents bucket, and a second transaction records the shipment.
+ * A carrier's refusal removes the reservation (nothing is recorded as shipped). A crash between 1
+ * and 3 leaves a `creating` entry: the next shipment request for the order (a client's retry, say)
+ * finds it once it is older than STALE_CREATION_MS, asks the carrier for a label by the reference,
+ * and records the one it finds — or removes the reservation when there is none. A retry of the same
+ * request gets that recovered shipment as its answer.
+ */
+import { createHash } from 'node:crypto';
+import { getAccount } from '#shared/accounts/repository';
+import type { Tenant } from '#shared/auth/principal';
+import { nextId } from '#shared/db/counters';
+import { tenantKeys } from '#shared/db/keys';
+import { retryOnVersionConflict } from '#shared/db/optimistic';
+import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
+import { ConflictError, NotFoundError, ValidationError, VersionConflict, type ErrorDetail } from '#shared/errors';
+import { logger } from '#shared/logger';
+import { snapshotAddress } from '#shared/orders/addresses';
+import { readOwner } from '#shared/orders/offers';
+import type { OrderRecord } from '#shared/orders/stored';
+import type { Carrier, CarrierLabel, LabelAddress, LabelRequest } from './carriers/carrier';
+import { renderSpecimen, storeLabels } from './labels';
+import { remainingLines, type ShippedLine } from './milestones';
+import * as repo from './repository';
+import { MAX_SHIPMENTS_PER_ORDER, type ShipmentCreate } from './schema';
+import { carrierFor } from './settings';
+import type { TrackingEvent } from './status';
+import {
+  creatingShipmentDelete,
+  creatingShipmentPut,
+  orderShippingWrite,
+  recordedShipmentParts,
+  type OrderShippingRecord,
+  type ShipmentRecord,
+} from './stored';
+import { presentShipment } from './updates';
+
+type ShipmentView = ReturnType<typeof presentShipment>;
+
+/** A `creating` shipment older than this is taken for one whose creator crashed (routes end after 29 s). */
+export const STALE_CREATION_MS = 2 * 60_000;
+
+const summaryMoved = () => new VersionConflict('order shipping');
+const orderMoved = () => new VersionConflict('order');
+
+/** Thrown inside when another request recorded or removed a `creating` shipment first. */
+class Settled extends Error {}
+
+// ---- Rules ------------------------------------------------------------------------------------
+
+/** Only `ready` orders ship, or `in_production` ones with `partial: true`; 409 otherwise. */
+function assertShippable(order: OrderRecord, partial: boolean): void {
+  if (order.status === 'ready') return;
+  if (order.status === 'in_production' && partial) return;
+  const hint = order.status === 'in_production' ? ' (send partial: true to ship part of it now)' : '';
+  throw new ConflictError(`Order ${order.order_number} is ${order.status}: only ready orders ship${hint}`, [
+    { field: 'order_id', message: `the order is ${order.status}` },
+  ]);
+}
+
+/** The quantities this shipment takes: the ones asked for (each within what is left), or everything left. */
+function shipmentItems(order: OrderRecord, summary: OrderShippingRecord | undefined, asked: ShippedLine[] | undefined): ShippedLine[] {
+  const left = remainingLines(order.items, summary?.shipments ?? []);
+  if (!asked) {
+    if (left.length === 0) throw new ConflictError(`Everything of order ${order.order_number} is shipped already`);
+    return left;
+  }
+  const problems: ErrorDetail[] = [];
+  const merged = new Map<number, number>();
+  for (const item of asked) merged.set(item.line_id, (merged.get(item.line_id) ?? 0) + item.quantity);
+  for (const [lineId, quantity] of merged) {
+    const index = asked.findIndex((item) => item.line_id === lineId);
+    if (!order.items.some((line) => line.id === lineId)) {
+      problems.push({ field: `items[${index}].line_id`, message: `order ${order.order_number} has no line ${lineId}` });
+      continue;
+    }
+    const open = left.find((line) => line.line_id === lineId)?.quantity ?? 0;
+    if (quantity > open) problems.push({ field: `items[${index}].quantity`, message: `only ${open} of line ${lineId} are left to ship` });
+  }
+  if (problems.length) throw new ValidationError('The shipment asks for more than is left to ship', problems);
+  return [...merged].map(([line_id, quantity]) => ({ line_id, quantity }));
+}
+
+/** What was asked, hashed: a retry of the same request recognises the shipment its first attempt left. */
+export const requestHash = (input: ShipmentCreate): string =>
+  createHash('sha256')
+    .update(
+      JSON.stringify([
+        input.order_id,
+        input.carrier,
+        input.service,
+        input.parcels,
+        input.items ?? null,
+        input.address_id ?? null,
+        input.partial,
+      ]),
+    )
+    .digest('hex');
+
+const labelRequestOf = (shipment: ShipmentRecord, from: LabelAddress | null, email: string | null): LabelRequest => ({
+  reference: shipment.external_reference,
+  service: shipment.service,
+  order_number: shipment.order_number,
+  parcels: shipment.parcels,
+  to: { ...shipment.address, email },
+  from,
+});
+
+// ---- Create -----------------------------------------------------------------------------------
+
+/** Records a label the carrier made for a `creating` shipment (after storing the label PDFs). */
+async function recordLabel(
+  tenant: Tenant,
+  creating: ShipmentRecord,
+  label: CarrierLabel,
+  carrier: Carrier,
+  known: OrderShippingRecord | undefined,
+  now: Date,
+): Promise<ShipmentRecord> {
+  const at = now.toISOString();
+  const event: TrackingEvent = {
+    status: 'label_created',
+    description: 'Label created',
+    location: null,
+    occurred_at: at,
+    carrier_status: null,
+  };
+  const recorded: ShipmentRecord = {
+    ...creating,
+    phase: 'recorded',
+    status: 'label_created',
+    tracking_number: label.tracking_number,
+    tracking_url: label.tracking_url,
+    carrier_shipment_id: label.carrier_shipment_id,
+    carrier_parcel_ids: label.parcel_ids,
+    label: { content_type: 'application/pdf', parcels: label.parcel_ids.length, url: `/v1/shipments/${creating.id}/label` },
+    events: [event],
+    status_at: at,
+    seen: [],
+    updated_at: at,
+    version: creating.version + 1,
+  };
+  await storeLabels(tenant, recorded, carrier);
+  try {
+    await retryOnVersionConflict('order shipping', async (attempt) => {
+      const summary = attempt === 1 && known ? known : await repo.readOrderShipping(tenant, creating.order_id, true);
+      const entries = (summary?.shipments ?? []).filter((entry) => entry.id !== creating.id);
+      const next: OrderShippingRecord = {
+        order_id: creating.order_id,
+        shipments: [...entries, { id: creating.id, status: 'label_created', items: creating.items }],
+        version: (summary?.version ?? 0) + 1,
+      };
+      const [shipmentUpdate, ...rest] = recordedShipmentParts(tenant, creating, recorded);
+      await transactWrite([
+        { item: shipmentUpdate!, onConditionFailure: () => new Settled() },
+        ...rest,
+        { item: orderShippingWrite(tenant, summary, next), onConditionFailure: summaryMoved },
+      ]);
+    });
+  } catch (error) {
+    if (!(error instanceof Settled)) throw error;
+    // Recorded (or removed) by another request meanwhile: its answer is the truth.
+    const current = await repo.readShipment(tenant, creating.id, true);
+    if (current?.phase === 'recorded') return current;
+    throw new ConflictError('The shipment was removed while its label was being recorded; try again');
+  }
+  return recorded;
+}
+
+/** Removes a `creating` shipment and its reservation (the carrier made no label). */
+async function releaseCreation(tenant: Tenant, creating: ShipmentRecord): Promise<void> {
+  try {
+    await retryOnVersionConflict('order shipping', async () => {
+      const summary = await repo.readOrderShipping(tenant, creating.order_id, true);
+      const parts: (TransactItem | TransactionPart)[] = [
+        { item: creatingShipmentDelete(tenant, creating), onConditionFailure: () => new Settled() },
+      ];
+      if (summary?.shipments.some((entry) => entry.id === creating.id)) {
+        const next = { ...summary, shipments: summary.shipments.filter((entry) => entry.id !== creating.id), version: summary.version + 1 };
+        parts.push({ item: orderShippingWrite(tenant, summary, next), onConditionFailure: summaryMoved });
+      }
+      await transactWrite(parts);
+    });
+  } catch (error) {
+    if (!(error instanceof Settled)) throw error;
+  }
+}
+
+/**
+ * The order's `creating` shipments older than STALE_CREATION_MS: each label the carrier has for its
+ * reference is recorded, the others' reservations removed. Returns the ones recorded.
+ */
+async function recoverStale(tenant: Tenant, summary: OrderShippingRecord | undefined, now: Date): Promise<ShipmentRecord[]> {
+  const recovered: ShipmentRecord[] = [];
+  for (const entry of summary?.shipments.filter((candidate) => candidate.status === 'creating') ?? []) {
+    const shipment = await repo.readShipment(tenant, entry.id, true);
+    if (shipment?.phase === 'recorded') continue;
+    if (!shipment) {
+      // A reservation without its shipment (cannot happen: both are written together); drop it.
+      await retryOnVersionConflict('order shipping', async () => {
+        const current = await repo.readOrderShipping(tenant, summary!.order_id, true);
+        if (!current?.shipments.some((candidate) => candidate.id === entry.id)) return;
+        const next = {
+          ...current,
+          shipments: current.shipments.filter((candidate) => candidate.id !== entry.id),
+          version: current.version + 1,
+        };
+        await transactWrite([{ item: orderShippingWrite(tenant, current, next), onConditionFailure: summaryMoved }]);
+      });
+      continue;
+    }
+    if (now.getTime() - Date.parse(shipment.created_at) < STALE_CREATION_MS) continue;
+    const carrier = await carrierFor(tenant, shipment.carrier, undefined, { renderSpecimen });
+    const label = await carrier.findByReference(shipment.external_reference, labelRequestOf(shipment, null, null));
+    logger.info('recovering a shipment left in creation', { shipment: shipment.id, found: Boolean(label) });
+    if (label) recovered.push(await recordLabel(tenant, shipment, label, carrier, undefined, now));
+    else await releaseCreation(tenant, shipment);
+  }
+  return recovered;
+}
+
+/** The sender on a live label: the carrier settings' sender, or the account company's address, or none (the carrier account's default). */
+async function senderOf(tenant: Tenant, configured: LabelAddress | null | undefined): Promise<LabelAddress | null> {
+  if (configured) return configured;
+  if (tenant.mode === 'test') return null;
+  const company = (await getAccount(tenant.accountId))?.company;
+  if (!company?.address) return null;
+  return { ...company.address, name: company.legal_name ?? company.address.name, email: company.email, phone: company.phone };
+}
+
+/** `POST /v1/shipments`: reserve, ask the carrier, record (see the module comment). */
+export async function createShipment(tenant: Tenant, input: ShipmentCreate, now = new Date()): Promise<ShipmentView> {
+  const [first, settings] = await Promise.all([
+    repo.readOrderWithShipping(tenant, input.order_id),
+    tenant.mode === 'live' && input.carrier !== 'sandbox' ? repo.readCarrierSettings(tenant, input.carrier) : Promise.resolve(undefined),
+  ]);
+  if (!first.order) throw new NotFoundError('order', input.order_id);
+  assertShippable(first.order, input.partial);
+  const carrier = await carrierFor(tenant, input.carrier, settings, { renderSpecimen });
+  const hash = requestHash(input);
+
+  // A crashed attempt's label first: found and recorded (or its reservation removed).
+  let state = first;
+  if (first.shipping?.shipments.some((entry) => entry.status === 'creating')) {
+    const recovered = await recoverStale(tenant, first.shipping, now);
+    const same = recovered.find((shipment) => shipment.request_hash === hash);
+    if (same) return presentShipment(same);
+    // Recorded or removed: either way the summary changed.
+    state = await repo.readOrderWithShipping(tenant, input.order_id);
+  }
+
+  let address = state.order!.shipping_address;
+  if (input.address_id !== undefined) {
+    const owner = await readOwner(tenant, state.order!.customer.id);
+    const chosen = owner?.addresses.find((candidate) => candidate.id === input.address_id);
+    if (!chosen) {
+      throw new ValidationError('Unknown address', [
+        { field: 'address_id', message: `customer ${state.order!.customer.id} has no address with id ${input.address_id}` },
+      ]);
+    }
+    address = snapshotAddress(chosen);
+  }
+  if (!address) {
+    throw new ValidationError('The order has no shipping address', [
+      { field: 'address_id', message: "the order has no shipping address: name one of the customer's addresses" },
+    ]);
+  }
+
+  const id = await nextId(tenant, 'shipment');
+  const at = now.toISOString();
+  let reserved: { shipment: ShipmentRecord; summary: OrderShippingRecord } | undefined;
+  await retryOnVersionConflict('order shipping', async (attempt) => {
+    const { order, shipping } = attempt === 1 ? state : await repo.readOrderWithShipping(tenant, input.order_id);
+    if (!order) throw new NotFoundError('order', input.order_id);
+    assertShippable(order, input.partial);
+    if ((shipping?.shipments.length ?? 0) >= MAX_SHIPMENTS_PER_ORDER) {
+      throw new ConflictError(`Order ${order.order_number} has ${MAX_SHIPMENTS_PER_ORDER} shipments, the most an order can have`);
+    }
+    const items = shipmentItems(order, shipping, input.items);
+    const shipment: ShipmentRecord = {
+      id,
+      order_id: order.id,
+      order_number: order.order_number,
+      carrier: input.carrier,
+      service: input.service,
+      status: 'label_created',
+      partial: order.status !== 'ready' || items.length !== remainingLines(order.items, shipping?.shipments ?? []).length,
+      tracking_number: null,
+      tracking_url: null,
+      carrier_shipment_id: null,
+      carrier_parcel_ids: [],
+      parcels: input.parcels,
+      items,
+      address: address!,
+      label: null,
+      events: [],
+      external_reference: `${tenant.accountId}:${tenant.mode}:shipment:${id}`,
+      cancel_requested_at: null,
+      delivered_at: null,
+      created_at: at,
+      updated_at: at,
+      version: 1,
+      phase: 'creating',
+      status_at: at,
+      seen: [],
+      tracking_refreshed_at: null,
+      request_hash: hash,
+    };
+    const summary: OrderShippingRecord = {
+      order_id: order.id,
+      shipments: [...(shipping?.shipments ?? []), { id, status: 'creating', items }],
+      version: (shipping?.version ?? 0) + 1,
+    };
+    await transactWrite([
+      creatingShipmentPut(tenant, shipment),
+      { item: orderShippingWrite(tenant, shipping, summary), onConditionFailure: summaryMoved },
+      {
+        item: {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: tenantKeys.order(tenant, order.id),
+            ConditionExpression: '#status = :status',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':status': order.status },
+          },
+        },
+        onConditionFailure: orderMoved,
+      },
+    ]);
+    reserved = { shipment, summary };
+  });
+  const { shipment, summary } = reserved!;
+
+  let label: CarrierLabel;
+  try {
+    const from = await senderOf(tenant, settings?.sender_address);
+    label = await carrier.createLabel(labelRequestOf(shipment, from, state.order!.customer.email));
+  } catch (error) {
+    // Refused or failed: nothing was made (Sendcloud's failed announcement makes no label), so nothing is kept.
+    await releaseCreation(tenant, shipment).catch((release: unknown) =>
+      logger.error('could not remove a refused shipment; the next request for its order does', release as Error),
+    );
+    throw error;
+  }
+  return presentShipment(await recordLabel(tenant, shipment, label, carrier, summary, now));
+}

@@ -1,0 +1,158 @@
+/**
+ * Shipments in the single table (keys and access patterns: docs/data-model.md). Reads and lists
+ * here; every write is one TransactWriteItems assembled by the service from the item builders of
+ * stored.ts (and, for an order's milestones, orders' own builders).
+ */
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { batchGet, keyId } from '#shared/db/batch';
+import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
+import { shipmentKeys, tenantKeys } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
+import { NotFoundError } from '#shared/errors';
+import { orderFromItem, type OrderRecord } from '#shared/orders/stored';
+import type { CarrierName, ConfigurableCarrier } from './carriers/carrier';
+import type { ShipmentStatus } from './status';
+import {
+  SHIPMENTS,
+  carrierSettingsFromItem,
+  orderShippingFromItem,
+  shipmentFromItem,
+  shipmentStatusCounter,
+  storedCarrierSettings,
+  type CarrierSettingsRecord,
+  type OrderShippingRecord,
+  type ShipmentRecord,
+} from './stored';
+
+export async function readShipment(tenant: Tenant, id: number, consistent = false): Promise<ShipmentRecord | undefined> {
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: shipmentKeys.shipment(tenant, id), ConsistentRead: consistent }),
+  );
+  return result.Item ? shipmentFromItem(result.Item) : undefined;
+}
+
+/** A shipment with its label recorded (one still being created is not there yet: 404). */
+export async function requireShipment(tenant: Tenant, id: number, consistent = false): Promise<ShipmentRecord> {
+  const shipment = await readShipment(tenant, id, consistent);
+  if (!shipment || shipment.phase !== 'recorded') throw new NotFoundError('shipment', id);
+  return shipment;
+}
+
+export async function readOrderShipping(tenant: Tenant, orderId: number, consistent = false): Promise<OrderShippingRecord | undefined> {
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: shipmentKeys.orderShipping(tenant, orderId), ConsistentRead: consistent }),
+  );
+  return result.Item ? orderShippingFromItem(result.Item) : undefined;
+}
+
+/** The order and its shipping summary, strongly consistent, in one BatchGetItem (both in the order's partition). */
+export async function readOrderWithShipping(
+  tenant: Tenant,
+  orderId: number,
+): Promise<{ order: OrderRecord | undefined; shipping: OrderShippingRecord | undefined }> {
+  const orderKey = tenantKeys.order(tenant, orderId);
+  const shippingKey = shipmentKeys.orderShipping(tenant, orderId);
+  const items = await batchGet([orderKey, shippingKey], { consistent: true });
+  const order = items.get(keyId(orderKey));
+  const shipping = items.get(keyId(shippingKey));
+  return { order: order ? orderFromItem(order) : undefined, shipping: shipping ? orderShippingFromItem(shipping) : undefined };
+}
+
+/** The shipment a carrier's parcel id belongs to, if any. */
+export async function shipmentOfParcel(tenant: Tenant, carrier: CarrierName, parcelId: string): Promise<number | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: shipmentKeys.parcel(tenant, carrier, parcelId) }));
+  return result.Item ? Number(result.Item.shipment_id) : undefined;
+}
+
+/** Recorded shipments by id (an order's), strongly consistent. */
+export async function readShipments(tenant: Tenant, ids: readonly number[]): Promise<ShipmentRecord[]> {
+  if (ids.length === 0) return [];
+  const items = await batchGet(
+    ids.map((id) => shipmentKeys.shipment(tenant, id)),
+    { consistent: true },
+  );
+  return [...items.values()].map(shipmentFromItem).filter((shipment) => shipment.phase === 'recorded');
+}
+
+// ---- Carrier settings ---------------------------------------------------------------------------
+
+export async function readCarrierSettings(tenant: Tenant, carrier: ConfigurableCarrier): Promise<CarrierSettingsRecord | undefined> {
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: shipmentKeys.carrierSettings(tenant, carrier), ConsistentRead: true }),
+  );
+  return result.Item ? carrierSettingsFromItem(result.Item) : undefined;
+}
+
+export async function listCarrierSettings(tenant: Tenant): Promise<CarrierSettingsRecord[]> {
+  const result = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': shipmentKeys.carriersPartition(tenant) },
+    }),
+  );
+  return (result.Items ?? []).map(carrierSettingsFromItem);
+}
+
+/** Writes the settings whole (the secret sealed by the caller); a concurrent write of the same carrier: the last one stays. */
+export async function putCarrierSettings(tenant: Tenant, settings: CarrierSettingsRecord): Promise<void> {
+  await dynamo().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...shipmentKeys.carrierSettings(tenant, settings.carrier),
+        entity: 'CARRIER_SETTINGS',
+        ...storedCarrierSettings.attributes(settings, 'put'),
+      },
+    }),
+  );
+}
+
+// ---- Lists ------------------------------------------------------------------------------------
+
+export interface ShipmentFilter {
+  status?: ShipmentStatus;
+  carrier?: CarrierName;
+}
+
+/**
+ * Each filter combination is one index partition: all and one status through the shipment items,
+ * one carrier (and status) through the carrier entries; newest first. Totals: the counters for
+ * all and per status, counted on the keys-only index up to TOTAL_CAP for a carrier.
+ */
+export async function listShipments(
+  tenant: Tenant,
+  filter: ShipmentFilter,
+  page: PageRequest,
+): Promise<{ items: ShipmentRecord[]; hasMore: boolean } & Total> {
+  const { status, carrier } = filter;
+  const query: CollectionQuery =
+    carrier === undefined
+      ? status
+        ? { index: 'gsi2', partition: shipmentKeys.byStatus(tenant, status), newestFirst: true }
+        : { index: 'gsi1', partition: shipmentKeys.collection(tenant), newestFirst: true }
+      : status
+        ? {
+            index: 'gsi2',
+            partition: shipmentKeys.byCarrierAndStatus(tenant, carrier, status),
+            newestFirst: true,
+            itemKey: shipmentKeys.shipmentOfListEntry,
+          }
+        : {
+            index: 'gsi1',
+            partition: shipmentKeys.byCarrier(tenant, carrier),
+            newestFirst: true,
+            itemKey: shipmentKeys.shipmentOfListEntry,
+          };
+  const total = async (): Promise<Total> =>
+    carrier === undefined
+      ? { total: await readTotal(tenant, status ? shipmentStatusCounter(status) : SHIPMENTS), capped: false }
+      : countCollectionUpTo(query);
+  const [window, count] = await Promise.all([
+    readWindow(query, { perPage: page.perPage, offset: (page.page - 1) * page.perPage }),
+    total(),
+  ]);
+  return { items: window.items.map(shipmentFromItem), hasMore: window.hasMore, ...count };
+}

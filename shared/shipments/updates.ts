@@ -1,0 +1,124 @@
+/**
+ * The one path every change of a recorded shipment's status takes — a carrier's signed callback, a
+ * sandbox simulation, a tracking refresh, a cancellation — so they all behave alike:
+ *
+ * 1. read the shipment (consistent) and apply the reports in turn (status.ts `applyUpdate`: a
+ *    report seen before changes nothing; an older one never moves the status back);
+ * 2. when the status moves, read the order with its shipping summary (one BatchGetItem), move the
+ *    shipment's entry in the summary and decide the order's milestones (milestones.ts);
+ * 3. write it all in one transaction: the shipment (if its version is still the one read), the
+ *    summary (same), the order's move (if its status and version are still the ones read) with its
+ *    list and counter moves and its events, and `shipment.delivered`.
+ *
+ * A lost race (VersionConflict) reads again and decides again, so each milestone is written once.
+ * No carrier is called inside: the carrier was asked before, and a transaction is never held open.
+ */
+import type { Tenant } from '#shared/auth/principal';
+import { retryOnVersionConflict } from '#shared/db/optimistic';
+import type { TransactItem, TransactionPart } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
+import { VersionConflict } from '#shared/errors';
+import { eventPut } from '#shared/events/outbox';
+import { changeEvents } from '#shared/orders/events';
+import { orderUpdate, statusMoveItems, storedOrder, type OrderRecord } from '#shared/orders/stored';
+import { shipmentDelivered } from './events';
+import { milestonesOf, orderStatusAfter, type Milestones } from './milestones';
+import * as repo from './repository';
+import { applyUpdate, type CarrierUpdate, type TrackingState, type UpdateOutcome } from './status';
+import { orderShippingWrite, shipmentChangeParts, storedShipment, type OrderShippingRecord, type ShipmentRecord } from './stored';
+
+export const presentShipment: typeof storedShipment.view = (value) => storedShipment.view(value);
+
+export interface UpdateResult {
+  shipment: ShipmentRecord;
+  /** What became of each report, in order. */
+  outcomes: UpdateOutcome[];
+  milestones: Milestones;
+}
+
+export interface UpdateOptions {
+  /** Other fields the same write sets (a cancellation request's time, the tracking refresh time). */
+  patch?: (after: ShipmentRecord) => Partial<ShipmentRecord>;
+  now?: Date;
+}
+
+const orderMoved = () => new VersionConflict('order');
+const summaryMoved = () => new VersionConflict('order shipping');
+const shipmentMoved = () => new VersionConflict('shipment');
+
+/** The order's move and events for its milestones (nothing when there are none). */
+function orderParts(tenant: Tenant, order: OrderRecord, milestones: Milestones, now: Date): TransactItem[] {
+  const to = orderStatusAfter(order.status, milestones);
+  if (to === order.status) return [];
+  const after: OrderRecord = { ...order, status: to, updated_at: now.toISOString(), version: order.version + 1 };
+  const view = storedOrder.view(after);
+  const kinds: (keyof typeof changeEvents)[] = ['order.updated'];
+  if (milestones.ship) kinds.push('order.shipped');
+  if (milestones.complete) kinds.push('order.completed');
+  return [
+    orderUpdate(tenant, order, after),
+    ...statusMoveItems(tenant, order, order.status, to),
+    ...kinds.map((kind) => eventPut(tenant, changeEvents[kind], { order: view }, now).item),
+  ];
+}
+
+/** Applies `updates` to recorded shipment `id` (see the module comment). */
+export async function applyCarrierUpdates(
+  tenant: Tenant,
+  id: number,
+  updates: readonly CarrierUpdate[],
+  options: UpdateOptions = {},
+): Promise<UpdateResult> {
+  const now = options.now ?? new Date();
+  return retryOnVersionConflict('shipment', async () => {
+    const before = await repo.requireShipment(tenant, id, true);
+    let state: TrackingState = { status: before.status, status_at: before.status_at, events: before.events, seen: before.seen };
+    const outcomes: UpdateOutcome[] = [];
+    for (const update of updates) {
+      const next = applyUpdate(state, update);
+      state = next.state;
+      outcomes.push(next.outcome);
+    }
+    const patch = options.patch?.(before) ?? {};
+    const none: Milestones = { ship: false, complete: false };
+    if (outcomes.every((outcome) => outcome === 'duplicate') && Object.keys(patch).length === 0) {
+      return { shipment: before, outcomes, milestones: none };
+    }
+    const delivered = state.status === 'delivered' && before.status !== 'delivered';
+    const after: ShipmentRecord = {
+      ...before,
+      ...patch,
+      status: state.status,
+      status_at: state.status_at,
+      events: state.events,
+      seen: state.seen,
+      delivered_at: delivered ? state.status_at : before.delivered_at,
+      updated_at: now.toISOString(),
+      version: before.version + 1,
+    };
+    const [shipmentUpdate, ...moves] = shipmentChangeParts(tenant, before, after);
+    const parts: (TransactItem | TransactionPart)[] = [{ item: shipmentUpdate!, onConditionFailure: shipmentMoved }, ...moves];
+    let milestones = none;
+    if (after.status !== before.status) {
+      const { order, shipping } = await repo.readOrderWithShipping(tenant, before.order_id);
+      const summary: OrderShippingRecord = shipping ?? { order_id: before.order_id, shipments: [], version: 0 };
+      const entries = summary.shipments.some((entry) => entry.id === id)
+        ? summary.shipments.map((entry) => (entry.id === id ? { ...entry, status: after.status } : entry))
+        : [...summary.shipments, { id, status: after.status, items: after.items }];
+      const nextSummary: OrderShippingRecord = { ...summary, shipments: entries, version: summary.version + 1 };
+      parts.push({ item: orderShippingWrite(tenant, shipping, nextSummary), onConditionFailure: summaryMoved });
+      if (order) {
+        milestones = milestonesOf(order.status, order.items, entries);
+        const orderItems = orderParts(tenant, order, milestones, now);
+        if (orderItems.length) parts.push({ item: orderItems[0]!, onConditionFailure: orderMoved }, ...orderItems.slice(1));
+      }
+      if (delivered) parts.push(eventPut(tenant, shipmentDelivered, { shipment: presentShipment(after) }, now).item);
+    }
+    await transactWrite(parts);
+    return { shipment: after, outcomes, milestones };
+  });
+}
+
+/** The shipment a carrier's parcel belongs to (callbacks name parcels); undefined for a parcel not made here. */
+export const shipmentIdOfParcel = (tenant: Tenant, carrier: ShipmentRecord['carrier'], parcelId: string) =>
+  repo.shipmentOfParcel(tenant, carrier, parcelId);

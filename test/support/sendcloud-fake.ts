@@ -1,0 +1,263 @@
+/**
+ * A local HTTP server that answers as Sendcloud's API v3 documentation says (request and response
+ * shapes of its OpenAPI files, not our adapter's expectations): HTTP Basic with a public and a
+ * secret key (401 `authentication_failed` otherwise), `POST /shipments/announce` (201; 201 with a
+ * parcel `ANNOUNCEMENT_FAILED` for the shipping option `fake:announcement_failed`; 400 JSON:API
+ * errors with pointers for missing fields), `GET /shipments?external_reference_id=`, the label PDF
+ * by `Accept`, `POST /shipments/{id}/cancel` (200, 202 for `fake:queued_cancel`, 404, 409), the
+ * tracking endpoint (404 is `{"detail"}` there), and 429 above 15 unsafe requests a second.
+ * Tests script further answers (a 503, a 429, a slow answer) ahead of the normal ones, and send
+ * signed callbacks as Sendcloud does.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sendcloudSignature } from '#shared/shipments/carriers/sendcloud-signature';
+
+export interface Scripted {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Wait this long before answering (a timeout). */
+  delayMs?: number;
+  /** Carry out the request as usual first, then answer this (a 5xx after the label was made). */
+  afterHandling?: boolean;
+}
+
+export interface Received {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+}
+
+interface FakeParcel {
+  id: number;
+  tracking_number: string;
+  shipmentId: string;
+}
+
+interface FakeShipment {
+  id: string;
+  external_reference_id: string | null;
+  order_number: string | null;
+  parcels: FakeParcel[];
+  cancelled: boolean;
+  queuedCancel: boolean;
+}
+
+export const FAKE_LABEL_PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+    '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 298 420]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+);
+
+const jsonApiError = (status: number, code: string, detail: string, pointer?: string) => ({
+  errors: [{ status: String(status), code, detail, ...(pointer ? { source: { pointer } } : {}) }],
+});
+
+export interface FakeSendcloud {
+  url: string;
+  publicKey: string;
+  secretKey: string;
+  requests: Received[];
+  shipments: Map<string, FakeShipment>;
+  /** Answers for the next requests matching `METHOD /path-prefix`, in order, before the normal handling. */
+  script(route: string, answers: Scripted[]): void;
+  /** Forgets the scripted answers not used yet. */
+  clearScripts(): void;
+  /** Tracking events (the documented `events` items) of a tracking number. */
+  setTracking(trackingNumber: string, events: Record<string, unknown>[]): void;
+  /** POSTs `payload` to `url` as Sendcloud's webhook does, signed with `secret` (default: the fake's secret key). */
+  sendCallback(url: string, payload: unknown, secret?: string | null): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretKey: 'sec_fake_0123456789' }): Promise<FakeSendcloud> {
+  const scripts = new Map<string, Scripted[]>();
+  const tracking = new Map<string, Record<string, unknown>[]>();
+  const shipments = new Map<string, FakeShipment>();
+  const parcels = new Map<number, FakeParcel>();
+  const requests: Received[] = [];
+  let nextParcel = 383707309;
+  let unsafeWindow = { second: 0, count: 0 };
+
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+  const shipmentView = (shipment: FakeShipment, failed = false) => ({
+    id: shipment.id,
+    external_reference_id: shipment.external_reference_id,
+    order_number: shipment.order_number,
+    carrier: { code: 'postnl', name: 'PostNL' },
+    parcels: shipment.parcels.map((parcel) => ({
+      id: parcel.id,
+      status: failed
+        ? { code: 'ANNOUNCEMENT_FAILED', message: 'Announcement failed' }
+        : shipment.cancelled
+          ? { code: 'CANCELLED', message: 'Cancelled' }
+          : { code: 'READY_TO_SEND', message: 'Ready to send' },
+      documents: failed
+        ? []
+        : [{ type: 'label', size: 'a6', link: `https://panel.sendcloud.sc/api/v3/parcels/${parcel.id}/documents/label` }],
+      tracking_number: failed ? null : parcel.tracking_number,
+      tracking_url: failed ? null : `https://tracking.example/${parcel.tracking_number}`,
+      announced_at: failed ? null : new Date().toISOString(),
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+    })),
+    errors: failed ? [{ status: '500', code: 'parcel_announcement_error', detail: 'Service error: the carrier is unreachable' }] : [],
+  });
+
+  function announce(body: any, res: ServerResponse): void {
+    const missing: [string, string][] = [];
+    const to = body?.to_address ?? {};
+    for (const field of ['name', 'address_line_1', 'postal_code', 'city', 'country_code']) {
+      if (!to[field]) missing.push([`/to_address/${field}`, 'This field is required.']);
+    }
+    if (!body?.ship_with?.properties?.shipping_option_code)
+      missing.push(['/ship_with/properties/shipping_option_code', 'This field is required.']);
+    if (!Array.isArray(body?.parcels) || body.parcels.length === 0) missing.push(['/parcels', 'This field is required.']);
+    if (Array.isArray(body?.parcels) && body.parcels.length > 15)
+      missing.push(['/parcels', 'Ensure this field has no more than 15 elements.']);
+    if (missing.length) {
+      return send(res, 400, {
+        errors: missing.map(([pointer, detail]) => ({ status: '400', code: 'required', detail, source: { pointer } })),
+      });
+    }
+    const failed = body.ship_with.properties.shipping_option_code === 'fake:announcement_failed';
+    const shipment: FakeShipment = {
+      id: randomUUID(),
+      external_reference_id: body.external_reference_id ?? null,
+      order_number: body.order_number ?? null,
+      parcels: [],
+      cancelled: false,
+      queuedCancel: body.ship_with.properties.shipping_option_code === 'fake:queued_cancel',
+    };
+    shipment.parcels = body.parcels.map(() => {
+      const parcel = { id: nextParcel++, tracking_number: `3SYZXG${nextParcel}`, shipmentId: shipment.id };
+      parcels.set(parcel.id, parcel);
+      return parcel;
+    });
+    shipments.set(shipment.id, shipment);
+    send(res, 201, { data: shipmentView(shipment, failed) });
+  }
+
+  function handle(method: string, path: string, url: URL, req: IncomingMessage, body: any, res: ServerResponse): void {
+    if (method === 'POST' && path === '/shipments/announce') return announce(body, res);
+    if (method === 'GET' && path === '/shipments') {
+      const reference = url.searchParams.get('external_reference_id');
+      const found = [...shipments.values()].filter((shipment) => reference === null || shipment.external_reference_id === reference);
+      return send(res, 200, { data: found.map((shipment) => shipmentView(shipment)) });
+    }
+    let match = /^\/parcels\/(\d+)\/documents\/(label|customs-declaration|air-waybill)$/.exec(path);
+    if (method === 'GET' && match) {
+      const parcel = parcels.get(Number(match[1]));
+      if (!parcel) return send(res, 404, jsonApiError(404, 'not_found', 'No Parcel matches the given query.'));
+      if ((req.headers.accept ?? '').includes('application/pdf')) {
+        res.writeHead(200, { 'Content-Type': 'application/pdf' });
+        return void res.end(FAKE_LABEL_PDF);
+      }
+      return send(res, 406, jsonApiError(406, 'invalid', 'Choose a format with the Accept header.'));
+    }
+    match = /^\/shipments\/([^/]+)\/cancel$/.exec(path);
+    if (method === 'POST' && match) {
+      const shipment = shipments.get(decodeURIComponent(match[1]!));
+      if (!shipment) return send(res, 404, { errors: [{ status: '404', code: 'not_found', detail: 'Not found' }] });
+      if (shipment.cancelled)
+        return send(res, 409, { errors: [{ status: '409', code: 'invalid', detail: 'This shipment is already being cancelled.' }] });
+      shipment.cancelled = true;
+      return shipment.queuedCancel
+        ? send(res, 202, { data: { status: 'queued', message: 'Shipment cancellation has been queued' } })
+        : send(res, 200, { data: { status: 'cancelled', message: 'Shipment has been cancelled' } });
+    }
+    match = /^\/parcels\/tracking\/([^/]+)$/.exec(path);
+    if (method === 'GET' && match) {
+      const number = decodeURIComponent(match[1]!);
+      const parcel = [...parcels.values()].find((candidate) => candidate.tracking_number === number);
+      if (!parcel) return send(res, 404, { detail: 'Parcel does not exist' });
+      return send(res, 200, {
+        announced_at: new Date().toISOString(),
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+        source_id: null,
+        details: { is_return: false, is_to_service_point: false, is_mail_box: false },
+        tracking_numbers: [{ carrier_code: 'postnl', tracking_number: number, tracking_url: `https://tracking.example/${number}` }],
+        events: tracking.get(number) ?? [],
+      });
+    }
+    send(res, 404, jsonApiError(404, 'not_found', 'Not found'));
+  }
+
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const path = url.pathname.replace(/^\/api\/v3/, '');
+    const method = req.method ?? 'GET';
+    let body: any;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      return send(res, 400, jsonApiError(400, 'invalid', 'JSON parse error'));
+    }
+    requests.push({ method, path: `${path}${url.search}`, headers: req.headers, body });
+
+    const expected = `Basic ${Buffer.from(`${keys.publicKey}:${keys.secretKey}`).toString('base64')}`;
+    if (req.headers.authorization !== expected) {
+      return send(res, 401, jsonApiError(401, 'authentication_failed', 'Invalid username/password.'));
+    }
+    if (method !== 'GET') {
+      const second = Math.floor(Date.now() / 1000);
+      unsafeWindow = unsafeWindow.second === second ? { second, count: unsafeWindow.count + 1 } : { second, count: 1 };
+      if (unsafeWindow.count > 15) return send(res, 429, jsonApiError(429, 'throttled', 'Request was throttled.'), { 'Retry-After': '1' });
+    }
+    const queue = [...scripts.entries()].find(([route]) => `${method} ${path}`.startsWith(route))?.[1];
+    const scripted = queue?.shift();
+    if (scripted?.delayMs) await new Promise((resolve) => setTimeout(resolve, scripted.delayMs));
+    if (scripted && !scripted.afterHandling) {
+      res.writeHead(scripted.status, { 'Content-Type': 'application/json', ...scripted.headers });
+      return void res.end(JSON.stringify(scripted.body ?? jsonApiError(scripted.status, 'error', `Scripted ${scripted.status}`)));
+    }
+    if (scripted?.afterHandling) {
+      // Carry it out, then answer the scripted failure instead.
+      const swallow = { writeHead: () => swallow, end: () => undefined } as unknown as ServerResponse;
+      handle(method, path, url, req, body, swallow);
+      res.writeHead(scripted.status, { 'Content-Type': 'application/json', ...scripted.headers });
+      return void res.end(JSON.stringify(scripted.body ?? jsonApiError(scripted.status, 'error', `Scripted ${scripted.status}`)));
+    }
+    handle(method, path, url, req, body, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/api/v3`,
+    ...keys,
+    requests,
+    shipments,
+    script: (route, answers) => scripts.set(route, [...(scripts.get(route) ?? []), ...answers]),
+    clearScripts: () => scripts.clear(),
+    setTracking: (number, events) => tracking.set(number, events),
+    async sendCallback(url, payload, secret = keys.secretKey) {
+      const raw = JSON.stringify(payload);
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          ...(secret === null ? {} : { 'Sendcloud-Signature': sendcloudSignature(secret, raw) }),
+        },
+        body: raw,
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

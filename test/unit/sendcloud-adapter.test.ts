@@ -1,0 +1,222 @@
+/**
+ * The Sendcloud v3 adapter against a local server that answers as Sendcloud's documentation says
+ * (test/support/sendcloud-fake.ts): labels, the 201-with-ANNOUNCEMENT_FAILED trap, validation and
+ * credential refusals, cancellation answers, retries after 429 and 503, a timeout, tracking.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CarrierError, ConflictError } from '#shared/errors';
+import { toErrorResult } from '#shared/http/error-mapping';
+import type { LabelRequest } from '#shared/shipments/carriers/carrier';
+import { SendcloudCarrier, sendcloudErrorDetails } from '#shared/shipments/carriers/sendcloud';
+import { FAKE_LABEL_PDF, startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
+
+let fake: FakeSendcloud;
+let reference = 0;
+
+beforeAll(async () => {
+  fake = await startFakeSendcloud();
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.clearScripts();
+});
+
+const adapter = (options: Partial<ConstructorParameters<typeof SendcloudCarrier>[0]> = {}) =>
+  new SendcloudCarrier({
+    baseUrl: fake.url,
+    publicKey: fake.publicKey,
+    secretKey: fake.secretKey,
+    backoffMs: 10,
+    deadlineMs: 3000,
+    requestTimeoutMs: 1000,
+    ...options,
+  });
+
+const request = (overrides: Partial<LabelRequest> = {}): LabelRequest => ({
+  reference: `acct_test:live:shipment:${++reference}`,
+  service: 'postnl:standard',
+  order_number: 'ORD-2026-000042',
+  parcels: [{ weight_g: 1320, length_mm: 300, width_mm: 210, height_mm: 50 }],
+  to: {
+    name: 'Anna Schmidt',
+    company: null,
+    line1: 'Hauptstraße 1',
+    line2: null,
+    postal_code: '10115',
+    city: 'Berlin',
+    region: null,
+    country: 'DE',
+    email: 'anna@example.com',
+  },
+  from: {
+    name: 'Druckerei Schmidt GmbH',
+    company: null,
+    line1: 'Druckweg 2',
+    line2: null,
+    postal_code: '20457',
+    city: 'Hamburg',
+    region: null,
+    country: 'DE',
+  },
+  ...overrides,
+});
+
+const announces = () => fake.requests.filter((received) => received.method === 'POST' && received.path === '/shipments/announce');
+
+async function failure(work: Promise<unknown>): Promise<Error> {
+  try {
+    await work;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('creating a label', () => {
+  it('announces with Basic auth and the documented body, and answers ids, tracking and the label PDF', async () => {
+    const label = await adapter().createLabel(request());
+    const [sent] = announces();
+    expect(sent!.headers.authorization).toBe(`Basic ${Buffer.from(`${fake.publicKey}:${fake.secretKey}`).toString('base64')}`);
+    expect(sent!.body).toMatchObject({
+      label_details: { mime_type: 'application/pdf', dpi: 72 },
+      to_address: { name: 'Anna Schmidt', address_line_1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country_code: 'DE' },
+      from_address: { name: 'Druckerei Schmidt GmbH', city: 'Hamburg' },
+      ship_with: { type: 'shipping_option_code', properties: { shipping_option_code: 'postnl:standard' } },
+      order_number: 'ORD-2026-000042',
+      external_reference_id: `acct_test:live:shipment:${reference}`,
+      parcels: [{ dimensions: { length: '30.00', width: '21.00', height: '5.00', unit: 'cm' }, weight: { value: '1.320', unit: 'kg' } }],
+    });
+    expect(label.parcel_ids).toHaveLength(1);
+    expect(label.tracking_number).toMatch(/^3SYZXG/);
+    expect(label.carrier_shipment_id).toBe([...fake.shipments.values()].at(-1)!.id);
+    const pdf = await adapter().getLabel(label, 0);
+    expect(Buffer.from(pdf).equals(FAKE_LABEL_PDF)).toBe(true);
+    expect(fake.requests.at(-1)!.headers.accept).toBe('application/pdf');
+  });
+
+  it('treats a 201 whose parcel says ANNOUNCEMENT_FAILED as the failure it is (502 with Sendcloud’s message)', async () => {
+    const error = await failure(adapter().createLabel(request({ service: 'fake:announcement_failed' })));
+    expect(error).toBeInstanceOf(CarrierError);
+    expect(error).toMatchObject({ code: 'carrier_error' });
+    expect(error.message).toContain('Service error: the carrier is unreachable');
+    expect(toErrorResult(error, 'req').statusCode).toBe(502);
+    expect(announces()).toHaveLength(1);
+  });
+
+  it("passes a validation error on as 422 with Sendcloud's message and pointers", async () => {
+    const error = await failure(adapter().createLabel(request({ to: { ...request().to, city: '' } })));
+    expect(error).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: '/to_address/city', message: 'This field is required.' }],
+    });
+    expect(error.message).toContain('This field is required.');
+    expect(toErrorResult(error, 'req').statusCode).toBe(422);
+  });
+
+  it('answers 422 when Sendcloud refuses the credentials (401), without retrying', async () => {
+    const error = await failure(adapter({ secretKey: 'wrong' }).createLabel(request()));
+    expect(error).toMatchObject({ code: 'validation_failed' });
+    expect(error.message).toContain('Invalid username/password.');
+    expect(announces()).toHaveLength(1);
+  });
+
+  it('retries a 429 (honouring Retry-After) and then succeeds', async () => {
+    fake.script('POST /shipments/announce', [{ status: 429, headers: { 'Retry-After': '0' } }]);
+    const label = await adapter().createLabel(request());
+    expect(label.tracking_number).toBeTruthy();
+    expect(announces()).toHaveLength(2);
+  });
+
+  it('after a 503 looks the label up by its reference before announcing again, then succeeds', async () => {
+    fake.script('POST /shipments/announce', [{ status: 503 }]);
+    const label = await adapter().createLabel(request());
+    expect(label.tracking_number).toBeTruthy();
+    const paths = fake.requests.map((received) => `${received.method} ${received.path.split('?')[0]}`);
+    expect(paths).toEqual(['POST /shipments/announce', 'GET /shipments', 'POST /shipments/announce']);
+  });
+
+  it('finds a label made before a 5xx answer by its reference, and makes no second one', async () => {
+    const before = fake.shipments.size;
+    fake.script('POST /shipments/announce', [{ status: 502, afterHandling: true }]);
+    const asked = request();
+    const label = await adapter().createLabel(asked);
+    expect(fake.shipments.size).toBe(before + 1);
+    expect(announces()).toHaveLength(1);
+    expect([...fake.shipments.values()].find((shipment) => shipment.external_reference_id === asked.reference)!.id).toBe(
+      label.carrier_shipment_id,
+    );
+  });
+
+  it('gives up on a carrier that does not answer in time, within its deadline (502)', async () => {
+    fake.script(
+      'POST /shipments/announce',
+      Array.from({ length: 10 }, () => ({ status: 201, delayMs: 700 })),
+    );
+    const started = Date.now();
+    const error = await failure(adapter({ requestTimeoutMs: 200, deadlineMs: 900 }).createLabel(request()));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error).toMatchObject({ code: 'carrier_error' });
+    expect(error.message).toContain('did not answer in time');
+  });
+
+  it('survives a timeout followed by an answer', async () => {
+    fake.script('POST /shipments/announce', [{ status: 201, delayMs: 400 }]);
+    const label = await adapter({ requestTimeoutMs: 200 }).createLabel(request());
+    expect(label.tracking_number).toBeTruthy();
+  });
+});
+
+describe('cancelling', () => {
+  it('answers cancelled (200), requested (202), and passes 409 and 404 on as conflicts with the reason', async () => {
+    const carrier = adapter();
+    const label = await carrier.createLabel(request());
+    expect(await carrier.cancel(label)).toBe('cancelled');
+    const again = await failure(carrier.cancel(label));
+    expect(again).toBeInstanceOf(ConflictError);
+    expect(again.message).toContain('This shipment is already being cancelled.');
+    expect(toErrorResult(again, 'req').statusCode).toBe(409);
+    const unknown = await failure(carrier.cancel({ ...label, carrier_shipment_id: 'no-such-shipment' }));
+    expect(unknown).toBeInstanceOf(ConflictError);
+    expect(unknown.message).toContain('Not found');
+    const queued = await carrier.createLabel(request({ service: 'fake:queued_cancel' }));
+    expect(await carrier.cancel(queued)).toBe('requested');
+  });
+});
+
+describe('tracking', () => {
+  it('maps the tracking events by the status table, oldest first', async () => {
+    const carrier = adapter();
+    const label = await carrier.createLabel(request());
+    fake.setTracking(label.tracking_number!, [
+      {
+        event_at: '2026-05-02T09:00:00Z',
+        event_type: 'carrier',
+        status_code: 'DELIVERED',
+        status_description: 'Delivered',
+        status_type: 'delivered',
+      },
+      {
+        event_at: '2026-05-01T09:00:00Z',
+        event_type: 'carrier',
+        status_code: 'IN_TRANSIT',
+        status_description: 'Sorted',
+        status_type: 'in_transit',
+      },
+    ]);
+    const updates = await carrier.track(label);
+    expect(updates.map((update) => [update.status, update.description])).toEqual([
+      ['in_transit', 'Sorted'],
+      ['delivered', 'Delivered'],
+    ]);
+  });
+
+  it('reads the tracking endpoint’s own error shape ({"detail"}) and treats 404 as nothing known', async () => {
+    expect(await adapter().track({ carrier_shipment_id: 'x', parcel_ids: ['1'], tracking_number: 'NOPE', tracking_url: null })).toEqual([]);
+    expect(sendcloudErrorDetails({ detail: 'Parcel does not exist' }).message).toBe('Parcel does not exist');
+    expect(sendcloudErrorDetails({ detail: [{ loc: ['path', 'tracking_number'], msg: 'field required', type: 'missing' }] })).toEqual({
+      message: 'field required',
+      details: [{ field: 'path.tracking_number', message: 'field required' }],
+    });
+  });
+});
