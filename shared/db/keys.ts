@@ -393,3 +393,13 @@ export const jobsDueBefore = (rank: number, date: string): [string, string] => [
 
 /** Sort key of the machine lists: type (a prefix the type filter uses), then creation. */
 export const machineSortKey = (type: string, createdAt: string, id: number): string => `${type}#${createdSortKey(createdAt, id)}`;
+
+/**
+ * Carts (docs/carts.md): a session cart is addressed by its random id — the id is the capability —
+ * and a customer's one cart by the customer. Each is one item holding its lines, so a cart is read
+ * with one GetItem and written with one conditional write.
+ */
+export const cartKeys = {
+  sessionCart: (tenant: Tenant, cartId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#CART#${cartId}`, sk: 'CART' }),
+  customerCart: (tenant: Tenant, customerId: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#CUSTOMER_CART#${customerId}`, sk: 'CART' }),
+};
