@@ -24,7 +24,9 @@ const expired = (item: Record<string, unknown>, now: Date): boolean =>
 
 /** A session cart, or undefined when there is none (never was, deleted, expired — TTL deletes lazily). */
 export async function readSessionCart(tenant: Tenant, id: string, now: Date): Promise<CartRecord | undefined> {
-  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: cartKeys.sessionCart(tenant, id), ConsistentRead: true }));
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: cartKeys.sessionCart(tenant, id), ConsistentRead: true }),
+  );
   return result.Item && !expired(result.Item, now) ? cartFromItem(result.Item) : undefined;
 }
 

@@ -88,7 +88,9 @@ export const CartLineUpdateSchema = /* @__PURE__ */ (() =>
     .meta({ id: 'CartLineUpdate', description: 'Only the fields sent change; the line is priced again.', example: { quantity: 1000 } }))();
 
 export const CartMergeSchema = /* @__PURE__ */ (() =>
-  z.strictObject({ cart_id: cartId }).meta({ id: 'CartMerge', description: "The session cart to merge into the signed-in customer's cart" }))();
+  z
+    .strictObject({ cart_id: cartId })
+    .meta({ id: 'CartMerge', description: "The session cart to merge into the signed-in customer's cart" }))();
 
 const version = /* @__PURE__ */ z
   .string()
@@ -107,8 +109,12 @@ export const CartCheckoutSchema = /* @__PURE__ */ (() =>
     .strictObject({
       version,
       customer_id: bodyId('The ordering customer: required with a secret key, not taken with a publishable key').optional(),
-      email: email.optional().meta({ description: "Guest checkout (publishable key): the tenant's customer with this email, made if none" }),
-      name: requiredText(200).optional().meta({ description: 'Guest checkout: the name of a customer made for the email', example: 'Anna Schmidt' }),
+      email: email
+        .optional()
+        .meta({ description: "Guest checkout (publishable key): the tenant's customer with this email, made if none" }),
+      name: requiredText(200)
+        .optional()
+        .meta({ description: 'Guest checkout: the name of a customer made for the email', example: 'Anna Schmidt' }),
       shipping: moneyInput().optional().meta({ description: 'Net; taxed like the lines; 0 when not sent. Secret keys only' }),
       ...addressFields,
       notes: optionalText(5000, { multiline: true }),
@@ -117,7 +123,7 @@ export const CartCheckoutSchema = /* @__PURE__ */ (() =>
     .meta({
       id: 'CartCheckout',
       description:
-        'With a secret key: `customer_id`. With a publishable key: `email` and `name` (a guest), addresses inline only. An address not given is, with a secret key, the customer\'s default of its type.',
+        "With a secret key: `customer_id`. With a publishable key: `email` and `name` (a guest), addresses inline only. An address not given is, with a secret key, the customer's default of its type.",
       example: {
         version: '3.Zx8kq2LmP0aB',
         email: 'anna@example.com',

@@ -401,5 +401,8 @@ export const machineSortKey = (type: string, createdAt: string, id: number): str
  */
 export const cartKeys = {
   sessionCart: (tenant: Tenant, cartId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#CART#${cartId}`, sk: 'CART' }),
-  customerCart: (tenant: Tenant, customerId: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#CUSTOMER_CART#${customerId}`, sk: 'CART' }),
+  customerCart: (tenant: Tenant, customerId: number): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#CUSTOMER_CART#${customerId}`,
+    sk: 'CART',
+  }),
 };
