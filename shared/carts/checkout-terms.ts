@@ -28,8 +28,16 @@ async function guestCustomer(tenant: Tenant, email: string, name: string): Promi
   }
 }
 
-/** The order's terms of a session cart's checkout, checked before anything is read. */
-export function sessionCheckoutTerms(tenant: Tenant, caller: Pick<Principal, 'kind'>, body: CartCheckout): () => Promise<OrderTerms> {
+/**
+ * The order's terms of a session cart's checkout, asked once the cart was found (an unknown cart is
+ * 404 whatever the body says) and before anything is written: the caller's fields are checked first.
+ */
+export const sessionCheckoutTerms =
+  (tenant: Tenant, caller: Pick<Principal, 'kind'>, body: CartCheckout): (() => Promise<OrderTerms>) =>
+  () =>
+    termsFor(tenant, caller, body);
+
+async function termsFor(tenant: Tenant, caller: Pick<Principal, 'kind'>, body: CartCheckout): Promise<OrderTerms> {
   const problems: ErrorDetail[] = [];
   const addresses = {
     shipping_address_id: body.shipping_address_id,
@@ -43,8 +51,7 @@ export function sessionCheckoutTerms(tenant: Tenant, caller: Pick<Principal, 'ki
       if (body[name] !== undefined)
         problems.push({ field: name, message: 'only for a guest checkout (publishable key); send customer_id' });
     if (problems.length) throw invalid(problems);
-    const terms: OrderTerms = { customer_id: body.customer_id!, shipping: body.shipping ?? 0, ...addresses, notes: body.notes };
-    return async () => terms;
+    return { customer_id: body.customer_id!, shipping: body.shipping ?? 0, ...addresses, notes: body.notes };
   }
   if (body.customer_id !== undefined)
     problems.push({ field: 'customer_id', message: 'not taken with a publishable key: send email and name' });
@@ -54,14 +61,14 @@ export function sessionCheckoutTerms(tenant: Tenant, caller: Pick<Principal, 'ki
   for (const name of ['shipping_address_id', 'billing_address_id'] as const)
     if (body[name] !== undefined) problems.push({ field: name, message: 'a guest gives addresses inline' });
   if (problems.length) throw invalid(problems);
-  return async () => ({
+  return {
     customer_id: await guestCustomer(tenant, body.email!, body.name!),
     shipping: 0,
     // Null, not "the customer's default": a guest never gets what an existing customer record holds.
     shipping_address: body.shipping_address ?? null,
     billing_address: body.billing_address ?? null,
     notes: body.notes,
-  });
+  };
 }
 
 /** The signed-in customer's checkout: for themselves, the shop's shipping. */

@@ -522,13 +522,14 @@ export async function checkout(
   terms: () => Promise<OrderTerms>,
   reader?: number,
 ): Promise<CheckedOut> {
-  const requested = revisionOf(version);
-  if (requested === undefined)
-    throw new ValidationError('The checkout is invalid', [{ field: 'version', message: "is not a cart's version" }]);
   let settled: Promise<OrderTerms> | undefined;
   for (let attempt = 1; ; attempt++) {
     const now = new Date();
+    // The cart first: an unknown one is 404 whatever the body says.
     const cart = await loadCart(tenant, ref, now);
+    const requested = revisionOf(version);
+    if (requested === undefined)
+      throw new ValidationError('The checkout is invalid', [{ field: 'version', message: "is not a cart's version" }]);
     if (cart.order_id !== null && (cart.status === 'checked_out' || requested === cart.checked_out_revision)) {
       return { order: await getOrder(tenant, cart.order_id, reader), created: false };
     }

@@ -70,7 +70,10 @@ describe('carts', () => {
     expect(cart.id).toMatch(/^cart_[0-9A-Za-z]{24}$/);
     const [productPrice, legacyPrice] = await Promise.all([
       call('POST', `/v1/products/${cards.id}/calculate`, { key: shop.publishable, body: { quantity: 500, options: { paper: 'matt300' } } }),
-      call('POST', `/v1/legacy-products/${legacy.id}/calculate`, { key: shop.publishable, body: { format: 'A5', color: '4/4', quantity: 100, pages: 8 } }),
+      call('POST', `/v1/legacy-products/${legacy.id}/calculate`, {
+        key: shop.publishable,
+        body: { format: 'A5', color: '4/4', quantity: 100, pages: 8 },
+      }),
     ]);
     expect(productPrice.status).toBe(200);
     expect(legacyPrice.status).toBe(200);
@@ -182,7 +185,14 @@ describe('carts', () => {
     const order = attempts[0]!.body.data;
     OrderSchema.strict().parse(order);
     // 40 × 2.50 = 100.00, 19 % tax.
-    expect(order).toMatchObject({ status: 'pending', subtotal: 100, tax: 19, total: 119, notes: 'Ring twice', customer: { email: body.email } });
+    expect(order).toMatchObject({
+      status: 'pending',
+      subtotal: 100,
+      tax: 19,
+      total: 119,
+      notes: 'Ring twice',
+      customer: { email: body.email },
+    });
     expect(order.items).toMatchObject([{ product_id: stocked.id, quantity: 40, unit_price: 2.5 }]);
     expect(order.shipping_address).toMatchObject({ city: 'Hamburg' });
     expect((await call('GET', `/v1/products/${stocked.id}`, { key: shop.secret })).body.data.stock.quantity).toBe(960);
@@ -191,7 +201,10 @@ describe('carts', () => {
 
     const closed = (await getCart(cart.id)).body.data;
     expect(closed).toMatchObject({ status: 'checked_out', items: [], order_id: order.id });
-    const later = await call('POST', `/v1/carts/${cart.id}/items`, { key: shop.publishable, body: { product_id: stocked.id, quantity: 1 } });
+    const later = await call('POST', `/v1/carts/${cart.id}/items`, {
+      key: shop.publishable,
+      body: { product_id: stocked.id, quantity: 1 },
+    });
     expect(later.status).toBe(409);
     // The same cart checked out again (any version) answers the same order.
     const repeat = await call('POST', `/v1/carts/${cart.id}/checkout`, { key: shop.publishable, body: guest(closed.version) });
@@ -200,9 +213,13 @@ describe('carts', () => {
   });
 
   it('with a secret key checks out for a named customer; refuses guest fields, and legacy lines (orders take product lines)', async () => {
-    const customer = (await call('POST', '/v1/customers', { key: shop.secret, body: { name: 'Sam', email: uniqueEmail('sam') } })).body.data;
+    const customer = (await call('POST', '/v1/customers', { key: shop.secret, body: { name: 'Sam', email: uniqueEmail('sam') } })).body
+      .data;
     const cart = await newCart([cardsLine(250)], shop.secret);
-    const refused = await call('POST', `/v1/carts/${cart.id}/checkout`, { key: shop.secret, body: { version: cart.version, email: 'x@example.com' } });
+    const refused = await call('POST', `/v1/carts/${cart.id}/checkout`, {
+      key: shop.secret,
+      body: { version: cart.version, email: 'x@example.com' },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['customer_id', 'email']);
     const done = await call('POST', `/v1/carts/${cart.id}/checkout`, {
@@ -213,7 +230,10 @@ describe('carts', () => {
     expect(done.body.data).toMatchObject({ customer: { id: customer.id }, subtotal: 32.4, shipping: 4.9 });
 
     const withLegacy = await newCart([cardsLine(), legacyLine()]);
-    const legacyRefused = await call('POST', `/v1/carts/${withLegacy.id}/checkout`, { key: shop.publishable, body: guest(withLegacy.version) });
+    const legacyRefused = await call('POST', `/v1/carts/${withLegacy.id}/checkout`, {
+      key: shop.publishable,
+      body: guest(withLegacy.version),
+    });
     expect(legacyRefused.status).toBe(422);
     expect(legacyRefused.body.error.details).toEqual([{ field: 'items.1', message: expect.stringContaining('legacy') }]);
   });
@@ -255,7 +275,13 @@ describe('carts', () => {
     const customer = await signIn();
     const empty = await call('GET', '/v1/cart', { key: customer.token });
     expect(empty.body.data).toMatchObject({ id: `cart_customer_${customer.id}`, items: [], created_at: null });
+    const extra = await call('POST', '/v1/cart/items', { key: customer.token, body: legacyLine() });
+    expect(extra.status).toBe(201);
+    const changed = await call('PUT', '/v1/cart/items/1', { key: customer.token, body: { quantity: 250 } });
+    expect(changed.body.data.items[0]).toMatchObject({ quantity: 250, total: 89 });
+    expect((await call('DELETE', '/v1/cart/items/1', { key: customer.token })).body.data.items).toEqual([]);
     const added = (await call('POST', '/v1/cart/items', { key: customer.token, body: cardsLine(250) })).body.data;
+    expect(added.items[0].id).toBe(2);
     const first = await call('POST', '/v1/cart/checkout', { key: customer.token, body: { version: added.version } });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     expect(first.body.data).toMatchObject({ customer: { id: customer.id }, subtotal: 32.4 });
