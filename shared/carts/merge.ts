@@ -2,7 +2,8 @@
  * The merge rule (docs/carts.md#merge-on-login) — pure: what a session cart's lines become in the
  * customer's cart.
  */
-import { priceLine, specOf, type Catalogue, type LineSpec } from './pricing';
+import { priceLine } from './line-pricing';
+import { specOf, type Catalogue, type LineSpec } from './pricing';
 import type { CartRecord } from './stored';
 
 const sameChoice = (a: Record<string, string>, b: Record<string, string>): boolean =>

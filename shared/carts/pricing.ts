@@ -11,7 +11,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { ErrorDetail } from '#shared/errors';
-import { cellProblems } from '#shared/legacy-products/lookup';
 import type { LegacyProductRecord } from '#shared/legacy-products/stored';
 import { fromMinor } from '#shared/money';
 import { priceProduct, resolveOptions, type PricingContext } from '#shared/pricing/product-price';
@@ -60,47 +59,31 @@ export const specOf = (line: CartLineRecord): LineSpec =>
         pages: line.pages!,
       };
 
-/** Prices one line as the calculators do, with their field names (`quantity`, `options.paper`, `format`…). */
-export function priceLine(spec: LineSpec, catalogue: Catalogue): LinePrice {
-  if (spec.kind === 'product') {
-    const product = catalogue.products.get(spec.product_id);
-    if (!product) return { ok: false, name: null, problems: [{ field: 'product_id', message: `No product with id ${spec.product_id}` }] };
-    if (!product.is_active) {
-      return {
-        ok: false,
-        name: product.name,
-        problems: [{ field: 'product_id', message: `Product ${product.id} is archived (is_active is false) and cannot be ordered` }],
-      };
-    }
-    const outcome = priceProduct(product, { quantity: spec.quantity, options: spec.options }, catalogue.pricing);
-    if (!outcome.ok) return { ok: false, name: product.name, problems: outcome.problems };
-    const chosen = resolveOptions(product, spec.options).chosen;
-    return {
-      ok: true,
-      name: product.name,
-      unit_price: outcome.quote.unit_price,
-      setup_fee: outcome.quote.setup_fee,
-      options: Object.fromEntries(chosen.map(({ option, value }) => [option.code, value.code])),
-      price_version: 0,
-    };
-  }
-  const legacy = catalogue.legacy.get(spec.legacy_product_id);
-  if (!legacy) {
+/** A line pricer: the product formula for product lines, and the lookup for legacy lines where the caller needs them. */
+export type LinePricer = (spec: LineSpec, catalogue: Catalogue) => LinePrice;
+
+/** Prices a product line as the product calculator does, with its field names (`quantity`, `options.paper`…). */
+export function priceProductLine(spec: Extract<LineSpec, { kind: 'product' }>, catalogue: Catalogue): LinePrice {
+  const product = catalogue.products.get(spec.product_id);
+  if (!product) return { ok: false, name: null, problems: [{ field: 'product_id', message: `No product with id ${spec.product_id}` }] };
+  if (!product.is_active) {
     return {
       ok: false,
-      name: null,
-      problems: [{ field: 'legacy_product_id', message: `No legacy product with id ${spec.legacy_product_id}` }],
+      name: product.name,
+      problems: [{ field: 'product_id', message: `Product ${product.id} is archived (is_active is false) and cannot be ordered` }],
     };
   }
-  const problems = cellProblems(legacy, spec).map((problem) =>
-    problem.field === 'id' ? { field: 'legacy_product_id', message: problem.message } : problem,
-  );
-  if (problems.length) return { ok: false, name: legacy.name, problems };
-  const price = catalogue.prices.get(priceKey(legacy.id, legacy.price_version, spec));
-  if (price === undefined) {
-    return { ok: false, name: legacy.name, problems: [{ field: 'quantity', message: 'No price for this combination' }], missingCell: true };
-  }
-  return { ok: true, name: legacy.name, unit_price: price, setup_fee: 0, options: {}, price_version: legacy.price_version };
+  const outcome = priceProduct(product, { quantity: spec.quantity, options: spec.options }, catalogue.pricing);
+  if (!outcome.ok) return { ok: false, name: product.name, problems: outcome.problems };
+  const chosen = resolveOptions(product, spec.options).chosen;
+  return {
+    ok: true,
+    name: product.name,
+    unit_price: outcome.quote.unit_price,
+    setup_fee: outcome.quote.setup_fee,
+    options: Object.fromEntries(chosen.map(({ option, value }) => [option.code, value.code])),
+    price_version: 0,
+  };
 }
 
 /** A line as a cart shows it: what was asked, the current price, and how it compares with the price held. */
@@ -128,7 +111,7 @@ export interface PricedCart {
 const lineTotal = (line: CartLineRecord, unitPrice: number, setupFee: number): number =>
   line.kind === 'legacy' ? unitPrice : unitPrice * line.quantity + setupFee;
 
-export function priceCart(cart: Pick<CartRecord, 'items'>, catalogue: Catalogue): PricedCart {
+export function priceCartWith(cart: Pick<CartRecord, 'items'>, catalogue: Catalogue, priceLine: LinePricer): PricedCart {
   const lines = cart.items.map((line): PricedLine => {
     const price = priceLine(specOf(line), catalogue);
     if (!price.ok) {

@@ -92,10 +92,7 @@ export const CartMergeSchema = /* @__PURE__ */ (() =>
     .strictObject({ cart_id: cartId })
     .meta({ id: 'CartMerge', description: "The session cart to merge into the signed-in customer's cart" }))();
 
-const version = /* @__PURE__ */ z
-  .string()
-  .max(40)
-  .meta({ description: "The cart's `version` as last read: checkout refuses (409) when prices changed since", example: '3.Zx8kq2LmP0aB' });
+const version = /* @__PURE__ */ z.string().max(40).meta({ description: "The cart's `version` as last read", example: '3.Zx8kq2LmP0aB' });
 
 const email = /* @__PURE__ */ z
   .string()
@@ -108,29 +105,15 @@ export const CartCheckoutSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       version,
-      customer_id: bodyId('The ordering customer: required with a secret key, not taken with a publishable key').optional(),
-      email: email
-        .optional()
-        .meta({ description: "Guest checkout (publishable key): the tenant's customer with this email, made if none" }),
-      name: requiredText(200)
-        .optional()
-        .meta({ description: 'Guest checkout: the name of a customer made for the email', example: 'Anna Schmidt' }),
-      shipping: moneyInput().optional().meta({ description: 'Net; taxed like the lines; 0 when not sent. Secret keys only' }),
+      customer_id: bodyId('Secret keys: the ordering customer').optional(),
+      email: email.optional().meta({ description: "Publishable keys (a guest): the tenant's customer with this email, or a new one" }),
+      name: requiredText(200).optional().meta({ description: 'Publishable keys: the name of a new customer' }),
+      shipping: moneyInput().optional().meta({ description: 'Secret keys: net, taxed like the lines; 0 when not sent' }),
       ...addressFields,
       notes: optionalText(5000, { multiline: true }),
     })
     .superRefine(oneAddressSource)
-    .meta({
-      id: 'CartCheckout',
-      description:
-        "With a secret key: `customer_id`. With a publishable key: `email` and `name` (a guest), addresses inline only. An address not given is, with a secret key, the customer's default of its type.",
-      example: {
-        version: '3.Zx8kq2LmP0aB',
-        email: 'anna@example.com',
-        name: 'Anna Schmidt',
-        shipping_address: { name: 'Anna Schmidt', line1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country: 'DE' },
-      },
-    }))();
+    .meta({ id: 'CartCheckout', description: 'A guest (publishable key) gives addresses inline; see docs/carts.md' }))();
 
 export const CustomerCartCheckoutSchema = /* @__PURE__ */ (() =>
   z

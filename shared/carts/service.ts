@@ -16,15 +16,17 @@ import { pricedCells } from '#shared/legacy-products/prices';
 import { fromMinor } from '#shared/money';
 import type { OrderCreate, Order } from '#shared/orders/schema';
 import { createOrder, getOrder } from '#shared/orders/service';
+import { priceCart, priceLine } from './line-pricing';
 import {
   changeMessage,
-  priceCart,
-  priceLine,
+  priceCartWith,
+  priceProductLine,
   revisionOf,
   specOf,
   versionOf,
   type Catalogue,
   type LinePrice,
+  type LinePricer,
   type LineSpec,
   type PricedLine,
 } from './pricing';
@@ -33,8 +35,27 @@ import * as repo from './repository';
 import type { Cart, CartLineInput, CartLineUpdate } from './schema';
 import { expiryOf, MAX_CART_LINES, type CartLineRecord, type CartRecord } from './stored';
 
-/** Which cart: a session cart by its id, or a customer's own. */
-export type CartRef = { kind: 'session'; id: string } | { kind: 'customer'; customerId: number };
+/**
+ * Which cart, and how it is read: a session cart by its id, or a customer's own (`sessionCart`,
+ * `customerCart`; a handler's bundle carries only the reader it uses).
+ */
+export interface CartRef {
+  load(tenant: Tenant, now: Date): Promise<CartRecord>;
+}
+
+/** A session cart; a merged one is gone for everyone but a second merge, which is told why. */
+export const sessionCart = (id: string): CartRef => ({
+  load: async (tenant, now) => {
+    const cart = await repo.readSessionCart(tenant, id, now);
+    if (!cart || cart.status === 'merged') throw new NotFoundError('cart', id);
+    return cart;
+  },
+});
+
+/** The customer's cart: created on first use, so an empty one until then. */
+export const customerCart = (customerId: number): CartRef => ({
+  load: (tenant, now) => repo.readCustomerCart(tenant, customerId, now),
+});
 
 /**
  * The most distinct products one checkout may order: each takes up to two items of the order's
@@ -101,16 +122,8 @@ const storedSpecs = (cart: CartRecord): (LineSpec & { price_version: number })[]
 
 // ---- Reading ----------------------------------------------------------------------------------
 
-async function loadCart(tenant: Tenant, ref: CartRef, now: Date): Promise<CartRecord> {
-  if (ref.kind === 'customer') return repo.readCustomerCart(tenant, ref.customerId, now);
-  const cart = await repo.readSessionCart(tenant, ref.id, now);
-  // A merged cart is gone for everyone but a second merge, which is told why.
-  if (!cart || cart.status === 'merged') throw new NotFoundError('cart', ref.id);
-  return cart;
-}
-
 export async function getCart(tenant: Tenant, ref: CartRef): Promise<Cart> {
-  const cart = await loadCart(tenant, ref, new Date());
+  const cart = await ref.load(tenant, new Date());
   return presentCart(cart, await repo.readCatalogue(tenant, storedSpecs(cart)));
 }
 
@@ -198,7 +211,7 @@ interface LineChange {
 function changeLines(tenant: Tenant, ref: CartRef, plan: (cart: CartRecord) => LineChange): Promise<Cart> {
   return retryOnVersionConflict('cart', async () => {
     const now = new Date();
-    const before = await loadCart(tenant, ref, now);
+    const before = await ref.load(tenant, now);
     assertOpen(before);
     const change = plan(before);
     const catalogue = await repo.readCatalogue(tenant, [...storedSpecs(before), ...change.specs]);
@@ -397,6 +410,12 @@ export interface CheckedOut {
   created: boolean;
 }
 
+/** Checkout prices product lines only (a cart with legacy lines is refused before): its bundle leaves the lookup out. */
+const productLinesOnly: LinePricer = (spec, catalogue) =>
+  spec.kind === 'product'
+    ? priceProductLine(spec, catalogue)
+    : { ok: false, name: null, problems: [{ field: 'legacy_product_id', message: 'legacy lines cannot be checked out yet' }] };
+
 /** The checkout's own terms for the lines: every line available, and the prices the client saw (its version). */
 function checkAgainst(cart: CartRecord, version: string) {
   return (products: Catalogue['products'], account: { currency?: string; tax_rate?: number } | undefined): void => {
@@ -406,7 +425,7 @@ function checkAgainst(cart: CartRecord, version: string) {
       prices: new Map(),
       pricing: { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 },
     };
-    const priced = priceCart(cart, catalogue);
+    const priced = priceCartWith(cart, catalogue, productLinesOnly);
     const unavailable = priced.lines.flatMap((line, index) =>
       line.available ? [] : [{ field: `items.${index}`, message: `line ${line.line.id}: ${line.reason}` }],
     );
@@ -416,7 +435,7 @@ function checkAgainst(cart: CartRecord, version: string) {
         line.price_changed ? [{ field: `items.${index}`, message: `line ${line.line.id}: ${changeMessage(line)}` }] : [],
       );
       throw new ConflictError(
-        `Prices changed since version ${version} was read; nothing was written. Read the cart again (version ${versionOf(cart.revision, priced.fingerprint)}) and check out with its version`,
+        `Prices changed since version ${version} was read; nothing was written. The cart's version is now ${versionOf(cart.revision, priced.fingerprint)}`,
         changed.length ? changed : [{ field: 'version', message: 'the prices shown with this version have changed' }],
       );
     }
@@ -447,12 +466,12 @@ function assertOrderable(cart: CartRecord): void {
       ? [
           {
             field: `items.${index}`,
-            message: `line ${line.id}: legacy products cannot be checked out yet (orders take product lines); remove it`,
+            message: `line ${line.id}: a legacy product; orders take product lines only`,
           },
         ]
       : [],
   );
-  if (legacy.length) throw new ValidationError('The cart has lines an order cannot take yet', legacy);
+  if (legacy.length) throw new ValidationError('The cart has legacy lines', legacy);
   const products = new Set(cart.items.map((line) => line.product_id));
   if (products.size > MAX_CHECKOUT_PRODUCTS) {
     throw new ValidationError('The cart has too many different products for one order', [
@@ -487,7 +506,7 @@ export async function checkout(
   for (let attempt = 1; ; attempt++) {
     const now = new Date();
     // The cart first: an unknown one is 404 whatever the body says.
-    const cart = await loadCart(tenant, ref, now);
+    const cart = await ref.load(tenant, now);
     const requested = revisionOf(version);
     if (requested === undefined)
       throw new ValidationError('The checkout is invalid', [{ field: 'version', message: "is not a cart's version" }]);
@@ -496,10 +515,9 @@ export async function checkout(
     }
     assertOrderable(cart);
     if (requested !== cart.revision) {
-      throw new ConflictError(
-        `The cart changed since version ${version} was read; nothing was written. Read it again and check out with its version`,
-        [{ field: 'version', message: `the cart is at revision ${cart.revision}` }],
-      );
+      throw new ConflictError(`The cart changed since version ${version} was read; nothing was written`, [
+        { field: 'version', message: `the cart is at revision ${cart.revision}` },
+      ]);
     }
     settled ??= terms();
     const orderTerms = await settled;
@@ -524,7 +542,7 @@ export async function checkout(
       return { order, created: true };
     } catch (error) {
       if (!(error instanceof CartMoved) || attempt >= CHECKOUT_ATTEMPTS) {
-        if (error instanceof CartMoved) throw new ConflictError('The cart was changed by other requests at the same time; try again');
+        if (error instanceof CartMoved) throw new ConflictError('The cart changed meanwhile; try again');
         throw error;
       }
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { priceCart, priceKey, revisionOf, versionOf, type Catalogue } from '#shared/carts/pricing';
+import { priceCart } from '#shared/carts/line-pricing';
+import { priceKey, revisionOf, versionOf, type Catalogue } from '#shared/carts/pricing';
 import { mergeLines } from '#shared/carts/merge';
 import type { CartLineRecord, CartRecord } from '#shared/carts/stored';
 import type { LegacyProductRecord } from '#shared/legacy-products/stored';
