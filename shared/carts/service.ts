@@ -14,7 +14,7 @@ import { randomToken } from '#shared/ids';
 import { missingCellProblem } from '#shared/legacy-products/lookup';
 import { pricedCells } from '#shared/legacy-products/prices';
 import { fromMinor } from '#shared/money';
-import type { OrderCreate, Order } from '#shared/orders/schema';
+import { MAX_ORDER_LINES, type OrderCreate, type Order } from '#shared/orders/schema';
 import { createOrder, getOrder } from '#shared/orders/service';
 import { priceCart, priceLine } from './line-pricing';
 import {
@@ -56,12 +56,6 @@ export const sessionCart = (id: string): CartRef => ({
 export const customerCart = (customerId: number): CartRef => ({
   load: (tenant, now) => repo.readCustomerCart(tenant, customerId, now),
 });
-
-/**
- * The most distinct products one checkout may order: each takes up to two items of the order's
- * transaction (its stock move and a stock.low event), which holds at most 100.
- */
-export const MAX_CHECKOUT_PRODUCTS = 40;
 
 // ---- Presenting -------------------------------------------------------------------------------
 
@@ -203,7 +197,8 @@ function assertSize(count: number, field: string): void {
 
 /** A change of a cart's lines: what it needs priced, and the lines after it (given what was read). */
 interface LineChange {
-  specs: LineSpec[];
+  /** With the legacy table version a changed line was priced from: its new cell is read in the same batch. */
+  specs: (LineSpec & { price_version?: number })[];
   apply(cart: CartRecord, catalogue: Catalogue, now: Date): Promise<Pick<CartRecord, 'items' | 'next_line_id'>>;
 }
 
@@ -288,7 +283,7 @@ export function updateItem(tenant: Tenant, ref: CartRef, itemId: number, changes
             pages: changes.pages ?? current.pages,
           };
     return {
-      specs: [spec],
+      specs: [{ ...spec, price_version: line.price_version }],
       apply: async (before, catalogue) => {
         const extras = {
           id: line.id,
@@ -472,10 +467,10 @@ function assertOrderable(cart: CartRecord): void {
       : [],
   );
   if (legacy.length) throw new ValidationError('The cart has legacy lines', legacy);
-  const products = new Set(cart.items.map((line) => line.product_id));
-  if (products.size > MAX_CHECKOUT_PRODUCTS) {
-    throw new ValidationError('The cart has too many different products for one order', [
-      { field: 'items', message: `at most ${MAX_CHECKOUT_PRODUCTS} different products; it has ${products.size}` },
+  // An order holds what one transaction can confirm into production jobs (orders/schema.ts): a larger cart is split by the client.
+  if (cart.items.length > MAX_ORDER_LINES) {
+    throw new ValidationError('The cart has more lines than one order takes', [
+      { field: 'items', message: `an order takes at most ${MAX_ORDER_LINES} lines; remove ${cart.items.length - MAX_ORDER_LINES}` },
     ]);
   }
 }

@@ -229,6 +229,16 @@ describe('carts', () => {
     expect(done.status, JSON.stringify(done.body)).toBe(201);
     expect(done.body.data).toMatchObject({ customer: { id: customer.id }, subtotal: 32.4, shipping: 4.9 });
 
+    const large = await newCart(Array.from({ length: 26 }, () => cardsLine(100)));
+    const tooLarge = await call('POST', `/v1/carts/${large.id}/checkout`, { key: shop.publishable, body: guest(large.version) });
+    expect(tooLarge.status).toBe(422);
+    expect(tooLarge.body.error.details).toEqual([{ field: 'items', message: expect.stringContaining('at most 25 lines') }]);
+    const full = await call('POST', `/v1/carts/${large.id}/items`, { key: shop.publishable, body: cardsLine() });
+    expect(full.status).toBe(201);
+    expect(
+      (await call('POST', '/v1/carts', { key: shop.publishable, body: { items: Array.from({ length: 51 }, () => cardsLine()) } })).status,
+    ).toBe(422);
+
     const withLegacy = await newCart([cardsLine(), legacyLine()]);
     const legacyRefused = await call('POST', `/v1/carts/${withLegacy.id}/checkout`, {
       key: shop.publishable,
