@@ -19,6 +19,7 @@ import project from './scripts/lint/no-import-cycle.js';
 const domainNames = [
   'accounts',
   'audit',
+  'carts',
   'customer-auth',
   'customers',
   'event-log',

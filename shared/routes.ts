@@ -813,6 +813,50 @@ export const openapiGet = /* @__PURE__ */ r({
   auth: 'none',
 });
 
+// Carts: session carts (a storefront's publishable key, or a secret key with carts:*; the cart id is the
+// capability), and the signed-in customer's own cart (customer tokens only). docs/carts.md
+const sessionCart = (id: string, method: HttpMethod, path: string, handler: string, scope: 'carts:read' | 'carts:write') =>
+  r({ id, method, path, handler: `carts/${handler}`, scopes: [scope], storefront: true });
+export const cartsCreate = /* @__PURE__ */ sessionCart('carts.create', 'POST', '/v1/carts', 'create', 'carts:write');
+export const cartsGet = /* @__PURE__ */ sessionCart('carts.get', 'GET', '/v1/carts/{id}', 'get', 'carts:read');
+export const cartsDelete = /* @__PURE__ */ sessionCart('carts.delete', 'DELETE', '/v1/carts/{id}', 'delete', 'carts:write');
+export const cartsAddItem = /* @__PURE__ */ sessionCart('carts.addItem', 'POST', '/v1/carts/{id}/items', 'add-item', 'carts:write');
+export const cartsUpdateItem = /* @__PURE__ */ sessionCart(
+  'carts.updateItem',
+  'PUT',
+  '/v1/carts/{id}/items/{itemId}',
+  'update-item',
+  'carts:write',
+);
+export const cartsRemoveItem = /* @__PURE__ */ sessionCart(
+  'carts.removeItem',
+  'DELETE',
+  '/v1/carts/{id}/items/{itemId}',
+  'remove-item',
+  'carts:write',
+);
+export const cartsCheckout = /* @__PURE__ */ sessionCart('carts.checkout', 'POST', '/v1/carts/{id}/checkout', 'checkout', 'carts:write');
+const customerCart = (id: string, method: HttpMethod, path: string, handler: string, scope: 'carts:read' | 'carts:write') =>
+  r({ id, method, path, handler: `carts/customer/${handler}`, scopes: [scope], customer: 'self' });
+export const cartGet = /* @__PURE__ */ customerCart('cart.get', 'GET', '/v1/cart', 'get', 'carts:read');
+export const cartAddItem = /* @__PURE__ */ customerCart('cart.addItem', 'POST', '/v1/cart/items', 'add-item', 'carts:write');
+export const cartUpdateItem = /* @__PURE__ */ customerCart(
+  'cart.updateItem',
+  'PUT',
+  '/v1/cart/items/{itemId}',
+  'update-item',
+  'carts:write',
+);
+export const cartRemoveItem = /* @__PURE__ */ customerCart(
+  'cart.removeItem',
+  'DELETE',
+  '/v1/cart/items/{itemId}',
+  'remove-item',
+  'carts:write',
+);
+export const cartMerge = /* @__PURE__ */ customerCart('cart.merge', 'POST', '/v1/cart/merge', 'merge', 'carts:write');
+export const cartCheckout = /* @__PURE__ */ customerCart('cart.checkout', 'POST', '/v1/cart/checkout', 'checkout', 'carts:write');
+
 /** Every route, in the table's order (CDK, the local gateway, the OpenAPI document, the security suite). */
 export const routes: readonly RouteDefinition[] = [
   ordersList,
@@ -912,6 +956,19 @@ export const routes: readonly RouteDefinition[] = [
   filesDownload,
   filesDelete,
   openapiGet,
+  cartsCreate,
+  cartsGet,
+  cartsDelete,
+  cartsAddItem,
+  cartsUpdateItem,
+  cartsRemoveItem,
+  cartsCheckout,
+  cartGet,
+  cartAddItem,
+  cartUpdateItem,
+  cartRemoveItem,
+  cartMerge,
+  cartCheckout,
 ];
 
 export const routesById: ReadonlyMap<string, RouteDefinition> = /* @__PURE__ */ (() => new Map(routes.map((route) => [route.id, route])))();

@@ -441,3 +441,16 @@ export const shipmentKeys = {
   /** S3 key of one parcel's label (1-based); a label never changes once made. */
   label: (tenant: Tenant, id: number, parcel: number): string => `${tenant.accountId}/${tenant.mode}/shipments/${id}/label-${parcel}.pdf`,
 };
+
+/**
+ * Carts (docs/carts.md): a session cart is addressed by its random id — the id is the capability —
+ * and a customer's one cart by the customer. Each is one item holding its lines, so a cart is read
+ * with one GetItem and written with one conditional write.
+ */
+export const cartKeys = {
+  sessionCart: (tenant: Tenant, cartId: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#CART#${cartId}`, sk: 'CART' }),
+  customerCart: (tenant: Tenant, customerId: number): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#CUSTOMER_CART#${customerId}`,
+    sk: 'CART',
+  }),
+};

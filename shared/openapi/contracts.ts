@@ -3,6 +3,7 @@ import * as z from 'zod';
 import * as accountOperations from '#shared/accounts/contract';
 import * as auditOperations from '#shared/audit/contract';
 import * as authOperations from '#shared/customer-auth/contract';
+import * as cartOperations from '#shared/carts/contract';
 import * as customerOperations from '#shared/customers/contract';
 import * as eventOperations from '#shared/event-log/contract';
 import * as fileOperations from '#shared/files/contract';
@@ -43,6 +44,7 @@ const contracts: Contract[] = [
   accountOperations,
   webhookOperations,
   fileOperations,
+  cartOperations,
   meta,
 ];
 

@@ -50,13 +50,14 @@ export async function readOwner(tenant: Tenant, customerId: number): Promise<Cus
 
 /**
  * The priced offer, the products it was priced from (orders plan their stock with them) and the
- * account; `check` adds problems of the caller's own (a quote's validity). 422 `what is invalid`.
+ * account; `check` adds problems of the caller's own (a quote's validity), or refuses the offer in
+ * its own terms from what was read (a cart's checkout: unavailable lines, changed prices). 422 `what is invalid`.
  */
 export async function prepareOffer(
   tenant: Tenant,
   input: OfferInput,
   what: string,
-  check: (account: Account | undefined, problems: ErrorDetail[]) => void = () => {},
+  check: (account: Account | undefined, problems: ErrorDetail[], products: ReadonlyMap<number, ProductRecord>) => void = () => {},
 ): Promise<{ offer: PricedOffer; products: Map<number, ProductRecord>; account: Account | undefined }> {
   const [owner, products, account] = await Promise.all([
     readOwner(tenant, input.customer_id),
@@ -74,7 +75,7 @@ export async function prepareOffer(
   const choices = addressChoices(input);
   const shippingAddress = owner ? resolveAddress('shipping', choices.shipping, owner, true, problems) : null;
   const billingAddress = owner ? resolveAddress('billing', choices.billing, owner, true, problems) : null;
-  check(account, problems);
+  check(account, problems, products);
   if (problems.length) throw new ValidationError(`The ${what} is invalid`, problems);
   const { id, name, email } = owner!.customer;
   return {

@@ -53,9 +53,15 @@ export function orderCreationParts(
   ];
 }
 
-/** Creates the order with its list entry, counters, stock and events: one transaction. */
-export async function insertOrder(tenant: Tenant, order: OrderRecord, stock: StockPlan, events: TransactItem[]): Promise<void> {
-  await transactWrite(orderCreationParts(tenant, order, stock, events));
+/** Creates the order with its list entry, counters, stock and events (and `more`: a joined writer's parts): one transaction. */
+export async function insertOrder(
+  tenant: Tenant,
+  order: OrderRecord,
+  stock: StockPlan,
+  events: TransactItem[],
+  more: (TransactItem | TransactionPart)[] = [],
+): Promise<void> {
+  await transactWrite([...orderCreationParts(tenant, order, stock, events), ...more]);
 }
 
 export async function readOrder(tenant: Tenant, id: number, consistent = false): Promise<OrderRecord | undefined> {

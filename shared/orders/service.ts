@@ -10,7 +10,8 @@
 import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import type { TransactItem } from '#shared/db/table';
+import type { Account } from '#shared/accounts/stored';
+import type { TransactItem, TransactionPart } from '#shared/db/table';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
 import { productionForOrderChange } from '#shared/production/order-jobs';
@@ -56,9 +57,23 @@ const eventItem = (tenant: Tenant, kind: keyof typeof changeEvents, order: Order
 
 // ---- Create -----------------------------------------------------------------------------------
 
-export async function createOrder(tenant: Tenant, input: OrderCreate): Promise<Order> {
+/**
+ * What another resource adds to an order it creates through `createOrder` (a cart's checkout): the
+ * one order creation, joined rather than copied.
+ */
+export interface JoinedCreation {
+  /**
+   * Judges the products and account the offer was priced from, before any problem of the offer is
+   * refused and before any number is taken: throw to refuse the order in the caller's own terms.
+   */
+  check?: (products: ReadonlyMap<number, ProductRecord>, account: Account | undefined) => void;
+  /** The caller's own writes, in the order's one transaction (their failed conditions mean what the parts say). */
+  parts?: (order: OrderRecord) => (TransactItem | TransactionPart)[];
+}
+
+export async function createOrder(tenant: Tenant, input: OrderCreate, joined: JoinedCreation = {}): Promise<Order> {
   // Before any number is taken: a refused order leaves no gap.
-  const { offer, products } = await prepareOffer(tenant, input, 'order');
+  const { offer, products } = await prepareOffer(tenant, input, 'order', (account, _problems, read) => joined.check?.(read, account));
   const now = new Date().toISOString();
   const [id, orderNumber] = await Promise.all([nextId(tenant, 'order'), nextOrderNumber(tenant, now)]);
   const base: OrderRecord = {
@@ -86,7 +101,7 @@ export async function createOrder(tenant: Tenant, input: OrderCreate): Promise<O
       const current = attempt === 1 ? products : await productsOf(tenant, input.items);
       const stock = planStock(tenant, current, stockLinesOf(base.items), { orderRefs: references });
       const order: OrderRecord = { ...base, reserved: stock.reserved };
-      await repo.insertOrder(tenant, order, stock, [eventPut(tenant, orderCreated, { order: present(order) }).item]);
+      await repo.insertOrder(tenant, order, stock, [eventPut(tenant, orderCreated, { order: present(order) }).item], joined.parts?.(order));
       return present(order);
     },
     ORDER_WRITE_ATTEMPTS,

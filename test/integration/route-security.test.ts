@@ -73,6 +73,12 @@ const NO_FOREIGN_ID: Record<string, string> = {
   'shipments.list': "lists the caller's own shipments; no id in the path",
   'shipments.create': 'ships an order; no id in the path (a foreign order id in the body: see below)',
   'carriers.list': "lists the caller's own carrier settings; no id in the path",
+  'carts.create': 'starts a session cart; no id in the path',
+  'cart.get': "the signed-in customer's own cart; no id in the path",
+  'cart.addItem': "the signed-in customer's own cart; no id in the path",
+  'cart.merge':
+    "merges into the signed-in customer's own cart; the session cart's id is in the body (see the carts tests: another tenant's is 404)",
+  'cart.checkout': "the signed-in customer's own cart; no id in the path",
 };
 
 /**
@@ -116,6 +122,13 @@ const STOREFRONT = [
   'legacy-products.list',
   'legacy-products.get',
   'legacy-products.calculate',
+  'carts.create',
+  'carts.get',
+  'carts.delete',
+  'carts.addItem',
+  'carts.updateItem',
+  'carts.removeItem',
+  'carts.checkout',
 ];
 
 /**
@@ -148,6 +161,12 @@ const CUSTOMER: Record<string, { access: NonNullable<RouteDefinition['customer']
   'files.list': { access: 'own', answer: 200, why: 'its own files (none)' },
   'files.get': { access: 'own', answer: 404, why: "the fixture file is the shop's, not the caller's" },
   'files.download': { access: 'own', answer: 404, why: "the fixture file is the shop's, not the caller's" },
+  'cart.get': { access: 'self', answer: 200, why: 'its own cart (empty until its first line)' },
+  'cart.addItem': { access: 'self', answer: 201, why: 'a line in its own cart' },
+  'cart.updateItem': { access: 'self', answer: 'served', why: 'line 1 of its own cart (404 until the probe of cart.addItem made it)' },
+  'cart.removeItem': { access: 'self', answer: 'served', why: 'line 1 of its own cart (404 until the probe of cart.addItem made it)' },
+  'cart.merge': { access: 'self', answer: 404, why: 'the probe names a session cart nobody has' },
+  'cart.checkout': { access: 'self', answer: 422, why: "the probe's version is not a cart's" },
 };
 
 /**
@@ -169,7 +188,9 @@ type ResourceType =
   | 'quotes'
   | 'files'
   | 'shipments'
-  | 'carriers';
+  | 'carriers'
+  | 'carts'
+  | 'items';
 
 /**
  * Request bodies of the routes that take one: valid-looking, so a request refused by the guard is
@@ -239,6 +260,15 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
     contentType: 'multipart/form-data; boundary=probe',
   },
   'files.createUpload': { json: { filename: 'probe.pdf', content_type: 'application/pdf', size: 100 } },
+  'carts.create': { json: { items: [] } },
+  'carts.addItem': { json: { product_id: fixture.ids.products, quantity: 100, options: { paper: 'matt300' } } },
+  'carts.updateItem': { json: { quantity: 200 } },
+  // Refused when a key gets through (a version that is not one, checked once the cart is found): nothing is ordered.
+  'carts.checkout': { json: { version: 'probe', email: 'probe@example.com', name: 'Probe' } },
+  'cart.addItem': { json: { product_id: fixture.ids.products, quantity: 100, options: { paper: 'matt300' } } },
+  'cart.updateItem': { json: { quantity: 200 } },
+  'cart.merge': { json: { cart_id: `cart_${'0'.repeat(24)}` } },
+  'cart.checkout': { json: { version: 'probe' } },
 });
 
 // ---- Fixtures -------------------------------------------------------------------------------
@@ -403,6 +433,15 @@ beforeAll(async () => {
   const session = await call('POST', '/v1/auth/login', { key: storefront, body: login });
   if (session.status !== 200) throw new Error(`fixture login: ${session.status} ${JSON.stringify(session.body)}`);
   const customerToken: string = session.body.data.access_token;
+
+  // A session cart of A's with one line (its id is the capability: B's keys and A's live key must not find it).
+  const cart = await created(
+    call('POST', '/v1/carts', {
+      key: storefront,
+      body: { items: [{ product_id: product.id, quantity: 100, options: { paper: 'matt300' } }] },
+    }),
+    'cart',
+  );
   const at = customerToken.length - 10;
   const tamperedToken = customerToken.slice(0, at) + (customerToken[at] === 'A' ? 'B' : 'A') + customerToken.slice(at + 1);
 
@@ -435,6 +474,8 @@ beforeAll(async () => {
       files: file.id,
       shipments: shipment.id,
       carriers: 'sendcloud',
+      carts: cart.id,
+      items: 1,
     },
     secrets: [marker, a.account.id, webhook.secret, receiver.url],
   };
@@ -554,7 +595,8 @@ describe.concurrent('every route with a key', () => {
       });
     }
 
-    if (takesId(route) && !(route.id in NOT_A_RESOURCE_ID)) {
+    // The customer's own routes refuse every key with 403 (checked above): an id in their path is the customer's.
+    if (takesId(route) && !(route.id in NOT_A_RESOURCE_ID) && route.customer !== 'self') {
       it("answers 404 to another account's key and to the other mode's key, leaking nothing", async ({ expect }) => {
         for (const key of [fixture.b.secretTest, fixture.a.secretLive]) {
           const response = await send(route, template, key);

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { priceCart } from '#shared/carts/line-pricing';
+import { priceKey, revisionOf, versionOf, type Catalogue } from '#shared/carts/pricing';
+import { mergeLines } from '#shared/carts/merge';
+import type { CartLineRecord, CartRecord } from '#shared/carts/stored';
+import type { LegacyProductRecord } from '#shared/legacy-products/stored';
+import type { ProductRecord } from '#shared/products/stored';
+
+const product = (overrides: Partial<ProductRecord> = {}): ProductRecord =>
+  ({
+    id: 1,
+    name: 'Cards',
+    description: null,
+    category: 'cards',
+    is_active: true,
+    min_qty: 1,
+    max_qty: 1000,
+    unit: 'piece',
+    base_price: 12,
+    price_tiers: [{ min_qty: 250, unit_price: 9 }],
+    options: [
+      {
+        code: 'paper',
+        name: 'Paper',
+        required: true,
+        default: 'matt',
+        values: [
+          { code: 'matt', name: 'Matt', price_delta: 0, price_factor: null },
+          { code: 'linen', name: 'Linen', price_delta: 3, price_factor: null },
+        ],
+      },
+    ],
+    setup_fee: 990,
+    production_days: 1,
+    stock: { tracked: false, quantity: 0, low_threshold: 0 },
+    images: [],
+    created_at: '',
+    updated_at: '',
+    version: 1,
+    order_refs: 0,
+    ...overrides,
+  }) as ProductRecord;
+
+const legacy = {
+  id: 7,
+  name: 'Brochure',
+  formats: ['A5'],
+  colors: ['4/4'],
+  quantities: [100],
+  pages: [8],
+  price_version: 2,
+} as LegacyProductRecord;
+
+const line = (overrides: Partial<CartLineRecord>): CartLineRecord => ({
+  id: 1,
+  kind: 'product',
+  product_id: 1,
+  options: { paper: 'matt' },
+  legacy_product_id: null,
+  format: null,
+  color: null,
+  pages: null,
+  quantity: 100,
+  file_ids: [],
+  note: null,
+  unit_price: 12,
+  setup_fee: 990,
+  price_version: 0,
+  added_at: '',
+  ...overrides,
+});
+
+const legacyLine = (overrides: Partial<CartLineRecord> = {}) =>
+  line({
+    kind: 'legacy',
+    product_id: null,
+    options: {},
+    legacy_product_id: 7,
+    format: 'A5',
+    color: '4/4',
+    pages: 8,
+    unit_price: 4990,
+    setup_fee: 0,
+    price_version: 2,
+    ...overrides,
+  });
+
+const cell = { format: 'A5', color: '4/4', quantity: 100, pages: 8 };
+const catalogue = (products: ProductRecord[] = [product()], price = 4990): Catalogue => ({
+  products: new Map(products.map((record) => [record.id, record])),
+  legacy: new Map([[7, legacy]]),
+  prices: new Map([[priceKey(7, 2, cell), price]]),
+  pricing: { currency: 'EUR', tax_rate: 19 },
+});
+
+const cart = (items: CartLineRecord[], next = items.length + 1): CartRecord => ({ items, next_line_id: next, revision: 3 }) as CartRecord;
+
+describe('pricing a cart', () => {
+  it('prices product lines by the formula and legacy lines by the run, with tax once on the subtotal', () => {
+    const priced = priceCart(cart([line({}), legacyLine({ id: 2 })]), catalogue());
+    expect(priced.lines.map((entry) => entry.total)).toEqual([100 * 12 + 990, 4990]);
+    expect(priced.subtotal).toBe(7180);
+    expect(priced.tax).toBe(1364);
+    expect(priced.lines.every((entry) => entry.available && !entry.price_changed)).toBe(true);
+  });
+
+  it('marks a changed price and an archived product, and the fingerprint follows what is shown', () => {
+    const before = priceCart(cart([line({}), legacyLine({ id: 2 })]), catalogue());
+    const again = priceCart(cart([line({}), legacyLine({ id: 2 })]), catalogue());
+    expect(again.fingerprint).toBe(before.fingerprint);
+    const repriced = priceCart(cart([line({}), legacyLine({ id: 2 })]), catalogue([product()], 5990));
+    expect(repriced.lines[1]).toMatchObject({ price_changed: true, unit_price: 5990 });
+    expect(repriced.fingerprint).not.toBe(before.fingerprint);
+    const archived = priceCart(cart([line({}), legacyLine({ id: 2 })]), catalogue([product({ is_active: false })]));
+    expect(archived.lines[0]).toMatchObject({ available: false, total: 0 });
+    expect(archived.lines[0]!.reason).toContain('archived');
+    expect(archived.subtotal).toBe(4990);
+  });
+
+  it('reads a version back to its revision, and nothing else', () => {
+    expect(revisionOf(versionOf(12, 'abcdefghijkl'))).toBe(12);
+    for (const text of ['probe', '12', '12.short', 'x.abcdefghijkl']) expect(revisionOf(text), text).toBeUndefined();
+  });
+});
+
+describe('the merge rule', () => {
+  it('adds up the same product with the same options (priced again), and appends the rest with new ids', () => {
+    const target = cart([line({ quantity: 200, note: 'mine' })]);
+    const source = cart([
+      line({ id: 1, quantity: 100, file_ids: [5] }),
+      line({ id: 2, options: { paper: 'linen' }, unit_price: 15 }),
+      legacyLine({ id: 3 }),
+    ]);
+    const merged = mergeLines(target, source, catalogue());
+    expect(merged.items.map((entry) => [entry.id, entry.quantity, entry.unit_price])).toEqual([
+      [1, 300, 9],
+      [2, 100, 15],
+      [3, 100, 4990],
+    ]);
+    expect(merged.items[0]).toMatchObject({ note: 'mine', file_ids: [5] });
+    expect(merged.next_line_id).toBe(4);
+  });
+
+  it('keeps two lines when the product does not allow the sum', () => {
+    const merged = mergeLines(cart([line({ quantity: 600 })]), cart([line({ quantity: 600 })]), catalogue());
+    expect(merged.items.map((entry) => entry.quantity)).toEqual([600, 600]);
+  });
+});
