@@ -102,6 +102,7 @@ export const routeDocs: Record<string, { summary: string; tag: string }> = {
   'files.list': { summary: 'List files (newest first; by order, purpose, status)', tag: 'Files' },
   'files.get': { summary: "Retrieve a file's metadata and preflight", tag: 'Files' },
   'files.download': { summary: 'Download a file: 302 to a presigned URL (15 minutes), or the URL as JSON', tag: 'Files' },
+  'files.ofOrder': { summary: "The files of an order's lines, with their preflight", tag: 'Files' },
   'files.delete': { summary: 'Delete a file (not while its order is in production)', tag: 'Files' },
   'openapi.get': { summary: 'The OpenAPI 3.0.3 document of this API', tag: 'Meta' },
   'carts.create': { summary: 'Start a session cart (its id is the capability for it)', tag: 'Carts' },

@@ -794,6 +794,14 @@ export const filesDownload = /* @__PURE__ */ r({
   customer: 'own',
   files: true,
 });
+export const filesOfOrder = /* @__PURE__ */ r({
+  id: 'files.ofOrder',
+  method: 'GET',
+  path: '/v1/orders/{id}/files',
+  handler: 'files/order-files',
+  scopes: ['orders:read', 'files:read'],
+  customer: 'own',
+});
 export const filesDelete = /* @__PURE__ */ r({
   id: 'files.delete',
   method: 'DELETE',
@@ -954,6 +962,7 @@ export const routes: readonly RouteDefinition[] = [
   filesList,
   filesGet,
   filesDownload,
+  filesOfOrder,
   filesDelete,
   openapiGet,
   cartsCreate,

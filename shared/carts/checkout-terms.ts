@@ -61,8 +61,10 @@ async function termsFor(tenant: Tenant, caller: Pick<Principal, 'kind'>, body: C
   for (const name of ['shipping_address_id', 'billing_address_id'] as const)
     if (body[name] !== undefined) problems.push({ field: name, message: 'a guest gives addresses inline' });
   if (problems.length) throw invalid(problems);
+  const guest = await guestCustomer(tenant, body.email!, body.name!);
   return {
-    customer_id: await guestCustomer(tenant, body.email!, body.name!),
+    customer_id: guest,
+    files_of: guest,
     shipping: 0,
     // Null, not "the customer's default": a guest never gets what an existing customer record holds.
     shipping_address: body.shipping_address ?? null,
@@ -76,6 +78,7 @@ export const customerCheckoutTerms =
   (customerId: number, body: CustomerCartCheckout): (() => Promise<OrderTerms>) =>
   async () => ({
     customer_id: customerId,
+    files_of: customerId,
     shipping: 0,
     shipping_address_id: body.shipping_address_id,
     shipping_address: body.shipping_address,

@@ -397,6 +397,12 @@ export type OrderTerms = Omit<OrderCreate, 'items' | 'shipping_address' | 'billi
   /** Null: no address — not the customer's default (a guest's checkout). */
   shipping_address?: OrderCreate['shipping_address'] | null;
   billing_address?: OrderCreate['billing_address'] | null;
+  /**
+   * Whose uploads the lines' files must be (shared/files/line-files.ts): the customer's own for a
+   * customer token and for a guest (who cannot upload, so a guest's lines take none); any file of
+   * the tenant's for a secret key.
+   */
+  files_of?: number;
 };
 
 export interface CheckedOut {
@@ -515,7 +521,7 @@ export async function checkout(
       ]);
     }
     settled ??= terms();
-    const orderTerms = await settled;
+    const { files_of: fileOwner, ...orderTerms } = await settled;
     // An address given as null is "none" to the orders' address rules (as in an order update), not "the default".
     const input = {
       ...orderTerms,
@@ -529,6 +535,7 @@ export async function checkout(
     } as OrderCreate;
     try {
       const order = await createOrder(tenant, input, {
+        ...(fileOwner === undefined ? {} : { fileOwner }),
         check: checkAgainst(cart, version),
         parts: (order) => [
           { item: repo.cartWrite(tenant, closed(cart, order.id, now), cart.revision), onConditionFailure: () => new CartMoved() },

@@ -5,7 +5,16 @@
 import type * as z from 'zod';
 import { DeletedSchema, idPath } from '#shared/schemas/common';
 import type { Operation } from '#shared/schemas/operation';
-import { filesComplete, filesCreateUpload, filesDelete, filesDownload, filesGet, filesList, filesUpload } from '#shared/routes';
+import {
+  filesComplete,
+  filesCreateUpload,
+  filesDelete,
+  filesDownload,
+  filesGet,
+  filesList,
+  filesOfOrder,
+  filesUpload,
+} from '#shared/routes';
 import {
   DownloadQuerySchema,
   DownloadSchema,
@@ -45,6 +54,7 @@ export const download = {
   },
   errors: [404, 409],
 } satisfies Operation;
+export const ofOrder = { route: filesOfOrder, params: /* @__PURE__ */ idPath('Order id'), list: true, errors: [404] } satisfies Operation;
 export const remove = { route: filesDelete, params: filePath, errors: [404, 409] } satisfies Operation;
 
 /** What each operation answers (its `data`), for the OpenAPI document. */
@@ -55,5 +65,6 @@ export const responses = {
   list: FileSchema,
   get: FileSchema,
   download: DownloadSchema,
+  ofOrder: FileSchema,
   remove: DeletedSchema,
 } satisfies Record<string, z.ZodType>;

@@ -247,6 +247,23 @@ export async function downloadFile(tenant: Tenant, caller: Caller, id: number, n
   return objects.presignedDownload(fileKeys.object(tenant, id), file.content_type, file.filename, now);
 }
 
+/**
+ * `GET /v1/orders/{id}/files`: the files the order's lines name, as they are now (with their
+ * preflight), in the order the lines name them; a file deleted since is left out. A customer token
+ * reads its own orders' only (another's is 404).
+ */
+export async function orderFiles(tenant: Tenant, caller: Caller, orderId: number): Promise<FileView[]> {
+  const order = await readOrder(tenant, orderId);
+  const own = customerOf(caller);
+  if (!order || (own !== undefined && order.customer.id !== own)) throw new NotFoundError('order', orderId);
+  const ids = [...new Set(order.items.flatMap((line) => line.file_ids))];
+  const files = await repo.readFiles(tenant, ids);
+  return ids
+    .map((id) => files.get(id))
+    .filter((file): file is FileRecord => file !== undefined)
+    .map(present);
+}
+
 /** `DELETE /v1/files/{id}`: the object and the record — not while the file's order is in production. */
 export async function deleteFile(tenant: Tenant, caller: Caller, id: number): Promise<{ id: number; deleted: true }> {
   return retryOnVersionConflict('file', async () => {

@@ -61,6 +61,8 @@ export function priceLines(
       price_source: manual ? 'manual' : 'product',
       options: Object.fromEntries(chosen.map(({ option, value }) => [option.code, value.code])),
       file_ids: input.file_ids,
+      // Copies of the files, once they are checked (shared/files/line-files.ts).
+      files: [],
       total: unitPrice * input.quantity + setupFee,
     });
   });

@@ -15,6 +15,7 @@ import type { ProductRecord } from '#shared/products/stored';
 import { addressChoices, resolveAddress, type CustomerAddresses } from './addresses';
 import { orderTotals, priceLines } from './lines';
 import type { OrderCreate } from './schema';
+import { checkLineFiles, withFileCopies } from '#shared/files/line-files';
 import type { OrderRecord } from './stored';
 
 /** The fields an order and a quote share, as the offer prices them. */
@@ -58,20 +59,23 @@ export async function prepareOffer(
   input: OfferInput,
   what: string,
   check: (account: Account | undefined, problems: ErrorDetail[], products: ReadonlyMap<number, ProductRecord>) => void = () => {},
+  /** The lines' files must be this customer's (a customer token's order): shared/files/line-files.ts. */
+  fileOwner?: number,
 ): Promise<{ offer: PricedOffer; products: Map<number, ProductRecord>; account: Account | undefined }> {
-  const [owner, products, account] = await Promise.all([
+  const [owner, products, account, files] = await Promise.all([
     readOwner(tenant, input.customer_id),
     readProducts(
       tenant,
       input.items.map((line) => line.product_id),
     ),
     getAccount(tenant.accountId),
+    checkLineFiles(tenant, input.items, fileOwner === undefined ? {} : { owner: fileOwner }),
   ]);
   const pricing = { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 };
   const problems: ErrorDetail[] = [];
   if (!owner) problems.push({ field: 'customer_id', message: `No customer with id ${input.customer_id}` });
   const priced = priceLines(input.items, products, pricing);
-  problems.push(...priced.problems);
+  problems.push(...priced.problems, ...files.problems);
   const choices = addressChoices(input);
   const shippingAddress = owner ? resolveAddress('shipping', choices.shipping, owner, true, problems) : null;
   const billingAddress = owner ? resolveAddress('billing', choices.billing, owner, true, problems) : null;
@@ -81,7 +85,7 @@ export async function prepareOffer(
   return {
     offer: {
       customer: { id, name, email },
-      items: priced.lines,
+      items: withFileCopies(priced.lines, files.copies),
       ...orderTotals(priced.lines, input.shipping, pricing.tax_rate),
       tax_rate: pricing.tax_rate,
       shipping: input.shipping,

@@ -33,3 +33,9 @@ export function orderListFor(caller: Caller, query: OrderListQuery): OrderListQu
 
 /** The customer whose orders alone this caller may read; undefined for API keys (all of the tenant's). */
 export const orderReaderOf = (caller: Caller): number | undefined => customerOf(caller);
+
+/** How the orders' creation treats this caller's order: a customer's lines name files of that customer's own. */
+export function orderOptionsFor(caller: Caller): { fileOwner?: number } {
+  const own = customerOf(caller);
+  return own === undefined ? {} : { fileOwner: own };
+}

@@ -14,6 +14,7 @@ import type { Account } from '#shared/accounts/stored';
 import type { TransactItem, TransactionPart } from '#shared/db/table';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
+import { checkLineFiles, withFileCopies } from '#shared/files/line-files';
 import { productionForOrderChange } from '#shared/production/order-jobs';
 import { readProducts } from '#shared/products/repository';
 import { planStock } from '#shared/products/stock';
@@ -69,11 +70,19 @@ export interface JoinedCreation {
   check?: (products: ReadonlyMap<number, ProductRecord>, account: Account | undefined) => void;
   /** The caller's own writes, in the order's one transaction (their failed conditions mean what the parts say). */
   parts?: (order: OrderRecord) => (TransactItem | TransactionPart)[];
+  /** A customer token's order: the files its lines name must be that customer's own. */
+  fileOwner?: number;
 }
 
 export async function createOrder(tenant: Tenant, input: OrderCreate, joined: JoinedCreation = {}): Promise<Order> {
   // Before any number is taken: a refused order leaves no gap.
-  const { offer, products } = await prepareOffer(tenant, input, 'order', (account, _problems, read) => joined.check?.(read, account));
+  const { offer, products } = await prepareOffer(
+    tenant,
+    input,
+    'order',
+    (account, _problems, read) => joined.check?.(read, account),
+    joined.fileOwner,
+  );
   const now = new Date().toISOString();
   const [id, orderNumber] = await Promise.all([nextId(tenant, 'order'), nextOrderNumber(tenant, now)]);
   const base: OrderRecord = {
@@ -176,17 +185,18 @@ interface Prepared {
 
 async function prepare(tenant: Tenant, order: OrderRecord, changes: OrderUpdate): Promise<Prepared> {
   const choices = addressChoices(changes);
-  const [products, owner] = await Promise.all([
+  const [products, owner, files] = await Promise.all([
     changes.items ? productsOf(tenant, changes.items) : undefined,
     needsCustomerAddresses(choices) ? readOwner(tenant, order.customer.id) : undefined,
+    changes.items ? checkLineFiles(tenant, changes.items) : undefined,
   ]);
   const problems: ErrorDetail[] = [];
   const prepared: Prepared = {};
-  if (changes.items && products) {
+  if (changes.items && products && files) {
     // Priced with the order's own currency and tax rate, fixed when it was created.
     const priced = priceLines(changes.items, products, { currency: order.currency, tax_rate: order.tax_rate });
-    problems.push(...priced.problems);
-    prepared.lines = { records: priced.lines, products };
+    problems.push(...priced.problems, ...files.problems);
+    prepared.lines = { records: withFileCopies(priced.lines, files.copies), products };
   }
   prepared.shipping_address = resolveAddress('shipping', choices.shipping, owner, false, problems);
   prepared.billing_address = resolveAddress('billing', choices.billing, owner, false, problems);

@@ -15,6 +15,19 @@ import { postalAddressShape } from '#shared/schemas/address';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 import { ORDER_STATUSES, isClosed, type OrderStatus } from './status';
 
+/** A line's copy of a file it prints (shared/files/line-files.ts). */
+const lineFile = /* @__PURE__ */ (() =>
+  c.object(
+    {
+      id: field(c.int),
+      filename: field(c.string),
+      content_type: field(c.string),
+      size: field(c.int),
+      sha256: field(c.nullable(c.string)),
+    },
+    { id: 'OrderLineFile' },
+  ))();
+
 /** An order line as stored and shown (quotes keep the same lines: an accepted quote's become the order's). */
 export const orderLine = /* @__PURE__ */ (() =>
   c.object(
@@ -28,6 +41,9 @@ export const orderLine = /* @__PURE__ */ (() =>
       price_source: field(c.enumOf(['product', 'manual'])).describe('manual when unit_price was sent'),
       options: field(c.stringMap).describe('The chosen option values, defaults included'),
       file_ids: field(c.list(c.int)),
+      files: field(c.list(lineFile)).describe(
+        "Copies of the line's files as they were when ordered (their preflight: GET /v1/orders/{id}/files)",
+      ),
       total: field(c.money).describe('quantity × unit_price + setup_fee'),
     },
     { id: 'OrderLine' },

@@ -45,6 +45,9 @@ export const storedJob = /* @__PURE__ */ (() =>
     product_id: field(c.int).fixed(),
     description: field(c.string).fixed().describe("The line's description", 'Flyer A5'),
     quantity: field(c.int).fixed(),
+    file_ids: field(c.list(c.int))
+      .fixed()
+      .describe("The line's files (artwork): GET /v1/files/{id}, or the order's GET /v1/orders/{id}/files"),
     status: field(c.enumOf(JOB_STATUSES)),
     held_from: field(c.nullable(c.enumOf(JOB_STATUSES))).describe('While on_hold: the state the job returns to'),
     machine_id: field(c.nullable(c.int)),

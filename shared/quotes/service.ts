@@ -6,6 +6,7 @@
  */
 import { DEFAULT_QUOTE_VALIDITY_DAYS } from '#shared/accounts/company';
 import type { Tenant } from '#shared/auth/principal';
+import { checkLineFiles, withFileCopies } from '#shared/files/line-files';
 import { readCustomer } from '#shared/customers/repository';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
@@ -148,17 +149,19 @@ export async function updateQuote(
   now = new Date(),
 ): Promise<QuoteView> {
   if (changes.valid_until !== undefined) assertValidity(changes.valid_until, now);
-  const products = changes.items ? await productsOf(tenant, changes.items) : undefined;
+  const [products, files] = changes.items
+    ? await Promise.all([productsOf(tenant, changes.items), checkLineFiles(tenant, changes.items)])
+    : [undefined, undefined];
   return retryOnVersionConflict('quote', async () => {
     const before = await repo.requireQuote(tenant, id, true);
     assertEditable(before.quote_number, before.status as StoredQuoteStatus);
     assertIfMatch(ifMatch, before.version, 'quote');
     let items = before.items;
-    if (changes.items && products) {
+    if (changes.items && products && files) {
       // Priced with the quote's own currency and tax rate, fixed when it was made.
       const priced = priceLines(changes.items, products, { currency: before.currency, tax_rate: before.tax_rate });
-      assertValid(priced.problems);
-      items = priced.lines;
+      assertValid([...priced.problems, ...files.problems]);
+      items = withFileCopies(priced.lines, files.copies);
     }
     const shipping = changes.shipping ?? before.shipping;
     const after: QuoteRecord = {

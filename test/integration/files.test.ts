@@ -5,6 +5,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { MAX_MULTIPART_FILE_BYTES } from '#shared/files/limits';
 import { pdfOf, pngOf, postToS3, sha256, storedObjects, uploadForm } from '#test/support/files';
 import { call, uniqueEmail } from '#test/support/http';
+import { businessCards } from '#test/support/products';
 
 /**
  * Files over HTTP: multipart uploads through the local gateway (which passes the body base64-encoded,
@@ -211,5 +212,81 @@ describe('files', () => {
     expect(removed.body.data).toEqual({ id: proof.body.data.id, deleted: true });
     expect((await call('GET', `/v1/files/${proof.body.data.id}`, { key: shop.secret })).status).toBe(404);
     expect((await storedObjects(shop.tenant)).some((key) => key.endsWith(String(proof.body.data.id).padStart(12, '0')))).toBe(false);
+  });
+});
+
+describe('files on order lines', () => {
+  let shop: { secret: string; publishable: string };
+  let otherSecret: string;
+  let productId: number;
+  let customerId: number;
+
+  beforeAll(async () => {
+    const created = await createAccount({ name: 'Order Files Shop', plan: 'enterprise' });
+    shop = { secret: created.keys.secret_test.key, publishable: created.keys.publishable_test.key };
+    otherSecret = (await createAccount({ name: 'Other Order Files Shop', plan: 'enterprise' })).keys.secret_test.key;
+    productId = (await call('POST', '/v1/products', { key: shop.secret, body: businessCards() })).body.data.id;
+    customerId = (await call('POST', '/v1/customers', { key: shop.secret, body: { name: 'Files Customer', email: uniqueEmail('files') } }))
+      .body.data.id;
+  });
+
+  const line = (fileIds: number[]) => ({ product_id: productId, quantity: 100, options: { paper: 'matt300' }, file_ids: fileIds });
+
+  it("keeps copies of a line's files on the order, lists them with their preflight, and gives them to the line's job", async () => {
+    const pdf = await pdfOf({ pages: 1 });
+    const artwork = (await uploadForm(shop.secret, { bytes: pdf, name: 'cards.pdf', type: 'application/pdf' })).body.data;
+    const order = await call('POST', '/v1/orders', { key: shop.secret, body: { customer_id: customerId, items: [line([artwork.id])] } });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    expect(order.body.data.items[0]).toMatchObject({
+      file_ids: [artwork.id],
+      files: [{ id: artwork.id, filename: 'cards.pdf', content_type: 'application/pdf', size: pdf.length, sha256: sha256(pdf) }],
+    });
+    const files = await call('GET', `/v1/orders/${order.body.data.id}/files`, { key: shop.secret });
+    expect(files.status).toBe(200);
+    expect(files.body.data.map((file: { id: number; preflight: unknown }) => file.id)).toEqual([artwork.id]);
+    expect(files.body.data[0].preflight).toBeTruthy();
+
+    expect((await call('PUT', `/v1/orders/${order.body.data.id}`, { key: shop.secret, body: { status: 'confirmed' } })).status).toBe(200);
+    const jobs = await call('GET', `/v1/production/jobs?order_id=${order.body.data.id}`, { key: shop.secret });
+    expect(jobs.body.data[0].file_ids).toEqual([artwork.id]);
+  });
+
+  it("refuses another tenant's file, a file not ready and an unknown one with 422 naming the line", async () => {
+    // Ids are per tenant: the other shop's file gets an id this shop has not reached.
+    for (let index = 0; index < 5; index++) await uploadForm(otherSecret, { bytes: pngOf(2, 2), name: 'x.png', type: 'image/png' });
+    const foreign = (await uploadForm(otherSecret, { bytes: pngOf(2, 2), name: 'x.png', type: 'image/png' })).body.data;
+    const pending = (
+      await call('POST', '/v1/files/uploads', { key: shop.secret, body: { filename: 'p.pdf', content_type: 'application/pdf', size: 10 } })
+    ).body.data.file;
+    const refused = await call('POST', '/v1/orders', {
+      key: shop.secret,
+      body: { customer_id: customerId, items: [line([]), line([foreign.id]), line([pending.id, 999_999])] },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details).toEqual([
+      { field: 'items.1.file_ids.0', message: `No file with id ${foreign.id}` },
+      { field: 'items.2.file_ids.0', message: `File ${pending.id} is pending_upload: only a ready file can be printed` },
+      { field: 'items.2.file_ids.1', message: 'No file with id 999999' },
+    ]);
+    // Quotes check them the same way.
+    const quote = await call('POST', '/v1/quotes', { key: shop.secret, body: { customer_id: customerId, items: [line([foreign.id])] } });
+    expect(quote.status).toBe(422);
+    expect(quote.body.error.details).toEqual([{ field: 'items.0.file_ids.0', message: `No file with id ${foreign.id}` }]);
+  });
+
+  it("lets a customer token order with its own files only, and read its own order's files", async () => {
+    const email = uniqueEmail('order-files');
+    await call('POST', '/v1/auth/register', { key: shop.publishable, body: { email, password: 'correct horse battery', name: 'O' } });
+    const session = (await call('POST', '/v1/auth/login', { key: shop.publishable, body: { email, password: 'correct horse battery' } }))
+      .body.data;
+    const own = (await uploadForm(session.access_token, { bytes: pngOf(5, 5), name: 'mine.png', type: 'image/png' })).body.data;
+    const shops = (await uploadForm(shop.secret, { bytes: pngOf(5, 5), name: 'shop.png', type: 'image/png' })).body.data;
+    const refused = await call('POST', '/v1/orders', { key: session.access_token, body: { items: [line([shops.id])] } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details).toEqual([{ field: 'items.0.file_ids.0', message: `No file with id ${shops.id}` }]);
+    const placed = await call('POST', '/v1/orders', { key: session.access_token, body: { items: [line([own.id])] } });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    const listed = await call('GET', `/v1/orders/${placed.body.data.id}/files`, { key: session.access_token });
+    expect(listed.body.data.map((file: { id: number }) => file.id)).toEqual([own.id]);
   });
 });

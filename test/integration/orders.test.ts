@@ -1,3 +1,4 @@
+import { pngOf, uploadForm } from '#test/support/files';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { OrderSchema } from '#shared/orders/schema';
 import { call } from '#test/support/http';
@@ -59,10 +60,12 @@ describe('order creation', () => {
     const { swiss } = inject('fixtures');
     const customer = await newCustomer(swiss.secretTest);
     const cards = await newProduct(swiss.secretTest, businessCards());
+    // The line's artwork: a ready file of the tenant's.
+    const artwork = (await uploadForm(swiss.secretTest, { bytes: pngOf(2, 2), name: 'cards.png', type: 'image/png' })).body.data;
     const order = await newOrder(swiss.secretTest, {
       customer_id: customer.id,
       shipping: 10,
-      items: [{ product_id: cards.id, quantity: 1000, options: { paper: 'linen', finish: 'softtouch' }, file_ids: [7] }],
+      items: [{ product_id: cards.id, quantity: 1000, options: { paper: 'linen', finish: 'softtouch' }, file_ids: [artwork.id] }],
     });
     // docs/pricing.md: unit 0.13, 130.00 + setup 9.90 = 139.90; + shipping 10 = 149.90; tax 7.7 % = 11.5423 → 11.54.
     expect(order.items[0]).toMatchObject({
@@ -72,7 +75,8 @@ describe('order creation', () => {
       total: 139.9,
       price_source: 'product',
       options: { paper: 'linen', finish: 'softtouch' },
-      file_ids: [7],
+      file_ids: [artwork.id],
+      files: [expect.objectContaining({ id: artwork.id, filename: 'cards.png', content_type: 'image/png' })],
     });
     expect([order.subtotal, order.shipping, order.tax, order.total, order.currency, order.tax_rate]).toEqual([
       139.9,

@@ -161,6 +161,7 @@ const CUSTOMER: Record<string, { access: NonNullable<RouteDefinition['customer']
   'files.list': { access: 'own', answer: 200, why: 'its own files (none)' },
   'files.get': { access: 'own', answer: 404, why: "the fixture file is the shop's, not the caller's" },
   'files.download': { access: 'own', answer: 404, why: "the fixture file is the shop's, not the caller's" },
+  'files.ofOrder': { access: 'own', answer: 404, why: "the fixture order is another customer's" },
   'cart.get': { access: 'self', answer: 200, why: 'its own cart (empty until its first line)' },
   'cart.addItem': { access: 'self', answer: 201, why: 'a line in its own cart' },
   'cart.updateItem': { access: 'self', answer: 'served', why: 'line 1 of its own cart (404 until the probe of cart.addItem made it)' },

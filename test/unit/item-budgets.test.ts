@@ -4,6 +4,7 @@
  * byte budget (a 422 above it, rules.ts / stored.ts); an order at every maximum fits with its
  * event (which holds the order twice: `data` and `data_json`); `stock.low` carries a slim product.
  */
+import { MAX_FILES_PER_ORDER } from '#shared/files/line-files';
 import { describe, expect, it } from 'vitest';
 import { DYNAMODB_ITEM_LIMIT, itemBytes, valueBytes } from '#shared/db/item-size';
 import { eventPut } from '#shared/events/outbox';
@@ -123,7 +124,15 @@ describe('an order at every maximum of its schema fits, with its event', () => {
       setup_fee: 99_999_999,
       price_source: 'product' as const,
       options: Object.fromEntries(Array.from({ length: MAX_PRODUCT_OPTIONS }, (_, o) => [code(o), code(o + 100)])),
-      file_ids: Array.from({ length: 20 }, () => Number.MAX_SAFE_INTEGER),
+      // At most MAX_FILES_PER_ORDER files in all, each line's copy with a name of at most 200 characters.
+      file_ids: Array.from({ length: MAX_FILES_PER_ORDER / MAX_ORDER_LINES }, () => Number.MAX_SAFE_INTEGER),
+      files: Array.from({ length: MAX_FILES_PER_ORDER / MAX_ORDER_LINES }, () => ({
+        id: Number.MAX_SAFE_INTEGER,
+        filename: wide(200),
+        content_type: 'application/postscript',
+        size: 2 * 1024 * 1024 * 1024,
+        sha256: 'f'.repeat(64),
+      })),
       total: 999_999_990_000_000,
     })),
     subtotal: Number.MAX_SAFE_INTEGER,

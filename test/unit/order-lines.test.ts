@@ -70,6 +70,7 @@ describe('order lines', () => {
         price_source: 'product',
         options: { paper: 'linen', finish: 'soft' },
         file_ids: [],
+        files: [],
         total: 13_990,
       },
     ]);

@@ -29,6 +29,7 @@ const line = (index: number) => ({
   price_source: 'product' as const,
   options: {},
   file_ids: [],
+  files: [],
   total: 10_000_000,
 });
 
@@ -118,6 +119,7 @@ function baseJob(id: number, lineId: number): JobRecord {
     product_id: 1,
     description: wide(500),
     quantity: 10_000_000,
+    file_ids: [],
     status: 'queued',
     held_from: null,
     machine_id: null,
