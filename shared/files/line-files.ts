@@ -6,9 +6,35 @@
  * happens to the file later; its preflight stays on the file (`GET /v1/orders/{id}/files`).
  */
 import type { Tenant } from '#shared/auth/principal';
+import { getMany } from '#shared/db/collections';
+import { fileKeys } from '#shared/db/keys';
 import type { ErrorDetail } from '#shared/errors';
-import { readFiles } from './repository';
 import type { FileRecord } from './stored';
+
+type FileFacts = Pick<FileRecord, 'id' | 'filename' | 'content_type' | 'size' | 'sha256' | 'status' | 'customer_id'>;
+
+/**
+ * The few attributes a line's check needs, read straight from the items: the order functions are
+ * at their bundle budget, and decoding whole file records (their preflight and all) would carry
+ * the file entity into every one of them. The names are storedFile's (stored.ts).
+ */
+async function readFileFacts(tenant: Tenant, ids: readonly number[]): Promise<Map<number, FileFacts>> {
+  const items = await getMany(ids.map((id) => fileKeys.file(tenant, id)));
+  return new Map(
+    items.map((item) => [
+      Number(item.id),
+      {
+        id: Number(item.id),
+        filename: String(item.filename),
+        content_type: (item.content_type ?? null) as FileFacts['content_type'],
+        size: Number(item.size),
+        sha256: (item.sha256 ?? null) as string | null,
+        status: item.status as FileFacts['status'],
+        customer_id: item.customer_id === undefined || item.customer_id === null ? null : Number(item.customer_id),
+      },
+    ]),
+  );
+}
 
 /**
  * File references an order (or quote) holds in all its lines: each keeps a copy of its file's
@@ -30,7 +56,7 @@ export interface LineFiles {
   copies: ReadonlyMap<number, FileCopy>;
 }
 
-const copyOf = (file: FileRecord): FileCopy => ({
+const copyOf = (file: FileFacts): FileCopy => ({
   id: file.id,
   filename: file.filename,
   content_type: file.content_type ?? 'application/octet-stream',
@@ -55,7 +81,7 @@ export async function checkLineFiles(
   }
   const ids = [...new Set(lines.flatMap((line) => line.file_ids))];
   if (ids.length === 0) return { problems: [], copies: new Map() };
-  const files = await readFiles(tenant, ids);
+  const files = await readFileFacts(tenant, ids);
   const problems: ErrorDetail[] = [];
   const copies = new Map<number, FileCopy>();
   lines.forEach((line, index) =>
