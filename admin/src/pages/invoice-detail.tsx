@@ -263,7 +263,15 @@ function InvoiceOverview({ invoice, onChanged }: { invoice: Invoice; onChanged: 
         <ReadOnlyNote area="invoices" />
       ) : (
         <>
-          {unpaid && <PaymentForm invoice={invoice} onPaid={onChanged} />}
+          {unpaid && (
+            <PaymentForm
+              invoice={invoice}
+              onPaid={(next, text) => {
+                onChanged(next);
+                setMessage({ tone: 'success', text });
+              }}
+            />
+          )}
           {invoice.status !== 'void' && (
             <form class="inline-form" onSubmit={(event) => void send(event)} aria-label="Send the invoice">
               <label for="send-to" class="inline-label">
@@ -313,7 +321,7 @@ function InvoiceOverview({ invoice, onChanged }: { invoice: Invoice; onChanged: 
   );
 }
 
-function PaymentForm({ invoice, onPaid }: { invoice: Invoice; onPaid: (invoice: Invoice) => void }) {
+function PaymentForm({ invoice, onPaid }: { invoice: Invoice; onPaid: (invoice: Invoice, message: string) => void }) {
   const { client } = useSession();
   const [amount, setAmount] = useState(invoice.amount_due.toFixed(2));
   const [method, setMethod] = useState<PaymentMethod>('bank_transfer');
@@ -321,11 +329,9 @@ function PaymentForm({ invoice, onPaid }: { invoice: Invoice; onPaid: (invoice: 
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
-  const [done, setDone] = useState<string>();
 
   async function submit(event: Event) {
     event.preventDefault();
-    setDone(undefined);
     setError(undefined);
     const value = Number(amount.replace(',', '.'));
     if (!/^\d+([.,]\d{1,2})?$/.test(amount.trim()) || !(value > 0)) {
@@ -340,10 +346,11 @@ function PaymentForm({ invoice, onPaid }: { invoice: Invoice; onPaid: (invoice: 
         method,
         ...(reference.trim() ? { reference: reference.trim() } : {}),
       });
-      onPaid(next);
       setAmount(next.amount_due.toFixed(2));
       setReference('');
-      setDone(
+      // The message belongs to the invoice: the form goes once it is paid in full.
+      onPaid(
+        next,
         next.status === 'paid'
           ? `Payment recorded: ${next.invoice_number} is paid in full.`
           : `Payment recorded: ${formatMoney(next.amount_due, next.currency)} still due.`,
@@ -368,11 +375,6 @@ function PaymentForm({ invoice, onPaid }: { invoice: Invoice; onPaid: (invoice: 
       <h2 id="payment-title" class="card-title">
         Record a payment
       </h2>
-      {done && (
-        <p class="notice notice-success" role="status">
-          {done}
-        </p>
-      )}
       <div class="form-row">
         <div class={`field${errors.amount ? ' field-invalid' : ''}`}>
           <label for="payment-amount" class="field-label">

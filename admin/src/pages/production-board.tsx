@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import type { Job, JobStatus, Machine, Page } from '../api/types';
 import { StatusBadge } from '../components/badges';
@@ -55,7 +55,6 @@ export function ProductionBoard({ search }: { search: string }) {
   const [busyJob, setBusyJob] = useState<number>();
   const [dragging, setDragging] = useState<Job>();
   const [message, setMessage] = useState<{ tone: 'success' | 'danger'; text: string }>();
-  const focusAfter = useRef<number | undefined>(undefined);
 
   useInterval(() => void board.reload(true), BOARD_REFRESH_MS, readable && busyJob === undefined && dragging === undefined);
 
@@ -69,20 +68,18 @@ export function ProductionBoard({ search }: { search: string }) {
   async function act(job: Job, what: () => Promise<Job>, done: (job: Job) => string) {
     setBusyJob(job.id);
     setMessage(undefined);
+    let outcome: { tone: 'success' | 'danger'; text: string };
     try {
-      const updated = await what();
-      setMessage({ tone: 'success', text: done(updated) });
-      focusAfter.current = updated.id;
+      outcome = { tone: 'success', text: done(await what()) };
     } catch (caught) {
-      setMessage({ tone: 'danger', text: `Job ${job.id}: ${errorText(caught)}` });
-      focusAfter.current = job.id;
-    } finally {
-      await board.reload(true);
-      setBusyJob(undefined);
-      // Keyboard users stay on the job they moved, now in its new column.
-      const id = focusAfter.current;
-      window.setTimeout(() => document.querySelector<HTMLElement>(`[data-job-card="${id}"]`)?.focus(), 0);
+      outcome = { tone: 'danger', text: `Job ${job.id}: ${errorText(caught)}` };
     }
+    // The board as it is now, then the message: what it says is on screen when it is read.
+    await board.reload(true);
+    setMessage(outcome);
+    setBusyJob(undefined);
+    // Keyboard users stay on the job they moved, now in its new column.
+    window.setTimeout(() => document.querySelector<HTMLElement>(`[data-job-card="${job.id}"]`)?.focus(), 0);
   }
 
   const move = (job: Job, to: JobStatus, machineId?: number) =>
@@ -144,9 +141,6 @@ export function ProductionBoard({ search }: { search: string }) {
         </div>
       </form>
       {!writable && <ReadOnlyNote area="production" />}
-      <div aria-live="polite" class="visually-hidden">
-        {message?.tone === 'success' ? message.text : ''}
-      </div>
       {message && (
         <Notice tone={message.tone} onDismiss={() => setMessage(undefined)}>
           {message.text}
