@@ -143,7 +143,9 @@ describe.skipIf(!chromiumAvailable)('admin panel: the shop’s day', () => {
 
     await card(page, first).getByLabel(`Machine for job ${first}`).selectOption({ label: 'HP Indigo 12000' });
     await page.getByText(`Job ${first} assigned to HP Indigo 12000.`).waitFor();
-    await card(page, first).getByRole('button', { name: `Schedule: job ${first}` }).click();
+    await card(page, first)
+      .getByRole('button', { name: `Schedule: job ${first}` })
+      .click();
     await column(page, 'scheduled').locator(`[data-job-card="${first}"]`).waitFor();
     // A drag to an allowed column moves it too.
     await card(page, first).dragTo(column(page, 'printing'));
@@ -152,10 +154,14 @@ describe.skipIf(!chromiumAvailable)('admin panel: the shop’s day', () => {
       ['To finishing', 'finishing'],
       ['To quality check', 'quality_check'],
     ] as const) {
-      await card(page, first).getByRole('button', { name: `${action}: job ${first}` }).click();
+      await card(page, first)
+        .getByRole('button', { name: `${action}: job ${first}` })
+        .click();
       await column(page, status).locator(`[data-job-card="${first}"]`).waitFor();
     }
-    await card(page, first).getByRole('button', { name: `Complete: job ${first}` }).click();
+    await card(page, first)
+      .getByRole('button', { name: `Complete: job ${first}` })
+      .click();
     await page.getByText(`moved to completed`).waitFor();
     await expect.poll(() => card(page, first).count()).toBe(0);
 
@@ -201,7 +207,11 @@ describe.skipIf(!chromiumAvailable)('admin panel: the shop’s day', () => {
     expect(answer.headers()['content-type']).toBe('application/pdf');
     // The same document, as the API serves it with the key: a PDF.
     const bytes = await fetch(answer.url(), { headers: { Authorization: `Bearer ${day.secretTest}`, Accept: 'application/pdf' } });
-    expect(Buffer.from(await bytes.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await bytes.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'E-invoice XML (CII)' }).click();
     expect((await download).suggestedFilename()).toMatch(/^INV-.*-cii\.xml$/);
@@ -234,7 +244,10 @@ describe.skipIf(!chromiumAvailable)('admin panel: the shop’s day', () => {
     await screenshot(page, 'shipment-detail');
 
     // The order is completed, with its history and events.
-    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: `Order ${order.order_number}` }).click();
+    await page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByRole('link', { name: `Order ${order.order_number}` })
+      .click();
     await expect.poll(() => page.locator('.overview-title [data-status]').textContent()).toContain('Completed');
     await expect.poll(() => page.locator('tr[data-event="order.completed"]').count()).toBe(1);
     const history = await page.getByRole('list', { name: 'Status history' }).textContent();
@@ -333,7 +346,9 @@ describe.skipIf(!chromiumAvailable)('admin panel: the shop’s day', () => {
     const job = Number(await page.locator('[data-column="queued"] [data-job-card]').first().getAttribute('data-job-card'));
     await card(page, job).getByLabel(`Machine for job ${job}`).selectOption({ label: 'Polar cutter' });
     await page.getByText(`Job ${job} assigned`).waitFor();
-    await card(page, job).getByRole('button', { name: `Schedule: job ${job}` }).press('Enter');
+    await card(page, job)
+      .getByRole('button', { name: `Schedule: job ${job}` })
+      .press('Enter');
     await column(page, 'scheduled').locator(`[data-job-card="${job}"]`).waitFor();
 
     await page.goto(`${admin}/production/machines`);
