@@ -186,6 +186,8 @@ describe.skipIf(!chromiumAvailable)('admin panel: the shop’s day', () => {
 
     // The machine's queue.
     await page.getByRole('link', { name: 'Machines and queues' }).click();
+    await page.locator('tr[data-machine]').first().waitFor();
+    await screenshot(page, 'machines');
     await page.getByRole('link', { name: 'Queue of HP Indigo 12000' }).click();
     await page.getByRole('heading', { name: 'Queue' }).waitFor();
     await screenshot(page, 'machine-queue');
@@ -222,8 +224,13 @@ describe.skipIf(!chromiumAvailable)('admin panel: the shop’s day', () => {
     expect(await page.locator('.overview-title [data-status]').textContent()).toContain('Paid');
     expect(await page.getByRole('button', { name: 'Void invoice' }).count()).toBe(0);
 
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Invoices' }).click();
+    await page.getByLabel('Show').selectOption('paid');
+    await page.locator('tr[data-invoice]').first().waitFor();
+    await screenshot(page, 'invoices-list');
+
     // Ship it in test mode: the sandbox makes the label; simulate the carrier.
-    await page.getByRole('link', { name: order.order_number }).click();
+    await page.goto(`${admin}/orders/${order.id}`);
     await page.getByRole('button', { name: 'Create shipment' }).click();
     await page.getByLabel('Weight (g)').fill('');
     await page.getByRole('button', { name: 'Create shipment and label' }).click();
@@ -337,6 +344,11 @@ describe.skipIf(!chromiumAvailable)('admin panel: the shop’s day', () => {
     await page.locator(`[data-shipment="${shipment.id}"]`).waitFor();
     await screenshot(page, 'order-detail');
     expect(await fitsWidth(page)).toBe(true);
+    await page.getByRole('button', { name: 'Create shipment' }).click();
+    await page.getByRole('button', { name: '+ Add parcel' }).click();
+    await screenshot(page, 'shipment-form');
+    expect(await fitsWidth(page)).toBe(true);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
 
     await page.goto(`${admin}/production`);
     await page.locator('[data-job-card]').first().waitFor();
@@ -354,6 +366,10 @@ describe.skipIf(!chromiumAvailable)('admin panel: the shop’s day', () => {
     await page.goto(`${admin}/production/machines`);
     await page.locator('tr[data-machine]').first().waitFor();
     await screenshot(page, 'machines');
+    expect(await fitsWidth(page)).toBe(true);
+    await page.getByRole('link', { name: 'Queue of Polar cutter' }).click();
+    await page.locator('tr[data-queue-job]').first().waitFor();
+    await screenshot(page, 'machine-queue');
     expect(await fitsWidth(page)).toBe(true);
 
     await page.goto(`${admin}/invoices`);

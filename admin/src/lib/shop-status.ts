@@ -109,7 +109,7 @@ const jobViews: Record<JobStatus, StatusView> = {
   printing: view('printing', 'Printing', '▶', 'warning', 'Running on its machine.'),
   finishing: view('finishing', 'Finishing', '✂', 'warning', 'Cutting, folding, binding.'),
   quality_check: view('quality_check', 'Quality check', '◎', 'warning', 'Being checked before it is done.'),
-  on_hold: view('on_hold', 'On hold', '⏸', 'neutral', 'Paused; it returns to where it left.'),
+  on_hold: view('on_hold', 'On hold', '‖', 'neutral', 'Paused; it returns to where it left.'),
   completed: view('completed', 'Completed', '✓', 'success', 'Done.'),
   failed: view('failed', 'Failed', '✕', 'danger', 'Failed: queue it again for a reprint, or cancel it.'),
   cancelled: view('cancelled', 'Cancelled', '–', 'neutral', 'Cancelled.'),
