@@ -141,6 +141,8 @@ export class AdminPanel extends Construct {
           "img-src 'self' data:",
           `connect-src 'self' https://*.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`,
           "font-src 'self'",
+          // Invoice PDFs and shipping labels are fetched with the key and shown from blob: URLs.
+          'frame-src blob:',
           "object-src 'none'",
           "base-uri 'self'",
           "form-action 'self'",

@@ -3,11 +3,18 @@ import { ApiClient, ApiError } from './api/client';
 import type { Account } from './api/types';
 import { Link } from './components/link';
 import { Notice } from './components/notice';
-import { Shell } from './components/shell';
+import { Shell, type Section } from './components/shell';
 import { EmptyState, Loading } from './components/states';
 import type { PanelConfig } from './config';
 import { parseRoute, pathFor, type Route } from './lib/routes';
 import { DeliveryDetail } from './pages/delivery-detail';
+import { InvoiceDetail } from './pages/invoice-detail';
+import { InvoicesList } from './pages/invoices-list';
+import { MachineDetail, MachinesList } from './pages/machines';
+import { OrderDetail } from './pages/order-detail';
+import { OrdersList } from './pages/orders-list';
+import { ProductionBoard } from './pages/production-board';
+import { ShipmentDetail, ShipmentsList } from './pages/shipments';
 import { SignIn } from './pages/sign-in';
 import { EditWebhook, NewWebhook } from './pages/webhook-form';
 import { WebhookDetail } from './pages/webhook-detail';
@@ -84,7 +91,8 @@ function SignedIn({ session }: { session: Session }) {
 
   // Canonical address for the start page (/admin, /admin/, or / on CloudFront).
   useEffect(() => {
-    if (route.name === 'webhooks' && location.pathname !== pathFor(route)) navigate(pathFor(route) + location.search, { replace: true });
+    if ((route.name === 'webhooks' || route.name === 'orders') && location.pathname !== pathFor(route))
+      navigate(pathFor(route) + location.search, { replace: true });
   }, [location.pathname]);
 
   // A new view: move focus to its heading so keyboard and screen-reader users start at the top.
@@ -114,7 +122,7 @@ function SignedIn({ session }: { session: Session }) {
     <FlashContext.Provider value={setFlash}>
       <Shell
         account={session.account}
-        section={route.name === 'not-found' ? 'other' : 'webhooks'}
+        section={sectionOf(route)}
         onSignOut={() => session.signOut('You signed out. The key was removed from this tab.')}
       >
         {visibleFlash && (
@@ -128,8 +136,49 @@ function SignedIn({ session }: { session: Session }) {
   );
 }
 
+function sectionOf(route: Route): Section {
+  switch (route.name) {
+    case 'orders':
+    case 'order':
+      return 'orders';
+    case 'production':
+      return 'production';
+    case 'machines':
+    case 'machine':
+      return 'machines';
+    case 'invoices':
+    case 'invoice':
+      return 'invoices';
+    case 'shipments':
+    case 'shipment':
+      return 'shipments';
+    case 'not-found':
+      return 'other';
+    default:
+      return 'webhooks';
+  }
+}
+
 function View({ route, search }: { route: Route; search: string }) {
   switch (route.name) {
+    case 'orders':
+      return <OrdersList search={search} />;
+    case 'order':
+      return <OrderDetail key={route.id} id={route.id} />;
+    case 'production':
+      return <ProductionBoard search={search} />;
+    case 'machines':
+      return <MachinesList />;
+    case 'machine':
+      return <MachineDetail key={route.id} id={route.id} />;
+    case 'invoices':
+      return <InvoicesList search={search} />;
+    case 'invoice':
+      return <InvoiceDetail key={route.id} id={route.id} />;
+    case 'shipments':
+      return <ShipmentsList search={search} />;
+    case 'shipment':
+      return <ShipmentDetail key={route.id} id={route.id} />;
     case 'webhooks':
       return <WebhooksList />;
     case 'webhook-new':
@@ -145,8 +194,8 @@ function View({ route, search }: { route: Route; search: string }) {
         <EmptyState
           title="Page not found"
           action={
-            <Link href={pathFor({ name: 'webhooks' })} class="btn btn-secondary">
-              Go to webhooks
+            <Link href={pathFor({ name: 'orders' })} class="btn btn-secondary">
+              Go to orders
             </Link>
           }
         >

@@ -49,8 +49,9 @@ async function api(method: string, path: string, body?: unknown, key = shop.secr
   return (await response.json()) as any;
 }
 
+/** Signs in on the webhook settings (the panel itself opens on Orders). */
 async function signIn(page: Page, key: string) {
-  await page.goto(admin);
+  await page.goto(`${admin}/settings/webhooks`);
   const field = page.getByLabel('Secret API key');
   await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('api-key'); // autofocus
   await field.fill(key);

@@ -12,6 +12,14 @@ export interface E2eFixtures {
     /** A key the tests revoke while it is signed in. */
     revocable: { id: string; key: string };
   };
+  /** The account of the shop's-day tests (admin-shop.e2e.test.ts). */
+  day: {
+    accountId: string;
+    name: string;
+    secretTest: string;
+    /** A secret test key with `orders:read` only. */
+    ordersOnly: string;
+  };
 }
 
 declare module 'vitest' {

@@ -53,6 +53,12 @@ const withoutWebhooks = await createApiKey({
 });
 const revocable = await createApiKey({ accountId: shop.account.id, mode: 'test', kind: 'secret', scopes: ['webhooks:read'] });
 
+// The shop's day (orders, production, invoices, shipments) in an account of its own, so its
+// webhook and orders never meet the webhook tests' (the test files run side by side).
+const day = await createAccount({ name: 'Druckerei am Hafen', plan: 'professional' });
+await setPlan(day.account.id, 'enterprise', 1_000_000);
+const ordersOnly = await createApiKey({ accountId: day.account.id, mode: 'test', kind: 'secret', scopes: ['orders:read'] });
+
 const fixtures: E2eFixtures = {
   origin: gateway.url,
   env: engines.env,
@@ -63,5 +69,6 @@ const fixtures: E2eFixtures = {
     withoutWebhooks: withoutWebhooks.key,
     revocable: { id: revocable.key_id, key: revocable.key },
   },
+  day: { accountId: day.account.id, name: day.account.name, secretTest: day.keys.secret_test.key, ordersOnly: ordersOnly.key },
 };
 process.stdout.write(`READY ${JSON.stringify(fixtures)}\n`);

@@ -5,9 +5,9 @@ import { deliveryFiltersQuery, parseDeliveryFilters, parseRoute, pathFor } from 
 
 describe('admin addresses', () => {
   it('parses every view, and refuses anything else', () => {
-    expect(parseRoute('/admin')).toEqual({ name: 'webhooks' });
-    expect(parseRoute('/admin/')).toEqual({ name: 'webhooks' });
-    expect(parseRoute('/')).toEqual({ name: 'webhooks' });
+    expect(parseRoute('/admin')).toEqual({ name: 'orders' });
+    expect(parseRoute('/admin/')).toEqual({ name: 'orders' });
+    expect(parseRoute('/')).toEqual({ name: 'orders' });
     expect(parseRoute('/admin/settings/webhooks')).toEqual({ name: 'webhooks' });
     expect(parseRoute('/admin/settings/webhooks/new')).toEqual({ name: 'webhook-new' });
     expect(parseRoute('/admin/settings/webhooks/12')).toEqual({ name: 'webhook', id: 12 });
@@ -18,7 +18,11 @@ describe('admin addresses', () => {
       '/admin/settings/webhooks/0',
       '/admin/settings/webhooks/abc',
       '/admin/settings/webhooks/12/nope',
-      '/admin/orders',
+      '/admin/orders/0',
+      '/admin/orders/7/x',
+      '/admin/production/jobs',
+      '/admin/production/machines/abc',
+      '/admin/customers',
       '/admin/settings/webhooks/1/deliveries/wh_a/x',
     ]) {
       expect(parseRoute(path).name, path).toBe('not-found');
@@ -32,6 +36,15 @@ describe('admin addresses', () => {
       { name: 'webhook', id: 3 },
       { name: 'webhook-edit', id: 3 },
       { name: 'delivery', id: 3, deliveryId: 'wh_0VbbXNd8QFXpa5CuEqh866Lq' },
+      { name: 'orders' },
+      { name: 'order', id: 42 },
+      { name: 'production' },
+      { name: 'machines' },
+      { name: 'machine', id: 2 },
+      { name: 'invoices' },
+      { name: 'invoice', id: 17 },
+      { name: 'shipments' },
+      { name: 'shipment', id: 5 },
     ] as const;
     for (const route of routes) expect(parseRoute(pathFor(route))).toEqual(route);
   });

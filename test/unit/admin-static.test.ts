@@ -53,6 +53,7 @@ describe('local admin panel serving', () => {
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(response.headers.get('cache-control')).toBe('no-cache');
       expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(response.headers.get('content-security-policy')).toContain('frame-src blob:'); // invoice PDFs and labels, inline
       expect(await response.text()).toContain('<title>panel</title>');
     }
   });

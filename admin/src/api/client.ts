@@ -3,7 +3,34 @@
  * the key the user signed in with. Errors become `ApiError` with the API's code, message, field
  * details and request id; a 401 also tells the session to end.
  */
-import type { Account, Delivery, DeliveryDetail, DeliveryFilters, ErrorDetail, Page, Pagination, Webhook, WebhookInput } from './types';
+import type {
+  Account,
+  ApiEvent,
+  Delivery,
+  DeliveryDetail,
+  DeliveryFilters,
+  ErrorDetail,
+  Invoice,
+  InvoiceFilters,
+  Job,
+  JobPriority,
+  JobStatus,
+  Machine,
+  MachineQueue,
+  Order,
+  OrderFilters,
+  OrderStatus,
+  Page,
+  Pagination,
+  PaymentInput,
+  PrintFile,
+  Shipment,
+  ShipmentInput,
+  ShipmentStatus,
+  Tracking,
+  Webhook,
+  WebhookInput,
+} from './types';
 
 export class ApiError extends Error {
   constructor(
@@ -46,8 +73,27 @@ export class ApiClient {
 
   /** The raw JSON body of a successful call; throws `ApiError` otherwise. */
   async call<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+    const response = await this.send(method, path, { ...options, accept: 'application/json' });
+    const text = await response.text();
+    try {
+      return (text ? JSON.parse(text) : undefined) as T;
+    } catch {
+      return undefined as T;
+    }
+  }
+
+  /**
+   * A document (PDF, XML) as a Blob, fetched with the key like every call (so it can be shown from a
+   * `blob:` URL: no key in any address). Errors are the API's JSON, as for `call`.
+   */
+  async download(path: string, accept: string, query?: Query): Promise<Blob> {
+    const response = await this.send('GET', path, { query, accept });
+    return response.blob();
+  }
+
+  private async send(method: string, path: string, options: { query?: Query; body?: unknown; accept: string }): Promise<Response> {
     const url = this.baseUrl + path + queryString(options.query);
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.options.key}`, Accept: 'application/json' };
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.options.key}`, Accept: options.accept };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
@@ -66,19 +112,19 @@ export class ApiClient {
         `Could not reach the API at ${this.baseUrl || 'this address'}. Check your connection and try again.`,
       );
     }
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
     if (!response.ok) {
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        body = undefined;
+      }
       const error = toApiError(response, body as ErrorBody | undefined);
       if (response.status === 401) this.options.onUnauthorized?.(error);
       throw error;
     }
-    return body as T;
+    return response;
   }
 
   private async data<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
@@ -110,6 +156,66 @@ export class ApiClient {
     this.data('GET', `/v1/webhooks/${id}/deliveries/${encodeURIComponent(deliveryId)}`);
   redeliver = (id: number, deliveryId: string): Promise<Delivery> =>
     this.data('POST', `/v1/webhooks/${id}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`);
+
+  // ---- Orders (docs/orders.md) ----
+  listOrders = (filters: OrderFilters, perPage = 25): Promise<Page<Order>> =>
+    this.page('/v1/orders', {
+      per_page: perPage,
+      status: filters.status,
+      customer_id: filters.customer_id,
+      created_from: filters.created_from,
+      created_to: filters.created_to,
+      starting_after: filters.after,
+    });
+  getOrder = (id: number): Promise<Order> => this.data('GET', `/v1/orders/${id}`);
+  /** A status move; `If-Match` is not sent: the API judges the move against the order as it is now (409 when not allowed). */
+  setOrderStatus = (id: number, status: OrderStatus): Promise<Order> => this.data('PUT', `/v1/orders/${id}`, { body: { status } });
+
+  // ---- Production (docs/production.md) ----
+  listJobs = (query: { status?: JobStatus; machine_id?: number; order_id?: number; page?: number }, perPage = 100): Promise<Page<Job>> =>
+    this.page('/v1/production/jobs', { ...query, per_page: perPage });
+  moveJob = (id: number, status: JobStatus, machineId?: number): Promise<Job> =>
+    this.data('PUT', `/v1/production/jobs/${id}/status`, {
+      body: machineId === undefined ? { status } : { status, machine_id: machineId },
+    });
+  updateJob = (id: number, changes: { machine_id?: number; priority?: JobPriority }): Promise<Job> =>
+    this.data('PUT', `/v1/production/jobs/${id}`, { body: changes });
+  listMachines = (): Promise<Page<Machine>> => this.page('/v1/production/machines', { per_page: 100 });
+  machineQueue = (id: number): Promise<MachineQueue> => this.data('GET', `/v1/production/machines/${id}/queue`);
+
+  // ---- Invoices (docs/invoices.md) ----
+  listInvoices = (filters: InvoiceFilters & { order_id?: number }, perPage = 25): Promise<Page<Invoice>> =>
+    this.page('/v1/invoices', {
+      page: filters.page,
+      per_page: perPage,
+      status: filters.status,
+      overdue: filters.overdue ? 'true' : undefined,
+      order_id: filters.order_id,
+    });
+  getInvoice = (id: number): Promise<Invoice> => this.data('GET', `/v1/invoices/${id}`);
+  createInvoice = (orderId: number): Promise<Invoice> => this.data('POST', '/v1/invoices', { body: { order_id: orderId } });
+  payInvoice = (id: number, payment: PaymentInput): Promise<Invoice> => this.data('POST', `/v1/invoices/${id}/payments`, { body: payment });
+  sendInvoice = (id: number, to?: string): Promise<Invoice> => this.data('POST', `/v1/invoices/${id}/send`, { body: to ? { to } : {} });
+  voidInvoice = (id: number): Promise<Invoice> => this.data('POST', `/v1/invoices/${id}/void`);
+  invoicePdf = (id: number): Promise<Blob> => this.download(`/v1/invoices/${id}/pdf`, 'application/pdf');
+  invoiceXml = (id: number, syntax: 'cii' | 'ubl'): Promise<Blob> => this.download(`/v1/invoices/${id}/xml`, 'application/xml', { syntax });
+
+  // ---- Shipments (docs/shipping.md) ----
+  listShipments = (query: { status?: ShipmentStatus; page: number }, perPage = 25): Promise<Page<Shipment>> =>
+    this.page('/v1/shipments', { ...query, per_page: perPage });
+  orderShipments = (orderId: number): Promise<Page<Shipment>> => this.page(`/v1/orders/${orderId}/shipments`, { per_page: 50 });
+  getShipment = (id: number): Promise<Shipment> => this.data('GET', `/v1/shipments/${id}`);
+  createShipment = (input: ShipmentInput): Promise<Shipment> => this.data('POST', '/v1/shipments', { body: input });
+  shipmentLabel = (id: number, parcel = 1): Promise<Blob> => this.download(`/v1/shipments/${id}/label`, 'application/pdf', { parcel });
+  tracking = (id: number): Promise<Tracking> => this.data('GET', `/v1/shipments/${id}/tracking`);
+  simulateShipment = (id: number, status: ShipmentStatus, location?: string): Promise<Shipment> =>
+    this.data('POST', `/v1/shipments/${id}/simulate`, { body: location ? { status, location } : { status } });
+  cancelShipment = (id: number): Promise<Shipment> => this.data('POST', `/v1/shipments/${id}/cancel`);
+
+  // ---- Files and events ----
+  getFile = (id: number): Promise<PrintFile> => this.data('GET', `/v1/files/${id}`);
+  listEvents = (query: { type?: string; created_from?: string; starting_after?: string }, perPage = 100): Promise<Page<ApiEvent>> =>
+    this.page('/v1/events', { ...query, per_page: perPage });
 }
 
 export function queryString(query: Query = {}): string {

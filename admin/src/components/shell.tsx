@@ -4,7 +4,17 @@ import { pathFor } from '../lib/routes';
 import { ModeBadge } from './badges';
 import { Link } from './link';
 
-/** The signed-in frame: header with the account, its mode and sign-out; Settings navigation; content. */
+export type Section = 'orders' | 'production' | 'machines' | 'invoices' | 'shipments' | 'webhooks' | 'other';
+
+const shopLinks: { section: Section; label: string; href: string }[] = [
+  { section: 'orders', label: 'Orders', href: pathFor({ name: 'orders' }) },
+  { section: 'production', label: 'Production', href: pathFor({ name: 'production' }) },
+  { section: 'machines', label: 'Machines', href: pathFor({ name: 'machines' }) },
+  { section: 'invoices', label: 'Invoices', href: pathFor({ name: 'invoices' }) },
+  { section: 'shipments', label: 'Shipments', href: pathFor({ name: 'shipments' }) },
+];
+
+/** The signed-in frame: header with the account, its mode and sign-out; the shop's and Settings navigation; content. */
 export function Shell({
   account,
   section,
@@ -12,7 +22,7 @@ export function Shell({
   children,
 }: {
   account: Account;
-  section: 'webhooks' | 'other';
+  section: Section;
   onSignOut: () => void;
   children: ComponentChildren;
 }) {
@@ -27,7 +37,7 @@ export function Shell({
         </div>
       )}
       <header class="topbar">
-        <Link href={pathFor({ name: 'webhooks' })} class="brand">
+        <Link href={pathFor({ name: 'orders' })} class="brand">
           <span class="brand-mark" aria-hidden="true">
             P
           </span>
@@ -52,6 +62,18 @@ export function Shell({
       </header>
       <div class="layout">
         <nav class="sidenav" aria-label="Administration">
+          <p class="sidenav-heading" id="nav-shop">
+            Shop
+          </p>
+          <ul aria-labelledby="nav-shop">
+            {shopLinks.map((link) => (
+              <li key={link.section}>
+                <Link href={link.href} aria-current={section === link.section ? 'page' : undefined}>
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
           <p class="sidenav-heading" id="nav-settings">
             Settings
           </p>

@@ -5,6 +5,13 @@ import type { Account } from '../api/types';
 export const canReadWebhooks = (account: Account): boolean => grants(account.key.scopes, 'webhooks:read');
 export const canWriteWebhooks = (account: Account): boolean => grants(account.key.scopes, 'webhooks:write');
 
+/** The sections of the shop's day and the scope groups they read and change. */
+export type Area = 'orders' | 'production' | 'invoices' | 'shipments' | 'files' | 'events' | 'customers';
+
+export const canRead = (account: Account, area: Area): boolean => grants(account.key.scopes, `${area}:read`);
+/** `events` and `files` have no writes in the panel; `events:write` does not exist. */
+export const canWrite = (account: Account, area: Exclude<Area, 'events'>): boolean => grants(account.key.scopes, `${area}:write`);
+
 /** Only secret keys belong in the panel: publishable keys are public by design and reach nothing here. */
 export function keyFormatProblem(input: string): string | undefined {
   const key = input.trim();

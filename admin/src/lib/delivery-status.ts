@@ -10,7 +10,8 @@ export type DisplayStatus = 'pending' | 'retrying' | 'succeeded' | 'failed' | 's
 export type Tone = 'success' | 'warning' | 'danger' | 'info' | 'neutral';
 
 export interface StatusView {
-  key: DisplayStatus;
+  /** The status shown (`data-status` in the page): a delivery's DisplayStatus, or an order, job, invoice or shipment status. */
+  key: string;
   label: string;
   /** A symbol that carries the meaning without colour. */
   symbol: string;
