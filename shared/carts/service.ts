@@ -11,6 +11,7 @@ import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, NotFoundError, ValidationError, VersionConflict, type ErrorDetail } from '#shared/errors';
 import { randomToken } from '#shared/ids';
+import type { LegacyLinePrice } from '#shared/legacy-products/line-prices';
 import { missingCellProblem } from '#shared/legacy-products/lookup';
 import { pricedCells } from '#shared/legacy-products/prices';
 import { fromMinor } from '#shared/money';
@@ -411,22 +412,44 @@ export interface CheckedOut {
   created: boolean;
 }
 
-/** Checkout prices product lines only (a cart with legacy lines is refused before): its bundle leaves the lookup out. */
-const productLinesOnly: LinePricer = (spec, catalogue) =>
-  spec.kind === 'product'
-    ? priceProductLine(spec, catalogue)
-    : { ok: false, name: null, problems: [{ field: 'legacy_product_id', message: 'legacy lines cannot be checked out yet' }] };
+const cellKey = (spec: Extract<LineSpec, { kind: 'legacy' }>): string =>
+  JSON.stringify([spec.legacy_product_id, spec.format, spec.color, spec.quantity, spec.pages]);
+
+/**
+ * Checkout's pricer: product lines by the formula, legacy lines by the prices the order's own
+ * creation read for them (its lines are the cart's, in the cart's order) — so its bundle carries
+ * the order's legacy lookup, not the cart's.
+ */
+function checkoutPricer(cart: CartRecord, legacy: ReadonlyMap<number, LegacyLinePrice>): LinePricer {
+  const byCell = new Map<string, LegacyLinePrice>();
+  cart.items.forEach((line, index) => {
+    const spec = specOf(line);
+    const price = legacy.get(index);
+    if (spec.kind === 'legacy' && price) byCell.set(cellKey(spec), price);
+  });
+  return (spec, catalogue) => {
+    if (spec.kind === 'product') return priceProductLine(spec, catalogue);
+    const price = byCell.get(cellKey(spec));
+    return price?.ok
+      ? { ok: true, name: price.name, unit_price: price.price, setup_fee: 0, options: {}, price_version: 0 }
+      : { ok: false, name: null, problems: price?.problems ?? [{ field: 'legacy_product_id', message: 'not priced' }] };
+  };
+}
 
 /** The checkout's own terms for the lines: every line available, and the prices the client saw (its version). */
 function checkAgainst(cart: CartRecord, version: string) {
-  return (products: Catalogue['products'], account: { currency?: string; tax_rate?: number } | undefined): void => {
+  return (
+    products: Catalogue['products'],
+    account: { currency?: string; tax_rate?: number } | undefined,
+    legacy: ReadonlyMap<number, LegacyLinePrice>,
+  ): void => {
     const catalogue: Catalogue = {
       products,
       legacy: new Map(),
       prices: new Map(),
       pricing: { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 },
     };
-    const priced = priceCartWith(cart, catalogue, productLinesOnly);
+    const priced = priceCartWith(cart, catalogue, checkoutPricer(cart, legacy));
     const unavailable = priced.lines.flatMap((line, index) =>
       line.available ? [] : [{ field: `items.${index}`, message: `line ${line.line.id}: ${line.reason}` }],
     );
@@ -462,17 +485,6 @@ function closed(cart: CartRecord, orderId: number, now: Date): CartRecord {
 
 function assertOrderable(cart: CartRecord): void {
   if (cart.items.length === 0) throw new ValidationError('The cart is empty', [{ field: 'items', message: 'add a line first' }]);
-  const legacy = cart.items.flatMap((line, index) =>
-    line.kind === 'legacy'
-      ? [
-          {
-            field: `items.${index}`,
-            message: `line ${line.id}: a legacy product; orders take product lines only`,
-          },
-        ]
-      : [],
-  );
-  if (legacy.length) throw new ValidationError('The cart has legacy lines', legacy);
   // An order holds what one transaction can confirm into production jobs (orders/schema.ts): a larger cart is split by the client.
   if (cart.items.length > MAX_ORDER_LINES) {
     throw new ValidationError('The cart has more lines than one order takes', [
@@ -525,12 +537,19 @@ export async function checkout(
     // An address given as null is "none" to the orders' address rules (as in an order update), not "the default".
     const input = {
       ...orderTerms,
-      items: cart.items.map((line) => ({
-        product_id: line.product_id!,
-        quantity: line.quantity,
-        options: line.options,
-        file_ids: line.file_ids,
-      })),
+      items: cart.items.map((line) =>
+        line.kind === 'legacy'
+          ? {
+              legacy_product_id: line.legacy_product_id!,
+              format: line.format!,
+              color: line.color!,
+              pages: line.pages!,
+              quantity: line.quantity,
+              options: {},
+              file_ids: line.file_ids,
+            }
+          : { product_id: line.product_id!, quantity: line.quantity, options: line.options, file_ids: line.file_ids },
+      ),
       notes: notesOf(cart, orderTerms.notes),
     } as OrderCreate;
     try {

@@ -1,7 +1,8 @@
 /**
  * The lines a set of order lines bills (an order's for its invoice, a quote's for its PDF): each
  * line's units, and its setup fee, when it has one, as a line of its own — a valid e-invoice line
- * is quantity × price, and the customer sees the fee named.
+ * is quantity × price, and the customer sees the fee named. A legacy product's run, priced whole by
+ * its table, is one line of quantity 1.
  */
 import type { OrderLineRecord } from '#shared/orders/stored';
 import type { DocumentLine } from './document';
@@ -11,6 +12,18 @@ export function billedLines(items: readonly OrderLineRecord[], taxRate: number):
   const lines: InvoiceLineRecord[] = [];
   for (const item of items) {
     const base = { tax_rate: taxRate, order_item_id: item.id };
+    if (item.price_source === 'table') {
+      // A legacy product's run is priced whole: one run of its copies, so quantity × price holds.
+      lines.push({
+        ...base,
+        position: lines.length + 1,
+        description: `${item.description} (${item.quantity} copies)`,
+        quantity: 1,
+        unit_price: item.total,
+        amount: item.total,
+      });
+      continue;
+    }
     lines.push({
       ...base,
       position: lines.length + 1,

@@ -4,12 +4,14 @@
  *
  *   line (product-priced) = the product calculation: unit_price × quantity + setup_fee
  *   line (manual price)   = unit_price × quantity (the agreed price; no setup fee)
+ *   line (legacy product) = the table's price of the whole run (`unit_price` holds it; `price_source: table`)
  *   subtotal = Σ line totals;  tax = round_half_up((subtotal + shipping) × tax_rate / 100)
  *   total    = subtotal + shipping + tax
  */
 import type { ErrorDetail } from '#shared/errors';
 import { priceProduct, resolveOptions, type PricingContext } from '#shared/pricing/product-price';
 import { taxOn } from '#shared/pricing/tax';
+import type { LegacyCellRequest, LegacyLinePrice } from '#shared/legacy-products/line-prices';
 import type { ProductRecord } from '#shared/products/stored';
 import type { OrderLineRecord } from './stored';
 import type { OrderLineInput } from './schema';
@@ -27,14 +29,46 @@ export function priceLines(
   products: ReadonlyMap<number, ProductRecord>,
   context: PricingContext,
   field = 'items',
+  /** The legacy lines' prices by line index (shared/legacy-products/line-prices.ts). */
+  legacy: ReadonlyMap<number, LegacyLinePrice> = new Map(),
 ): PricedLines {
   const lines: OrderLineRecord[] = [];
   const problems: ErrorDetail[] = [];
   inputs.forEach((input, index) => {
     const at = `${field}.${index}`;
-    const product = products.get(input.product_id);
+    if (input.legacy_product_id !== undefined) {
+      const priced = legacy.get(index);
+      if (!priced || !priced.ok) {
+        problems.push(
+          ...(priced && !priced.ok ? priced.problems : [{ field: 'legacy_product_id', message: 'not priced' }]).map((problem) => ({
+            field: `${at}.${problem.field}`,
+            message: problem.message,
+          })),
+        );
+        return;
+      }
+      // The table prices the whole run: `unit_price` is the run's price (or the manual one, per copy).
+      const manual = input.unit_price !== undefined;
+      lines.push({
+        id: index + 1,
+        product_id: null,
+        legacy: { legacy_product_id: input.legacy_product_id, format: input.format!, color: input.color!, pages: input.pages! },
+        description: input.description ?? `${priced.name}, ${input.format} ${input.color}, ${input.pages} pages`,
+        quantity: input.quantity,
+        unit_price: manual ? input.unit_price! : priced.price,
+        setup_fee: 0,
+        price_source: manual ? 'manual' : 'table',
+        options: {},
+        file_ids: input.file_ids,
+        files: [],
+        total: manual ? input.unit_price! * input.quantity : priced.price,
+      });
+      return;
+    }
+    const productId = input.product_id!;
+    const product = products.get(productId);
     if (!product) {
-      problems.push({ field: `${at}.product_id`, message: `No product with id ${input.product_id}` });
+      problems.push({ field: `${at}.product_id`, message: `No product with id ${productId}` });
       return;
     }
     if (!product.is_active) {
@@ -54,6 +88,7 @@ export function priceLines(
     lines.push({
       id: index + 1,
       product_id: product.id,
+      legacy: null,
       description: input.description ?? product.name,
       quantity: input.quantity,
       unit_price: unitPrice,
@@ -73,6 +108,18 @@ export function priceLines(
   return { lines, problems };
 }
 
+/** The legacy cells the lines ask for, by index (undefined for product lines): what priceLegacyLines reads. */
+export const legacyCellsOf = (inputs: readonly OrderLineInput[]): (LegacyCellRequest | undefined)[] =>
+  inputs.map((input) =>
+    input.legacy_product_id === undefined
+      ? undefined
+      : { legacy_product_id: input.legacy_product_id, format: input.format!, color: input.color!, quantity: input.quantity, pages: input.pages! },
+  );
+
+/** The product ids the lines name (legacy lines name none). */
+export const inputProductIds = (inputs: readonly OrderLineInput[]): number[] =>
+  inputs.flatMap((input) => (input.product_id === undefined ? [] : [input.product_id]));
+
 export interface OrderTotals {
   subtotal: number;
   tax: number;
@@ -86,11 +133,11 @@ export function orderTotals(lines: readonly Pick<OrderLineRecord, 'total'>[], sh
   return { subtotal, tax, total: subtotal + shipping + tax };
 }
 
-/** One line per product (several lines may name the same product), for stock reservations. */
+/** One line per product (several lines may name the same product), for stock reservations; legacy runs hold no stock. */
 export const stockLinesOf = (lines: readonly Pick<OrderLineRecord, 'product_id' | 'quantity'>[]) =>
-  lines.map((line) => ({ product_id: line.product_id, quantity: line.quantity }));
+  lines.flatMap((line) => (line.product_id === null ? [] : [{ product_id: line.product_id, quantity: line.quantity }]));
 
-/** Distinct product ids of the lines: each counts one order reference on its product. */
+/** Distinct product ids of the lines: each counts one order reference on its product (legacy lines name none). */
 export const productIdsOf = (lines: readonly Pick<OrderLineRecord, 'product_id'>[]): number[] => [
-  ...new Set(lines.map((line) => line.product_id)),
+  ...new Set(lines.flatMap((line) => (line.product_id === null ? [] : [line.product_id]))),
 ];

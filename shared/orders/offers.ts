@@ -13,9 +13,10 @@ import { NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors
 import { readProducts } from '#shared/products/repository';
 import type { ProductRecord } from '#shared/products/stored';
 import { addressChoices, resolveAddress, type CustomerAddresses } from './addresses';
-import { orderTotals, priceLines } from './lines';
+import { inputProductIds, legacyCellsOf, orderTotals, priceLines } from './lines';
 import type { OrderCreate } from './schema';
 import { checkLineFiles, withFileCopies } from '#shared/files/line-files';
+import { priceLegacyLines, type LegacyLinePrice } from '#shared/legacy-products/line-prices';
 import type { OrderRecord } from './stored';
 
 /** The fields an order and a quote share, as the offer prices them. */
@@ -58,28 +59,31 @@ export async function prepareOffer(
   tenant: Tenant,
   input: OfferInput,
   what: string,
-  check: (account: Account | undefined, problems: ErrorDetail[], products: ReadonlyMap<number, ProductRecord>) => void = () => {},
+  check: (
+    account: Account | undefined,
+    problems: ErrorDetail[],
+    products: ReadonlyMap<number, ProductRecord>,
+    legacy: ReadonlyMap<number, LegacyLinePrice>,
+  ) => void = () => {},
   /** The lines' files must be this customer's (a customer token's order): shared/files/line-files.ts. */
   fileOwner?: number,
 ): Promise<{ offer: PricedOffer; products: Map<number, ProductRecord>; account: Account | undefined }> {
-  const [owner, products, account, files] = await Promise.all([
+  const [owner, products, account, files, legacy] = await Promise.all([
     readOwner(tenant, input.customer_id),
-    readProducts(
-      tenant,
-      input.items.map((line) => line.product_id),
-    ),
+    readProducts(tenant, inputProductIds(input.items)),
     getAccount(tenant.accountId),
     checkLineFiles(tenant, input.items, fileOwner === undefined ? {} : { owner: fileOwner }),
+    priceLegacyLines(tenant, legacyCellsOf(input.items)),
   ]);
   const pricing = { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 };
   const problems: ErrorDetail[] = [];
   if (!owner) problems.push({ field: 'customer_id', message: `No customer with id ${input.customer_id}` });
-  const priced = priceLines(input.items, products, pricing);
+  const priced = priceLines(input.items, products, pricing, 'items', legacy);
   problems.push(...priced.problems, ...files.problems);
   const choices = addressChoices(input);
   const shippingAddress = owner ? resolveAddress('shipping', choices.shipping, owner, true, problems) : null;
   const billingAddress = owner ? resolveAddress('billing', choices.billing, owner, true, problems) : null;
-  check(account, problems, products);
+  check(account, problems, products, legacy);
   if (problems.length) throw new ValidationError(`The ${what} is invalid`, problems);
   const { id, name, email } = owner!.customer;
   return {

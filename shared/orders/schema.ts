@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { responseSchema } from '#shared/schemas/response';
-import { bodyId, calendarDate, optionChoices, optionalText, queryId } from '#shared/schemas/common';
+import { bodyId, calendarDate, lineText, optionChoices, optionalText, queryId } from '#shared/schemas/common';
 import { postalAddressFields } from '#shared/schemas/address';
 import { moneyInput } from '#shared/schemas/money';
 import { paginationQuery } from '#shared/schemas/pagination';
@@ -24,7 +24,11 @@ export const OrderAddressInputSchema = /* @__PURE__ */ z.strictObject(postalAddr
 export const OrderLineInputSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
-      product_id: bodyId('An active product'),
+      product_id: bodyId('An active product').optional(),
+      legacy_product_id: bodyId('A legacy product: with format, color and pages, priced from its table').optional(),
+      format: lineText(100).min(1).optional().meta({ description: 'Legacy products: a format of the table', example: 'A4' }),
+      color: lineText(100).min(1).optional().meta({ description: 'Legacy products: a color of the table', example: '4/4' }),
+      pages: z.number().int('must be an integer').min(1, 'must be at least 1').max(100_000).optional().meta({ description: 'Legacy products' }),
       quantity: z.number().int('must be an integer').min(1, 'must be at least 1').max(MAX_LINE_QUANTITY).meta({ example: 500 }),
       unit_price: moneyInput()
         .optional()
@@ -33,7 +37,12 @@ export const OrderLineInputSchema = /* @__PURE__ */ (() =>
       description: optionalText(500, { multiline: true }).meta({ description: "Defaults to the product's name" }),
       file_ids: z.array(bodyId('File id')).max(20).optional().default([]).meta({ description: 'Artwork files of the line' }),
     })
-    .meta({ id: 'OrderLineInput' }))();
+    .superRefine(oneProductKind)
+    .meta({
+      id: 'OrderLineInput',
+      description:
+        'A product (`product_id`, `options`) or a legacy product (`legacy_product_id`, `format`, `color`, `pages`: the table prices the whole run).',
+    }))();
 
 export const orderLines = /* @__PURE__ */ (() =>
   z.array(OrderLineInputSchema).min(1, 'must have at least one line').max(MAX_ORDER_LINES, `must have at most ${MAX_ORDER_LINES} lines`))();
@@ -46,6 +55,29 @@ export const addressFields = /* @__PURE__ */ (() => ({
 }))();
 
 type AddressChoice = Partial<Record<'shipping_address_id' | 'shipping_address' | 'billing_address_id' | 'billing_address', unknown>>;
+
+const LEGACY_FIELDS = ['format', 'color', 'pages'] as const;
+
+/** A line names a product or a legacy product with its table cell, never both. */
+function oneProductKind(
+  line: { product_id?: number | undefined; legacy_product_id?: number | undefined; options: Record<string, string> } & Partial<
+    Record<(typeof LEGACY_FIELDS)[number], unknown>
+  >,
+  ctx: z.core.$RefinementCtx,
+): void {
+  if ((line.product_id === undefined) === (line.legacy_product_id === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['product_id'], message: 'send product_id, or legacy_product_id with format, color and pages' });
+    return;
+  }
+  for (const field of LEGACY_FIELDS) {
+    if (line.legacy_product_id !== undefined && line[field] === undefined)
+      ctx.addIssue({ code: 'custom', path: [field], message: 'Required with legacy_product_id' });
+    if (line.product_id !== undefined && line[field] !== undefined)
+      ctx.addIssue({ code: 'custom', path: [field], message: 'only with legacy_product_id' });
+  }
+  if (line.legacy_product_id !== undefined && Object.keys(line.options).length > 0)
+    ctx.addIssue({ code: 'custom', path: ['options'], message: 'a legacy product has no options: its table has format, color and pages' });
+}
 
 /** An address is copied from the customer by id or given inline, not both. */
 export function oneAddressSource(value: AddressChoice, ctx: z.core.$RefinementCtx): void {

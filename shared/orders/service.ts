@@ -15,6 +15,7 @@ import type { TransactItem, TransactionPart } from '#shared/db/table';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
 import { checkLineFiles, withFileCopies } from '#shared/files/line-files';
+import { priceLegacyLines, type LegacyLinePrice } from '#shared/legacy-products/line-prices';
 import { productionForOrderChange } from '#shared/production/order-jobs';
 import { readProducts } from '#shared/products/repository';
 import { planStock } from '#shared/products/stock';
@@ -22,7 +23,7 @@ import type { ProductRecord } from '#shared/products/stored';
 import { addressChoices, needsCustomerAddresses, resolveAddress } from './addresses';
 import { prepareOffer, readOwner } from './offers';
 import { changeEvents, orderCreated } from './events';
-import { orderTotals, priceLines, productIdsOf, stockLinesOf } from './lines';
+import { inputProductIds, legacyCellsOf, orderTotals, priceLines, productIdsOf, stockLinesOf } from './lines';
 import { nextOrderNumber } from './numbering';
 import { assertIfMatch, type IfMatch } from './preconditions';
 import * as repo from './repository';
@@ -44,10 +45,7 @@ const ORDER_WRITE_ATTEMPTS = 6;
 // an eventually consistent read could miss it and refuse a valid order.
 
 const productsOf = (tenant: Tenant, lines: readonly OrderLineInput[]): Promise<Map<number, ProductRecord>> =>
-  readProducts(
-    tenant,
-    lines.map((line) => line.product_id),
-  );
+  readProducts(tenant, inputProductIds(lines));
 
 function assertValid(problems: ErrorDetail[]): void {
   if (problems.length) throw new ValidationError('The order is invalid', problems);
@@ -67,7 +65,7 @@ export interface JoinedCreation {
    * Judges the products and account the offer was priced from, before any problem of the offer is
    * refused and before any number is taken: throw to refuse the order in the caller's own terms.
    */
-  check?: (products: ReadonlyMap<number, ProductRecord>, account: Account | undefined) => void;
+  check?: (products: ReadonlyMap<number, ProductRecord>, account: Account | undefined, legacy: ReadonlyMap<number, LegacyLinePrice>) => void;
   /** The caller's own writes, in the order's one transaction (their failed conditions mean what the parts say). */
   parts?: (order: OrderRecord) => (TransactItem | TransactionPart)[];
   /** A customer token's order: the files its lines name must be that customer's own. */
@@ -80,7 +78,7 @@ export async function createOrder(tenant: Tenant, input: OrderCreate, joined: Jo
     tenant,
     input,
     'order',
-    (account, _problems, read) => joined.check?.(read, account),
+    (account, _problems, read, legacy) => joined.check?.(read, account, legacy),
     joined.fileOwner,
   );
   const now = new Date().toISOString();
@@ -185,16 +183,17 @@ interface Prepared {
 
 async function prepare(tenant: Tenant, order: OrderRecord, changes: OrderUpdate): Promise<Prepared> {
   const choices = addressChoices(changes);
-  const [products, owner, files] = await Promise.all([
+  const [products, owner, files, legacy] = await Promise.all([
     changes.items ? productsOf(tenant, changes.items) : undefined,
     needsCustomerAddresses(choices) ? readOwner(tenant, order.customer.id) : undefined,
     changes.items ? checkLineFiles(tenant, changes.items) : undefined,
+    changes.items ? priceLegacyLines(tenant, legacyCellsOf(changes.items)) : undefined,
   ]);
   const problems: ErrorDetail[] = [];
   const prepared: Prepared = {};
   if (changes.items && products && files) {
     // Priced with the order's own currency and tax rate, fixed when it was created.
-    const priced = priceLines(changes.items, products, { currency: order.currency, tax_rate: order.tax_rate });
+    const priced = priceLines(changes.items, products, { currency: order.currency, tax_rate: order.tax_rate }, 'items', legacy);
     problems.push(...priced.problems, ...files.problems);
     prepared.lines = { records: withFileCopies(priced.lines, files.copies), products };
   }

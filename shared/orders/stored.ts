@@ -15,6 +15,13 @@ import { postalAddressShape } from '#shared/schemas/address';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 import { ORDER_STATUSES, isClosed, type OrderStatus } from './status';
 
+/** A legacy product line's product and cell of its price table. */
+const legacyCell = /* @__PURE__ */ (() =>
+  c.object(
+    { legacy_product_id: field(c.int), format: field(c.string), color: field(c.string), pages: field(c.int) },
+    { id: 'OrderLineLegacyCell' },
+  ))();
+
 /** A line's copy of a file it prints (shared/files/line-files.ts). */
 const lineFile = /* @__PURE__ */ (() =>
   c.object(
@@ -33,12 +40,15 @@ export const orderLine = /* @__PURE__ */ (() =>
   c.object(
     {
       id: field(c.int).describe('Line number within the order, from 1'),
-      product_id: field(c.int),
+      product_id: field(c.nullable(c.int)).describe('The product; null on a legacy product line'),
+      legacy: field(c.nullable(legacyCell)).describe('A legacy product line: its product and table cell (unit_price is then the whole run)'),
       description: field(c.string),
       quantity: field(c.int),
       unit_price: field(c.money),
       setup_fee: field(c.money),
-      price_source: field(c.enumOf(['product', 'manual'])).describe('manual when unit_price was sent'),
+      price_source: field(c.enumOf(['product', 'manual', 'table'])).describe(
+        'manual when unit_price was sent; table: a legacy product run, priced whole (quantity is the copies, unit_price the run)',
+      ),
       options: field(c.stringMap).describe('The chosen option values, defaults included'),
       file_ids: field(c.list(c.int)),
       files: field(c.list(lineFile)).describe(

@@ -42,7 +42,7 @@ export const storedJob = /* @__PURE__ */ (() =>
     order_id: field(c.int).fixed(),
     order_item_id: field(c.int).fixed().describe('The order line this job produces'),
     order_number: field(c.string).fixed().describe('The order number, for job tickets', 'ORD-2026-000042'),
-    product_id: field(c.int).fixed(),
+    product_id: field(c.nullable(c.int)).fixed().describe("The line's product; null for a legacy product's run"),
     description: field(c.string).fixed().describe("The line's description", 'Flyer A5'),
     quantity: field(c.int).fixed(),
     file_ids: field(c.list(c.int))

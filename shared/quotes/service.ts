@@ -7,13 +7,14 @@
 import { DEFAULT_QUOTE_VALIDITY_DAYS } from '#shared/accounts/company';
 import type { Tenant } from '#shared/auth/principal';
 import { checkLineFiles, withFileCopies } from '#shared/files/line-files';
+import { priceLegacyLines } from '#shared/legacy-products/line-prices';
 import { readCustomer } from '#shared/customers/repository';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
 import { prepareOffer } from '#shared/orders/offers';
-import { orderTotals, priceLines } from '#shared/orders/lines';
+import { inputProductIds, legacyCellsOf, orderTotals, priceLines } from '#shared/orders/lines';
 import { assertIfMatch, type IfMatch } from '#shared/orders/preconditions';
 import type { OrderLineInput } from '#shared/orders/schema';
 import { readProducts } from '#shared/products/repository';
@@ -36,10 +37,7 @@ function assertValid(problems: ErrorDetail[]): void {
 }
 
 const productsOf = (tenant: Tenant, lines: readonly OrderLineInput[]) =>
-  readProducts(
-    tenant,
-    lines.map((line) => line.product_id),
-  );
+  readProducts(tenant, inputProductIds(lines));
 
 function assertValidity(validUntil: string, now: Date): void {
   if (validUntil < today(now)) {
@@ -149,9 +147,13 @@ export async function updateQuote(
   now = new Date(),
 ): Promise<QuoteView> {
   if (changes.valid_until !== undefined) assertValidity(changes.valid_until, now);
-  const [products, files] = changes.items
-    ? await Promise.all([productsOf(tenant, changes.items), checkLineFiles(tenant, changes.items)])
-    : [undefined, undefined];
+  const [products, files, legacy] = changes.items
+    ? await Promise.all([
+        productsOf(tenant, changes.items),
+        checkLineFiles(tenant, changes.items),
+        priceLegacyLines(tenant, legacyCellsOf(changes.items)),
+      ])
+    : [undefined, undefined, undefined];
   return retryOnVersionConflict('quote', async () => {
     const before = await repo.requireQuote(tenant, id, true);
     assertEditable(before.quote_number, before.status as StoredQuoteStatus);
@@ -159,7 +161,7 @@ export async function updateQuote(
     let items = before.items;
     if (changes.items && products && files) {
       // Priced with the quote's own currency and tax rate, fixed when it was made.
-      const priced = priceLines(changes.items, products, { currency: before.currency, tax_rate: before.tax_rate });
+      const priced = priceLines(changes.items, products, { currency: before.currency, tax_rate: before.tax_rate }, 'items', legacy);
       assertValid([...priced.problems, ...files.problems]);
       items = withFileCopies(priced.lines, files.copies);
     }

@@ -30,6 +30,7 @@ const pricedSample = {
     {
       id: 1,
       product_id: 0,
+      legacy: null,
       description: 'Test Flyer A5',
       quantity: 1000,
       unit_price: 10,

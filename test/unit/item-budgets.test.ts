@@ -118,6 +118,7 @@ describe('an order at every maximum of its schema fits, with its event', () => {
     items: Array.from({ length: MAX_ORDER_LINES }, (_, index) => ({
       id: index + 1,
       product_id: Number.MAX_SAFE_INTEGER - index,
+      legacy: null,
       description: wide(500),
       quantity: 10_000_000,
       unit_price: 99_999_999,

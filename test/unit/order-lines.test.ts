@@ -63,6 +63,7 @@ describe('order lines', () => {
       {
         id: 1,
         product_id: 3,
+        legacy: null,
         description: 'Business cards',
         quantity: 1000,
         unit_price: 13,

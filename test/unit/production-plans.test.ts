@@ -22,6 +22,7 @@ const wide = (length: number) => '€'.repeat(length);
 const line = (index: number) => ({
   id: index + 1,
   product_id: 1000 + index,
+  legacy: null,
   description: wide(500),
   quantity: 10_000_000,
   unit_price: 1,
