@@ -15,7 +15,14 @@ import { Api } from './api';
 import { AuditShipping } from './audit';
 import { Data } from './data';
 import { Events } from './events';
-import { WebhookSecretsKey, carrierSecretUsers, signingKeyUsers, tokenSigners, webhookSecretReaders, webhookSecretWriters } from './secrets';
+import {
+  WebhookSecretsKey,
+  carrierSecretUsers,
+  signingKeyUsers,
+  tokenSigners,
+  webhookSecretReaders,
+  webhookSecretWriters,
+} from './secrets';
 import { Workers } from './workers';
 import { workers as allWorkers } from '#shared/workers';
 import type { StageConfig } from './stages';

@@ -129,7 +129,9 @@ export const workers: readonly WorkerDefinition[] = [
       kind: 'table-stream',
       // Files that became ready with a pending preflight (an upload, a completion); the recorded
       // result no longer matches, so the worker's own write does not invoke it again.
-      filter: { dynamodb: { NewImage: { entity: { S: ['FILE'] }, status: { S: ['ready'] }, preflight: { M: { status: { S: ['pending'] } } } } } },
+      filter: {
+        dynamodb: { NewImage: { entity: { S: ['FILE'] }, status: { S: ['ready'] }, preflight: { M: { status: { S: ['pending'] } } } } },
+      },
       // One file per invocation: memory and timeout are sized for one file of PREFLIGHT_MAX_BYTES.
       batchSize: 1,
       bisectBatchOnError: false,

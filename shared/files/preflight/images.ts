@@ -56,12 +56,13 @@ export function pngFacts(bytes: Uint8Array): ImageFacts {
   if (!width || !height) throw new ImageHeaderError('The PNG states no pixel size');
   let dpi: number | null = null;
   // Chunks: length (4), type (4), data, CRC (4). pHYs must come before the first IDAT.
-  for (let offset = 8; offset + 8 <= bytes.length; ) {
+  for (let offset = 8; offset + 8 <= bytes.length;) {
     const length = data.getUint32(offset);
     const type = ascii(offset + 4);
     if (type === 'IDAT' || type === 'IEND') break;
     if (type === 'pHYs' && length >= 9 && offset + 17 <= bytes.length) {
-      if (bytes[offset + 16] === 1) dpi = lowerDpi(data.getUint32(offset + 8) * (INCH_MM / 1000), data.getUint32(offset + 12) * (INCH_MM / 1000));
+      if (bytes[offset + 16] === 1)
+        dpi = lowerDpi(data.getUint32(offset + 8) * (INCH_MM / 1000), data.getUint32(offset + 12) * (INCH_MM / 1000));
       break;
     }
     offset += 12 + length;
@@ -102,7 +103,12 @@ export function jpegFacts(bytes: Uint8Array): ImageFacts {
       if (!width || !height) throw new ImageHeaderError('The JPEG states no pixel size');
       return { width, height, dpi: jfifDpi ?? exifDpi };
     }
-    if (marker === 0xe0 && length >= 16 && segment + 12 <= bytes.length && String.fromCharCode(...bytes.subarray(segment, segment + 5)) === 'JFIF\0') {
+    if (
+      marker === 0xe0 &&
+      length >= 16 &&
+      segment + 12 <= bytes.length &&
+      String.fromCharCode(...bytes.subarray(segment, segment + 5)) === 'JFIF\0'
+    ) {
       const units = bytes[segment + 7];
       const x = data.getUint16(segment + 8);
       const y = data.getUint16(segment + 10);
