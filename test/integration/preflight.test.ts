@@ -42,6 +42,16 @@ describe('file preflight', () => {
     return file.body.data;
   };
 
+  it('gives a 1 MB PDF uploaded by multipart its page count and page size', async () => {
+    const file = await upload(await pdfOf({ pages: 2, padTo: 1024 * 1024 }), 'flyer.pdf', 'application/pdf');
+    const checkedFile = await checked(file.id);
+    expect(checkedFile.preflight).toMatchObject({ status: 'passed', pages: 2, encrypted: false });
+    expect(checkedFile.preflight.page_sizes).toEqual([
+      { page: 1, width_mm: 210, height_mm: 297, trim_width_mm: null, trim_height_mm: null },
+      { page: 2, width_mm: 210, height_mm: 297, trim_width_mm: null, trim_height_mm: null },
+    ]);
+  });
+
   it('records pages, page sizes and a mixed-size warning for a multi-page PDF; fails an encrypted one', async () => {
     const mixed = await PDFDocument.load(await pdfOf({ pages: 3, trim: true }));
     mixed.addPage([148 * (72 / 25.4), 210 * (72 / 25.4)]);
