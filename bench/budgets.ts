@@ -37,6 +37,15 @@ export const SIGNER_BUNDLE_BUDGET_KIB = 380;
  * parser; the others never load S3.
  */
 export const FILES_BUNDLE_BUDGET_KIB = 600;
+/**
+ * The file preflight worker (`worker.FilePreflight`, docs/files.md#preflight) carries pdf-lib to
+ * read PDFs: its parser with the document API, which brings the standard fonts' metrics and the
+ * PNG codec it cannot leave out (about 510 KiB of pdf-lib together), and the S3 client to read the
+ * object: 890 KiB measured. It runs off the request path, where a larger cold start costs no client.
+ */
+export const PREFLIGHT_BUNDLE_BUDGET_KIB = 1000;
+/** Workers with a budget of their own, by bundle id. */
+const WORKER_BUNDLE_BUDGETS_KIB: Record<string, number> = { 'worker.FilePreflight': PREFLIGHT_BUNDLE_BUDGET_KIB };
 
 /** The bundle budget of a function by its id (a route id, `worker.<id>`, `authorizer`, `audit.ship`). */
 export function bundleBudgetOf(id: string): number {
@@ -45,7 +54,7 @@ export function bundleBudgetOf(id: string): number {
   if (route?.mail) return MAIL_BUNDLE_BUDGET_KIB;
   if (route?.signsTokens) return SIGNER_BUNDLE_BUDGET_KIB;
   if (route?.files) return FILES_BUNDLE_BUDGET_KIB;
-  return BUNDLE_BUDGET_KIB;
+  return WORKER_BUNDLE_BUDGETS_KIB[id] ?? BUNDLE_BUDGET_KIB;
 }
 
 /** Calls per request a route may typically make; routes not listed get the default. */

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: builds every handler exactly as CDK bundles it and measures bundle sizes,
  * cold import, warm latency against DynamoDB Local (with the floor), DynamoDB calls per route
- * (over the integration tests) and the webhook pipeline; prints one report and writes
+ * (over the integration tests), the preflight of a 50-page PDF and multipart upload throughput
+ * through the local gateway, and the webhook pipeline; prints one report and writes
  * bench/results.json. Timing figures are printed here only, never asserted in tests.
  *   npm run bench -- --skip-calls     (skip the integration run that counts DynamoDB calls)
  *   npm run bench -- --skip-webhooks
@@ -123,6 +124,30 @@ try {
       ['cached (from S3, renderer not loaded) p50', documents.cachedDownloadMs.p50],
       ['cached p90', documents.cachedDownloadMs.p90],
     ]) + `\nPDF size ${kib(documents.pdfBytes)} KiB`,
+  );
+  const { benchFiles } = await import('./files');
+  const files = await benchFiles((id) => join(outDir, `${id}.mjs`));
+  results.files = files;
+  section(
+    `Files (preflight of a ${files.preflight.pages}-page PDF in-process; multipart uploads through the local gateway; DynamoDB Local + S3 emulator)`,
+    table([
+      ['measure', 'p50', 'p90', 'runs'],
+      [
+        'preflight checks alone (pdf-lib parse + page checks), ms',
+        files.preflight.checksMs.p50,
+        files.preflight.checksMs.p90,
+        files.preflight.checksMs.n,
+      ],
+      [
+        'preflight worker bundle (record, object, checks, write), ms',
+        files.preflight.workerMs.p50,
+        files.preflight.workerMs.p90,
+        files.preflight.workerMs.n,
+      ],
+      ['POST /v1/files multipart, 4 MiB, ms', files.multipartUpload.ms.p50, files.multipartUpload.ms.p90, files.multipartUpload.ms.n],
+    ]) +
+      `\nPDF ${kib(files.preflight.pdfBytes)} KiB, preflight ${files.preflight.status}; upload ${kib(files.multipartUpload.fileBytes)} KiB: ` +
+      `${files.multipartUpload.mbPerSecondAtP50} MB/s at the p50`,
   );
 } finally {
   await shipping.stop();

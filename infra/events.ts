@@ -4,6 +4,7 @@
  * its deliveries failed and removes them), so messages that stay visible there mean that consumer
  * is failing; anything on the router's failure queue is a batch of events that was not routed
  * within 24 h; a deliveries queue whose oldest message is an hour old is not being drained.
+ * The file preflight worker's on-failure queue holds files whose print check kept failing.
  * All need a human.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
@@ -20,6 +21,8 @@ export class Events extends Construct {
   readonly deliveriesAgeAlarm: cloudwatch.Alarm;
   readonly routerFailures: sqs.Queue;
   readonly routerFailuresAlarm: cloudwatch.Alarm;
+  readonly preflightFailures: sqs.Queue;
+  readonly preflightFailuresAlarm: cloudwatch.Alarm;
 
   constructor(scope: Construct, id: string, stage: StageConfig) {
     super(scope, id);
@@ -83,6 +86,27 @@ export class Events extends Construct {
       alarmDescription:
         'A batch of outbox events could not be routed to webhooks within 24 h of retries. Re-route its time range from the outbox: npm run events -- replay --stage <stage> --account <id> --mode <mode> --from <time> (docs/events.md#replay).',
       metric: this.routerFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    const preflight = holdingQueues.preflightFailures;
+    this.preflightFailures = new sqs.Queue(this, preflight.id, {
+      ...common,
+      queueName: physicalName(stage.name, preflight.id),
+      retentionPeriod: Duration.seconds(preflight.retentionSeconds),
+    });
+    Validations.of(this.preflightFailures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the failure destination of the file preflight worker; it has no consumer to redrive from.',
+    });
+    this.preflightFailuresAlarm = new cloudwatch.Alarm(this, `${preflight.id}Depth`, {
+      alarmName: physicalName(stage.name, `${preflight.id}Depth`),
+      alarmDescription:
+        "A file's print preflight kept failing (its record is on this queue: the stream shard and sequence range); the file is usable, its preflight stays pending (docs/files.md#preflight).",
+      metric: this.preflightFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
       threshold: 0,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,

@@ -21,6 +21,8 @@ export interface ServiceFunctionProps {
   description?: string;
   /** Seconds; API handlers keep the default 10 (API Gateway's own limit is 29). */
   timeoutSeconds?: number;
+  /** MB; the stage's `memorySize` unless a function needs more (the file preflight reads files whole). */
+  memorySizeMb?: number;
   /** A role shared with functions of the same needs (route functions); otherwise one of its own. */
   role?: iam.IRole;
 }
@@ -36,7 +38,7 @@ export class ServiceFunction extends NodejsFunction {
       description: props.description,
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: stage.memorySize,
+      memorySize: props.memorySizeMb ?? stage.memorySize,
       timeout: Duration.seconds(props.timeoutSeconds ?? 10),
       ...(props.role ? { role: props.role } : {}),
       loggingFormat: lambda.LoggingFormat.JSON,

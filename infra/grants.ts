@@ -72,7 +72,8 @@ export function grantTable(fn: Grantee, table: dynamodb.Table, access: Access): 
   });
 }
 
-function grantBucket(fn: Grantee, bucket: s3.Bucket, access: Access): void {
+/** Objects of one bucket: read, or read and write (the route functions and the workers with bucket access). */
+export function grantBucket(fn: Grantee, bucket: s3.Bucket, access: Access): void {
   if (access === 'read') bucket.grantRead(fn);
   else bucket.grantReadWrite(fn);
   const reason =

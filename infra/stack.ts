@@ -115,17 +115,19 @@ export class PrintShopStack extends Stack {
       sources: [this.api.authorizerFunction, ...this.api.functions.values()],
     });
 
-    // Stream router, webhook delivery worker and DLQ handler, from shared/workers.ts.
+    // Stream router, webhook delivery worker, DLQ handler, delivery sweeper and file preflight, from shared/workers.ts.
     this.workers = new Workers(this, 'Workers', {
       stage,
       workers: allWorkers,
       projectRoot: props.projectRoot ?? projectRoot,
       environment,
       table: this.data.table,
+      filesBucket: this.data.filesBucket,
       queues: {
         deliveries: this.events.deliveriesQueue,
         deliveriesDlq: this.events.deliveriesDlq,
         routerFailures: this.events.routerFailures,
+        preflightFailures: this.events.preflightFailures,
       },
     });
 

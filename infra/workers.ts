@@ -1,12 +1,13 @@
 /**
  * The worker functions of shared/workers.ts — the stream router, the webhook delivery worker, the
- * DLQ handler and the delivery sweeper — with their event source mappings or schedules, their
+ * DLQ handler, the delivery sweeper and the file preflight — with their event source mappings or schedules, their
  * least-privilege grants and their alarms (errors, throttles; the router's iterator age), built
  * from the same definitions the local runtime polls with. Adding a worker there is all it takes.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -18,7 +19,7 @@ import { physicalName } from '#shared/resources';
 import type { QueueRef, WorkerDefinition } from '#shared/workers';
 import { functionAlarms, iteratorAgeAlarm } from './alarms';
 import { ServiceFunction } from './function';
-import { grantTable } from './grants';
+import { grantBucket, grantTable } from './grants';
 import type { StageConfig } from './stages';
 
 export interface WorkersProps {
@@ -27,6 +28,8 @@ export interface WorkersProps {
   projectRoot: string;
   environment: Record<string, string>;
   table: dynamodb.Table;
+  /** Read by the workers with `access.files` (the file preflight). */
+  filesBucket: s3.Bucket;
   queues: Record<QueueRef, sqs.Queue>;
 }
 
@@ -46,6 +49,7 @@ export class Workers extends Construct {
         handler: worker.handler,
         description: worker.description,
         timeoutSeconds: worker.timeoutSeconds,
+        ...(worker.memorySizeMb ? { memorySizeMb: worker.memorySizeMb } : {}),
         // The delivery worker moves exhausted deliveries to the DLQ itself.
         environment: { ...props.environment, [env.deliveriesDlqUrl]: queues.deliveriesDlq.queueUrl },
       });
@@ -53,13 +57,14 @@ export class Workers extends Construct {
       const alarms = functionAlarms(this, props.stage, worker.id, fn, `${worker.id} (${worker.description})`);
       this.alarms.set(worker.id, alarms);
       grantTable(fn, props.table, worker.access.table);
+      if (worker.access.files) grantBucket(fn, props.filesBucket, worker.access.files);
       for (const ref of worker.access.sendTo) queues[ref].grantSendMessages(fn);
 
       const source = worker.source;
       if (source.kind === 'table-stream') {
         fn.addEventSource(
           new DynamoEventSource(props.table, {
-            // The router is idempotent, so starting from the oldest record loses nothing on deploy.
+            // The router and the preflight are idempotent, so starting from the oldest record loses nothing on deploy.
             startingPosition: lambda.StartingPosition.TRIM_HORIZON,
             batchSize: source.batchSize,
             bisectBatchOnError: source.bisectBatchOnError,

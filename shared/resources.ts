@@ -69,15 +69,17 @@ export const queues: Record<'deliveries', QueueDefinition> = {
  * Queues that only hold records for people (no consumer, no redrive): the stream router's
  * on-failure destination, where AWS Lambda puts the shard and sequence range of a batch that
  * still failed after 24 h of retries (the events themselves stay in the outbox for 30 days, and
- * `npm run events -- replay` re-routes them).
+ * `npm run events -- replay` re-routes them), and the file preflight worker's (docs/files.md#preflight).
  */
 export interface HoldingQueueDefinition {
   id: string;
   retentionSeconds: number;
 }
 
-export const holdingQueues: Record<'routerFailures', HoldingQueueDefinition> = {
+export const holdingQueues: Record<'routerFailures' | 'preflightFailures', HoldingQueueDefinition> = {
   routerFailures: { id: 'EventRouterFailures', retentionSeconds: 14 * 24 * 3600 },
+  // The file preflight worker's on-failure destination: stream records of files whose check kept failing.
+  preflightFailures: { id: 'FilePreflightFailures', retentionSeconds: 14 * 24 * 3600 },
 };
 
 export interface BucketDefinition {

@@ -8,8 +8,8 @@
  * Plain data on purpose: no AWS construct types here.
  */
 
-/** Queues by their key: `deliveries` and `deliveriesDlq` from `queues`, `routerFailures` from `holdingQueues`. */
-export type QueueRef = 'deliveries' | 'deliveriesDlq' | 'routerFailures';
+/** Queues by their key: `deliveries` and `deliveriesDlq` from `queues`, `routerFailures` and `preflightFailures` from `holdingQueues`. */
+export type QueueRef = 'deliveries' | 'deliveriesDlq' | 'routerFailures' | 'preflightFailures';
 
 /**
  * Lambda event filter pattern (the JSON syntax of event source mapping filter criteria). Only
@@ -67,8 +67,13 @@ export interface WorkerDefinition {
   description: string;
   source: StreamSource | QueueSource | ScheduleSource;
   timeoutSeconds: number;
-  /** Least privilege: what the function itself does (the event source's own reads are granted with it). */
-  access: { table: 'read' | 'readWrite'; sendTo: QueueRef[] };
+  /** MB of memory (and CPU in proportion) when the stage's default is not enough. */
+  memorySizeMb?: number;
+  /**
+   * Least privilege: what the function itself does (the event source's own reads are granted with
+   * it); `files: 'read'` reads objects of the files bucket.
+   */
+  access: { table: 'read' | 'readWrite'; sendTo: QueueRef[]; files?: 'read' };
 }
 
 export const workers: readonly WorkerDefinition[] = [
@@ -115,6 +120,35 @@ export const workers: readonly WorkerDefinition[] = [
     source: { kind: 'schedule', rateSeconds: 300 },
     timeoutSeconds: 60,
     access: { table: 'readWrite', sendTo: ['deliveries'] },
+  },
+  {
+    id: 'FilePreflight',
+    handler: 'functions/files/preflight.ts',
+    description: 'Print preflight of ready files: PDF pages, page sizes and encryption; image pixels and dpi',
+    source: {
+      kind: 'table-stream',
+      // Files that became ready with a pending preflight (an upload, a completion); the recorded
+      // result no longer matches, so the worker's own write does not invoke it again.
+      filter: {
+        dynamodb: { NewImage: { entity: { S: ['FILE'] }, status: { S: ['ready'] }, preflight: { M: { status: { S: ['pending'] } } } } },
+      },
+      // One file per invocation: memory and timeout are sized for one file of PREFLIGHT_MAX_BYTES.
+      batchSize: 1,
+      bisectBatchOnError: false,
+      // A failure (S3 or DynamoDB unavailable, a file that times the check out) holds up the shard's
+      // later files meanwhile, so: 3 retries within an hour, then the record's range goes to the
+      // on-failure queue (with an alarm) and the file keeps its pending preflight — usable as it is.
+      retryAttempts: 3,
+      maxRecordAgeSeconds: 3600,
+      onFailure: 'preflightFailures',
+    },
+    // A 200 MB PDF (PREFLIGHT_MAX_BYTES) is read whole and parsed by pdf-lib, which copies its
+    // streams: about three times the file in memory at the peak (a 195 MB PDF of 400 pages parsed
+    // in 0.3 s adding 200 MB); 2 GB leaves room for PDFs of many small objects and buys CPU (over
+    // one vCPU). docs/files.md#preflight has the figures.
+    timeoutSeconds: 120,
+    memorySizeMb: 2048,
+    access: { table: 'readWrite', sendTo: [], files: 'read' },
   },
 ];
 

@@ -38,7 +38,9 @@ const pageSize = /* @__PURE__ */ (() =>
 export const preflightShape = /* @__PURE__ */ (() =>
   c.object(
     {
-      status: field(c.enumOf(PREFLIGHT_STATUSES)).describe('pending until the check has run; skipped above the size it reads'),
+      status: field(c.enumOf(PREFLIGHT_STATUSES)).describe(
+        'pending until the check has run; skipped when nothing is checked: larger than it reads (200 MB), or SVG, PostScript, ZIP',
+      ),
       checks: field(c.list(preflightCheck)),
       pages: field(c.nullable(c.int)).describe('PDF: the page count'),
       page_sizes: field(c.list(pageSize)).describe('PDF: each page (at most the first 500)'),

@@ -30,7 +30,8 @@ export async function priceLegacyLines(
   const wanted = lines.flatMap((line, index) => (line ? [{ index, line }] : []));
   const answers = new Map<number, LegacyLinePrice>();
   if (wanted.length === 0) return answers;
-  const productKeys = [...new Set(wanted.map(({ line }) => line.legacy_product_id))].map((id) => legacyProductKeys.legacyProduct(tenant, id));
+  const ids = [...new Set(wanted.map(({ line }) => line.legacy_product_id))];
+  const productKeys = ids.map((id) => legacyProductKeys.legacyProduct(tenant, id));
   const found = await batchGet(productKeys, { consistent: true });
   const products = new Map<number, LegacyProductRecord>();
   for (const item of found.values()) {
@@ -41,17 +42,27 @@ export async function priceLegacyLines(
   for (const { index, line } of wanted) {
     const product = products.get(line.legacy_product_id);
     if (!product) {
-      answers.set(index, { ok: false, problems: [{ field: 'legacy_product_id', message: `No legacy product with id ${line.legacy_product_id}` }] });
+      answers.set(index, {
+        ok: false,
+        problems: [{ field: 'legacy_product_id', message: `No legacy product with id ${line.legacy_product_id}` }],
+      });
       continue;
     }
-    const problems = cellProblems(product, line).map((problem) => (problem.field === 'id' ? { ...problem, field: 'legacy_product_id' } : problem));
+    const problems = cellProblems(product, line).map((problem) =>
+      problem.field === 'id' ? { ...problem, field: 'legacy_product_id' } : problem,
+    );
     if (problems.length) {
       answers.set(index, { ok: false, problems });
       continue;
     }
     cells.push({ index, line, product, key: legacyProductKeys.legacyPrice(tenant, product.id, product.price_version, line) });
   }
-  const prices = cells.length ? await batchGet(cells.map((cell) => cell.key), { consistent: true }) : new Map();
+  const prices = cells.length
+    ? await batchGet(
+        cells.map((cell) => cell.key),
+        { consistent: true },
+      )
+    : new Map();
   for (const { index, product, key } of cells) {
     const item = prices.get(keyId(key));
     answers.set(

@@ -113,7 +113,13 @@ export const legacyCellsOf = (inputs: readonly OrderLineInput[]): (LegacyCellReq
   inputs.map((input) =>
     input.legacy_product_id === undefined
       ? undefined
-      : { legacy_product_id: input.legacy_product_id, format: input.format!, color: input.color!, quantity: input.quantity, pages: input.pages! },
+      : {
+          legacy_product_id: input.legacy_product_id,
+          format: input.format!,
+          color: input.color!,
+          quantity: input.quantity,
+          pages: input.pages!,
+        },
   );
 
 /** The product ids the lines name (legacy lines name none). */

@@ -28,7 +28,13 @@ export const OrderLineInputSchema = /* @__PURE__ */ (() =>
       legacy_product_id: bodyId('A legacy product: with format, color and pages, priced from its table').optional(),
       format: lineText(100).min(1).optional().meta({ description: 'Legacy products: a format of the table', example: 'A4' }),
       color: lineText(100).min(1).optional().meta({ description: 'Legacy products: a color of the table', example: '4/4' }),
-      pages: z.number().int('must be an integer').min(1, 'must be at least 1').max(100_000).optional().meta({ description: 'Legacy products' }),
+      pages: z
+        .number()
+        .int('must be an integer')
+        .min(1, 'must be at least 1')
+        .max(100_000)
+        .optional()
+        .meta({ description: 'Legacy products' }),
       quantity: z.number().int('must be an integer').min(1, 'must be at least 1').max(MAX_LINE_QUANTITY).meta({ example: 500 }),
       unit_price: moneyInput()
         .optional()

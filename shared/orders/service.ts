@@ -65,7 +65,11 @@ export interface JoinedCreation {
    * Judges the products and account the offer was priced from, before any problem of the offer is
    * refused and before any number is taken: throw to refuse the order in the caller's own terms.
    */
-  check?: (products: ReadonlyMap<number, ProductRecord>, account: Account | undefined, legacy: ReadonlyMap<number, LegacyLinePrice>) => void;
+  check?: (
+    products: ReadonlyMap<number, ProductRecord>,
+    account: Account | undefined,
+    legacy: ReadonlyMap<number, LegacyLinePrice>,
+  ) => void;
   /** The caller's own writes, in the order's one transaction (their failed conditions mean what the parts say). */
   parts?: (order: OrderRecord) => (TransactItem | TransactionPart)[];
   /** A customer token's order: the files its lines name must be that customer's own. */

@@ -41,7 +41,9 @@ export const orderLine = /* @__PURE__ */ (() =>
     {
       id: field(c.int).describe('Line number within the order, from 1'),
       product_id: field(c.nullable(c.int)).describe('The product; null on a legacy product line'),
-      legacy: field(c.nullable(legacyCell)).describe('A legacy product line: its product and table cell (unit_price is then the whole run)'),
+      legacy: field(c.nullable(legacyCell)).describe(
+        'A legacy product line: its product and table cell (unit_price is then the whole run)',
+      ),
       description: field(c.string),
       quantity: field(c.int),
       unit_price: field(c.money),

@@ -36,8 +36,7 @@ function assertValid(problems: ErrorDetail[]): void {
   if (problems.length) throw new ValidationError('The quote is invalid', problems);
 }
 
-const productsOf = (tenant: Tenant, lines: readonly OrderLineInput[]) =>
-  readProducts(tenant, inputProductIds(lines));
+const productsOf = (tenant: Tenant, lines: readonly OrderLineInput[]) => readProducts(tenant, inputProductIds(lines));
 
 function assertValidity(validUntil: string, now: Date): void {
   if (validUntil < today(now)) {
