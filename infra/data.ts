@@ -56,17 +56,32 @@ export class Data extends Construct {
       reason: 'This is the server access log bucket; logging it to itself would loop.',
     });
 
-    this.filesBucket = this.bucket(buckets.files.id, stage, buckets.files.expirations, accessLogs);
+    this.filesBucket = this.bucket(
+      buckets.files.id,
+      stage,
+      buckets.files.expirations,
+      accessLogs,
+      buckets.files.abortIncompleteUploadsAfterDays,
+    );
     this.documentsBucket = this.bucket(buckets.documents.id, stage, buckets.documents.expirations, accessLogs);
   }
 
   /** Bucket names are left to CloudFormation: S3 names are global, the functions get them from env. */
-  private bucket(id: string, stage: StageConfig, expirations: BucketDefinition['expirations'] = [], accessLogs?: s3.IBucket): s3.Bucket {
+  private bucket(
+    id: string,
+    stage: StageConfig,
+    expirations: BucketDefinition['expirations'] = [],
+    accessLogs?: s3.IBucket,
+    abortIncompleteUploadsAfterDays?: number,
+  ): s3.Bucket {
     const rules: s3.LifecycleRule[] = expirations.map(({ prefix, days }) => ({
       id: `expire-${prefix.replace(/\W+/g, '') || 'all'}`,
       prefix: prefix || undefined,
       expiration: Duration.days(days),
     }));
+    if (abortIncompleteUploadsAfterDays) {
+      rules.push({ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(abortIncompleteUploadsAfterDays) });
+    }
     if (stage.versionedBuckets) rules.push({ id: 'expire-old-versions', noncurrentVersionExpiration: Duration.days(30) });
     return new s3.Bucket(this, id, {
       encryption: s3.BucketEncryption.S3_MANAGED,

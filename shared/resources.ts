@@ -86,10 +86,13 @@ export interface BucketDefinition {
   id: string;
   /** Objects under these prefixes expire after the given number of days. */
   expirations?: { prefix: string; days: number }[];
+  /** Incomplete multipart uploads are aborted (their parts deleted) this many days after they began. */
+  abortIncompleteUploadsAfterDays?: number;
 }
 
 export const buckets: Record<'files' | 'documents', BucketDefinition> = {
-  files: { id: 'Files', expirations: [{ prefix: 'tmp/', days: 1 }] },
+  // Pending presigned uploads land under tmp/ (docs/files.md); a multipart upload never finished leaves no parts behind.
+  files: { id: 'Files', expirations: [{ prefix: 'tmp/', days: 1 }], abortIncompleteUploadsAfterDays: 1 },
   documents: { id: 'Documents' },
 };
 

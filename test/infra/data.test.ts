@@ -94,6 +94,14 @@ describe('buckets', () => {
     }
     expect(buckets.files.expirations).toContainEqual({ prefix: 'tmp/', days: 1 });
   });
+
+  it('abort incomplete multipart uploads of the files bucket after a day', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })]),
+      },
+    });
+  });
 });
 
 describe('deliveries queue', () => {
