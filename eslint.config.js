@@ -23,6 +23,7 @@ const domainNames = [
   'customer-auth',
   'customers',
   'event-log',
+  'files',
   'invoices',
   'legacy-products',
   'limits',

@@ -1,15 +1,19 @@
 import * as fileOperations from '#shared/files/contract';
 import { MAX_MULTIPART_FILE_BYTES } from '#shared/files/limits';
-import { multipartUploadOf } from '#shared/files/multipart';
+import { MultipartFieldsSchema, multipartUploadOf } from '#shared/files/multipart';
 import { uploadFile } from '#shared/files/service';
 import { created } from '#shared/http/envelope';
 import { defineHandler } from '#shared/http/handler';
 import { idempotent } from '#shared/http/idempotency';
 import { multipartBody } from '#shared/http/middleware/multipart-body';
+import { parseOrThrow } from '#shared/http/validation';
 
 export const handler = defineHandler(
   fileOperations.upload,
-  async ({ tenant, principal, event }) => created(await uploadFile(tenant, principal, multipartUploadOf(event.body))),
+  async ({ tenant, principal, event }) => {
+    const fields = parseOrThrow(MultipartFieldsSchema, event.body ?? {}, 'upload');
+    return created(await uploadFile(tenant, principal, multipartUploadOf(fields)));
+  },
   {
     idempotency: idempotent(),
     body: multipartBody({

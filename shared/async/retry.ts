@@ -13,7 +13,12 @@ export interface RetryOptions {
   /** Pause before attempt n+1: random in [0, pauseMs × 2^(n−1)), at most `maxPauseMs` (default 2 s). */
   pauseMs: number;
   maxPauseMs?: number;
-  exhausted?(error: unknown): unknown;
+  /**
+   * The pause before the next attempt instead of the jittered one (`backoffMs`), or `stop` to give
+   * up now: a server's Retry-After, a deadline (an HTTP client's retries inside its function's time).
+   */
+  pause?(error: unknown, attemptNumber: number, backoffMs: number): number | 'stop';
+  exhausted?(error: unknown, attemptNumber: number): unknown;
 }
 
 export async function retry<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
@@ -22,9 +27,13 @@ export async function retry<T>(attempt: (attemptNumber: number) => Promise<T>, o
       return await attempt(attemptNumber);
     } catch (error) {
       if (!options.isRetryable(error)) throw error;
-      if (attemptNumber >= options.maxAttempts) throw options.exhausted ? options.exhausted(error) : error;
+      const giveUp = () => (options.exhausted ? options.exhausted(error, attemptNumber) : error);
+      if (attemptNumber >= options.maxAttempts) throw giveUp();
       const ceiling = Math.min(options.maxPauseMs ?? 2000, options.pauseMs * 2 ** (attemptNumber - 1));
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+      const backoff = Math.random() * ceiling;
+      const pause = options.pause ? options.pause(error, attemptNumber, backoff) : backoff;
+      if (pause === 'stop') throw giveUp();
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 }

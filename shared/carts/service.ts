@@ -6,6 +6,7 @@
  * cart's close in the same transaction). Every write is conditional on the revision read and
  * retried on a VersionConflict.
  */
+import { retry } from '#shared/async/retry';
 import type { Tenant } from '#shared/auth/principal';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { transactWrite } from '#shared/db/transactions';
@@ -390,8 +391,13 @@ export function mergeCart(tenant: Tenant, customerId: number, sessionId: string)
 /** The cart changed between its read and the order's transaction: read it again. */
 class CartMoved extends Error {}
 
-/** Attempts when the cart moves under a checkout (each reads it again; a checkout that won meanwhile is then found). */
-const CHECKOUT_ATTEMPTS = 5;
+/**
+ * Attempts when the cart moves under a checkout. The second reads the cart again and, in practice,
+ * answers without writing: the checkout that won meanwhile (its order), or a 409 when the cart
+ * changed otherwise (the version sent is no longer its). So one request runs the orders' creation —
+ * and its bound of write calls (docs/data-model.md) — once, twice at the very most.
+ */
+const CHECKOUT_ATTEMPTS = 2;
 
 /** What the order takes besides the cart's lines: the customer, addresses, shipping, notes. */
 export type OrderTerms = Omit<OrderCreate, 'items' | 'shipping_address' | 'billing_address'> & {
@@ -516,43 +522,43 @@ export async function checkout(
   reader?: number,
 ): Promise<CheckedOut> {
   let settled: Promise<OrderTerms> | undefined;
-  for (let attempt = 1; ; attempt++) {
-    const now = new Date();
-    // The cart first: an unknown one is 404 whatever the body says.
-    const cart = await ref.load(tenant, now);
-    const requested = revisionOf(version);
-    if (requested === undefined)
-      throw new ValidationError('The checkout is invalid', [{ field: 'version', message: "is not a cart's version" }]);
-    if (cart.order_id !== null && (cart.status === 'checked_out' || requested === cart.checked_out_revision)) {
-      return { order: await getOrder(tenant, cart.order_id, reader), created: false };
-    }
-    assertOrderable(cart);
-    if (requested !== cart.revision) {
-      throw new ConflictError(`The cart changed since version ${version} was read; nothing was written`, [
-        { field: 'version', message: `the cart is at revision ${cart.revision}` },
-      ]);
-    }
-    settled ??= terms();
-    const { files_of: fileOwner, ...orderTerms } = await settled;
-    // An address given as null is "none" to the orders' address rules (as in an order update), not "the default".
-    const input = {
-      ...orderTerms,
-      items: cart.items.map((line) =>
-        line.kind === 'legacy'
-          ? {
-              legacy_product_id: line.legacy_product_id!,
-              format: line.format!,
-              color: line.color!,
-              pages: line.pages!,
-              quantity: line.quantity,
-              options: {},
-              file_ids: line.file_ids,
-            }
-          : { product_id: line.product_id!, quantity: line.quantity, options: line.options, file_ids: line.file_ids },
-      ),
-      notes: notesOf(cart, orderTerms.notes),
-    } as OrderCreate;
-    try {
+  return retry(
+    async () => {
+      const now = new Date();
+      // The cart first: an unknown one is 404 whatever the body says.
+      const cart = await ref.load(tenant, now);
+      const requested = revisionOf(version);
+      if (requested === undefined)
+        throw new ValidationError('The checkout is invalid', [{ field: 'version', message: "is not a cart's version" }]);
+      if (cart.order_id !== null && (cart.status === 'checked_out' || requested === cart.checked_out_revision)) {
+        return { order: await getOrder(tenant, cart.order_id, reader), created: false };
+      }
+      assertOrderable(cart);
+      if (requested !== cart.revision) {
+        throw new ConflictError(`The cart changed since version ${version} was read; nothing was written`, [
+          { field: 'version', message: `the cart is at revision ${cart.revision}` },
+        ]);
+      }
+      settled ??= terms();
+      const { files_of: fileOwner, ...orderTerms } = await settled;
+      // An address given as null is "none" to the orders' address rules (as in an order update), not "the default".
+      const input = {
+        ...orderTerms,
+        items: cart.items.map((line) =>
+          line.kind === 'legacy'
+            ? {
+                legacy_product_id: line.legacy_product_id!,
+                format: line.format!,
+                color: line.color!,
+                pages: line.pages!,
+                quantity: line.quantity,
+                options: {},
+                file_ids: line.file_ids,
+              }
+            : { product_id: line.product_id!, quantity: line.quantity, options: line.options, file_ids: line.file_ids },
+        ),
+        notes: notesOf(cart, orderTerms.notes),
+      } as OrderCreate;
       const order = await createOrder(tenant, input, {
         ...(fileOwner === undefined ? {} : { fileOwner }),
         check: checkAgainst(cart, version),
@@ -561,11 +567,12 @@ export async function checkout(
         ],
       });
       return { order, created: true };
-    } catch (error) {
-      if (!(error instanceof CartMoved) || attempt >= CHECKOUT_ATTEMPTS) {
-        if (error instanceof CartMoved) throw new ConflictError('The cart changed meanwhile; try again');
-        throw error;
-      }
-    }
-  }
+    },
+    {
+      isRetryable: (error) => error instanceof CartMoved,
+      maxAttempts: CHECKOUT_ATTEMPTS,
+      pauseMs: 15,
+      exhausted: () => new ConflictError('The cart changed meanwhile; try again'),
+    },
+  );
 }

@@ -13,6 +13,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { JSONWebKeySet, JWK } from 'jose';
+import { retry } from '#shared/async/retry';
 import { dynamo } from '#shared/clients/dynamodb';
 import { open, seal } from '#shared/crypto/envelope';
 import { platformKeys } from '#shared/db/keys';
@@ -110,16 +111,25 @@ export function signingKeys(): Promise<SigningKeySet> {
 
 /** A new current key; the old current stays published as previous. Answers the new kid. */
 export async function rotateSigningKeys(): Promise<string> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const stored = await entries();
-    const next = { current: await newSigningKey(), previous: await keyOf(stored.current) };
-    if (await write(next, stored.current.kid)) {
+  return retry(
+    async () => {
+      const stored = await entries();
+      const next = { current: await newSigningKey(), previous: await keyOf(stored.current) };
+      if (!(await write(next, stored.current.kid))) throw new KeysMoved();
       resetKeyCache();
       return next.current.kid;
-    }
-  }
-  throw new Error('The signing keys were rotated by someone else at the same time; try again');
+    },
+    {
+      isRetryable: (error) => error instanceof KeysMoved,
+      maxAttempts: 3,
+      pauseMs: 50,
+      exhausted: () => new Error('The signing keys were rotated by someone else at the same time; try again'),
+    },
+  );
 }
+
+/** Another rotation won the conditional write: read the keys again. */
+class KeysMoved extends Error {}
 
 /** Tests: forget the cached keys. */
 export function resetKeyCache(): void {

@@ -6,11 +6,12 @@
  * rotation is one transaction conditional on the old token being unused and the family alive, so
  * two concurrent refreshes with one token cannot both succeed (the second counts as reuse).
  */
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { customerAuthKeys } from '#shared/db/keys';
+import { queryPages } from '#shared/db/query';
 import { isTransactionCanceled, tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { newRefreshToken, REFRESH_TOKEN_DAYS, refreshTokenHash } from './tokens';
@@ -182,24 +183,17 @@ export async function rotate(
 /** Revokes every family of the customer except `keep` (a password change keeps the session that made it). */
 export async function revokeCustomerFamilies(tenant: Tenant, customerId: number, keep?: string, now = new Date()): Promise<number> {
   let revoked = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': customerAuthKeys.customerFamilies(tenant, customerId) },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const entry of page.Items ?? []) {
+  for await (const page of queryPages({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': customerAuthKeys.customerFamilies(tenant, customerId) },
+  })) {
+    for (const entry of page.items) {
       const familyId = String(entry.gsi1sk).split('#')[1]!;
       if (familyId === keep) continue;
       await revokeFamily(tenant, familyId, now);
       revoked++;
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return revoked;
 }

@@ -1,9 +1,9 @@
 /**
  * The fields of a multipart upload, as the multipart middleware leaves them in `event.body`
- * (shared/http/middleware/multipart-body.ts): checked with a schema, like every other input.
+ * (shared/http/middleware/multipart-body.ts): the schema the handler checks them with, and the
+ * upload they make.
  */
 import * as z from 'zod';
-import { parseOrThrow } from '#shared/http/validation';
 import { isIdText } from '#shared/schemas/common';
 import type { MultipartFile } from './service';
 import { FILE_PURPOSES } from './stored';
@@ -14,14 +14,13 @@ const part = z.object({
   content: z.instanceof(Buffer),
 });
 
-const MultipartFieldsSchema = /* @__PURE__ */ z.strictObject({
+export const MultipartFieldsSchema = /* @__PURE__ */ z.strictObject({
   file: part,
   purpose: z.enum(FILE_PURPOSES).optional().default('artwork'),
   order_id: z.string().refine(isIdText, 'must be a positive integer').transform(Number).optional(),
 });
 
-export function multipartUploadOf(body: unknown): MultipartFile {
-  const fields = parseOrThrow(MultipartFieldsSchema, body ?? {}, 'upload');
+export function multipartUploadOf(fields: z.output<typeof MultipartFieldsSchema>): MultipartFile {
   return {
     filename: fields.file.filename,
     declaredType: fields.file.mimetype,

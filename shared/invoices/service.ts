@@ -9,6 +9,7 @@ import { requireSeller, type SellerBlock } from '#shared/accounts/seller';
 import type { Tenant } from '#shared/auth/principal';
 import { readCustomer, readCustomerWithAddresses } from '#shared/customers/repository';
 import { nextId } from '#shared/db/counters';
+import { sizeProblem } from '#shared/db/item-size';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
@@ -24,6 +25,7 @@ import {
   orderInvoiceMarkPut,
   type InvoiceCustomerRecord,
   type InvoiceLineRecord,
+  storedInvoice,
   type InvoiceRecord,
 } from './stored';
 import { billedLines } from './billed-lines';
@@ -126,6 +128,18 @@ async function draftFromItems(tenant: Tenant, input: InvoiceCreateInput, account
  * customer; 409 for an order that is pending, cancelled or already invoiced. The number, the
  * invoice, its list entries, the order's mark and `invoice.created` are one transaction.
  */
+/**
+ * What one invoice may take: its item and its `invoice.created` event (which keeps the invoice twice,
+ * as `data` and as the JSON delivered) must stay inside DynamoDB's 400 KB. Free lines allow 200 ×
+ * 500 characters, so a pathological invoice could exceed it; a real one takes a few kilobytes.
+ */
+export const MAX_INVOICE_BYTES = 150 * 1024;
+
+function assertInvoiceFits(invoice: InvoiceRecord, now: Date): void {
+  const problem = sizeProblem('invoice', storedInvoice.attributes(invoice, 'put'), present(invoice, now), MAX_INVOICE_BYTES);
+  if (problem) throw new ValidationError('The invoice is too large', [problem]);
+}
+
 export async function createInvoice(tenant: Tenant, input: InvoiceCreateInput, now = new Date()): Promise<Invoice> {
   const seller = await sellerOf(tenant);
   const draft =
@@ -137,9 +151,8 @@ export async function createInvoice(tenant: Tenant, input: InvoiceCreateInput, n
   const { company } = seller;
   const totals = invoiceTotals(draft.items, draft.shipping, draft.shippingTaxRate);
   const rates = new Set([...draft.items.map((line) => line.tax_rate), ...(draft.shipping > 0 ? [draft.shippingTaxRate] : [])]);
-  const id = await nextId(tenant, 'invoice');
   const base: Omit<InvoiceRecord, 'invoice_number'> = {
-    id,
+    id: 0,
     order_id: draft.order?.id ?? null,
     order_number: draft.order?.order_number ?? null,
     status: 'open',
@@ -171,11 +184,14 @@ export async function createInvoice(tenant: Tenant, input: InvoiceCreateInput, n
     version: 1,
   };
   const year = now.getUTCFullYear();
+  // Before any id or number is taken: an invoice too large to store is a 422, and leaves no gap.
+  assertInvoiceFits({ ...base, id: Number.MAX_SAFE_INTEGER, invoice_number: formatInvoiceNumber(year, 999_999_999) }, now);
+  const id = await nextId(tenant, 'invoice');
   return retryOnVersionConflict(
     'invoice numbering',
     async () => {
       const last = await lastInvoiceSequence(tenant, year);
-      const invoice: InvoiceRecord = { ...base, invoice_number: formatInvoiceNumber(year, last + 1) };
+      const invoice: InvoiceRecord = { ...base, id, invoice_number: formatInvoiceNumber(year, last + 1) };
       const view = present(invoice, now);
       const order = draft.order;
       await repo.insertInvoice([

@@ -212,6 +212,25 @@ describe('invoices', () => {
     ).toBe(404);
   });
 
+  it('refuses an invoice too large to store (200 lines of 500 three-byte characters) with 422, taking no number', async () => {
+    const buyer = await newCustomer(key());
+    const line = { description: '€'.repeat(500), quantity: 1, unit_price: 1 };
+    const before = (await call('GET', '/v1/invoices', { key: key() })).body.pagination.total;
+    const huge = await call('POST', '/v1/invoices', {
+      key: key(),
+      body: { customer_id: buyer.id, items: Array.from({ length: 200 }, () => line) },
+    });
+    expect(huge.status, JSON.stringify(huge.body).slice(0, 300)).toBe(422);
+    expect(huge.body.error.details).toEqual([expect.objectContaining({ field: 'items', message: expect.stringContaining('at most 150') })]);
+    expect((await call('GET', '/v1/invoices', { key: key() })).body.pagination.total).toBe(before);
+    // A large but real invoice still fits.
+    const large = await call('POST', '/v1/invoices', {
+      key: key(),
+      body: { customer_id: buyer.id, items: Array.from({ length: 60 }, () => ({ ...line, description: 'x'.repeat(500) })) },
+    });
+    expect(large.status, JSON.stringify(large.body).slice(0, 300)).toBe(201);
+  });
+
   describe('payments', () => {
     it('accumulates partial payments; the remainder makes it paid with exactly one invoice.paid; more is refused', async () => {
       const invoice = await invoiceOrder(key(), (await confirmedOrder(50)).id);

@@ -13,8 +13,8 @@
  *   and pages are not read from PostScript; an archive is not opened), said by a check.
  * The status is `failed` when a check failed, else `warnings` when one warned, else `passed`.
  */
-import type { FileType } from '../detect';
-import type { Preflight } from '../stored';
+import type { FileType } from '#shared/files/detect';
+import type { Preflight } from '#shared/files/stored';
 import { imageReaders, ImageHeaderError, type CheckedImageType, type ImageFacts } from './images';
 import { pdfFacts, PdfReadError, type PdfPageSize } from './pdf';
 

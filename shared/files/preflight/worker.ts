@@ -16,10 +16,10 @@ import { dynamo } from '#shared/clients/dynamodb';
 import { fileKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
 import { logger } from '#shared/logger';
-import { PREFLIGHT_MAX_BYTES } from '../limits';
-import { readObject } from '../objects';
-import { readFile } from '../repository';
-import type { FileRecord, Preflight } from '../stored';
+import { PREFLIGHT_MAX_BYTES } from '#shared/files/limits';
+import { readObject } from '#shared/files/objects';
+import { readFile } from '#shared/files/repository';
+import type { FileRecord, Preflight } from '#shared/files/stored';
 import { isChecked, notCheckedPreflight, preflightOf } from './checks';
 
 /** The tenant and file id of a FILE item's key (`T#<account>#<mode>#FILE#<id>`), or undefined for any other key. */

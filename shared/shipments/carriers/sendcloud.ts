@@ -15,6 +15,7 @@
  *   blindly after a 5xx or a timeout (the label may exist): the label is first looked up by our
  *   reference (`external_reference_id`), and only announced again if Sendcloud has none.
  */
+import { retry } from '#shared/async/retry';
 import { CarrierError, ConflictError, type ErrorDetail } from '#shared/errors';
 import type { CarrierUpdate } from '#shared/shipments/status';
 import { statusOfCode } from './sendcloud-status';
@@ -56,8 +57,6 @@ class Retryable extends Error {
     super(reason);
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Sendcloud's error message(s) from either error shape: JSON:API `errors`, or the tracking endpoint's `detail`. */
 export function sendcloudErrorDetails(body: unknown): { message: string; details: ErrorDetail[] } {
@@ -219,25 +218,38 @@ export class SendcloudCarrier implements Carrier {
     init: { body?: unknown; accept?: string } = {},
     beforeRetry?: (failure: Retryable) => Promise<Answer | undefined>,
   ): Promise<Answer> {
+    let lastFailure: Retryable | undefined;
     const deadline = this.deadline();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.send(method, path, deadline, init);
-      } catch (error) {
-        if (!(error instanceof Retryable)) throw error;
-        const backoff = Math.random() * (this.options.backoffMs ?? 250) * 2 ** (attempt - 1);
-        const wait = error.waitMs ?? backoff;
-        if (Date.now() + wait >= deadline - 50) {
-          const what = error.answer?.json ? `: ${sendcloudErrorDetails(error.answer.json).message}` : '';
-          throw new CarrierError('carrier_error', `${error.reason}${what}; tried ${attempt} times`, undefined, error.answer?.status);
-        }
-        await sleep(wait);
-        if (beforeRetry) {
-          const settled = await beforeRetry(error);
+    // The one retry loop (shared/async/retry.ts), bounded by the deadline rather than a count.
+    return retry(
+      async (attempt) => {
+        if (attempt > 1 && beforeRetry && lastFailure) {
+          const settled = await beforeRetry(lastFailure);
           if (settled) return settled;
         }
-      }
-    }
+        try {
+          return await this.send(method, path, deadline, init);
+        } catch (error) {
+          if (error instanceof Retryable) lastFailure = error;
+          throw error;
+        }
+      },
+      {
+        isRetryable: (error) => error instanceof Retryable,
+        maxAttempts: Number.POSITIVE_INFINITY,
+        pauseMs: this.options.backoffMs ?? 250,
+        maxPauseMs: Number.POSITIVE_INFINITY,
+        pause: (error, _attempt, backoff) => {
+          const wait = (error as Retryable).waitMs ?? backoff;
+          return Date.now() + wait >= deadline - 50 ? 'stop' : wait;
+        },
+        exhausted: (error, attempt) => {
+          const failure = error as Retryable;
+          const what = failure.answer?.json ? `: ${sendcloudErrorDetails(failure.answer.json).message}` : '';
+          return new CarrierError('carrier_error', `${failure.reason}${what}; tried ${attempt} times`, undefined, failure.answer?.status);
+        },
+      },
+    );
   }
 
   /** A 4xx answer as our error: 401/403 our credentials, 400/422 its validation, 404/409 refusals (409 with its reason). */
