@@ -1,5 +1,5 @@
 /** What the signed-in key may do, by the same scope rules the API applies (shared/auth/scopes.ts). */
-import { grants } from '../../../shared/auth/scopes';
+import { grants } from '#shared/auth/scopes';
 import type { Account } from '../api/types';
 
 export const canReadWebhooks = (account: Account): boolean => grants(account.key.scopes, 'webhooks:read');

@@ -3,7 +3,7 @@
  * time) grouped by resource, and the selection rules. `["*"]` subscribes to every kind, including
  * kinds added later; ticking every box subscribes to today's kinds only.
  */
-import { eventKinds } from '../../../shared/events/catalogue';
+import { eventKinds } from '#shared/events/catalogue';
 
 export const ALL_EVENTS = '*';
 export const catalogue: readonly string[] = eventKinds;
