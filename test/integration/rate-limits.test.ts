@@ -36,6 +36,17 @@ async function atStartOfWindow() {
 const remainingOf = (response: { headers: Headers }) => Number(response.headers.get('x-ratelimit-remaining'));
 
 describe('rate limits', () => {
+  it('serves 100 parallel requests of a starter account in one minute, none refused early, and refuses the 101st', async () => {
+    const account = await starterAccount();
+    await atStartOfWindow();
+    const burst = await Promise.all(Array.from({ length: 100 }, () => call('GET', '/v1/customers', { key: account.test })));
+    expect(burst.map((response) => response.status)).toEqual(Array.from({ length: 100 }, () => 200));
+    expect(Math.min(...burst.map(remainingOf))).toBe(0);
+    const refused = await call('GET', '/v1/customers', { key: account.test });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
   it('counts a starter account down from 100 and refuses the 101st with 429 and Retry-After', async () => {
     const account = await starterAccount();
     await atStartOfWindow();
