@@ -1,6 +1,7 @@
 import { sessionCheckoutTerms } from '#shared/carts/checkout-terms';
 import * as cartOperations from '#shared/carts/contract';
-import { checkout, sessionCart } from '#shared/carts/service';
+import { checkout } from '#shared/carts/checkout';
+import { sessionCart } from '#shared/carts/service';
 import { defineHandler } from '#shared/http/handler';
 import { created, ok } from '#shared/http/envelope';
 import { idempotent } from '#shared/http/idempotency';

@@ -10,7 +10,7 @@ import { findCustomerIdByEmail } from '#shared/customers/repository';
 import { createCustomer } from '#shared/customers/service';
 import { ConflictError, ValidationError, type ErrorDetail } from '#shared/errors';
 import type { CartCheckout, CustomerCartCheckout } from './schema';
-import type { OrderTerms } from './service';
+import type { OrderTerms } from './checkout';
 
 const invalid = (problems: ErrorDetail[]) => new ValidationError('The checkout is invalid', problems);
 

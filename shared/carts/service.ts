@@ -1,37 +1,20 @@
 /**
  * Carts (docs/carts.md): session carts addressed by a random id (the capability), one cart per
  * signed-in customer, lines priced by the existing calculators when added and priced again on
- * every read (pricing.ts), a merge of a session cart into the customer's in one transaction, and a
- * checkout that creates the order through the orders' own creation (`createOrder`, joined by the
- * cart's close in the same transaction). Every write is conditional on the revision read and
- * retried on a VersionConflict.
+ * every read (pricing.ts), and a merge of a session cart into the customer's in one transaction
+ * (checking out: checkout.ts). Every write is conditional on the revision read and retried on a
+ * VersionConflict.
  */
-import { retry } from '#shared/async/retry';
 import type { Tenant } from '#shared/auth/principal';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, NotFoundError, ValidationError, VersionConflict, type ErrorDetail } from '#shared/errors';
 import { randomToken } from '#shared/ids';
-import type { LegacyLinePrice } from '#shared/legacy-products/line-prices';
 import { missingCellProblem } from '#shared/legacy-products/lookup';
 import { pricedCells } from '#shared/legacy-products/prices';
 import { fromMinor } from '#shared/money';
-import { MAX_ORDER_LINES, type OrderCreate, type Order } from '#shared/orders/schema';
-import { createOrder, getOrder } from '#shared/orders/service';
 import { priceCart, priceLine } from './line-pricing';
-import {
-  changeMessage,
-  priceCartWith,
-  priceProductLine,
-  revisionOf,
-  specOf,
-  versionOf,
-  type Catalogue,
-  type LinePrice,
-  type LinePricer,
-  type LineSpec,
-  type PricedLine,
-} from './pricing';
+import { specOf, versionOf, type Catalogue, type LinePrice, type LineSpec, type PricedLine } from './pricing';
 import { mergeLines } from './merge';
 import * as repo from './repository';
 import type { Cart, CartLineInput, CartLineUpdate } from './schema';
@@ -384,195 +367,4 @@ export function mergeCart(tenant: Tenant, customerId: number, sessionId: string)
     ]);
     return presentCart(after, catalogue);
   });
-}
-
-// ---- Checkout -----------------------------------------------------------------------------------
-
-/** The cart changed between its read and the order's transaction: read it again. */
-class CartMoved extends Error {}
-
-/**
- * Attempts when the cart moves under a checkout. The second reads the cart again and, in practice,
- * answers without writing: the checkout that won meanwhile (its order), or a 409 when the cart
- * changed otherwise (the version sent is no longer its). So one request runs the orders' creation —
- * and its bound of write calls (docs/data-model.md) — once, twice at the very most.
- */
-const CHECKOUT_ATTEMPTS = 2;
-
-/** What the order takes besides the cart's lines: the customer, addresses, shipping, notes. */
-export type OrderTerms = Omit<OrderCreate, 'items' | 'shipping_address' | 'billing_address'> & {
-  /** Null: no address — not the customer's default (a guest's checkout). */
-  shipping_address?: OrderCreate['shipping_address'] | null;
-  billing_address?: OrderCreate['billing_address'] | null;
-  /**
-   * Whose uploads the lines' files must be (shared/files/line-files.ts): the customer's own for a
-   * customer token and for a guest (who cannot upload, so a guest's lines take none); any file of
-   * the tenant's for a secret key.
-   */
-  files_of?: number;
-};
-
-export interface CheckedOut {
-  order: Order;
-  /** False when the cart had been checked out already (a repeat): the order is that checkout's. */
-  created: boolean;
-}
-
-const cellKey = (spec: Extract<LineSpec, { kind: 'legacy' }>): string =>
-  JSON.stringify([spec.legacy_product_id, spec.format, spec.color, spec.quantity, spec.pages]);
-
-/**
- * Checkout's pricer: product lines by the formula, legacy lines by the prices the order's own
- * creation read for them (its lines are the cart's, in the cart's order) — so its bundle carries
- * the order's legacy lookup, not the cart's.
- */
-function checkoutPricer(cart: CartRecord, legacy: ReadonlyMap<number, LegacyLinePrice>): LinePricer {
-  const byCell = new Map<string, LegacyLinePrice>();
-  cart.items.forEach((line, index) => {
-    const spec = specOf(line);
-    const price = legacy.get(index);
-    if (spec.kind === 'legacy' && price) byCell.set(cellKey(spec), price);
-  });
-  return (spec, catalogue) => {
-    if (spec.kind === 'product') return priceProductLine(spec, catalogue);
-    const price = byCell.get(cellKey(spec));
-    return price?.ok
-      ? { ok: true, name: price.name, unit_price: price.price, setup_fee: 0, options: {}, price_version: 0 }
-      : { ok: false, name: null, problems: price?.problems ?? [{ field: 'legacy_product_id', message: 'not priced' }] };
-  };
-}
-
-/** The checkout's own terms for the lines: every line available, and the prices the client saw (its version). */
-function checkAgainst(cart: CartRecord, version: string) {
-  return (
-    products: Catalogue['products'],
-    account: { currency?: string; tax_rate?: number } | undefined,
-    legacy: ReadonlyMap<number, LegacyLinePrice>,
-  ): void => {
-    const catalogue: Catalogue = {
-      products,
-      legacy: new Map(),
-      prices: new Map(),
-      pricing: { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 },
-    };
-    const priced = priceCartWith(cart, catalogue, checkoutPricer(cart, legacy));
-    const unavailable = priced.lines.flatMap((line, index) =>
-      line.available ? [] : [{ field: `items.${index}`, message: `line ${line.line.id}: ${line.reason}` }],
-    );
-    if (unavailable.length) throw new ConflictError('Some lines cannot be ordered now; nothing was written', unavailable);
-    if (versionOf(cart.revision, priced.fingerprint) !== version) {
-      const changed = priced.lines.flatMap((line, index) =>
-        line.price_changed ? [{ field: `items.${index}`, message: `line ${line.line.id}: ${changeMessage(line)}` }] : [],
-      );
-      throw new ConflictError(
-        `Prices changed since version ${version} was read; nothing was written. The cart's version is now ${versionOf(cart.revision, priced.fingerprint)}`,
-        changed.length ? changed : [{ field: 'version', message: 'the prices shown with this version have changed' }],
-      );
-    }
-  };
-}
-
-/** Closing the cart in the order's transaction: emptied, with the order; a session cart is closed for good. */
-function closed(cart: CartRecord, orderId: number, now: Date): CartRecord {
-  const at = now.toISOString();
-  const after: CartRecord = {
-    ...cart,
-    status: cart.customer_id === null ? 'checked_out' : 'open',
-    items: [],
-    order_id: orderId,
-    checked_out_revision: cart.revision,
-    checked_out_at: at,
-    updated_at: at,
-    revision: cart.revision + 1,
-  };
-  after.expires_at = expiryOf(after, now);
-  return after;
-}
-
-function assertOrderable(cart: CartRecord): void {
-  if (cart.items.length === 0) throw new ValidationError('The cart is empty', [{ field: 'items', message: 'add a line first' }]);
-  // An order holds what one transaction can confirm into production jobs (orders/schema.ts): a larger cart is split by the client.
-  if (cart.items.length > MAX_ORDER_LINES) {
-    throw new ValidationError('The cart has more lines than one order takes', [
-      { field: 'items', message: `an order takes at most ${MAX_ORDER_LINES} lines; remove ${cart.items.length - MAX_ORDER_LINES}` },
-    ]);
-  }
-}
-
-/** Line notes go into the order's notes (order lines carry a description, not a note). */
-function notesOf(cart: CartRecord, notes: string | null | undefined): string | null {
-  const lineNotes = cart.items.flatMap((line, index) => (line.note ? [`Line ${index + 1}: ${line.note}`] : []));
-  const all = [notes, ...lineNotes].filter(Boolean);
-  return all.length ? all.join('\n') : null;
-}
-
-/**
- * Checks the cart out into one order: the order's creation is `createOrder`'s (lines priced, stock
- * reserved, `order.created`), and the cart's close — conditional on the revision read — is written
- * in the same transaction. `terms` settles the customer (it may make a guest's) and is asked once.
- * A cart checked out already answers that checkout's order: a session cart whatever the version, a
- * customer's cart when the version sent is the one that checkout closed. Of concurrent checkouts
- * one writes; the others find its order.
- */
-export async function checkout(
-  tenant: Tenant,
-  ref: CartRef,
-  version: string,
-  terms: () => Promise<OrderTerms>,
-  reader?: number,
-): Promise<CheckedOut> {
-  let settled: Promise<OrderTerms> | undefined;
-  return retry(
-    async () => {
-      const now = new Date();
-      // The cart first: an unknown one is 404 whatever the body says.
-      const cart = await ref.load(tenant, now);
-      const requested = revisionOf(version);
-      if (requested === undefined)
-        throw new ValidationError('The checkout is invalid', [{ field: 'version', message: "is not a cart's version" }]);
-      if (cart.order_id !== null && (cart.status === 'checked_out' || requested === cart.checked_out_revision)) {
-        return { order: await getOrder(tenant, cart.order_id, reader), created: false };
-      }
-      assertOrderable(cart);
-      if (requested !== cart.revision) {
-        throw new ConflictError(`The cart changed since version ${version} was read; nothing was written`, [
-          { field: 'version', message: `the cart is at revision ${cart.revision}` },
-        ]);
-      }
-      settled ??= terms();
-      const { files_of: fileOwner, ...orderTerms } = await settled;
-      // An address given as null is "none" to the orders' address rules (as in an order update), not "the default".
-      const input = {
-        ...orderTerms,
-        items: cart.items.map((line) =>
-          line.kind === 'legacy'
-            ? {
-                legacy_product_id: line.legacy_product_id!,
-                format: line.format!,
-                color: line.color!,
-                pages: line.pages!,
-                quantity: line.quantity,
-                options: {},
-                file_ids: line.file_ids,
-              }
-            : { product_id: line.product_id!, quantity: line.quantity, options: line.options, file_ids: line.file_ids },
-        ),
-        notes: notesOf(cart, orderTerms.notes),
-      } as OrderCreate;
-      const order = await createOrder(tenant, input, {
-        ...(fileOwner === undefined ? {} : { fileOwner }),
-        check: checkAgainst(cart, version),
-        parts: (order) => [
-          { item: repo.cartWrite(tenant, closed(cart, order.id, now), cart.revision), onConditionFailure: () => new CartMoved() },
-        ],
-      });
-      return { order, created: true };
-    },
-    {
-      isRetryable: (error) => error instanceof CartMoved,
-      maxAttempts: CHECKOUT_ATTEMPTS,
-      pauseMs: 15,
-      exhausted: () => new ConflictError('The cart changed meanwhile; try again'),
-    },
-  );
 }

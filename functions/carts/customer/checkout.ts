@@ -1,7 +1,8 @@
 import { signedInCustomer } from '#shared/auth/principal';
 import { customerCheckoutTerms } from '#shared/carts/checkout-terms';
 import * as cartOperations from '#shared/carts/contract';
-import { checkout, customerCart } from '#shared/carts/service';
+import { checkout } from '#shared/carts/checkout';
+import { customerCart } from '#shared/carts/service';
 import { defineHandler } from '#shared/http/handler';
 import { created, ok } from '#shared/http/envelope';
 import { idempotent } from '#shared/http/idempotency';
