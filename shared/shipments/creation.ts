@@ -90,6 +90,49 @@ function shipmentItems(order: OrderRecord, summary: OrderShippingRecord | undefi
 }
 
 /** What was asked, hashed: a retry of the same request recognises the shipment its first attempt left. */
+/**
+ * The shipment a creation reserves before it asks the carrier (`phase: creating`, in no list): its
+ * `external_reference` is the idempotency key the carrier is sent, so a crash after the carrier
+ * answered is found again by it.
+ */
+export function reservedShipment(
+  tenant: Tenant,
+  id: number,
+  order: Pick<OrderRecord, 'id' | 'order_number'>,
+  input: ShipmentCreate,
+  reservation: { items: ShipmentRecord['items']; address: ShipmentRecord['address']; partial: boolean; at: string; hash: string },
+): ShipmentRecord {
+  return {
+    id,
+    order_id: order.id,
+    order_number: order.order_number,
+    carrier: input.carrier,
+    service: input.service,
+    status: 'label_created',
+    partial: reservation.partial,
+    tracking_number: null,
+    tracking_url: null,
+    carrier_shipment_id: null,
+    carrier_parcel_ids: [],
+    parcels: input.parcels,
+    items: reservation.items,
+    address: reservation.address,
+    label: null,
+    events: [],
+    external_reference: `${tenant.accountId}:${tenant.mode}:shipment:${id}`,
+    cancel_requested_at: null,
+    delivered_at: null,
+    created_at: reservation.at,
+    updated_at: reservation.at,
+    version: 1,
+    phase: 'creating',
+    status_at: reservation.at,
+    seen: [],
+    tracking_refreshed_at: null,
+    request_hash: reservation.hash,
+  };
+}
+
 export const requestHash = (input: ShipmentCreate): string =>
   createHash('sha256')
     .update(
@@ -285,35 +328,13 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
       throw new ConflictError(`Order ${order.order_number} has ${MAX_SHIPMENTS_PER_ORDER} shipments, the most an order can have`);
     }
     const items = shipmentItems(order, shipping, input.items);
-    const shipment: ShipmentRecord = {
-      id,
-      order_id: order.id,
-      order_number: order.order_number,
-      carrier: input.carrier,
-      service: input.service,
-      status: 'label_created',
-      partial: order.status !== 'ready' || items.length !== remainingLines(order.items, shipping?.shipments ?? []).length,
-      tracking_number: null,
-      tracking_url: null,
-      carrier_shipment_id: null,
-      carrier_parcel_ids: [],
-      parcels: input.parcels,
+    const shipment = reservedShipment(tenant, id, order, input, {
       items,
       address: address!,
-      label: null,
-      events: [],
-      external_reference: `${tenant.accountId}:${tenant.mode}:shipment:${id}`,
-      cancel_requested_at: null,
-      delivered_at: null,
-      created_at: at,
-      updated_at: at,
-      version: 1,
-      phase: 'creating',
-      status_at: at,
-      seen: [],
-      tracking_refreshed_at: null,
-      request_hash: hash,
-    };
+      partial: order.status !== 'ready' || items.length !== remainingLines(order.items, shipping?.shipments ?? []).length,
+      at,
+      hash,
+    });
     const summary: OrderShippingRecord = {
       order_id: order.id,
       shipments: [...(shipping?.shipments ?? []), { id, status: 'creating', items }],

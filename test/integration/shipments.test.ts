@@ -12,9 +12,9 @@ import { shipmentKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 import { nextId } from '#shared/db/counters';
 import { transactWrite } from '#shared/db/transactions';
-import { requestHash } from '#shared/shipments/creation';
+import { requestHash, reservedShipment } from '#shared/shipments/creation';
 import { ShipmentSchema, type ShipmentCreate } from '#shared/shipments/schema';
-import { creatingShipmentPut, orderShippingWrite, type ShipmentRecord } from '#shared/shipments/stored';
+import { creatingShipmentPut, orderShippingWrite } from '#shared/shipments/stored';
 import { call } from '#test/support/http';
 import { newCustomer, newOrder, newProduct } from '#test/support/orders';
 import { produceOrder } from '#test/support/production';
@@ -396,35 +396,13 @@ describe('a shipment whose creator crashed between the carrier and the record', 
     const id = await nextId(tenant, 'shipment');
     const at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
     const items = order.items.map((line: { id: number; quantity: number }) => ({ line_id: line.id, quantity: line.quantity }));
-    const shipment: ShipmentRecord = {
-      id,
-      order_id: order.id,
-      order_number: order.order_number,
-      carrier: body.carrier,
-      service: body.service,
-      status: 'label_created',
-      partial: false,
-      tracking_number: null,
-      tracking_url: null,
-      carrier_shipment_id: null,
-      carrier_parcel_ids: [],
-      parcels: body.parcels,
+    const shipment = reservedShipment(tenant, id, order, body, {
       items,
       address: order.shipping_address,
-      label: null,
-      events: [],
-      external_reference: `${tenant.accountId}:${tenant.mode}:shipment:${id}`,
-      cancel_requested_at: null,
-      delivered_at: null,
-      created_at: at,
-      updated_at: at,
-      version: 1,
-      phase: 'creating',
-      status_at: at,
-      seen: [],
-      tracking_refreshed_at: null,
-      request_hash: requestHash(body),
-    };
+      partial: false,
+      at,
+      hash: requestHash(body),
+    });
     await transactWrite([
       creatingShipmentPut(tenant, shipment),
       orderShippingWrite(tenant, undefined, { order_id: order.id, shipments: [{ id, status: 'creating', items }], version: 1 }),

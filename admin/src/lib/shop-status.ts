@@ -1,12 +1,17 @@
 /**
  * How the shop's states are shown, and which moves the panel offers. The transition tables are the
- * panel's copies of the API's (shared/orders/status.ts, shared/production/status.ts): the panel is
- * an API client and offers only moves the API allows; a unit test checks each copy against the
- * server's table pair by pair, and the API stays the judge (its 409 is shown as it comes).
+ * API's own (shared/orders/status.ts, shared/production/status.ts, shared/shipments/status.ts —
+ * pure modules the panel imports as it imports the event catalogue): the panel offers only moves
+ * the API allows, and the API stays the judge (its 409 is shown as it comes).
  * Every state has a label and a symbol as well as a colour tone.
  */
 import type { InvoiceStatus, JobPriority, JobStatus, OrderStatus, ShipmentStatus } from '../api/types';
 import type { StatusView, Tone } from './delivery-status';
+import { ORDER_STATUSES, TRANSITIONS as ORDER_TRANSITIONS } from '#shared/orders/status';
+import { canMoveJob, needsMachine, nextJobStatuses } from '#shared/production/status';
+import { SHIPMENT_STATUSES, SHIPMENT_TRANSITIONS } from '#shared/shipments/status';
+
+export { canMoveJob, needsMachine, nextJobStatuses, ORDER_STATUSES, ORDER_TRANSITIONS, SHIPMENT_STATUSES, SHIPMENT_TRANSITIONS };
 
 const view = (key: string, label: string, symbol: string, tone: Tone, description: string): StatusView => ({
   key,
@@ -17,26 +22,6 @@ const view = (key: string, label: string, symbol: string, tone: Tone, descriptio
 });
 
 // ---- Orders --------------------------------------------------------------------------------------
-
-export const ORDER_STATUSES: readonly OrderStatus[] = [
-  'pending',
-  'confirmed',
-  'in_production',
-  'ready',
-  'shipped',
-  'completed',
-  'cancelled',
-];
-
-export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
-  pending: ['confirmed', 'cancelled'],
-  confirmed: ['in_production', 'cancelled'],
-  in_production: ['ready', 'cancelled'],
-  ready: ['shipped', 'completed'],
-  shipped: ['completed'],
-  completed: [],
-  cancelled: [],
-};
 
 const orderViews: Record<OrderStatus, StatusView> = {
   pending: view('pending', 'Pending', '…', 'info', 'Received; not confirmed yet.'),
@@ -76,32 +61,6 @@ export const isOrderStatus = (value: string): value is OrderStatus => (ORDER_STA
 
 /** The board's columns, in the order work flows; failed jobs get a column of their own when there are any. */
 export const BOARD_COLUMNS: readonly JobStatus[] = ['queued', 'scheduled', 'printing', 'finishing', 'quality_check', 'on_hold'];
-
-const FORWARD: Readonly<Record<JobStatus, readonly JobStatus[]>> = {
-  queued: ['scheduled'],
-  scheduled: ['printing'],
-  printing: ['finishing', 'on_hold'],
-  finishing: ['quality_check', 'on_hold'],
-  quality_check: ['completed', 'on_hold'],
-  on_hold: [],
-  completed: [],
-  failed: ['queued'],
-  cancelled: [],
-};
-
-/** The moves the API allows from `from` (on_hold returns only to `held_from`). */
-export function nextJobStatuses(from: JobStatus, heldFrom: JobStatus | null = null): JobStatus[] {
-  if (from === 'completed' || from === 'cancelled') return [];
-  const forward = from === 'on_hold' ? (heldFrom ? [heldFrom] : []) : [...FORWARD[from]];
-  const exits: JobStatus[] = from === 'failed' ? ['cancelled'] : ['failed', 'cancelled'];
-  return [...forward, ...exits];
-}
-
-export const canMoveJob = (from: JobStatus, to: JobStatus, heldFrom: JobStatus | null = null): boolean =>
-  nextJobStatuses(from, heldFrom).includes(to);
-
-/** scheduled and printing need a machine (given with the move or assigned before). */
-export const needsMachine = (status: JobStatus): boolean => status === 'scheduled' || status === 'printing';
 
 const jobViews: Record<JobStatus, StatusView> = {
   queued: view('queued', 'Queued', '…', 'info', 'Waiting to be scheduled on a machine.'),
@@ -184,16 +143,6 @@ export const PAYMENT_METHODS = [
 
 // ---- Shipments -----------------------------------------------------------------------------------
 
-export const SHIPMENT_STATUSES: readonly ShipmentStatus[] = [
-  'label_created',
-  'in_transit',
-  'out_for_delivery',
-  'delivered',
-  'exception',
-  'returned',
-  'cancelled',
-];
-
 const shipmentViews: Record<ShipmentStatus, StatusView> = {
   label_created: view('label_created', 'Label created', '▭', 'info', 'The label exists; the parcel has not left.'),
   in_transit: view('in_transit', 'In transit', '➜', 'warning', 'Picked up, on its way.'),
@@ -206,17 +155,6 @@ const shipmentViews: Record<ShipmentStatus, StatusView> = {
 
 export const shipmentStatusView = (status: ShipmentStatus): StatusView => shipmentViews[status];
 export const isShipmentStatus = (value: string): value is ShipmentStatus => (SHIPMENT_STATUSES as readonly string[]).includes(value);
-
-/** The moves a carrier's report can make (shared/shipments/status.ts): what "simulate" offers next. */
-export const SHIPMENT_TRANSITIONS: Readonly<Record<ShipmentStatus, readonly ShipmentStatus[]>> = {
-  label_created: ['in_transit', 'out_for_delivery', 'delivered', 'exception', 'returned', 'cancelled'],
-  in_transit: ['out_for_delivery', 'delivered', 'exception', 'returned'],
-  out_for_delivery: ['in_transit', 'delivered', 'exception', 'returned'],
-  exception: ['in_transit', 'out_for_delivery', 'delivered', 'returned', 'cancelled'],
-  delivered: [],
-  returned: [],
-  cancelled: [],
-};
 
 // ---- Money ---------------------------------------------------------------------------------------
 
