@@ -88,6 +88,7 @@ const { startEngines } = await import('#local-aws/engines');
 const engines = await startEngines({ dataDir, inMemory: true, stage: 'bench' });
 Object.assign(process.env, engines.env);
 (await import('#shared/config')).resetConfig();
+await (await import('#shared/customer-auth/key-store')).ensureSigningKeys();
 const { startAuditShipping } = await import('#local-aws/audit-shipping');
 const shipping = startAuditShipping();
 try {

@@ -2,10 +2,11 @@
  * Least-privilege grants per function, decided from the route data: reads for GET routes,
  * read-write otherwise, and bucket access only for the routes that handle objects (the files routes;
  * routes flagged `documents`, read-write even on GET).
- * Writes reach tenant partitions only (`dynamodb:LeadingKeys` `T#*`): platform items — accounts
- * and API key hashes — are read-only to every function but the two writes of PLATFORM_WRITES
- * (the calling account's settings, the signing keys at first use); keys and plans are the
- * accounts CLI's, with the operator's credentials. GET routes write nothing but their
+ * Writes reach tenant partitions only (`dynamodb:LeadingKeys` `T#*`): platform items — account
+ * records, API key hashes, the customer-token signing keys — are read-only to every function; they
+ * are the accounts CLI's, with the operator's credentials. (What an account changes itself, its
+ * name and company, is an item of its tenant space: shared/db/keys.ts `accountSettingsKey`.)
+ * GET routes write nothing but their
  * rate-limit counters (`T#…#RATE…`). The webhook signing secrets' KMS key is granted only to the
  * functions that encrypt or decrypt them (infra/secrets.ts). Only routes flagged `mail: true` may
  * send email, and only as the stage's sender identity (`grantSendMail`).
@@ -16,7 +17,6 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
-import { platformKeys } from '#shared/db/keys';
 import type { Construct, IConstruct } from 'constructs';
 import type { RouteDefinition } from '#shared/routes';
 import { carrierSecretUsers, signingKeyUsers, webhookSecretWriters } from './secrets';
@@ -39,19 +39,6 @@ export const SEND_MAIL_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'];
 export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 /** Partition keys a function may write: every tenant key starts with `T#<account>#<mode>` (shared/db/keys.ts). */
 export const TENANT_PARTITIONS = ['T#*'];
-/**
- * The only platform items a route writes, each by one route and with one action: the calling
- * account's own settings (`PUT /v1/account`: the company details) and the customer-token signing
- * keys, made at first use by whichever of their users comes first (key-store.ts). Everything else
- * a function writes is under `T#`; accounts and API keys are the accounts CLI's.
- */
-export const PLATFORM_WRITES: Record<string, { actions: string[]; partitions: string[] }> = {
-  'account.update': { actions: ['dynamodb:UpdateItem'], partitions: [platformKeys.account('*').pk] },
-  ...Object.fromEntries(
-    signingKeyUsers.map((routeId) => [routeId, { actions: ['dynamodb:PutItem'], partitions: [platformKeys.customerTokenKeys.pk] }]),
-  ),
-};
-
 /** What GET routes write: their rate-limit counters (the secret keys' window and a publishable key's per client). */
 export const RATE_WINDOW_PARTITIONS = ['T#*#RATE', 'T#*#RATE#*'];
 
@@ -74,10 +61,7 @@ function grantWrites(fn: Grantee, table: dynamodb.Table, actions: string[], part
   );
 }
 
-/**
- * Reads of the table and its indexes; with `readWrite`, item writes to tenant partitions only
- * (platform items: PLATFORM_WRITES, granted apart).
- */
+/** Reads of the table and its indexes; with `readWrite`, item writes to tenant partitions only. */
 export function grantTable(fn: Grantee, table: dynamodb.Table, access: Access): void {
   table.grantReadData(fn);
   if (access === 'readWrite') grantWrites(fn, table, TABLE_WRITE_ACTIONS, TENANT_PARTITIONS);
@@ -125,8 +109,6 @@ export function grantRoute(route: RouteDefinition, fn: Grantee, targets: GrantTa
   grantTable(fn, targets.table, access);
   // Every route counts its requests (shared/limits/rate-limit.ts): GET routes write those counters and nothing else.
   if (access === 'read') grantWrites(fn, targets.table, ['dynamodb:UpdateItem'], RATE_WINDOW_PARTITIONS);
-  const platform = PLATFORM_WRITES[route.id];
-  if (platform) grantWrites(fn, targets.table, platform.actions, platform.partitions);
   // Uploads, presigned POSTs and downloads (presigned with the function's own credentials).
   if (route.files) grantBucket(fn, targets.filesBucket, access);
   // Rendered documents: the first download of a GET route renders and stores, so read-write.
@@ -136,10 +118,10 @@ export function grantRoute(route: RouteDefinition, fn: Grantee, targets: GrantTa
     if (!targets.webhookSecretsKey) throw new Error(`${route.id} encrypts webhook secrets: GrantTargets.webhookSecretsKey is required`);
     targets.webhookSecretsKey.grant(fn, 'kms:GenerateDataKey');
   }
-  // Customer-token signing keys: made (sealed) at first use, opened to sign.
+  // Customer-token signing keys: opened to sign (the accounts CLI makes and seals them).
   if (signingKeyUsers.includes(route.id)) {
     if (!targets.webhookSecretsKey) throw new Error(`${route.id} uses the signing keys: GrantTargets.webhookSecretsKey is required`);
-    targets.webhookSecretsKey.grant(fn, 'kms:GenerateDataKey', 'kms:Decrypt');
+    targets.webhookSecretsKey.grant(fn, 'kms:Decrypt');
   }
   // Carrier credentials: sealed when set, opened to call the carrier or check its callbacks.
   if (carrierSecretUsers.includes(route.id)) {
@@ -176,10 +158,7 @@ export class RouteRoles {
     ];
     const documents = route.documents ? ['documents'] : [];
     const mail = route.mail ? ['mail'] : [];
-    // A route that writes a platform item has a role of its own: no other route shares that grant
-    // (the signing keys' users already have theirs, by `signingKeys`).
-    const platform = PLATFORM_WRITES[route.id] && !signingKeyUsers.includes(route.id) ? [route.id.replace(/\W/g, '')] : [];
-    const profile = [access, ...buckets, ...documents, ...secrets, ...mail, ...platform].join('-');
+    const profile = [access, ...buckets, ...documents, ...secrets, ...mail].join('-');
     let role = this.roles.get(profile);
     if (!role) {
       const id = `RouteRole${profile.replace(/(^|-)(\w)/g, (_m, _dash, letter: string) => letter.toUpperCase())}`;

@@ -16,14 +16,14 @@ import type { StageConfig } from './stages';
 
 /** Route ids whose handlers encrypt a new signing secret: create and rotate-secret. */
 export const webhookSecretWriters: readonly string[] = ['webhooks.create', 'webhooks.rotateSecret'];
-/**
- * Route ids whose handlers use the customer-token signing keys (shared/customer-auth/key-store.ts):
- * the first of them to run makes the keys and seals the private one (`kms:GenerateDataKey`), the
- * signing ones open it (`kms:Decrypt`); the JWKS endpoint may be that first one.
- */
 /** Route ids that sign customer access tokens (`signsTokens` in the route table): they and the authorizer know the tokens' issuer. */
 export const tokenSigners: readonly string[] = routes.filter((route) => route.signsTokens).map((route) => route.id);
-export const signingKeyUsers: readonly string[] = [...tokenSigners, 'auth.jwks'];
+/**
+ * Route ids that open the customer-token signing keys' private halves (shared/customer-auth/key-store.ts):
+ * the token signers, with `kms:Decrypt` only — the keys are made and sealed by the accounts CLI with
+ * the operator's credentials, and the JWKS endpoint reads the public halves alone.
+ */
+export const signingKeyUsers: readonly string[] = tokenSigners;
 /**
  * Route ids whose handlers use a tenant's carrier credentials (shared/shipments/settings.ts): setting
  * them seals the secret key (`kms:GenerateDataKey`); the routes that call the carrier or check its

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { env, resetConfig } from '#shared/config';
 import { mailEnv } from '#shared/mail/config';
 import { createAccount, getAccount } from '#shared/accounts/service';
+import { ensureSigningKeys } from '#shared/customer-auth/key-store';
 import { adminDistDir, ensureAdminBuilt } from './admin-build';
 import { startEngines, type Engines } from './engines';
 import { startGateway, type Gateway } from './gateway';
@@ -71,6 +72,8 @@ async function main() {
   engines = await startEngines({ dataDir: dir, inMemory, stage: 'local' });
   Object.assign(process.env, engines.env);
   resetConfig();
+  // What the accounts CLI does on AWS: the stage's customer-token signing keys (routes only read them).
+  await ensureSigningKeys();
   await adminBuild;
   gateway = await startGateway({ port, host, adminDir: adminDistDir });
   // Customer access tokens name the API they come from (`iss`), as on AWS.

@@ -6,7 +6,8 @@
  *   create-key --account ID --mode test|live [--kind secret|publishable] [--scopes a,b]
  *   revoke-key --account ID --key KEY_ID
  *   set-plan --account ID --plan PLAN [--rpm N] [--rph N]
- *   rotate-signing-key   (a new key for customer access tokens; the previous one stays published and accepted)
+ *   rotate-signing-key   (a new key for customer access tokens; the previous one stays published and accepted;
+ *                         `create` makes the stage's first key, routes never write it)
  *   sync-usage-keys [--account ID]   (deployed stages: gives accounts their four usage keys in the right tiers)
  *   set-allowed-ips --account ID --cidrs 203.0.113.0/24,2001:db8::/32 [--key KEY_ID]   (--cidrs "" lifts it)
  *   set-company --account ID [--legal-name …] [--street …] [--postal-code …] [--city …] [--country DE] [--vat-id …]
@@ -24,7 +25,7 @@ import { env, resetConfig } from '#shared/config';
 import { DomainError, ValidationError } from '#shared/errors';
 import { AccountUpdateSchema } from '#shared/accounts/schema';
 import { secretsKeyEnv } from '#shared/crypto/env';
-import { rotateSigningKeys } from '#shared/customer-auth/key-store';
+import { ensureSigningKeys, rotateSigningKeys } from '#shared/customer-auth/key-store';
 import * as accounts from '#shared/accounts/service';
 import { usageKeyManager } from './aws/usage-keys';
 import { commandLine, fail, findLocalStack } from './cli';
@@ -129,13 +130,13 @@ function connect() {
  * keys where a tier changed) and stores them, then deletes the replaced keys once the
  * authorizer's cache no longer returns them (scripts/aws/usage-keys.ts).
  */
-async function syncUsageKeys(stage: string, list: accounts.Account[]): Promise<accounts.Account[]> {
+async function syncUsageKeys<A extends accounts.AccountRecord>(stage: string, list: A[]): Promise<A[]> {
   const manager = usageKeyManager(stage);
-  const updated: accounts.Account[] = [];
+  const updated: A[] = [];
   const replaced: string[] = [];
   for (const account of list) {
     const changes = await manager.sync(account, accounts.limitsOf(account).perMinute);
-    updated.push(await accounts.setUsageKeys(account.id, changes.usageKeys));
+    updated.push({ ...account, ...(await accounts.setUsageKeys(account.id, changes.usageKeys)) });
     replaced.push(...changes.replaced);
   }
   if (replaced.length) {
@@ -227,10 +228,13 @@ async function main() {
   switch (command) {
     case 'create': {
       const created = await accounts.createAccount({ name: need('name'), plan: need('plan') });
+      // The stage's customer-token signing keys, unless they exist: route roles may only read them.
+      const signing = await ensureSigningKeys();
       if (values.stage) [created.account] = (await syncUsageKeys(values.stage, [created.account])) as [accounts.Account];
       print(created, () => {
         console.log(`Account ${created.account.id} (${created.account.name}, ${created.account.plan}). Keys — shown once, store them now:`);
         for (const [name, key] of Object.entries(created.keys)) console.log(`  ${name.padEnd(17)} ${key.key}`);
+        if (signing.created) console.log(`Made the stage's customer-token signing key ${signing.kid} (its first account).`);
       });
       return;
     }
@@ -270,7 +274,7 @@ async function main() {
       const rph = values.rph === undefined ? undefined : Number(values.rph);
       let account = await accounts.setPlan(need('account'), need('plan'), rpm, rph);
       // On a deployed stage the gateway backstop follows the new figure (its usage keys move to the tiers that hold it).
-      if (values.stage) [account] = (await syncUsageKeys(values.stage, [account])) as [accounts.Account];
+      if (values.stage) [account] = (await syncUsageKeys(values.stage, [account])) as [accounts.AccountRecord];
       const limits = accounts.limitsOf(account);
       print(account, () =>
         console.log(`${account.id} is now on ${account.plan}: ${limits.perMinute}/min${limits.perHour ? `, ${limits.perHour}/hour` : ''}`),

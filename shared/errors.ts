@@ -42,6 +42,8 @@ export type ErrorCode =
   | 'mail_not_sent'
   // Carriers (shared/shipments/carriers): the carrier failed or did not answer (its refusals are validation_failed).
   | 'carrier_error'
+  // A setup step of the stage is missing (the customer-token signing keys): an operator's to do.
+  | 'service_unavailable'
   | 'timeout';
 
 export class DomainError extends Error {
@@ -111,6 +113,16 @@ export class MailNotSentError extends DomainError {
   ) {
     super('mail_not_sent', message);
     if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/**
+ * The stage lacks something only its operator can make (the customer-token signing keys, made by
+ * the accounts CLI): 503 — nothing was done, and the message says which step is missing.
+ */
+export class ServiceUnavailableError extends DomainError {
+  constructor(message: string) {
+    super('service_unavailable', message);
   }
 }
 

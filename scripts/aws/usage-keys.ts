@@ -19,7 +19,7 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import { randomToken } from '#shared/ids';
 import { usageKeyTiers, usagePlanName } from '#shared/accounts/plans';
-import type { Account } from '#shared/accounts/service';
+import type { AccountRecord as Account } from '#shared/accounts/service';
 
 export type UsageKey = Account['usage_keys'][number];
 

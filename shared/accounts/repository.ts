@@ -1,29 +1,60 @@
 /**
- * Accounts and API keys in the single table (stored.ts has the items). Platform items, not
- * tenant data: only the accounts CLI, the local runner and the authorizer write or read them.
+ * Accounts and API keys in the single table (stored.ts has the items). The account record and API
+ * keys are platform items: only the accounts CLI and the local runner write them, route functions
+ * and the authorizer read them. The account's settings (name, company) are its own item in its
+ * tenant space, the one part of an account a route writes (`PUT /v1/account`).
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '#shared/clients/dynamodb';
-import { getMany } from '#shared/db/collections';
-import { platformKeys, type ItemKey } from '#shared/db/keys';
+import { batchGet, keyId } from '#shared/db/batch';
+import { accountSettingsKey, platformKeys } from '#shared/db/keys';
 import { queryAll } from '#shared/db/query';
 import { isConditionFailure, tableName } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { buildUpdate } from '#shared/db/update-expression';
-import { ConflictError, NotFoundError } from '#shared/errors';
-import { accountFromItem, accountPut, apiKeyFromItem, apiKeyPuts, type Account, type ApiKeyRecord } from './stored';
+import { NotFoundError, VersionConflict } from '#shared/errors';
+import {
+  accountFromItems,
+  accountPuts,
+  accountRecordFromItem,
+  apiKeyFromItem,
+  apiKeyPuts,
+  settingsPut,
+  type Account,
+  type AccountRecord,
+  type AccountSettings,
+  type ApiKeyRecord,
+} from './stored';
 
-export type { Account, ApiKeyRecord };
+export type { Account, AccountRecord, ApiKeyRecord };
 
-export async function putAccount(account: Account): Promise<void> {
-  await transactWrite([accountPut(account)]);
+export async function putAccount(record: AccountRecord, settings: AccountSettings): Promise<void> {
+  await transactWrite(accountPuts(record, settings));
 }
 
-export async function getAccount(accountId: string, consistent = false): Promise<Account | undefined> {
+/** The account's record alone (one GetItem): what the authorizer and the limits need. */
+export async function getAccountRecord(accountId: string, consistent = false): Promise<AccountRecord | undefined> {
   const result = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: platformKeys.account(accountId), ConsistentRead: consistent }),
   );
-  return result.Item ? accountFromItem(result.Item) : undefined;
+  return result.Item ? accountRecordFromItem(result.Item) : undefined;
+}
+
+/** The accounts' records and settings, with one BatchGetItem per 50 accounts. */
+async function readAccounts(accountIds: readonly string[], consistent = false): Promise<Account[]> {
+  const found = await batchGet(
+    accountIds.flatMap((id) => [platformKeys.account(id), accountSettingsKey(id)]),
+    { consistent },
+  );
+  return accountIds.flatMap((id) => {
+    const record = found.get(keyId(platformKeys.account(id)));
+    return record ? [accountFromItems(record, found.get(keyId(accountSettingsKey(id))))] : [];
+  });
+}
+
+/** The whole account, record and settings (one BatchGetItem). */
+export async function getAccount(accountId: string, consistent = false): Promise<Account | undefined> {
+  return (await readAccounts([accountId], consistent))[0];
 }
 
 /** Every account, newest first (the accounts CLI; never a request path). */
@@ -34,18 +65,16 @@ export async function listAccounts(): Promise<Account[]> {
     ExpressionAttributeValues: { ':pk': platformKeys.accountsCollection },
     ScanIndexForward: false,
   });
-  const items = await getMany(entries.map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) })));
-  return items.map(accountFromItem);
+  return readAccounts(entries.map((entry) => String(entry.pk).slice('ACCOUNT#'.length)));
 }
 
 type AccountChanges = Partial<
   Pick<
-    Account,
+    AccountRecord,
     | 'plan'
     | 'rate_limit_per_minute'
     | 'rate_limit_per_hour'
     | 'allowed_ips'
-    | 'name'
     | 'usage_key_id'
     | 'usage_key'
     | 'usage_keys'
@@ -53,7 +82,8 @@ type AccountChanges = Partial<
   >
 >;
 
-export async function updateAccount(accountId: string, changes: AccountChanges): Promise<Account> {
+/** The operator's changes to an account's record (the accounts CLI). */
+export async function updateAccount(accountId: string, changes: AccountChanges): Promise<AccountRecord> {
   try {
     const result = await dynamo().send(
       new UpdateCommand({
@@ -64,7 +94,7 @@ export async function updateAccount(accountId: string, changes: AccountChanges):
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return accountFromItem(result.Attributes!);
+    return accountRecordFromItem(result.Attributes!);
   } catch (error) {
     if (isConditionFailure(error)) throw new NotFoundError('account', accountId);
     throw error;
@@ -73,24 +103,21 @@ export async function updateAccount(accountId: string, changes: AccountChanges):
 
 /**
  * Writes the account's name and company as changed from `read`, on condition that nobody changed
- * the account since (its `updated_at`); otherwise 409 — the caller reads again.
+ * the settings since (their `updated_at`); otherwise a VersionConflict — the caller reads again.
  */
 export async function replaceAccountSettings(read: Account, changes: Partial<Pick<Account, 'name' | 'company'>>): Promise<Account> {
+  const settings: AccountSettings = {
+    name: changes.name ?? read.name,
+    company: changes.company === undefined ? read.company : changes.company,
+    updated_at: new Date().toISOString(),
+  };
   try {
-    const result = await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: platformKeys.account(read.id),
-        ...buildUpdate({ ...changes, updated_at: new Date().toISOString() }, [], { ':read': read.updated_at }),
-        ConditionExpression: 'attribute_exists(pk) AND updated_at = :read',
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return accountFromItem(result.Attributes!);
+    await dynamo().send(new PutCommand(settingsPut(read.id, settings, read.settings_updated_at).Put!));
   } catch (error) {
-    if (isConditionFailure(error)) throw new ConflictError('The account was changed by another request at the same time; try again');
+    if (isConditionFailure(error)) throw new VersionConflict('account');
     throw error;
   }
+  return { ...read, name: settings.name, company: settings.company, settings_updated_at: settings.updated_at };
 }
 
 export async function putApiKey(record: ApiKeyRecord, hash: string): Promise<void> {
@@ -98,11 +125,11 @@ export async function putApiKey(record: ApiKeyRecord, hash: string): Promise<voi
 }
 
 /** The authorizer's read: the key record, then its account (plan, allowed IPs may change at any time). */
-export async function findKeyWithAccount(hash: string): Promise<{ key: ApiKeyRecord; account: Account } | undefined> {
+export async function findKeyWithAccount(hash: string): Promise<{ key: ApiKeyRecord; account: AccountRecord } | undefined> {
   const lookup = await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.apiKeyByHash(hash) }));
   if (!lookup.Item) return undefined;
   const key = apiKeyFromItem(lookup.Item);
-  const account = await getAccount(key.account_id);
+  const account = await getAccountRecord(key.account_id);
   return account ? { key, account } : undefined;
 }
 

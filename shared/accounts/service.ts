@@ -6,6 +6,7 @@ import { generateApiKey, hashApiKey, keyPrefix, parseApiKey, type KeyKind, type 
 import type { Principal } from '#shared/auth/principal';
 import { invalidCidrs } from '#shared/auth/ip-allowlist';
 import { isScope, publishableScopes } from '#shared/auth/scopes';
+import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import { prefixedId, randomToken } from '#shared/ids';
 import { isPlan, plans, publishablePerClient, type Plan } from './plans';
@@ -13,9 +14,9 @@ import * as repo from './repository';
 import { emptyCompany, type Company } from './company';
 import type { AccountUpdateInput, AccountView, CompanyInput } from './schema';
 import { storedCompany } from './stored';
-import type { Account, ApiKeyRecord } from './repository';
+import type { Account, AccountRecord, ApiKeyRecord } from './repository';
 
-export type { Account, ApiKeyRecord };
+export type { Account, AccountRecord, ApiKeyRecord };
 
 export interface IssuedKey extends ApiKeyRecord {
   /** The full key, returned only here. */
@@ -37,9 +38,8 @@ export async function createAccount(input: { name: string; plan: string; currenc
   assertPlan(input.plan);
   if (!input.name.trim()) throw new ValidationError('An account needs a name', [{ field: 'name', message: 'Required' }]);
   const now = new Date().toISOString();
-  const account: Account = {
+  const record: AccountRecord = {
     id: `acct_${randomToken(16)}`,
-    name: input.name.trim(),
     plan: input.plan,
     currency: input.currency ?? 'EUR',
     tax_rate: input.taxRate ?? 19,
@@ -50,11 +50,12 @@ export async function createAccount(input: { name: string; plan: string; currenc
     usage_keys: [],
     placeholder_image_url: null,
     allowed_ips: [],
-    company: null,
     created_at: now,
     updated_at: now,
   };
-  await repo.putAccount(account);
+  const settings = { name: input.name.trim(), company: null, updated_at: now };
+  await repo.putAccount(record, settings);
+  const account: Account = { ...record, name: settings.name, company: null, settings_updated_at: now };
   const [secret_test, secret_live, publishable_test, publishable_live] = await Promise.all([
     createApiKey({ accountId: account.id, mode: 'test', kind: 'secret', scopes: ['*'] }),
     createApiKey({ accountId: account.id, mode: 'live', kind: 'secret', scopes: ['*'] }),
@@ -65,7 +66,7 @@ export async function createAccount(input: { name: string; plan: string; currenc
 }
 
 export async function createApiKey(input: { accountId: string; mode: Mode; kind: KeyKind; scopes?: string[] }): Promise<IssuedKey> {
-  if (!(await repo.getAccount(input.accountId))) {
+  if (!(await repo.getAccountRecord(input.accountId))) {
     throw new ValidationError('Unknown account', [{ field: 'account', message: `no account ${input.accountId}` }]);
   }
   // Publishable keys are for storefronts: their scopes are fixed, whatever is asked for.
@@ -93,6 +94,7 @@ export async function createApiKey(input: { accountId: string; mode: Mode; kind:
 export const listAccounts = repo.listAccounts;
 export const listApiKeys = repo.listApiKeys;
 export const getAccount = repo.getAccount;
+export const getAccountRecord = repo.getAccountRecord;
 export const revokeApiKey = repo.revokeApiKey;
 
 const assertRate = (value: number | undefined, field: string) => {
@@ -102,7 +104,7 @@ const assertRate = (value: number | undefined, field: string) => {
 };
 
 /** Sets the plan; a custom per-minute figure and an hourly cap are optional (omitted: removed). */
-export async function setPlan(accountId: string, plan: string, ratePerMinute?: number, ratePerHour?: number): Promise<Account> {
+export async function setPlan(accountId: string, plan: string, ratePerMinute?: number, ratePerHour?: number): Promise<AccountRecord> {
   assertPlan(plan);
   assertRate(ratePerMinute, 'rpm');
   assertRate(ratePerHour, 'rph');
@@ -115,7 +117,7 @@ function assertCidrs(cidrs: string[]) {
 }
 
 /** Restricts the account (or, with a key id, one key) to source addresses in `cidrs`; [] lifts it. */
-export async function setAllowedIps(accountId: string, cidrs: string[], keyId?: string): Promise<Account | ApiKeyRecord> {
+export async function setAllowedIps(accountId: string, cidrs: string[], keyId?: string): Promise<AccountRecord | ApiKeyRecord> {
   assertCidrs(cidrs);
   if (keyId) return repo.setKeyAllowedIps(accountId, keyId, cidrs);
   return repo.updateAccount(accountId, { allowed_ips: cidrs });
@@ -125,12 +127,12 @@ export async function setAllowedIps(accountId: string, cidrs: string[], keyId?: 
  * Records the account's API Gateway usage identifier keys, one per mode and key kind (deployed
  * stages); they supersede the account's first single key, which is forgotten.
  */
-export async function setUsageKeys(accountId: string, usageKeys: Account['usage_keys']): Promise<Account> {
+export async function setUsageKeys(accountId: string, usageKeys: AccountRecord['usage_keys']): Promise<AccountRecord> {
   return repo.updateAccount(accountId, { usage_keys: usageKeys, usage_key_id: null, usage_key: null });
 }
 
 /** Effective limits of the secret keys (per account and mode): the custom figure, else the plan's. */
-export function limitsOf(account: Account): { perMinute: number; perHour?: number } {
+export function limitsOf(account: AccountRecord): { perMinute: number; perHour?: number } {
   return {
     perMinute: account.rate_limit_per_minute ?? plans[account.plan],
     ...(account.rate_limit_per_hour ? { perHour: account.rate_limit_per_hour } : {}),
@@ -142,13 +144,13 @@ export function limitsOf(account: Account): { perMinute: number; perHour?: numbe
  * publishable keys (storefronts) their own figure per key and client address, apart from the
  * secret keys' quota and without the hourly cap (docs/platform.md).
  */
-export function keyLimitsOf(account: Account, kind: KeyKind): { perMinute: number; perHour?: number } {
+export function keyLimitsOf(account: AccountRecord, kind: KeyKind): { perMinute: number; perHour?: number } {
   const limits = limitsOf(account);
   return kind === 'secret' ? limits : { perMinute: publishablePerClient(limits.perMinute) };
 }
 
 /** The gateway usage key a request with this mode and key kind is throttled under (deployed stages). */
-export function usageKeyOf(account: Account, mode: Mode, kind: KeyKind): string | undefined {
+export function usageKeyOf(account: AccountRecord, mode: Mode, kind: KeyKind): string | undefined {
   const own = account.usage_keys.find((key) => key.mode === mode && key.kind === kind);
   return own?.value ?? account.usage_key ?? undefined;
 }
@@ -255,14 +257,17 @@ export function mergeCompany(current: Company | null, changes: CompanyInput): Co
 
 /**
  * `PUT /v1/account` and `accounts set-company`: the account's name and company details. The
- * account is read and written back on condition that it did not change meanwhile (its
- * `updated_at`), so two edits of different company fields never lose one another.
+ * settings are read and written back on condition that they did not change meanwhile (their
+ * `updated_at`) — read again and retried when they did — so two edits of different company fields
+ * never lose one another.
  */
 export async function updateAccountSettings(accountId: string, input: AccountUpdateInput): Promise<Account> {
-  const account = await repo.getAccount(accountId, true);
-  if (!account) throw new NotFoundError('account', accountId);
-  return repo.replaceAccountSettings(account, {
-    ...(input.name === undefined ? {} : { name: input.name }),
-    ...(input.company === undefined ? {} : { company: mergeCompany(account.company, input.company) }),
+  return retryOnVersionConflict('account', async () => {
+    const account = await repo.getAccount(accountId, true);
+    if (!account) throw new NotFoundError('account', accountId);
+    return repo.replaceAccountSettings(account, {
+      ...(input.name === undefined ? {} : { name: input.name }),
+      ...(input.company === undefined ? {} : { company: mergeCompany(account.company, input.company) }),
+    });
   });
 }

@@ -1,11 +1,13 @@
 /**
- * How accounts and API keys are stored (platform items, not tenant data; see
- * docs/data-model.md). A key is stored twice in one transaction: a lookup item addressed by the
+ * How accounts and API keys are stored (docs/data-model.md). An account is two items: its platform
+ * record (plan, limits, currency, allowlist: the operator's, read-only to route functions) and its
+ * settings (name and company: the account's own, changed by `PUT /v1/account`, in the account's
+ * tenant space). Reads fetch both with one BatchGetItem. A key is stored twice in one transaction: a lookup item addressed by the
  * key's SHA-256 (what the authorizer reads) and a record under its account (for listing and
  * revocation, holding the hash so revocation can find the lookup item). The key itself is never stored.
  */
 import { KEY_KINDS, MODES } from '#shared/auth/keys';
-import { platformKeys } from '#shared/db/keys';
+import { accountSettingsKey, platformKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { postalAddressShape } from '#shared/schemas/address';
 import { codecs as c, entity, field, type Codec, type RecordOf } from '#shared/schemas/fields';
@@ -35,10 +37,10 @@ export const storedCompany: Codec<Company, CompanyView> = /* @__PURE__ */ (() =>
     { id: 'Company' },
   ))();
 
+/** The platform record: what the operator sets (the accounts CLI), read-only to route functions. */
 export const storedAccount = /* @__PURE__ */ (() =>
   entity({
     id: field(c.string).fixed(),
-    name: field(c.string),
     plan: field(c.enumOf(PLAN_NAMES)),
     /** Custom requests-per-minute figure; overrides the plan's. */
     rate_limit_per_minute: field(c.nullable(c.int)),
@@ -73,9 +75,16 @@ export const storedAccount = /* @__PURE__ */ (() =>
     /** Image for legacy products that have none (a built-in placeholder when unset). */
     placeholder_image_url: field(c.nullable(c.string)),
     allowed_ips: field(c.list(c.string)),
+    created_at: field(c.timestamp).fixed(),
+    updated_at: field(c.timestamp),
+  }))();
+
+/** The account's own settings (`PUT /v1/account`, `accounts set-company`). */
+export const storedAccountSettings = /* @__PURE__ */ (() =>
+  entity({
+    name: field(c.string),
     /** The seller block of its invoices (null until set with PUT /v1/account or `accounts set-company`). */
     company: field(c.nullable(storedCompany)),
-    created_at: field(c.timestamp).fixed(),
     updated_at: field(c.timestamp),
   }))();
 
@@ -94,24 +103,59 @@ export const storedApiKey = /* @__PURE__ */ (() =>
     allowed_ips: field(c.list(c.string)),
   }))();
 
-export type Account = RecordOf<typeof storedAccount.shape>;
+export type AccountRecord = RecordOf<typeof storedAccount.shape>;
+export type AccountSettings = RecordOf<typeof storedAccountSettings.shape>;
+/** An account as read whole: its record and its settings (`settings_updated_at`: null while it has no settings item). */
+export type Account = AccountRecord & Pick<AccountSettings, 'name' | 'company'> & { settings_updated_at: string | null };
 export type ApiKeyRecord = RecordOf<typeof storedApiKey.shape>;
 
-export const accountFromItem: typeof storedAccount.read = (value) => storedAccount.read(value);
+export const accountRecordFromItem: typeof storedAccount.read = (value) => storedAccount.read(value);
+
+/**
+ * The account from its two items. An account stored before its settings had an item of their own
+ * keeps its name and company on the record: those are its settings until the first change writes
+ * the settings item.
+ */
+export function accountFromItems(record: Record<string, unknown>, settings: Record<string, unknown> | undefined): Account {
+  const own = storedAccountSettings.read(
+    settings ?? { name: record.name ?? '', company: record.company ?? null, updated_at: record.updated_at },
+  );
+  return { ...storedAccount.read(record), name: own.name, company: own.company, settings_updated_at: settings ? own.updated_at : null };
+}
 export const apiKeyFromItem: typeof storedApiKey.read = (value) => storedApiKey.read(value);
 
-export function accountPut(account: Account): TransactItem {
+/** A new account's two items: its record (listed on gsi1) and its settings. */
+export function accountPuts(record: AccountRecord, settings: AccountSettings): TransactItem[] {
+  return [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...platformKeys.account(record.id),
+          entity: 'ACCOUNT',
+          ...storedAccount.attributes(record, 'put'),
+          gsi1pk: platformKeys.accountsCollection,
+          gsi1sk: `${record.created_at}#${record.id}`,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    settingsPut(record.id, settings, null),
+  ];
+}
+
+/**
+ * The settings item, on condition that it is still as read: `readAt` is the `updated_at` read
+ * (null: none was stored), so two edits of different fields never lose one another.
+ */
+export function settingsPut(accountId: string, settings: AccountSettings, readAt: string | null): TransactItem {
   return {
     Put: {
       TableName: tableName(),
-      Item: {
-        ...platformKeys.account(account.id),
-        entity: 'ACCOUNT',
-        ...storedAccount.attributes(account, 'put'),
-        gsi1pk: platformKeys.accountsCollection,
-        gsi1sk: `${account.created_at}#${account.id}`,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
+      Item: { ...accountSettingsKey(accountId), entity: 'ACCOUNT_SETTINGS', ...storedAccountSettings.attributes(settings, 'put') },
+      ...(readAt === null
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : { ConditionExpression: 'updated_at = :read', ExpressionAttributeValues: { ':read': readAt } }),
     },
   };
 }

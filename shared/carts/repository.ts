@@ -7,7 +7,7 @@
  * replaced since costs a second batch for the new price items.
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { accountFromItem } from '#shared/accounts/stored';
+import { accountRecordFromItem } from '#shared/accounts/stored';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { batchGet, keyId } from '#shared/db/batch';
@@ -141,7 +141,7 @@ export async function readCatalogue(tenant: Tenant, specs: readonly (LineSpec & 
     }
   }
   const account = found.get(keyId(accountKey));
-  const record = account ? accountFromItem(account) : undefined;
+  const record = account ? accountRecordFromItem(account) : undefined;
   return { products, legacy, prices, pricing: { currency: record?.currency ?? 'EUR', tax_rate: record?.tax_rate ?? 19 } };
 }
 

@@ -6,7 +6,7 @@
  * change. The tenant is the verified token's own (`acct`, `mode`): nothing in the request chooses it.
  */
 import type { Principal } from '#shared/auth/principal';
-import { getAccount } from '#shared/accounts/repository';
+import { getAccountRecord } from '#shared/accounts/repository';
 import { keyLimitsOf, usageKeyOf } from '#shared/accounts/service';
 import { readLogin } from './credentials';
 import { publishedKeys } from './published-keys';
@@ -31,7 +31,7 @@ export async function resolveAccessToken(token: string, now = new Date()): Promi
   }
   const { tenant, customerId, sessionId } = claims;
   const [account, login, alive] = await Promise.all([
-    getAccount(tenant.accountId),
+    getAccountRecord(tenant.accountId),
     readLogin(tenant, customerId),
     sessionId ? sessionActive(tenant, sessionId, customerId) : Promise.resolve(false),
   ]);

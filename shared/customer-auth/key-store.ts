@@ -5,20 +5,24 @@
  * KMS on AWS, a key file under the data folder locally — the same master key as the webhook
  * secrets). So no key is in the template or the repository, and none is ever in plaintext at rest.
  *
- * The keys are made at first use: the first function that needs them generates a key and puts it
- * on condition that none exists; a concurrent first use loses that condition and reads the
- * winner's. A rotation (`npm run accounts -- rotate-signing-key`) is conditional on the current
- * key it read. Functions keep what they read for a few minutes: a rotated key signs within that
- * time everywhere, and verification accepts the previous key meanwhile.
+ * Route functions only read this item: platform items are read-only to their roles. The keys are
+ * made by the operator's tools — `npm run accounts -- create` (the first account of a stage
+ * needs them) and `rotate-signing-key` on AWS, the local runner and the test setup locally — with
+ * `ensureSigningKeys`, which puts a key on condition that none exists (a concurrent first use
+ * loses that condition and keeps the winner's). A stage without keys answers 503 on the routes
+ * that need them, naming the command. A rotation is conditional on the current key it read.
+ * Functions keep what they read for a few minutes: a rotated key signs within that time
+ * everywhere, and verification accepts the previous key meanwhile.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { JSONWebKeySet, JWK } from 'jose';
+import type { JWK } from 'jose';
 import { retry } from '#shared/async/retry';
 import { dynamo } from '#shared/clients/dynamodb';
 import { open, seal } from '#shared/crypto/envelope';
 import { platformKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
-import { KEY_CACHE_MS, resetPublishedKeys } from './published-keys';
+import { ServiceUnavailableError } from '#shared/errors';
+import { KEY_CACHE_MS, MISSING_KEYS_MESSAGE, resetPublishedKeys } from './published-keys';
 import { newSigningKey, publicPart, type SigningKeySet, type StoredSigningKey } from './signing-keys';
 
 export { KEY_CACHE_MS };
@@ -72,29 +76,28 @@ async function write(set: SigningKeySet, expectedKid: string | null): Promise<St
   }
 }
 
-/** The stored entries, made at first use (a concurrent first use reads the winner's). */
+/** The stored entries; a route never makes them (its role may not write platform items). */
 async function entries(): Promise<StoredEntries> {
   const stored = await readEntries();
-  if (stored) return stored;
-  return (await write({ current: await newSigningKey(), previous: null }, null)) ?? (await readEntries())!;
+  if (!stored) throw new ServiceUnavailableError(MISSING_KEYS_MESSAGE);
+  return stored;
 }
 
-let cachedPublic: { at: number; jwks: Promise<JSONWebKeySet> } | undefined;
+/**
+ * The operator's tools: makes the stage's keys unless they exist (a concurrent first use keeps the
+ * winner's). Answers the current kid and whether this call made it.
+ */
+export async function ensureSigningKeys(): Promise<{ kid: string; created: boolean }> {
+  const stored = await readEntries();
+  if (stored) return { kid: stored.current.kid, created: false };
+  const made = await write({ current: await newSigningKey(), previous: null }, null);
+  if (made) return { kid: made.current.kid, created: true };
+  return { kid: (await readEntries())!.current.kid, created: false };
+}
+
 let cachedSigning: { at: number; set: Promise<SigningKeySet> } | undefined;
 
 const fresh = (cached: { at: number } | undefined): boolean => cached !== undefined && Date.now() - cached.at < KEY_CACHE_MS;
-
-/** The published keys (JWKS): current and previous, public halves only. */
-export function publicKeys(): Promise<JSONWebKeySet> {
-  if (!fresh(cachedPublic)) {
-    const jwks = entries().then((stored) => ({
-      keys: [stored.current, ...(stored.previous ? [stored.previous] : [])].map((entry) => entry.public_jwk),
-    }));
-    jwks.catch(() => (cachedPublic = undefined));
-    cachedPublic = { at: Date.now(), jwks };
-  }
-  return cachedPublic!.jwks;
-}
 
 /** The keys with their private halves opened: for the functions that sign (login, refresh). */
 export function signingKeys(): Promise<SigningKeySet> {
@@ -113,6 +116,7 @@ export function signingKeys(): Promise<SigningKeySet> {
 export async function rotateSigningKeys(): Promise<string> {
   return retry(
     async () => {
+      await ensureSigningKeys();
       const stored = await entries();
       const next = { current: await newSigningKey(), previous: await keyOf(stored.current) };
       if (!(await write(next, stored.current.kid))) throw new KeysMoved();
@@ -133,7 +137,6 @@ class KeysMoved extends Error {}
 
 /** Tests: forget the cached keys. */
 export function resetKeyCache(): void {
-  cachedPublic = undefined;
   cachedSigning = undefined;
   resetPublishedKeys();
 }

@@ -13,7 +13,10 @@ export interface ItemKey {
 
 export const tenantPrefix = (tenant: Tenant): string => `T#${tenant.accountId}#${tenant.mode}`;
 
-/** Platform (non-tenant) items: accounts and API keys. */
+/**
+ * Platform (non-tenant) items: accounts and API keys. Route functions only read them (their roles
+ * write `T#…` partitions alone); the accounts CLI writes them with the operator's credentials.
+ */
 export const platformKeys = {
   account: (accountId: string): ItemKey => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
   /** The key record listed under its account (holds the hash so revocation can find the lookup item). */
@@ -26,6 +29,14 @@ export const platformKeys = {
   /** The stage's keys for customer access tokens (current and previous; private halves sealed). */
   customerTokenKeys: { pk: 'SIGNING_KEYS', sk: 'CUSTOMER_TOKENS' } as ItemKey,
 };
+
+/**
+ * The account's own settings — its name and company (seller) details, which `PUT /v1/account`
+ * changes — in the account's tenant space, so that the route writing them stays within `T#…`. One
+ * item for both modes (what a company is called does not depend on the key's mode), so its
+ * partition is `T#<accountId>#ACCOUNT`, next to the two modes' `T#<accountId>#test|live`.
+ */
+export const accountSettingsKey = (accountId: string): ItemKey => ({ pk: `T#${accountId}#ACCOUNT`, sk: 'SETTINGS' });
 
 /** Which products a product list index partition holds. */
 export type ProductListState = 'all' | 'active' | 'inactive';

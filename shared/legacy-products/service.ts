@@ -4,7 +4,7 @@
  * (versioned price items, prices.ts). Calculate reads the product and the account in parallel,
  * then exactly one price item.
  */
-import { getAccount } from '#shared/accounts/service';
+import { getAccountRecord } from '#shared/accounts/service';
 import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
@@ -38,7 +38,7 @@ export const presentLegacyProduct = (record: LegacyProductRecord, placeholder: s
 /** The account's placeholder, read only when some product has no image of its own. */
 async function placeholderFor(tenant: Tenant, records: LegacyProductRecord[]): Promise<string | undefined> {
   if (!records.some(needsPlaceholder)) return undefined;
-  return (await getAccount(tenant.accountId))?.placeholder_image_url ?? undefined;
+  return (await getAccountRecord(tenant.accountId))?.placeholder_image_url ?? undefined;
 }
 
 /** Writes version `version` of the price items and records it first, so that a crash leaves a trace for cleanup. */
@@ -152,7 +152,7 @@ export async function importPrices(tenant: Tenant, id: number, csv: string): Pro
 }
 
 export async function calculateLegacyPrice(tenant: Tenant, id: number, cell: LegacyCalculateBody): Promise<LegacyQuote> {
-  const [read, account] = await Promise.all([repo.readLegacyProduct(tenant, id), getAccount(tenant.accountId)]);
+  const [read, account] = await Promise.all([repo.readLegacyProduct(tenant, id), getAccountRecord(tenant.accountId)]);
   if (!read) throw new NotFoundError('legacy product', id);
   let record = read;
   const invalid = (problems: ReturnType<typeof cellProblems>) => new ValidationError('There is no price for this combination', problems);

@@ -3,7 +3,7 @@
  * locking on `version`). Publishable keys (storefronts) see active products only: an inactive
  * product is a 404 for them. The catalogue has no product.* events, so product writes emit none.
  */
-import { getAccount } from '#shared/accounts/service';
+import { getAccountRecord } from '#shared/accounts/service';
 import type { Principal, Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
@@ -158,7 +158,7 @@ export async function listProducts(
 
 export async function calculatePrice(tenant: Tenant, viewer: Viewer, id: number, body: CalculateBody): Promise<PriceQuoteView> {
   // Two independent reads in parallel: the product and the account's currency and tax rate.
-  const [record, account] = await Promise.all([repo.readProduct(tenant, id), getAccount(tenant.accountId)]);
+  const [record, account] = await Promise.all([repo.readProduct(tenant, id), getAccountRecord(tenant.accountId)]);
   if (!record || hiddenFrom(viewer, record)) throw new NotFoundError('product', id);
   if (!record.is_active) {
     throw new ValidationError('The product is archived and cannot be priced', [

@@ -15,6 +15,7 @@ import { startGateway } from '#local-aws/gateway';
 import { startWorkers } from '#local-aws/workers';
 import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
 import { resetConfig } from '#shared/config';
+import { ensureSigningKeys } from '#shared/customer-auth/key-store';
 import type { E2eFixtures } from './fixtures';
 
 // Two quick retries, then a long wait, so a failing receiver shows "Retrying" with a next retry time.
@@ -24,6 +25,7 @@ const dataDir = await mkdtemp(join(tmpdir(), 'print-shop-e2e-'));
 const engines = await startEngines({ dataDir, inMemory: true, stage: 'test' });
 Object.assign(process.env, engines.env);
 resetConfig();
+await ensureSigningKeys();
 const gateway = await startGateway({ port: 0, adminDir: adminDistDir });
 const workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
 

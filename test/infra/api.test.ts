@@ -2,12 +2,13 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { env } from '#shared/config';
+import { accountSettingsKey, platformKeys } from '#shared/db/keys';
 import { secretsKeyEnv } from '#shared/crypto/env';
 import { mailEnv } from '#shared/mail/config';
 import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
 import { workers } from '#shared/workers';
 import { assertConsistentPathParameters, functionId } from '#infra/api';
-import { PLATFORM_WRITES, RATE_WINDOW_PARTITIONS, TABLE_WRITE_ACTIONS, TENANT_PARTITIONS } from '#infra/grants';
+import { RATE_WINDOW_PARTITIONS, TABLE_WRITE_ACTIONS, TENANT_PARTITIONS } from '#infra/grants';
 import { carrierSecretUsers, webhookSecretReaders, signingKeyUsers, tokenSigners, webhookSecretWriters } from '#infra/secrets';
 import { addressOf, buildStack, findAll, logicalIdOf, methods, resourceOf } from './helpers';
 import { gatewayFigure, plans, USAGE_TIERS, usageKeyTiers, usagePlanName, usagePlanThrottle, type UsageTier } from '#shared/accounts/plans';
@@ -226,9 +227,8 @@ describe('route functions', () => {
     for (const route of routes) {
       const actions = actionsOf(stack.api.functions.get(route.id)!);
       expect(actions, route.id).toContain('dynamodb:Query');
-      // A GET writes no item — but the JWKS endpoint may make the signing keys at first use (PLATFORM_WRITES).
-      if (route.method === 'GET' && !route.writes && !PLATFORM_WRITES[route.id])
-        expect(actions, route.id).not.toContain('dynamodb:PutItem');
+      // A GET writes no item (its rate-limit counters are UpdateItem).
+      if (route.method === 'GET' && !route.writes) expect(actions, route.id).not.toContain('dynamodb:PutItem');
       else expect(actions, route.id).toContain('dynamodb:PutItem');
       // Only the document routes (the documents bucket, read-write: a first GET renders and stores) and
       // the files routes (the files bucket) reach a bucket.
@@ -241,22 +241,10 @@ describe('route functions', () => {
     expect(actionsOf(stack.api.authorizerFunction)).not.toContain('dynamodb:PutItem');
   });
 
-  it('write tenant partitions only; GET routes only their rate-limit counters; platform items only where listed', () => {
+  it('write tenant partitions only (platform items are read-only to every function); GET routes only their rate-limit counters', () => {
     const check = (label: string, fn: { role?: IConstruct }, allowed: 'none' | 'rate' | 'tenant') => {
       const statements = statementsOf(fn);
-      const platform = PLATFORM_WRITES[label];
-      const isPlatformGrant = (statement: { Condition?: unknown }) =>
-        platform !== undefined &&
-        JSON.stringify(statement.Condition) ===
-          JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': platform.partitions } });
-      if (platform) {
-        // The listed platform write, and nothing more: one action on its own partitions.
-        const granted = statements.filter(isPlatformGrant);
-        expect(granted.map(actionList), label).toEqual([platform.actions]);
-      }
-      const writes = statements.filter(
-        (statement) => actionList(statement).some((action) => TABLE_WRITE_ACTIONS.includes(action)) && !isPlatformGrant(statement),
-      );
+      const writes = statements.filter((statement) => actionList(statement).some((action) => TABLE_WRITE_ACTIONS.includes(action)));
       if (allowed === 'none') return expect(writes, label).toEqual([]);
       expect(writes.length, label).toBeGreaterThan(0);
       for (const statement of writes) {
@@ -270,13 +258,10 @@ describe('route functions', () => {
     };
     for (const route of routes)
       check(route.id, stack.api.functions.get(route.id)!, route.method === 'GET' && !route.writes ? 'rate' : 'tenant');
-    // Exactly these: the calling account's settings and the signing keys made at first use.
-    expect(Object.keys(PLATFORM_WRITES).sort()).toEqual(['account.update', ...signingKeyUsers].sort());
-    expect(PLATFORM_WRITES['account.update']).toEqual({ actions: ['dynamodb:UpdateItem'], partitions: ['ACCOUNT#*'] });
-    // No other route shares the account.update role.
-    const roleOf = (routeId: string) => logicalId(stack.api.functions.get(routeId)!.role!);
-    const sharing = routes.filter((route) => route.id !== 'account.update' && roleOf(route.id) === roleOf('account.update'));
-    expect(sharing.map((route) => route.id)).toEqual([]);
+    // The keys a route writes, account settings included, are tenant keys: the patterns match them, never a platform key.
+    expect(accountSettingsKey('acct_1').pk.startsWith('T#')).toBe(true);
+    for (const key of [platformKeys.account('acct_1'), platformKeys.apiKeyByHash('h'), platformKeys.customerTokenKeys])
+      expect(key.pk.startsWith('T#'), key.pk).toBe(false);
     check('authorizer', stack.api.authorizerFunction, 'none');
     check('audit shipper', stack.audit.shipper, 'tenant');
     for (const worker of workers)
@@ -291,9 +276,11 @@ describe('route functions', () => {
     for (const route of routes) {
       const expected = webhookSecretWriters.includes(route.id)
         ? ['kms:GenerateDataKey']
-        : signingKeyUsers.includes(route.id) || carrierSecretUsers.includes(route.id)
+        : carrierSecretUsers.includes(route.id)
           ? ['kms:GenerateDataKey', 'kms:Decrypt']
-          : [];
+          : signingKeyUsers.includes(route.id)
+            ? ['kms:Decrypt']
+            : [];
       expect(kmsActionsOf(stack.api.functions.get(route.id)!).sort(), route.id).toEqual(expected.sort());
     }
     expect(kmsActionsOf(stack.api.authorizerFunction)).toEqual([]);

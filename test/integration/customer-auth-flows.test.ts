@@ -1,6 +1,6 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { publicKeys } from '#shared/customer-auth/key-store';
+import { publishedKeys } from '#shared/customer-auth/published-keys';
 import { changePassword, confirmPasswordReset, logout, register, requestPasswordReset } from '#shared/customer-auth/service';
 import { login, refresh } from '#shared/customer-auth/sessions';
 import { tokenContext, verifyAccessToken } from '#shared/customer-auth/tokens';
@@ -27,7 +27,7 @@ describe('customer account flows', () => {
     expect(customer).toMatchObject({ email, name: 'Zofia' });
     const session = await login(shop.tenant, { email, password: 'Łódź ist schön 2026' });
     expect(session).toMatchObject({ token_type: 'Bearer', expires_in: 900, customer: { id: customer.id, email } });
-    const { payload } = await jwtVerify(session.access_token, createLocalJWKSet(await publicKeys()), {
+    const { payload } = await jwtVerify(session.access_token, createLocalJWKSet(await publishedKeys()), {
       algorithms: ['ES256'],
       issuer: tokenContext().issuer,
       audience: tokenContext().audience,
@@ -53,7 +53,7 @@ describe('customer account flows', () => {
     const session = await login(shop.tenant, { email, password: 'correct horse battery' });
     const next = await refresh(shop.tenant, session.refresh_token);
     expect(next.refresh_token).not.toBe(session.refresh_token);
-    expect((await verifyAccessToken(next.access_token, await publicKeys(), tokenContext())).customerId).toBe(session.customer.id);
+    expect((await verifyAccessToken(next.access_token, await publishedKeys(), tokenContext())).customerId).toBe(session.customer.id);
     await rejectsWith(refresh(shop.tenant, session.refresh_token), UnauthorizedError);
     await rejectsWith(refresh(shop.tenant, next.refresh_token), UnauthorizedError);
 
@@ -94,7 +94,7 @@ describe('customer account flows', () => {
 
     const a = await login(shop.tenant, { email, password: 'a brand new password' });
     const b = await login(shop.tenant, { email, password: 'a brand new password' });
-    const claims = await verifyAccessToken(a.access_token, await publicKeys(), tokenContext());
+    const claims = await verifyAccessToken(a.access_token, await publishedKeys(), tokenContext());
     await changePassword(shop.tenant, a.customer.id, claims.sessionId, {
       current_password: 'a brand new password',
       new_password: 'the third password',

@@ -1,15 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { env, resetConfig } from '#shared/config';
 import { dynamo } from '#shared/clients/dynamodb';
 import { consumeResetToken, createLogin, issueResetToken, readLogin, replacePasswordHash } from '#shared/customer-auth/credentials';
-import { publicKeys, resetKeyCache, rotateSigningKeys, signingKeys } from '#shared/customer-auth/key-store';
+import { ensureSigningKeys, resetKeyCache, rotateSigningKeys, signingKeys } from '#shared/customer-auth/key-store';
+import { publishedKeys, requirePublishedKeys } from '#shared/customer-auth/published-keys';
 import { assertNotLockedOut, clearFailures, recordFailure } from '#shared/customer-auth/lockout';
 import { RefreshRefused, revokeCustomerFamilies, revokeFamily, rotate, startFamily } from '#shared/customer-auth/refresh-tokens';
 import { issueAccessToken, verifyAccessToken } from '#shared/customer-auth/tokens';
 import { customerAuthKeys, platformKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
-import { ConflictError, NotFoundError, RateLimitedError } from '#shared/errors';
+import { ConflictError, NotFoundError, RateLimitedError, ServiceUnavailableError } from '#shared/errors';
 import { call } from '#test/support/http';
 import { newCustomer } from '#test/support/orders';
 import { freshShop } from '#test/support/webhooks';
@@ -129,24 +132,66 @@ describe('login lockout', () => {
 });
 
 describe('token-signing keys', () => {
-  it('makes the keys at first use, seals the private half, signs tokens the published keys verify, and rotates keeping the previous', async () => {
+  it('are never made by a route: a stage without them answers 503 naming the command, and the operator makes them once however many run at once', async () => {
+    // A table of its own (this file's process only): the shared one has its keys, which other files use meanwhile.
+    const shared = tableName();
+    const TableName = `signing-keys-${randomUUID()}`;
+    await dynamo().send(
+      new CreateTableCommand({
+        TableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+      }),
+    );
+    process.env[env.tableName] = TableName;
+    resetConfig();
+    resetKeyCache();
+    try {
+      const missing = await signingKeys().catch((error: unknown) => error);
+      expect(missing).toBeInstanceOf(ServiceUnavailableError);
+      expect((missing as Error).message).toContain('npm run accounts -- rotate-signing-key');
+      await expect(requirePublishedKeys()).rejects.toBeInstanceOf(ServiceUnavailableError);
+      expect((await dynamo().send(new GetCommand({ TableName, Key: platformKeys.customerTokenKeys }))).Item).toBeUndefined();
+
+      const made = await Promise.all(Array.from({ length: 5 }, () => ensureSigningKeys()));
+      expect(made.filter((result) => result.created)).toHaveLength(1);
+      expect(new Set(made.map((result) => result.kid)).size).toBe(1);
+      expect((await signingKeys()).current.kid).toBe(made[0]!.kid);
+      await expect(ensureSigningKeys()).resolves.toEqual({ kid: made[0]!.kid, created: false });
+    } finally {
+      process.env[env.tableName] = shared;
+      resetConfig();
+      resetKeyCache();
+      await dynamo().send(new DeleteTableCommand({ TableName }));
+    }
+  });
+
+  it('makes the keys once, seals the private half, signs tokens the published keys verify, and rotates keeping the previous', async () => {
     resetKeyCache();
     const context = { issuer: 'https://api.example.com/v1', audience: 'print-shop-api' };
     const tenant = { accountId: 'acct_keys', mode: 'test' as const };
+    await ensureSigningKeys();
     const [a, b] = await Promise.all([signingKeys(), signingKeys()]);
     expect(a.current.kid).toBe(b.current.kid);
     const stored = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.customerTokenKeys }))).Item!;
     expect(stored.current.private_sealed).toMatch(/^enc1\./);
     expect(JSON.stringify(stored)).not.toContain(String(a.current.private_jwk.d));
     const { token } = await issueAccessToken(5, tenant, a, context);
-    const published = await publicKeys();
+    const published = await publishedKeys();
     expect(published.keys.map((key) => key.kid)).toContain(a.current.kid);
     for (const key of published.keys) expect(key).not.toHaveProperty('d');
     await expect(verifyAccessToken(token, published, context)).resolves.toMatchObject({ customerId: 5 });
 
     const kid = await rotateSigningKeys();
     expect(kid).not.toBe(a.current.kid);
-    const afterRotation = await publicKeys();
+    const afterRotation = await publishedKeys();
     expect(afterRotation.keys.map((key) => key.kid)).toEqual([kid, a.current.kid]);
     await expect(verifyAccessToken(token, afterRotation, context)).resolves.toMatchObject({ customerId: 5 });
     expect((await signingKeys()).current.kid).toBe(kid);

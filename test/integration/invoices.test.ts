@@ -8,6 +8,15 @@ import { enableInvoicing, invoiceOrder, sellerCompany } from '#test/support/invo
 import { mailbox } from '#test/support/mail';
 import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
 import { storedEvents } from '#test/support/store';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { emptyCompany } from '#shared/accounts/company';
+import { dynamo } from '#shared/clients/dynamodb';
+import { accountSettingsKey, platformKeys, type ItemKey } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
+
+const storedItem = async (key: ItemKey) =>
+  (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+const storedCompanyOf = (legalName: string) => ({ ...emptyCompany(), legal_name: legalName });
 import { freshShop, type Shop } from '#test/support/webhooks';
 
 /** Invoices over HTTP: issued from orders or lines, numbered without gaps, paid, voided, listed. */
@@ -362,6 +371,51 @@ describe('invoices', () => {
       const bad = await call('PUT', '/v1/account', { key: shop.secretTest, body: { company: { iban: 'DE88 3704 0044 0532 0130 00' } } });
       expect(bad.status).toBe(422);
       expect(bad.body.error.details[0].field).toBe('company.iban');
+    });
+
+    it("keeps the account's own settings in its tenant space: PUT /v1/account leaves the platform record as the operator wrote it", async () => {
+      const shop = await freshShop('Settings Shop');
+      const before = await storedItem(platformKeys.account(shop.accountId));
+      const set = await call('PUT', '/v1/account', {
+        key: shop.secretLive,
+        body: { name: 'Renamed Shop', company: { phone: '+49 30 1' } },
+      });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      expect(await storedItem(platformKeys.account(shop.accountId))).toEqual(before);
+      const settings = await storedItem(accountSettingsKey(shop.accountId));
+      expect(settings).toMatchObject({ pk: `T#${shop.accountId}#ACCOUNT`, name: 'Renamed Shop', company: { phone: '+49 30 1' } });
+      // One item for both modes: the test key sees what the live key set.
+      const shown = (await call('GET', '/v1/account', { key: shop.secretTest })).body.data;
+      expect(shown).toMatchObject({ name: 'Renamed Shop', company: { phone: '+49 30 1' } });
+    });
+
+    it('loses no edit when two change different company fields at once', async () => {
+      const shop = await freshShop('Racing Settings Shop');
+      const edits = await Promise.all([
+        call('PUT', '/v1/account', { key: shop.secretTest, body: { company: { phone: '+49 30 2' } } }),
+        call('PUT', '/v1/account', { key: shop.secretTest, body: { company: { email: 'billing@example.com' } } }),
+      ]);
+      // The one that lost the conditional write read again and applied its change on top.
+      expect(edits.map((edit) => edit.status)).toEqual([200, 200]);
+      const company = (await call('GET', '/v1/account', { key: shop.secretTest })).body.data.company;
+      expect(company).toMatchObject({ phone: '+49 30 2', email: 'billing@example.com' });
+    });
+
+    it('reads the name and company of an account stored before its settings had an item of their own', async () => {
+      const shop = await freshShop('Old Shop');
+      const record = (await storedItem(platformKeys.account(shop.accountId)))!;
+      // As the accounts of earlier versions were stored: name and company on the record.
+      await dynamo().send(
+        new PutCommand({ TableName: tableName(), Item: { ...record, name: 'Old Name', company: { ...storedCompanyOf('Old GmbH') } } }),
+      );
+      await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: accountSettingsKey(shop.accountId) }));
+      expect((await call('GET', '/v1/account', { key: shop.secretTest })).body.data).toMatchObject({
+        name: 'Old Name',
+        company: { legal_name: 'Old GmbH' },
+      });
+      const changed = await call('PUT', '/v1/account', { key: shop.secretTest, body: { company: { phone: '+49 30 3' } } });
+      expect(changed.body.data).toMatchObject({ name: 'Old Name', company: { legal_name: 'Old GmbH', phone: '+49 30 3' } });
+      expect(await storedItem(accountSettingsKey(shop.accountId))).toMatchObject({ name: 'Old Name', company: { legal_name: 'Old GmbH' } });
     });
   });
 

@@ -13,6 +13,7 @@ import { routeCalls } from '#local-aws/dynamodb-calls';
 import { checkCallBudgets } from './call-budgets';
 import { startWorkers } from '#local-aws/workers';
 import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
+import { ensureSigningKeys } from '#shared/customer-auth/key-store';
 import type { Fixtures } from './fixtures';
 
 export default async function setup(project: TestProject) {
@@ -28,6 +29,8 @@ export default async function setup(project: TestProject) {
   // Stream router, webhook delivery and DLQ handler, as `npm start` runs them.
   const workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
 
+  // The stage's customer-token signing keys: an operator's step (routes only read them).
+  await ensureSigningKeys();
   const shop = await createAccount({ name: 'Test Shop', plan: 'professional' });
   const other = await createAccount({ name: 'Other Shop', plan: 'starter' });
   // The shared fixture accounts get a very high custom limit so that ordinary tests never meet

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { plans, usagePlanName } from '#shared/accounts/plans';
-import { usageKeyOf, type Account } from '#shared/accounts/service';
+import { usageKeyOf, type AccountRecord as Account } from '#shared/accounts/service';
 import { AUTHORIZER_CACHE_MS, usageKeyManager, type ApiGatewayPort } from '#scripts/aws/usage-keys';
 
 /** An in-memory API Gateway: usage plans by name, API keys, and which plan each key is registered in. */
@@ -50,7 +50,6 @@ function fakeApiGateway(stage: string) {
 
 const account = (overrides: Partial<Account> = {}): Account => ({
   id: 'acct_1',
-  name: 'Shop',
   plan: 'starter',
   rate_limit_per_minute: null,
   rate_limit_per_hour: null,
@@ -61,7 +60,6 @@ const account = (overrides: Partial<Account> = {}): Account => ({
   tax_rate: 19,
   placeholder_image_url: null,
   allowed_ips: [],
-  company: null,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   ...overrides,
