@@ -7,8 +7,9 @@ import { listProducts } from '#shared/products/service';
 export const handler = defineHandler(
   productOperations.list,
   async ({ tenant, principal, query }) => {
-    const { items, total, capped } = await listProducts(tenant, principal, query);
-    return listed(items, pagination(query.page, query.per_page, total, { capped }));
+    const { items, total, capped, hasMore } = await listProducts(tenant, principal, query);
+    const nextCursor = hasMore ? String(items.at(-1)!.id) : null;
+    return listed(items, pagination(query.page, query.per_page, total, { capped, hasMore, nextCursor }));
   },
   { quota: storefrontQuota },
 );
