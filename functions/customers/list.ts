@@ -5,5 +5,6 @@ import { listCustomers } from '#shared/customers/service';
 
 export const handler = defineHandler(customerOperations.list, async ({ tenant, query }) => {
   const { items, total, capped, hasMore } = await listCustomers(tenant, query);
-  return listed(items, pagination(query.page, query.per_page, total, { capped, hasMore }));
+  const nextCursor = hasMore ? String(items.at(-1)!.id) : null;
+  return listed(items, pagination(query.page, query.per_page, total, { capped, hasMore, nextCursor }));
 });
