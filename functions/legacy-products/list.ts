@@ -7,8 +7,9 @@ import { listLegacyProducts } from '#shared/legacy-products/service';
 export const handler = defineHandler(
   legacyProductOperations.list,
   async ({ tenant, query }) => {
-    const { items, total } = await listLegacyProducts(tenant, query);
-    return listed(items, pagination(query.page, query.per_page, total));
+    const { items, hasMore, total } = await listLegacyProducts(tenant, query);
+    const nextCursor = hasMore ? String(items.at(-1)!.id) : null;
+    return listed(items, pagination(query.page, query.per_page, total, { hasMore, nextCursor }));
   },
   { quota: storefrontQuota },
 );

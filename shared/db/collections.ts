@@ -88,20 +88,6 @@ export async function countCollectionUpTo(query: CollectionQuery, cap = TOTAL_CA
   return { total, capped: examined > cap };
 }
 
-/**
- * Page-number pagination over a collection index. The indexes are KEYS_ONLY, so skipping to a
- * deep page reads only small key records; the page itself is then fetched with one BatchGet.
- */
-export async function readPage(query: CollectionQuery, { page, perPage }: PageRequest): Promise<Item[]> {
-  const offset = (page - 1) * perPage;
-  const entries = await queryAll(
-    { IndexName: query.index, ScanIndexForward: !query.newestFirst, ...keyCondition(query) },
-    { max: offset + perPage },
-  );
-  const window = entries.slice(offset).map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) }));
-  return getMany(query.itemKey ? window.map((key) => query.itemKey!(key)) : window);
-}
-
 export interface WindowRequest {
   perPage: number;
   /** Entries to skip first (page numbers: `(page − 1) × perPage`); they are read as keys only. */
