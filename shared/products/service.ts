@@ -141,13 +141,15 @@ export async function deleteProduct(tenant: Tenant, id: number): Promise<Product
 }
 
 /**
- * The cursor's product: the one `starting_after` names — 422 when the tenant has none, or when the
- * viewer may not see it (an archived product is as unknown to a storefront as a missing one).
+ * The cursor's product: the one `starting_after` names — 422 when the tenant has none. A product
+ * archived since it ended a storefront's page still positions the storefront's next page (by its
+ * place in the order), so a walk of the catalogue never breaks; that an archived id exists is no
+ * secret worth a broken walk (ids are a tenant's sequence).
  */
-async function cursorOf(tenant: Tenant, viewer: Viewer, id: number | undefined): Promise<ProductRecord | undefined> {
+async function cursorOf(tenant: Tenant, id: number | undefined): Promise<ProductRecord | undefined> {
   if (id === undefined) return undefined;
   const record = await repo.readProduct(tenant, id);
-  if (!record || hiddenFrom(viewer, record)) {
+  if (!record) {
     throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No product with id ${id}` }]);
   }
   return record;
@@ -162,7 +164,7 @@ export interface ProductPage {
 }
 
 export async function listProducts(tenant: Tenant, viewer: Viewer, query: ProductListQuery): Promise<ProductPage> {
-  const after = await cursorOf(tenant, viewer, query.starting_after);
+  const after = await cursorOf(tenant, query.starting_after);
   if (shopper(viewer) && query.is_active === false) return { items: [], total: 0, capped: false, hasMore: false };
   const state: ProductFilter['state'] =
     shopper(viewer) || query.is_active === true ? 'active' : query.is_active === false ? 'inactive' : 'all';
