@@ -7,9 +7,9 @@
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import { countCollectionUpTo, readTotal, readWindow, type PageRequest, type Total } from '#shared/db/collections';
+import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
 import { adjustTotal } from '#shared/db/totals';
-import { customerAuthKeys, tenantKeys } from '#shared/db/keys';
+import { createdSortKey, cursorKeys, customerAuthKeys, nameSortKey, tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { buildUpdate, versionedDelete, versionedUpdate } from '#shared/db/update-expression';
@@ -265,24 +265,47 @@ export async function findCustomerIdByEmail(tenant: Tenant, email: string): Prom
 
 type CustomerPage = { items: CustomerRecord[]; hasMore: boolean } & Total;
 
-const windowOf = (page: PageRequest) => ({ perPage: page.perPage, offset: (page.page - 1) * page.perPage });
+/** A list request: a page number, or the customers after `after` (a cursor: the customer named by `starting_after`). */
+export interface CustomerPageRequest extends PageRequest {
+  after?: CustomerRecord;
+}
 
-export async function listCustomers(tenant: Tenant, page: PageRequest): Promise<CustomerPage> {
+/** The window of a page: skipped by number, or started after the cursor customer's place in the list (its sort key there). */
+function windowOf(tenant: Tenant, query: CollectionQuery, page: CustomerPageRequest, sortKey: (customer: CustomerRecord) => string) {
+  const { after } = page;
+  return {
+    perPage: page.perPage,
+    offset: (page.page - 1) * page.perPage,
+    startAfter: after && cursorKeys.customer(tenant, after.id, { index: query.index, partition: query.partition, sortKey: sortKey(after) }),
+  };
+}
+
+export async function listCustomers(tenant: Tenant, page: CustomerPageRequest): Promise<CustomerPage> {
+  const query: CollectionQuery = { index: 'gsi1', partition: tenantKeys.customersCollection(tenant), newestFirst: true };
   const [window, total] = await Promise.all([
-    readWindow({ index: 'gsi1', partition: tenantKeys.customersCollection(tenant), newestFirst: true }, windowOf(page)),
+    readWindow(
+      query,
+      windowOf(tenant, query, page, (after) => createdSortKey(after.created_at, after.id)),
+    ),
     readTotal(tenant, CUSTOMERS),
   ]);
   return { items: window.items.map(customerFromItem), hasMore: window.hasMore, total, capped: false };
 }
 
 /** Name-prefix search in name order; the total is counted on the keys-only index, up to TOTAL_CAP. */
-export async function searchCustomersByName(tenant: Tenant, prefix: string, page: PageRequest): Promise<CustomerPage> {
-  const query = {
-    index: 'gsi2' as const,
+export async function searchCustomersByName(tenant: Tenant, prefix: string, page: CustomerPageRequest): Promise<CustomerPage> {
+  const query: CollectionQuery = {
+    index: 'gsi2',
     partition: tenantKeys.customersByName(tenant),
     sortKeyPrefix: prefix.toLowerCase(),
     newestFirst: false,
   };
-  const [window, count] = await Promise.all([readWindow(query, windowOf(page)), countCollectionUpTo(query)]);
+  const [window, count] = await Promise.all([
+    readWindow(
+      query,
+      windowOf(tenant, query, page, (after) => nameSortKey(after.name, after.id)),
+    ),
+    countCollectionUpTo(query),
+  ]);
   return { items: window.items.map(customerFromItem), hasMore: window.hasMore, ...count };
 }

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { responseSchema } from '#shared/schemas/response';
 import { countryCode, postalAddressFields } from '#shared/schemas/address';
 import { lineText, optionalText, requiredText } from '#shared/schemas/common';
-import { paginationQuery } from '#shared/schemas/pagination';
+import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
 import { ADDRESS_TYPES, storedAddress, storedCustomer } from './stored';
 
 /*
@@ -39,11 +39,26 @@ export const CustomerUpdateSchema = /* @__PURE__ */ z
   .meta({ id: 'CustomerUpdate', description: 'Only the fields sent are changed; null clears an optional field.' });
 
 export const CustomerListQuerySchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    ...paginationQuery,
-    email: lineText(254).optional().meta({ description: 'Exact email, case-insensitive' }),
-    q: lineText(200).min(1).optional().meta({ description: 'Name prefix, case-insensitive' }),
-  }))();
+  z
+    .strictObject({
+      ...paginationQuery,
+      email: lineText(254)
+        .optional()
+        .meta({ description: 'Exact email, case-insensitive (one customer at most: not with starting_after)' }),
+      q: lineText(200).min(1).optional().meta({ description: 'Name prefix, case-insensitive' }),
+      starting_after: idCursor('customers'),
+    })
+    .superRefine((value, ctx) => {
+      cursorOnFirstPage(value, ctx);
+      // An email matches one customer at most: its list has no next page to go on to.
+      if (value.email !== undefined && value.starting_after !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['starting_after'],
+          message: 'email matches at most one customer: use either email or starting_after',
+        });
+      }
+    }))();
 
 const addressFields = /* @__PURE__ */ (() => ({
   type: z.enum(ADDRESS_TYPES),

@@ -4,10 +4,9 @@
  * transaction (address changes are customer updates).
  */
 import type { Tenant } from '#shared/auth/principal';
-import type { PageRequest } from '#shared/db/collections';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import { ConflictError, VersionConflict } from '#shared/errors';
+import { ConflictError, ValidationError, VersionConflict } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
 import { customerCreated, customerUpdated } from './events';
 import * as repo from './repository';
@@ -82,19 +81,28 @@ export async function deleteCustomer(tenant: Tenant, id: number): Promise<{ id: 
   });
 }
 
+/** The cursor's customer: the one `starting_after` names (422 when the tenant has none). */
+async function cursorOf(tenant: Tenant, id: number | undefined): Promise<CustomerRecord | undefined> {
+  if (id === undefined) return undefined;
+  const customer = await repo.readCustomer(tenant, id);
+  if (!customer) throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No customer with id ${id}` }]);
+  return customer;
+}
+
 /** A page of customers: `total` exact from the counter, or counted up to a cap for a name search (`capped`). */
 export async function listCustomers(
   tenant: Tenant,
   query: CustomerListQuery,
 ): Promise<{ items: Customer[]; total: number; capped: boolean; hasMore: boolean }> {
-  const page: PageRequest = { page: query.page, perPage: query.per_page };
   if (query.email !== undefined) {
-    // Email is unique per tenant: the marker item answers the filter in one read.
+    // Email is unique per tenant: the marker item answers the filter in one read (never with a cursor: the schema refuses it).
     const id = await repo.findCustomerIdByEmail(tenant, query.email);
     const customer = id === undefined ? undefined : await repo.readCustomer(tenant, id);
     const matches = customer && (query.q === undefined || customer.name.toLowerCase().startsWith(query.q.toLowerCase())) ? [customer] : [];
     return { items: query.page === 1 ? matches.map(presentCustomer) : [], total: matches.length, capped: false, hasMore: false };
   }
+  const after = await cursorOf(tenant, query.starting_after);
+  const page: repo.CustomerPageRequest = { page: query.page, perPage: query.per_page, after };
   const result = query.q !== undefined ? await repo.searchCustomersByName(tenant, query.q, page) : await repo.listCustomers(tenant, page);
   return { ...result, items: result.items.map(presentCustomer) };
 }

@@ -5,9 +5,8 @@
  * orders' per-status counts, read by the orders slice); email uniqueness is a marker item.
  */
 import type { Tenant } from '#shared/auth/principal';
-import { createdSortKey, tenantKeys } from '#shared/db/keys';
+import { createdSortKey, nameSortKey, tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
-import { padId } from '#shared/ids';
 import { postalAddressShape } from '#shared/schemas/address';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 
@@ -61,7 +60,7 @@ export const defaultPointer = (type: AddressType) => `default_${type}_address_id
 /** Index attributes of the customer item: newest first (gsi1, set once) and by name (gsi2, follows renames). */
 const nameIndex = (tenant: Tenant, customer: CustomerRecord) => ({
   gsi2pk: tenantKeys.customersByName(tenant),
-  gsi2sk: `${customer.name.toLowerCase()}#${padId(customer.id)}`,
+  gsi2sk: nameSortKey(customer.name, customer.id),
 });
 
 export function customerPut(tenant: Tenant, customer: CustomerRecord): TransactItem {

@@ -88,20 +88,6 @@ export async function countCollectionUpTo(query: CollectionQuery, cap = TOTAL_CA
   return { total, capped: examined > cap };
 }
 
-/**
- * Page-number pagination over a collection index. The indexes are KEYS_ONLY, so skipping to a
- * deep page reads only small key records; the page itself is then fetched with one BatchGet.
- */
-export async function readPage(query: CollectionQuery, { page, perPage }: PageRequest): Promise<Item[]> {
-  const offset = (page - 1) * perPage;
-  const entries = await queryAll(
-    { IndexName: query.index, ScanIndexForward: !query.newestFirst, ...keyCondition(query) },
-    { max: offset + perPage },
-  );
-  const window = entries.slice(offset).map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) }));
-  return getMany(query.itemKey ? window.map((key) => query.itemKey!(key)) : window);
-}
-
 export interface WindowRequest {
   perPage: number;
   /** Entries to skip first (page numbers: `(page − 1) × perPage`); they are read as keys only. */
@@ -140,17 +126,17 @@ export const MAX_EXAMINED = 5000;
  */
 export async function readWindow(query: CollectionQuery, request: WindowRequest): Promise<Window> {
   const { perPage, offset = 0, keep } = request;
+  const from = request.startAfter && startPosition(query, request.startAfter);
+  if (from === 'past') return { items: [], hasMore: false, next: undefined };
+  const startAfter = from === 'within' ? request.startAfter : undefined;
   const wanted = offset + perPage + 1;
   const input = { IndexName: query.index, ScanIndexForward: !query.newestFirst, ...keyCondition(query) };
   const kept: Item[] = [];
   let lastExamined: Item | undefined;
   let exhausted = true;
   const pages = keep
-    ? queryPages(
-        { ...input, Limit: Math.max(wanted, EXAMINE_CHUNK) },
-        { maxScanned: request.maxExamined ?? MAX_EXAMINED, startAfter: request.startAfter },
-      )
-    : queryPages(input, { max: wanted, startAfter: request.startAfter });
+    ? queryPages({ ...input, Limit: Math.max(wanted, EXAMINE_CHUNK) }, { maxScanned: request.maxExamined ?? MAX_EXAMINED, startAfter })
+    : queryPages(input, { max: wanted, startAfter });
   for await (const page of pages) {
     for (const entry of page.items) {
       lastExamined = entry;
@@ -167,6 +153,34 @@ export async function readWindow(query: CollectionQuery, request: WindowRequest)
   const keys = entries.map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) }));
   const items = await getMany(query.itemKey ? keys.map((key) => query.itemKey!(key)) : keys);
   return { items, hasMore: next !== undefined, next };
+}
+
+/** Orders strings as DynamoDB orders sort keys: by their UTF-8 bytes. */
+const compareKeys = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+
+/**
+ * Where a start position (`startAfter`) lies against the query's sort-key condition, in the list's
+ * order: `within` it (a Query may start there), `before` every entry it admits (the list starts at
+ * its beginning) or `past` them all (nothing follows). A cursor entry that no longer matches the
+ * condition — a product renamed out of the name prefix searched — still has a place in the order,
+ * and DynamoDB refuses an `ExclusiveStartKey` outside the key condition.
+ */
+export function startPosition(query: CollectionQuery, startAfter: Record<string, unknown>): 'before' | 'within' | 'past' {
+  const sortKey = startAfter[`${query.index}sk`];
+  if (typeof sortKey !== 'string') return 'within';
+  // Ascending: below the condition's range is before it, above is past it; descending the other way round.
+  const below = query.newestFirst ? 'past' : 'before';
+  const above = query.newestFirst ? 'before' : 'past';
+  if (query.sortKeyPrefix !== undefined) {
+    if (sortKey.startsWith(query.sortKeyPrefix)) return 'within';
+    // Not starting with the prefix, a key sorts either below every key that does or above them all.
+    return compareKeys(sortKey, query.sortKeyPrefix) < 0 ? below : above;
+  }
+  if (query.sortKeyBetween) {
+    if (compareKeys(sortKey, query.sortKeyBetween[0]) < 0) return below;
+    if (compareKeys(sortKey, query.sortKeyBetween[1]) > 0) return above;
+  }
+  return 'within';
 }
 
 /**

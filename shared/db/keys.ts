@@ -157,6 +157,12 @@ export const tenantKeys = {
 export const legacyProductKeys = {
   legacyProduct: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#LEGACY_PRODUCT#${id}`, sk: 'LEGACY_PRODUCT' }),
   legacyProductsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#LEGACY_PRODUCTS`,
+  /** A legacy product's position in the list (gsi1, newest first), where a cursor starts after: index and table keys. */
+  listPosition: (tenant: Tenant, id: number, createdAt: string): Record<string, string> => ({
+    ...legacyProductKeys.legacyProduct(tenant, id),
+    gsi1pk: legacyProductKeys.legacyProductsCollection(tenant),
+    gsi1sk: createdSortKey(createdAt, id),
+  }),
   /** Bookkeeping of a price-table version that is being written or waits for removal. */
   legacyPriceVersion: (tenant: Tenant, id: number, version: number): ItemKey => ({
     pk: `${tenantPrefix(tenant)}#LEGACY_PRODUCT#${id}`,
@@ -348,7 +354,30 @@ export const cursorKeys = {
       ? { gsi1pk: tenantKeys.eventsCollection(tenant), gsi1sk: eventId }
       : { gsi2pk: tenantKeys.eventsOfKind(tenant, kind), gsi2sk: eventId }),
   }),
+  /**
+   * A product's position in one of its lists (`at`: the list's index partition and the product's
+   * sort key there): the product item in the newest-first lists, its list entry `ordering` in the
+   * name-ordered ones (by name, by category). Index and table keys.
+   */
+  product: (tenant: Tenant, id: number, at: ListPosition & { ordering?: 'BY_NAME' | 'BY_CATEGORY' }): Record<string, string> => ({
+    ...(at.ordering === undefined ? tenantKeys.product(tenant, id) : tenantKeys.productListEntry(tenant, id, at.ordering)),
+    ...indexPosition(at),
+  }),
+  /** A customer's position in a customer list (newest first on gsi1, by name on gsi2): index and table keys. */
+  customer: (tenant: Tenant, id: number, at: ListPosition): Record<string, string> => ({
+    ...tenantKeys.customer(tenant, id),
+    ...indexPosition(at),
+  }),
 };
+
+/** Where an entry sits in a list: the index, its partition there and its sort key. */
+export interface ListPosition {
+  index: 'gsi1' | 'gsi2';
+  partition: string;
+  sortKey: string;
+}
+
+const indexPosition = (at: ListPosition): Record<string, string> => ({ [`${at.index}pk`]: at.partition, [`${at.index}sk`]: at.sortKey });
 
 /**
  * The pending-deliveries index (gsi3, sparse and keys-only): every delivery while it is `pending`,
@@ -402,6 +431,9 @@ export const legacyPriceStagingKeys = {
 
 /** Sort key of creation-ordered collections: ISO time then padded id (newest first when reversed). */
 export const createdSortKey = (createdAt: string, id: number): string => `${createdAt}#${padId(id)}`;
+
+/** Sort key of name-ordered collections (customers and products by name): the lower-cased name, then the padded id. */
+export const nameSortKey = (name: string, id: number): string => `${name.toLowerCase()}#${padId(id)}`;
 
 /** Sorts after every real due date: jobs without one come last within their priority. */
 const NO_DUE_DATE = '9999-12-31';

@@ -33,6 +33,15 @@ export function pagination(page: number, perPage: number, total: number, facts: 
   };
 }
 
+/**
+ * `next_cursor` of a list paged by id (`starting_after=<id>`): the page's last id while more follow;
+ * null at the end — and when the page's items were all deleted between its index read and their fetch.
+ */
+export function nextIdCursor(items: readonly { id: number | string }[], hasMore: boolean): string | null {
+  const last = items.at(-1);
+  return hasMore && last ? String(last.id) : null;
+}
+
 /** The `pagination` block of a cursor list without a total (audit logs, events). */
 export function cursorPagination(perPage: number, next: string | undefined): ListPagination {
   return { page: 1, per_page: perPage, has_more: next !== undefined, next_cursor: next ?? null };

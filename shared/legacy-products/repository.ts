@@ -6,7 +6,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import { readPage, readTotal, type PageRequest } from '#shared/db/collections';
+import { readTotal, readWindow, type PageRequest } from '#shared/db/collections';
 import { adjustTotal } from '#shared/db/totals';
 import { legacyProductKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName, type TransactItem } from '#shared/db/table';
@@ -51,12 +51,27 @@ export async function requireLegacyProduct(tenant: Tenant, id: number): Promise<
   return record;
 }
 
-export async function listLegacyProducts(tenant: Tenant, page: PageRequest): Promise<{ items: LegacyProductRecord[]; total: number }> {
-  const [items, total] = await Promise.all([
-    readPage({ index: 'gsi1', partition: legacyProductKeys.legacyProductsCollection(tenant), newestFirst: true }, page),
+/**
+ * A page of the list, newest first: by number, or after `after` (a cursor: the product named by
+ * `starting_after`), where the Query starts at the cursor product's place — its own keys (+ one).
+ */
+export async function listLegacyProducts(
+  tenant: Tenant,
+  page: PageRequest & { after?: LegacyProductRecord },
+): Promise<{ items: LegacyProductRecord[]; hasMore: boolean; total: number }> {
+  const { after } = page;
+  const [window, total] = await Promise.all([
+    readWindow(
+      { index: 'gsi1', partition: legacyProductKeys.legacyProductsCollection(tenant), newestFirst: true },
+      {
+        perPage: page.perPage,
+        offset: (page.page - 1) * page.perPage,
+        startAfter: after && legacyProductKeys.listPosition(tenant, after.id, after.created_at),
+      },
+    ),
     readTotal(tenant, LEGACY_PRODUCTS),
   ]);
-  return { items: items.map(legacyProductFromItem), total };
+  return { items: window.items.map(legacyProductFromItem), hasMore: window.hasMore, total };
 }
 
 /** The next price version of a product (an atomic counter on the product item; 404 when it is gone). */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { responseSchema } from '#shared/schemas/response';
-import { paginationQuery } from '#shared/schemas/pagination';
+import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
 import { optionalText, requiredText } from '#shared/schemas/common';
 import { moneyInput, moneyOutput } from '#shared/schemas/money';
 import { imageUrl } from '#shared/schemas/url';
@@ -42,7 +42,8 @@ export const LegacyProductCreateSchema = /* @__PURE__ */ (() =>
 /** A legacy product as responses show it: derived from the stored field list (stored.ts). */
 export const LegacyProductSchema = /* @__PURE__ */ (() => responseSchema(storedLegacyProduct, { id: 'LegacyProduct' }))();
 
-export const LegacyListQuerySchema = /* @__PURE__ */ z.strictObject({ ...paginationQuery });
+export const LegacyListQuerySchema = /* @__PURE__ */ (() =>
+  z.strictObject({ ...paginationQuery, starting_after: idCursor('legacy products') }).superRefine(cursorOnFirstPage))();
 
 export const LegacyCalculateBodySchema = /* @__PURE__ */ (() =>
   z.strictObject({ format: value('A4'), color: value('4/4'), quantity, pages }).meta({ id: 'LegacyProductCalculate' }))();

@@ -109,10 +109,22 @@ export async function getLegacyProduct(tenant: Tenant, id: number): Promise<Lega
   return presentLegacyProduct(record, await placeholderFor(tenant, [record]));
 }
 
-export async function listLegacyProducts(tenant: Tenant, query: LegacyListQuery): Promise<{ items: LegacyProduct[]; total: number }> {
-  const { items, total } = await repo.listLegacyProducts(tenant, { page: query.page, perPage: query.per_page });
+/** The cursor's product: the one `starting_after` names (422 when the tenant has none). */
+async function cursorOf(tenant: Tenant, id: number | undefined): Promise<LegacyProductRecord | undefined> {
+  if (id === undefined) return undefined;
+  const record = await repo.readLegacyProduct(tenant, id);
+  if (!record) throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No legacy product with id ${id}` }]);
+  return record;
+}
+
+export async function listLegacyProducts(
+  tenant: Tenant,
+  query: LegacyListQuery,
+): Promise<{ items: LegacyProduct[]; hasMore: boolean; total: number }> {
+  const after = await cursorOf(tenant, query.starting_after);
+  const { items, hasMore, total } = await repo.listLegacyProducts(tenant, { page: query.page, perPage: query.per_page, after });
   const placeholder = await placeholderFor(tenant, items);
-  return { items: items.map((record) => presentLegacyProduct(record, placeholder)), total };
+  return { items: items.map((record) => presentLegacyProduct(record, placeholder)), hasMore, total };
 }
 
 /** Replaces the price table from CSV: validated fully, written invisibly, switched in one write. */

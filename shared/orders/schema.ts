@@ -3,7 +3,7 @@ import { responseSchema } from '#shared/schemas/response';
 import { bodyId, calendarDate, lineText, optionChoices, optionalText, queryId } from '#shared/schemas/common';
 import { postalAddressFields } from '#shared/schemas/address';
 import { moneyInput } from '#shared/schemas/money';
-import { paginationQuery } from '#shared/schemas/pagination';
+import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
 import { ORDER_STATUSES } from './status';
 import { storedOrder } from './stored';
 
@@ -211,9 +211,7 @@ const listFilters = /* @__PURE__ */ (() => ({
   status: z.enum(ORDER_STATUSES, { error: `must be one of ${ORDER_STATUSES.join(', ')}` }).optional(),
   created_from: createdBound('from').optional(),
   created_to: createdBound('to').optional(),
-  starting_after: queryId('starting_after')
-    .optional()
-    .meta({ description: 'Cursor: the orders after this one in the list (its id, e.g. the last of the previous page); not with page > 1' }),
+  starting_after: idCursor('orders'),
 }))();
 
 type ListFilterValues = { created_from?: string; created_to?: string; starting_after?: number; page: number };
@@ -222,9 +220,7 @@ function consistentRange(value: ListFilterValues, ctx: z.core.$RefinementCtx): v
   if (value.created_from !== undefined && value.created_to !== undefined && value.created_from > value.created_to) {
     ctx.addIssue({ code: 'custom', path: ['created_to'], message: 'must not be before created_from' });
   }
-  if (value.starting_after !== undefined && value.page > 1) {
-    ctx.addIssue({ code: 'custom', path: ['page'], message: 'use either page or starting_after' });
-  }
+  cursorOnFirstPage(value, ctx);
 }
 
 export const OrderListQuerySchema = /* @__PURE__ */ (() =>

@@ -9,14 +9,14 @@ import { dynamo } from '#shared/clients/dynamodb';
 import {
   countCollectionUpTo,
   getMany,
-  readPage,
   readTotal,
+  readWindow,
   type CollectionQuery,
   type PageRequest,
   type Total,
 } from '#shared/db/collections';
 import { adjustTotal } from '#shared/db/totals';
-import { tenantKeys, type ProductListState } from '#shared/db/keys';
+import { createdSortKey, cursorKeys, nameSortKey, tenantKeys, type ProductListState } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { versionedDelete, versionedUpdate } from '#shared/db/update-expression';
@@ -117,16 +117,28 @@ export interface ProductFilter {
   q?: string;
 }
 
+/** A list request: a page number, or the products after `after` (a cursor: the product named by `starting_after`). */
+export interface ProductPageRequest extends PageRequest {
+  after?: ProductRecord;
+}
+
 /**
  * Every filter combination is one Query on one index partition (see docs/decisions.md):
  * category (± q) and q alone read name-ordered list entries; otherwise products newest first.
- * Totals come from counters, or a keys-only count when a name prefix is involved.
+ * Totals come from counters, or a keys-only count when a name prefix is involved. A cursor starts
+ * the Query after the cursor product's place in the list (its sort key there, from the product
+ * read by the caller), so a page reads its own keys (+ one) however deep it is.
  */
-export async function listProducts(tenant: Tenant, filter: ProductFilter, page: PageRequest): Promise<{ items: ProductRecord[] } & Total> {
+export async function listProducts(
+  tenant: Tenant,
+  filter: ProductFilter,
+  page: ProductPageRequest,
+): Promise<{ items: ProductRecord[]; hasMore: boolean } & Total> {
   const index = filter.state === 'all' ? 'gsi1' : 'gsi2';
   const prefix = filter.q?.toLowerCase();
   let query: CollectionQuery;
   let counter: string | undefined;
+  let ordering: 'BY_NAME' | 'BY_CATEGORY' | undefined;
   if (filter.category !== undefined) {
     query = {
       index,
@@ -135,16 +147,30 @@ export async function listProducts(tenant: Tenant, filter: ProductFilter, page: 
       newestFirst: false,
     };
     counter = prefix === undefined ? `${PRODUCTS}:category:${filter.state}:${filter.category.toLowerCase()}` : undefined;
+    ordering = 'BY_CATEGORY';
   } else if (prefix !== undefined) {
     query = { index, partition: tenantKeys.productsByName(tenant, filter.state), sortKeyPrefix: prefix, newestFirst: false };
+    ordering = 'BY_NAME';
   } else {
     query = { index, partition: tenantKeys.productsCollection(tenant, filter.state), newestFirst: true };
     counter = filter.state === 'all' ? PRODUCTS : `${PRODUCTS}:${filter.state}`;
   }
+  const { after } = page;
+  const startAfter =
+    after &&
+    cursorKeys.product(tenant, after.id, {
+      index,
+      partition: query.partition,
+      sortKey: ordering === undefined ? createdSortKey(after.created_at, after.id) : nameSortKey(after.name, after.id),
+      ordering,
+    });
   // A name prefix has no counter: its total is counted on the keys-only index, up to a cap.
-  const [items, total] = await Promise.all([
-    readPage({ ...query, itemKey: tenantKeys.productOfListEntry }, page),
+  const [window, total] = await Promise.all([
+    readWindow(
+      { ...query, itemKey: tenantKeys.productOfListEntry },
+      { perPage: page.perPage, offset: (page.page - 1) * page.perPage, startAfter },
+    ),
     counter === undefined ? countCollectionUpTo(query) : readTotal(tenant, counter).then((count) => ({ total: count, capped: false })),
   ]);
-  return { items: items.map(productFromItem), ...total };
+  return { items: window.items.map(productFromItem), hasMore: window.hasMore, ...total };
 }

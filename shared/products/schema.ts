@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { responseSchema } from '#shared/schemas/response';
-import { paginationQuery } from '#shared/schemas/pagination';
+import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
 import { hasAtMostDecimals } from '#shared/money';
 import { MAX_PRODUCT_OPTIONS, lineText, optionChoices, optionalText, requiredText } from '#shared/schemas/common';
 import { moneyInput, moneyOutput } from '#shared/schemas/money';
@@ -135,7 +135,10 @@ export const ProductListQuerySchema = /* @__PURE__ */ (() =>
       .optional()
       .meta({ description: 'Active or archived products only' }),
     q: lineText(200).min(1).optional().meta({ description: 'Name prefix, case-insensitive (results in name order)' }),
-  }).meta({ additionalProperties: false }))();
+    starting_after: idCursor('products'),
+  })
+    .superRefine(cursorOnFirstPage)
+    .meta({ additionalProperties: false }))();
 
 export const CalculateBodySchema = /* @__PURE__ */ (() =>
   z

@@ -140,20 +140,40 @@ export async function deleteProduct(tenant: Tenant, id: number): Promise<Product
   });
 }
 
-export async function listProducts(
-  tenant: Tenant,
-  viewer: Viewer,
-  query: ProductListQuery,
-): Promise<{ items: Product[]; total: number; capped: boolean }> {
-  if (shopper(viewer) && query.is_active === false) return { items: [], total: 0, capped: false };
+/**
+ * The cursor's product: the one `starting_after` names — 422 when the tenant has none. A product
+ * archived since it ended a storefront's page still positions the storefront's next page (by its
+ * place in the order), so a walk of the catalogue never breaks; that an archived id exists is no
+ * secret worth a broken walk (ids are a tenant's sequence).
+ */
+async function cursorOf(tenant: Tenant, id: number | undefined): Promise<ProductRecord | undefined> {
+  if (id === undefined) return undefined;
+  const record = await repo.readProduct(tenant, id);
+  if (!record) {
+    throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No product with id ${id}` }]);
+  }
+  return record;
+}
+
+/** A page of products: `total` exact from counters, or counted up to a cap for a name search (`capped`). */
+export interface ProductPage {
+  items: Product[];
+  total: number;
+  capped: boolean;
+  hasMore: boolean;
+}
+
+export async function listProducts(tenant: Tenant, viewer: Viewer, query: ProductListQuery): Promise<ProductPage> {
+  const after = await cursorOf(tenant, query.starting_after);
+  if (shopper(viewer) && query.is_active === false) return { items: [], total: 0, capped: false, hasMore: false };
   const state: ProductFilter['state'] =
     shopper(viewer) || query.is_active === true ? 'active' : query.is_active === false ? 'inactive' : 'all';
   const result = await repo.listProducts(
     tenant,
     { state, category: query.category, q: query.q },
-    { page: query.page, perPage: query.per_page },
+    { page: query.page, perPage: query.per_page, after },
   );
-  return { items: result.items.map(presentProduct), total: result.total, capped: result.capped };
+  return { ...result, items: result.items.map(presentProduct) };
 }
 
 export async function calculatePrice(tenant: Tenant, viewer: Viewer, id: number, body: CalculateBody): Promise<PriceQuoteView> {

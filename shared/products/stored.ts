@@ -6,9 +6,8 @@
  * docs/data-model.md.
  */
 import type { Tenant } from '#shared/auth/principal';
-import { createdSortKey, tenantKeys, type ProductListState } from '#shared/db/keys';
+import { createdSortKey, nameSortKey, tenantKeys, type ProductListState } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
-import { padId } from '#shared/ids';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 
 const optionValue = /* @__PURE__ */ (() =>
@@ -68,8 +67,6 @@ const stateOf = (record: Pick<ProductRecord, 'is_active'>): ProductListState => 
 
 export const productFromItem: typeof storedProduct.read = (value) => storedProduct.read(value);
 
-const nameSortKey = (record: Pick<ProductRecord, 'name' | 'id'>): string => `${record.name.toLowerCase()}#${padId(record.id)}`;
-
 /** The index attributes of the product item: all products newest first (gsi1), one state newest first (gsi2). */
 function indexAttributes(tenant: Tenant, record: ProductRecord): Item {
   return {
@@ -125,9 +122,9 @@ export function listEntryPuts(tenant: Tenant, record: ProductRecord): TransactIt
         ...tenantKeys.productListEntry(tenant, record.id, ordering),
         ...base,
         gsi1pk: all,
-        gsi1sk: nameSortKey(record),
+        gsi1sk: nameSortKey(record.name, record.id),
         gsi2pk: ofState,
-        gsi2sk: nameSortKey(record),
+        gsi2sk: nameSortKey(record.name, record.id),
       },
     },
   });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { queryId } from './common';
 
 export const DEFAULT_PER_PAGE = 25;
 export const MAX_PER_PAGE = 100;
@@ -41,6 +42,24 @@ export const paginationQuery = /* @__PURE__ */ (() => ({
     .default(DEFAULT_PER_PAGE)
     .meta(integerDoc(MAX_PER_PAGE, DEFAULT_PER_PAGE, `Page size, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})`)),
 }))();
+
+/**
+ * `starting_after` of a list whose entries have integer ids (`entries`: what the list holds): the
+ * entries after that one in the list's order — the previous page's `pagination.next_cursor`.
+ */
+export const idCursor = (entries: string) =>
+  queryId('starting_after')
+    .optional()
+    .meta({
+      description: `Cursor: the ${entries} after this one in the list (its id: the previous page's pagination.next_cursor); not with page > 1`,
+    });
+
+/** A cursor goes with page 1 only: `page` > 1 with `starting_after` is a 422 naming `page`. */
+export function cursorOnFirstPage(value: { page: number; starting_after?: unknown }, ctx: z.core.$RefinementCtx): void {
+  if (value.starting_after !== undefined && value.page > 1) {
+    ctx.addIssue({ code: 'custom', path: ['page'], message: 'use either page or starting_after' });
+  }
+}
 
 export const PaginationSchema = /* @__PURE__ */ z
   .object({

@@ -5,17 +5,22 @@
  * each read returned or examined, `X-Local-DynamoDB-Commands`). The records are written straight
  * into the table with BatchWriteItem, as the audit shipper writes them. A webhook with more
  * deliveries than the total cap pages its history by number and by cursor with a capped total.
+ * A catalogue of 3,000 products is walked by cursor, with each filter: every page reads its own
+ * keys, however deep, where a page number reads every key before it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, setPlan } from '#shared/accounts/service';
+import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
+import type { Tenant } from '#shared/auth/principal';
 import { AUDIT_EXAMINE_LIMIT } from '#shared/audit/repository';
 import { auditItem, type AuditRecord } from '#shared/audit/stored';
 import { batchWriteAll, putRequest } from '#shared/db/batch';
 import { TOTAL_CAP } from '#shared/db/collections';
+import { tenantKeys } from '#shared/db/keys';
 import { idTime, randomToken } from '#shared/ids';
+import { countersOf, listEntryPuts, productPut, type ProductRecord } from '#shared/products/stored';
 import { deliveryIdFor } from '#shared/webhooks/delivery-id';
 import { deliveryPut, pendingDelivery } from '#shared/webhooks/stored';
-import { call, dynamoDbWork } from '#test/support/http';
+import { call, dynamoDbWork, type ApiResponse } from '#test/support/http';
 import { freshShop, register } from '#test/support/webhooks';
 
 const RECORDS = 200_000;
@@ -46,15 +51,6 @@ function record(index: number): AuditRecord {
   };
 }
 
-beforeAll(async () => {
-  const created = await createAccount({ name: 'Busy Shop', plan: 'enterprise' });
-  await setPlan(created.account.id, 'enterprise', 1_000_000);
-  key = created.keys.secret_test.key;
-  const tenant = { accountId: created.account.id, mode: 'test' as const };
-  const items = Array.from({ length: RECORDS }, (_, index) => putRequest(auditItem(tenant, record(index))));
-  await batchWriteAll(items, 16);
-}, 600_000);
-
 async function page(query: string) {
   const response = await call('GET', `/v1/audit-logs?${query}`, { key });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -62,6 +58,15 @@ async function page(query: string) {
 }
 
 describe('GET /v1/audit-logs over 200,000 records', () => {
+  beforeAll(async () => {
+    const created = await createAccount({ name: 'Busy Shop', plan: 'enterprise' });
+    await setPlan(created.account.id, 'enterprise', 1_000_000);
+    key = created.keys.secret_test.key;
+    const tenant = { accountId: created.account.id, mode: 'test' as const };
+    const items = Array.from({ length: RECORDS }, (_, index) => putRequest(auditItem(tenant, record(index))));
+    await batchWriteAll(items, 16);
+  }, 600_000);
+
   it('reads at most a page of records per request, first page and next pages alike', async () => {
     const seen = new Set<string>();
     let cursor: string | undefined;
@@ -238,5 +243,192 @@ describe("GET /v1/webhooks/{id}/deliveries beyond the total's cap", () => {
       (await call('GET', `/v1/webhooks/${webhookId}/deliveries?page=2&starting_after=${ids[0]}`, { key: shop.secretTest })).status,
     ).toBe(422);
     expect((await call('GET', `/v1/webhooks/${webhookId}/deliveries?starting_after=evt_1`, { key: shop.secretTest })).status).toBe(422);
+  });
+});
+
+describe('GET /v1/products by cursor over a catalogue of 3,000', () => {
+  const CATALOGUE = 3000;
+  const categories = ['flyers', 'posters', 'cards'];
+  /** Created one second apart, id order: newest first is highest id first. */
+  const start = Date.parse('2026-01-01T00:00:00.000Z');
+  let shop: Awaited<ReturnType<typeof freshShop>>;
+  let publishable: string;
+  let products: ProductRecord[];
+
+  /** A product of the synthetic catalogue: names in another order than ids, every 7th archived. */
+  const catalogueProduct = (id: number, createdAt = new Date(start + id * 1000).toISOString()): ProductRecord => ({
+    id,
+    name: `${id % 2 ? 'Alpha' : 'Beta'} ${String((id * 7919) % 100_003).padStart(6, '0')}`,
+    description: null,
+    category: categories[id % 3]!,
+    is_active: id % 7 !== 0,
+    min_qty: 1,
+    max_qty: null,
+    unit: 'piece',
+    base_price: 100,
+    price_tiers: [],
+    options: [],
+    setup_fee: 0,
+    production_days: 1,
+    stock: { tracked: false, quantity: 0, low_threshold: 0 },
+    images: [],
+    created_at: createdAt,
+    updated_at: createdAt,
+    version: 1,
+    order_refs: 0,
+  });
+
+  /** Writes the products with their list entries and counters, as their creation would. */
+  async function writeCatalogue(tenant: Tenant, records: ProductRecord[]) {
+    const totals = new Map<string, number>();
+    for (const record of records) for (const counter of countersOf(record)) totals.set(counter, (totals.get(counter) ?? 0) + 1);
+    await batchWriteAll([
+      ...records.flatMap((record) =>
+        [productPut(tenant, record), ...listEntryPuts(tenant, record)].map((put) => putRequest(put.Put!.Item!)),
+      ),
+      ...[...totals].map(([counter, total]) => putRequest({ ...tenantKeys.total(tenant, counter), total })),
+    ]);
+  }
+
+  const newestFirst = (records: ProductRecord[]) => records.toSorted((a, b) => b.id - a.id).map((record) => record.id);
+  const byName = (records: ProductRecord[]) =>
+    records.toSorted((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1)).map((record) => record.id);
+
+  beforeAll(async () => {
+    shop = await freshShop('Large Catalogue');
+    publishable = (await createApiKey({ accountId: shop.accountId, mode: 'test', kind: 'publishable' })).key;
+    products = Array.from({ length: CATALOGUE }, (_, index) => catalogueProduct(index + 1));
+    await writeCatalogue(shop.tenant, products);
+  }, 120_000);
+
+  async function list(query: string, key = shop.secretTest) {
+    const response = await call('GET', `/v1/products?${query}`, { key });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return { body: response.body, work: dynamoDbWork(response) };
+  }
+
+  /**
+   * Walks a list by cursor to its end: the ids in the order served, each page's work checked —
+   * the cursor product (one GetItem), the page's keys and one more, its items, and the total
+   * (a counter: one GetItem; a name prefix: counted up to TOTAL_CAP keys).
+   */
+  async function walk(query: string, { key = shop.secretTest, perPage = 100, counted = false } = {}) {
+    const ids: number[] = [];
+    let cursor: string | null = null;
+    for (let request = 0; request < 100; request++) {
+      const { body, work } = await list(`per_page=${perPage}&${query}${cursor ? `&starting_after=${cursor}` : ''}`, key);
+      ids.push(...body.data.map((product: { id: number }) => product.id));
+      expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(4);
+      expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(1 + perPage + 1 + perPage + (counted ? TOTAL_CAP + 1 : 1));
+      expect(body.pagination.has_more).toBe(body.pagination.next_cursor !== null);
+      if (body.pagination.has_more) expect(body.pagination.next_cursor).toBe(String(ids.at(-1)));
+      cursor = body.pagination.next_cursor;
+      if (cursor === null) return ids;
+    }
+    throw new Error(`${query}: no last page after 100 requests`);
+  }
+
+  it('walks the whole catalogue by cursor: every product once, newest first, each page reading only its own keys', async () => {
+    const ids = await walk('');
+    expect(ids).toEqual(newestFirst(products));
+    expect(new Set(ids).size).toBe(CATALOGUE);
+  });
+
+  it('reads a deep page by cursor at the cost of the first, where its page number reads every key before it', async () => {
+    const all = newestFirst(products);
+    const byNumber = await list('per_page=100&page=30');
+    const byCursor = await list(`per_page=100&starting_after=${all[2899]}`);
+    expect(byCursor.body.data).toEqual(byNumber.body.data);
+    expect(byCursor.body.data.map((product: { id: number }) => product.id)).toEqual(all.slice(2900, 3000));
+    expect(byCursor.body.pagination).toEqual({
+      page: 1,
+      per_page: 100,
+      total: CATALOGUE,
+      total_pages: 30,
+      total_capped: false,
+      has_more: false,
+      next_cursor: null,
+    });
+    // The cursor product, the page's 100 keys (the list ends there), its 100 items, the counter.
+    expect(byCursor.work.commands.toSorted()).toEqual(['BatchGetItem[100]', 'GetItem[1]', 'GetItem[1]', 'Query[100]']);
+    // Page 30 reads the 2,900 keys before it too.
+    expect(byNumber.work.items, byNumber.work.commands.join(',')).toBeGreaterThanOrEqual(3000);
+    const middle = await list(`per_page=100&starting_after=${all[1499]}`);
+    expect(middle.work.commands.toSorted()).toEqual(['BatchGetItem[100]', 'GetItem[1]', 'GetItem[1]', 'Query[101]']);
+    expect(middle.body.pagination).toMatchObject({ has_more: true, next_cursor: String(all[1599]) });
+  });
+
+  it('walks every filter by cursor: state, name prefix, category, category with prefix, a storefront', async () => {
+    const active = products.filter((product) => product.is_active);
+    const alpha = products.filter((product) => product.name.startsWith('Alpha'));
+    const posters = products.filter((product) => product.category === 'posters');
+    expect(await walk('is_active=false')).toEqual(newestFirst(products.filter((product) => !product.is_active)));
+    expect(await walk('q=ALPHA', { counted: true })).toEqual(byName(alpha));
+    expect(await walk('category=Posters', { perPage: 77 })).toEqual(byName(posters));
+    expect(await walk('category=posters&q=beta&is_active=true', { counted: true })).toEqual(
+      byName(posters.filter((product) => product.is_active && product.name.startsWith('Beta'))),
+    );
+    // A storefront sees the active catalogue only.
+    expect(await walk('', { key: publishable })).toEqual(newestFirst(active));
+    expect(await walk('q=alpha', { key: publishable, counted: true })).toEqual(byName(alpha.filter((product) => product.is_active)));
+  });
+
+  it("positions a cursor outside the filter by its place in the list's order", async () => {
+    const alpha = byName(products.filter((product) => product.name.startsWith('Alpha')));
+    const beta = byName(products.filter((product) => product.name.startsWith('Beta')));
+    // Every "alpha…" name sorts before the "beta…" ones: after a beta product no alpha follows, after an alpha product every beta does.
+    const past = await list(`q=alpha&starting_after=${beta[0]}`);
+    expect(past.body.data).toEqual([]);
+    expect(past.body.pagination).toMatchObject({ has_more: false, next_cursor: null, total: TOTAL_CAP, total_capped: true });
+    expect(past.work.commands.filter((command) => command.startsWith('BatchGetItem'))).toEqual([]);
+    const before = await list(`q=beta&per_page=5&starting_after=${alpha.at(-1)}`);
+    expect(before.body.data.map((product: { id: number }) => product.id)).toEqual(beta.slice(0, 5));
+    // A flyer as the cursor of the posters: the posters whose names sort after its name.
+    const flyer = products.find((product) => product.category === 'flyers')!;
+    const posters = products.filter((product) => product.category === 'posters');
+    const after = byName(posters.filter((product) => product.name.toLowerCase() > flyer.name.toLowerCase()));
+    const inPosters = await list(`category=posters&per_page=5&starting_after=${flyer.id}`);
+    expect(inPosters.body.data.map((product: { id: number }) => product.id)).toEqual(after.slice(0, 5));
+    // An active product as the cursor of the archived ones: the archived ones created before it.
+    const archived = await list('is_active=false&per_page=3&starting_after=100');
+    expect(archived.body.data.map((product: { id: number }) => product.id)).toEqual([98, 91, 84]);
+  });
+
+  it('refuses a cursor the tenant does not have and a cursor with a page number; a storefront walk goes on past a product archived meanwhile', async () => {
+    const expectUnknown = async (response: ApiResponse) => {
+      expect(response.status, JSON.stringify(response.body)).toBe(422);
+      expect(response.body.error.details).toEqual([{ field: 'starting_after', message: expect.stringContaining('No product with id') }]);
+    };
+    await expectUnknown(await call('GET', `/v1/products?starting_after=${CATALOGUE + 1}`, { key: shop.secretTest }));
+    // The same account's live mode is another tenant: its catalogue is empty.
+    await expectUnknown(await call('GET', '/v1/products?starting_after=1', { key: shop.secretLive }));
+    // A storefront's page ended on a product archived since: the next page follows its place (the active ones before it, newest first).
+    const storefront = await call('GET', '/v1/products?starting_after=7&per_page=2', { key: publishable });
+    expect(storefront.status, JSON.stringify(storefront.body)).toBe(200);
+    expect(storefront.body.data.map((product: { id: number }) => product.id)).toEqual([6, 5]);
+    expect((await list('starting_after=7&per_page=1')).body.data.map((product: { id: number }) => product.id)).toEqual([6]);
+    const both = await call('GET', '/v1/products?page=2&starting_after=10', { key: shop.secretTest });
+    expect(both.status).toBe(422);
+    expect(both.body.error.details).toEqual([{ field: 'page', message: 'use either page or starting_after' }]);
+    for (const cursor of ['0', 'abc', '-1', '9007199254740993']) {
+      const response = await call('GET', `/v1/products?starting_after=${cursor}`, { key: shop.secretTest });
+      expect(response.status, cursor).toBe(422);
+      expect(response.body.error.details[0].field).toBe('starting_after');
+    }
+  });
+
+  it("never positions a cursor by another tenant's product of the same id", async () => {
+    const other = await freshShop('Small Catalogue');
+    // Ids 1–5 exist in both tenants; the other's were all created after this catalogue's.
+    const later = Date.parse('2026-06-01T00:00:00.000Z');
+    await writeCatalogue(
+      other.tenant,
+      [1, 2, 3, 4, 5].map((id) => catalogueProduct(id, new Date(later + id * 1000).toISOString())),
+    );
+    const own = await call('GET', '/v1/products?starting_after=3', { key: other.secretTest });
+    expect(own.body.data.map((product: { id: number }) => product.id)).toEqual([2, 1]);
+    const unknown = await call('GET', `/v1/products?starting_after=${CATALOGUE}`, { key: other.secretTest });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.details[0].field).toBe('starting_after');
   });
 });

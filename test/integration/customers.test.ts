@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
+import { createAccount } from '#shared/accounts/service';
 import { CustomerSchema } from '#shared/customers/schema';
-import { call, uniqueEmail } from '#test/support/http';
+import { call, dynamoDbWork, uniqueEmail, type ApiResponse } from '#test/support/http';
 import { storedCustomer, storedEmailOwner, storedEvents, storedTotal } from '#test/support/store';
 
 const { shop, other } = inject('fixtures');
@@ -223,6 +224,7 @@ describe('customer lists', () => {
       total_pages: Math.ceil((before.body.pagination.total + 30) / 25),
       total_capped: false,
       has_more: true,
+      next_cursor: String(first.body.data[24].id),
     });
     expect(first.body.data).toHaveLength(25);
     expect(first.body.data[0].id).toBe(created[29].id);
@@ -256,5 +258,70 @@ describe('customer lists', () => {
     const byName = await call('GET', '/v1/customers?q=zacharias%20filt');
     expect(byName.body.data.map((c: { id: number }) => c.id)).toContain(target.id);
     expect(byName.body.data.every((c: { name: string }) => c.name.toLowerCase().startsWith('zacharias filt'))).toBe(true);
+  });
+
+  it('pages by cursor, newest first and by name prefix, each page reading only its own keys', async () => {
+    const created = await createAccount({ name: 'Cursor Customers', plan: 'enterprise' });
+    const key = created.keys.secret_test.key;
+    // Names in another order than ids: "Cursor 07", "Cursor 14", "Cursor 01", …
+    const made: { id: number; name: string }[] = [];
+    for (let i = 0; i < 12; i++) made.push(await createCustomer({ name: `Cursor ${String((i * 7) % 12).padStart(2, '0')}` }, key));
+    await createCustomer({ name: 'Other name' }, key);
+    async function walk(query: string) {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const response: ApiResponse = await call('GET', `/v1/customers?per_page=5&${query}${cursor ? `&starting_after=${cursor}` : ''}`, {
+          key,
+        });
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        const work = dynamoDbWork(response);
+        // The cursor customer, the page's keys and one more, its items, the total (a name prefix: counted on the keys).
+        expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(4);
+        expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(1 + 6 + 5 + 14);
+        ids.push(...response.body.data.map((customer: { id: number }) => customer.id));
+        cursor = response.body.pagination.next_cursor;
+        expect(response.body.pagination.has_more).toBe(cursor !== null);
+      } while (cursor !== null);
+      return ids;
+    }
+    const ids = made.map((customer) => customer.id);
+    const all = await walk('');
+    expect(all.slice(1)).toEqual(ids.toReversed());
+    const named = made.toSorted((a, b) => (a.name < b.name ? -1 : 1)).map((customer) => customer.id);
+    expect(await walk('q=CURSOR')).toEqual(named);
+    // A cursor outside the prefix still has its place in name order: "Other name" sorts after every "Cursor …".
+    const past = await call('GET', `/v1/customers?q=cursor&starting_after=${all[0]}`, { key });
+    expect(past.body).toMatchObject({ data: [], pagination: { total: 12, has_more: false, next_cursor: null } });
+    const page = await call('GET', `/v1/customers?per_page=5&starting_after=${ids[6]}`, { key });
+    expect(dynamoDbWork(page).commands.toSorted()).toEqual(['BatchGetItem[5]', 'GetItem[1]', 'GetItem[1]', 'Query[6]']);
+    expect(page.body.data.map((customer: { id: number }) => customer.id)).toEqual(ids.slice(1, 6).toReversed());
+  });
+
+  it("refuses a cursor the tenant does not have (another tenant's or mode's id), with a page number or with an email", async () => {
+    const created = await createAccount({ name: 'Cursor Tenant', plan: 'enterprise' });
+    const key = created.keys.secret_test.key;
+    const own = await createCustomer({}, key);
+    const shopCustomer = await createCustomer();
+    expect(shopCustomer.id).toBeGreaterThan(own.id);
+    for (const [query, field, requestKey] of [
+      [`starting_after=${shopCustomer.id}`, 'starting_after', key],
+      [`starting_after=${own.id}`, 'starting_after', created.keys.secret_live.key],
+      [`starting_after=${own.id}&page=2`, 'page', key],
+      [`starting_after=${own.id}&email=${encodeURIComponent(own.email)}`, 'starting_after', key],
+      ['starting_after=0', 'starting_after', key],
+      ['starting_after=abc', 'starting_after', key],
+    ] as const) {
+      const response = await call('GET', `/v1/customers?${query}`, { key: requestKey });
+      expect(response.status, query).toBe(422);
+      expect(
+        response.body.error.details.map((detail: { field: string }) => detail.field),
+        query,
+      ).toEqual([field]);
+    }
+    const unknown = await call('GET', `/v1/customers?starting_after=${shopCustomer.id}`, { key });
+    expect(unknown.body.error.details[0].message).toBe(`No customer with id ${shopCustomer.id}`);
+    // Its own id positions the cursor: nothing is older than its first customer.
+    expect((await call('GET', `/v1/customers?starting_after=${own.id}`, { key })).body.data).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { tableName } from '#shared/db/table';
 import { BUILT_IN_PLACEHOLDER } from '#shared/legacy-products/images';
 import { LegacyProductSchema, LegacyQuoteSchema } from '#shared/legacy-products/schema';
 import { calculateLegacyPrice } from '#shared/legacy-products/service';
-import { call } from '#test/support/http';
+import { call, dynamoDbWork, type ApiResponse } from '#test/support/http';
 import { brochure, smallTable } from '#test/support/products';
 import { storedTotal, withCallCount } from '#test/support/store';
 
@@ -186,6 +186,46 @@ describe('legacy products', () => {
     expect((await call('GET', `/v1/legacy-products/${id}`, { key: shop.secretLive })).status).toBe(404);
     expect((await putCsv(id, `${HEADER}\nA4,4/4,1,1,1`, { key: other.secretTest })).status).toBe(404);
     for (const path of ['/legacy-products/999999', '/legacy-products/abc']) expect((await call('GET', path)).status).toBe(404);
+  });
+
+  it('pages the list by cursor under both prefixes, reading only the page; a cursor of another tenant is a 422', async () => {
+    const account = await createAccount({ name: 'Legacy cursor', plan: 'enterprise' });
+    const key = account.keys.secret_test.key;
+    const made: number[] = [];
+    for (let i = 0; i < 7; i++) made.push((await create(brochure([]), key)).id);
+    for (const prefix of ['/v1', '']) {
+      const seen: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const response: ApiResponse = await call(
+          'GET',
+          `${prefix}/legacy-products?per_page=3${cursor ? `&starting_after=${cursor}` : ''}`,
+          { key },
+        );
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        expect(response.body.pagination).toMatchObject({ page: 1, total: 7, has_more: response.body.pagination.next_cursor !== null });
+        const work = dynamoDbWork(response);
+        // The cursor product, the page's keys (+ one), its items, the counter.
+        expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(1 + 4 + 3 + 1);
+        seen.push(...response.body.data.map((product: { id: number }) => product.id));
+        cursor = response.body.pagination.next_cursor;
+      } while (cursor !== null);
+      expect(seen).toEqual(made.toReversed());
+    }
+    // A product of the fixture shop whose id the new account does not have.
+    let stranger = await create(brochure([]));
+    while (stranger.id <= made.at(-1)!) stranger = await create(brochure([]));
+    for (const [query, field] of [
+      [`starting_after=${stranger.id}`, 'starting_after'],
+      [`starting_after=${made[3]}&page=2`, 'page'],
+      ['starting_after=x', 'starting_after'],
+    ]) {
+      const response = await call('GET', `/v1/legacy-products?${query}`, { key });
+      expect(response.status, query).toBe(422);
+      expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+    }
+    const live = await call('GET', `/legacy-products?starting_after=${made[0]}`, { key: account.keys.secret_live.key });
+    expect(live.status).toBe(422);
   });
 });
 

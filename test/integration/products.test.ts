@@ -233,7 +233,15 @@ describe('product lists', () => {
 
     const all = await call('GET', `/v1/products?category=${category.toUpperCase()}`);
     expect(ids(all)).toEqual(byName('alpha flyer', 'alpine poster', 'Bravo flyer', 'Charlie flyer', 'Delta flyer'));
-    expect(all.body.pagination).toEqual({ page: 1, per_page: 25, total: 5, total_pages: 1, total_capped: false, has_more: false });
+    expect(all.body.pagination).toEqual({
+      page: 1,
+      per_page: 25,
+      total: 5,
+      total_pages: 1,
+      total_capped: false,
+      has_more: false,
+      next_cursor: null,
+    });
     const active = await call('GET', `/v1/products?category=${category}&is_active=true`);
     expect(ids(active)).toEqual(byName('alpha flyer', 'alpine poster', 'Bravo flyer', 'Delta flyer'));
     expect(active.body.pagination.total).toBe(4);

@@ -1,11 +1,31 @@
-/** The pure parts of bounded lists: the audit cursor, event id ranges of a time range, the pending-deliveries keys. */
+/**
+ * The pure parts of bounded lists: the audit cursor, event id ranges of a time range, the
+ * pending-deliveries keys, and the id cursors of products, customers and legacy products.
+ */
 import { describe, expect, it } from 'vitest';
 import { cursorTime, decodeAuditCursor, encodeAuditCursor } from '#shared/audit/cursor';
 import { AuditListQuerySchema } from '#shared/audit/schema';
-import { deliveryOfKey, DUE_SHARDS, sweepKeys, tenantKeys, webhookKeys } from '#shared/db/keys';
+import { CustomerListQuerySchema } from '#shared/customers/schema';
+import { customerPut } from '#shared/customers/stored';
+import { startPosition, type CollectionQuery } from '#shared/db/collections';
+import {
+  createdSortKey,
+  cursorKeys,
+  deliveryOfKey,
+  DUE_SHARDS,
+  legacyProductKeys,
+  nameSortKey,
+  sweepKeys,
+  tenantKeys,
+  webhookKeys,
+} from '#shared/db/keys';
 import { idRange } from '#shared/event-log/repository';
 import { EventListQuerySchema } from '#shared/event-log/schema';
 import { idTime, prefixedId } from '#shared/ids';
+import { LegacyListQuerySchema } from '#shared/legacy-products/schema';
+import { buildOpenApiDocument } from '#shared/openapi/document';
+import { ProductListQuerySchema } from '#shared/products/schema';
+import { listEntryPuts, productPut, type ProductRecord } from '#shared/products/stored';
 import { deliveryIdFor } from '#shared/webhooks/delivery-id';
 
 describe('the audit cursor', () => {
@@ -92,5 +112,144 @@ describe('the pending-deliveries index keys', () => {
     expect(deliveryOfKey(webhookKeys.delivery(tenant, id))).toEqual({ tenant, deliveryId: id });
     expect(deliveryOfKey(webhookKeys.deliveryRequest(tenant, id, 'token'))).toBeUndefined();
     expect(deliveryOfKey(tenantKeys.event(tenant, 'evt_1'))).toBeUndefined();
+  });
+});
+
+describe('cursor positions in a sort-key condition', () => {
+  const ascending: CollectionQuery = { index: 'gsi2', partition: 'P', newestFirst: false };
+  const descending: CollectionQuery = { index: 'gsi1', partition: 'P', newestFirst: true };
+  const at = (index: 'gsi1' | 'gsi2', sortKey: string) => ({ pk: 'x', sk: 'y', [`${index}pk`]: 'P', [`${index}sk`]: sortKey });
+
+  it('start a name-prefix list after a key with the prefix, at its beginning below it, nowhere above it', () => {
+    const prefixed = { ...ascending, sortKeyPrefix: 'fly' };
+    expect(startPosition(prefixed, at('gsi2', 'flyer a5#0000000000000007'))).toBe('within');
+    expect(startPosition(prefixed, at('gsi2', 'fly#0000000000000001'))).toBe('within');
+    expect(startPosition(prefixed, at('gsi2', 'alpha#0000000000000002'))).toBe('before');
+    expect(startPosition(prefixed, at('gsi2', 'fl#0000000000000002'))).toBe('before');
+    expect(startPosition(prefixed, at('gsi2', 'poster#0000000000000003'))).toBe('past');
+    expect(startPosition(prefixed, at('gsi2', 'flz#0000000000000003'))).toBe('past');
+  });
+
+  it('compare as DynamoDB does, by UTF-8 bytes', () => {
+    // U+FF5E sorts before U+1F600 in UTF-8, after it in UTF-16 code units.
+    const prefixed = { ...ascending, sortKeyPrefix: '\u{1F600}' };
+    expect(startPosition(prefixed, at('gsi2', '\uFF5E#0000000000000001'))).toBe('before');
+  });
+
+  it('turn round for newest-first lists and key ranges', () => {
+    const range = { ...descending, sortKeyBetween: ['2026-01-01', '2026-02-01'] as [string, string] };
+    expect(startPosition(range, at('gsi1', '2026-01-15T00:00:00.000Z#0000000000000001'))).toBe('within');
+    expect(startPosition(range, at('gsi1', '2026-03-01T00:00:00.000Z#0000000000000001'))).toBe('before');
+    expect(startPosition(range, at('gsi1', '2025-12-01T00:00:00.000Z#0000000000000001'))).toBe('past');
+    expect(startPosition({ ...range, newestFirst: false }, at('gsi1', '2025-12-01T00:00:00.000Z#0000000000000001'))).toBe('before');
+    expect(startPosition(descending, at('gsi1', 'anything'))).toBe('within');
+  });
+});
+
+describe('product, customer and legacy product cursors', () => {
+  const tenant = { accountId: 'acct_Fx7Qm2Lk9Pw4Rt6Z', mode: 'test' as const };
+  const product: ProductRecord = {
+    id: 42,
+    name: 'Flyer A5',
+    description: null,
+    category: 'Flyers',
+    is_active: false,
+    min_qty: 1,
+    max_qty: null,
+    unit: 'piece',
+    base_price: 100,
+    price_tiers: [],
+    options: [],
+    setup_fee: 0,
+    production_days: 1,
+    stock: { tracked: false, quantity: 0, low_threshold: 0 },
+    images: [],
+    created_at: '2026-11-21T10:15:00.000Z',
+    updated_at: '2026-11-21T10:15:00.000Z',
+    version: 1,
+    order_refs: 0,
+  };
+  const keysOf = (item: Record<string, unknown>, index: 'gsi1' | 'gsi2') =>
+    Object.fromEntries(['pk', 'sk', `${index}pk`, `${index}sk`].map((name) => [name, item[name]]));
+
+  it('are the positions the stored items and list entries have in each list', () => {
+    const item = productPut(tenant, product).Put!.Item!;
+    const [byName, byCategory] = listEntryPuts(tenant, product).map((put) => put.Put!.Item!);
+    const created = createdSortKey(product.created_at, product.id);
+    const name = nameSortKey(product.name, product.id);
+    expect(
+      cursorKeys.product(tenant, 42, { index: 'gsi1', partition: tenantKeys.productsCollection(tenant, 'all'), sortKey: created }),
+    ).toEqual(keysOf(item, 'gsi1'));
+    expect(
+      cursorKeys.product(tenant, 42, { index: 'gsi2', partition: tenantKeys.productsCollection(tenant, 'inactive'), sortKey: created }),
+    ).toEqual(keysOf(item, 'gsi2'));
+    expect(
+      cursorKeys.product(tenant, 42, {
+        index: 'gsi2',
+        partition: tenantKeys.productsByName(tenant, 'inactive'),
+        sortKey: name,
+        ordering: 'BY_NAME',
+      }),
+    ).toEqual(keysOf(byName!, 'gsi2'));
+    expect(
+      cursorKeys.product(tenant, 42, {
+        index: 'gsi1',
+        partition: tenantKeys.productsByCategory(tenant, 'all', 'flyers'),
+        sortKey: name,
+        ordering: 'BY_CATEGORY',
+      }),
+    ).toEqual(keysOf(byCategory!, 'gsi1'));
+    const customer = customerPut(tenant, {
+      id: 7,
+      name: 'Anna Schmidt',
+      email: 'anna@example.com',
+      phone: null,
+      company: null,
+      vat_id: null,
+      notes: null,
+      created_at: product.created_at,
+      updated_at: product.created_at,
+      version: 1,
+      default_billing_address_id: null,
+      default_shipping_address_id: null,
+      address_count: 0,
+      open_orders: 0,
+    }).Put!.Item!;
+    const customerAt = (index: 'gsi1' | 'gsi2', partition: string, sortKey: string) =>
+      cursorKeys.customer(tenant, 7, { index, partition, sortKey });
+    expect(customerAt('gsi1', tenantKeys.customersCollection(tenant), createdSortKey(product.created_at, 7))).toEqual(
+      keysOf(customer, 'gsi1'),
+    );
+    expect(customerAt('gsi2', tenantKeys.customersByName(tenant), nameSortKey('Anna Schmidt', 7))).toEqual(keysOf(customer, 'gsi2'));
+    expect(legacyProductKeys.listPosition(tenant, 3, product.created_at)).toMatchObject({
+      ...legacyProductKeys.legacyProduct(tenant, 3),
+      gsi1pk: legacyProductKeys.legacyProductsCollection(tenant),
+    });
+  });
+
+  it('go with page 1 only; a customer cursor not with an email', () => {
+    for (const schema of [ProductListQuerySchema, CustomerListQuerySchema, LegacyListQuerySchema]) {
+      expect(schema.safeParse({ starting_after: '42' }).data).toMatchObject({ page: 1, starting_after: 42 });
+      expect(schema.safeParse({ starting_after: '42', page: '1' }).success).toBe(true);
+      const paged = schema.safeParse({ starting_after: '42', page: '2' });
+      expect(paged.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+        ['page', 'use either page or starting_after'],
+      ]);
+      for (const cursor of ['0', 'x', '1.5', '9007199254740993'])
+        expect(schema.safeParse({ starting_after: cursor }).success, cursor).toBe(false);
+    }
+    const both = CustomerListQuerySchema.safeParse({ starting_after: '42', email: 'a@example.com' });
+    expect(both.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['starting_after']);
+  });
+
+  it('are documented on the lists that take them', () => {
+    const document = buildOpenApiDocument() as unknown as {
+      paths: Record<string, { get: { parameters: { name: string; in: string }[] } }>;
+      components: { schemas: { Pagination: { properties: Record<string, unknown> } } };
+    };
+    for (const path of ['/v1/products', '/v1/customers', '/v1/legacy-products', '/legacy-products', '/v1/orders']) {
+      expect(document.paths[path]!.get.parameters, path).toContainEqual(expect.objectContaining({ name: 'starting_after', in: 'query' }));
+    }
+    expect(document.components.schemas.Pagination.properties.next_cursor).toMatchObject({ type: 'string', nullable: true });
   });
 });
