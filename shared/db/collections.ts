@@ -196,19 +196,25 @@ export async function getMany(keys: ItemKey[], options: { consistent?: boolean }
  * A window over several sort-key ranges of one index partition, read one after the other as if
  * they were one list (the jobs due before a date: one range per priority, in queue order). Reads
  * `offset + perPage + 1` key records at most, over as many Query calls as ranges it reaches, and
- * the window's items with one BatchGetItem.
+ * the window's items with one BatchGetItem. With `startAfter` the ranges the position lies past
+ * are left out without a read, the one it lies within starts after it, and the later ones are
+ * read from their beginning: the ranges must be in the list's order and must not overlap.
  */
 export async function readWindowOfRanges(
   query: CollectionQuery,
   ranges: readonly [string, string][],
-  request: { perPage: number; offset?: number },
+  request: Pick<WindowRequest, 'perPage' | 'offset' | 'startAfter'>,
 ): Promise<Omit<Window, 'next'>> {
   const wanted = (request.offset ?? 0) + request.perPage + 1;
   const entries: Item[] = [];
   for (const range of ranges) {
     if (entries.length >= wanted) break;
-    const input = { IndexName: query.index, ScanIndexForward: !query.newestFirst, ...keyCondition({ ...query, sortKeyBetween: range }) };
-    entries.push(...(await queryAll(input, { max: wanted - entries.length })));
+    const ranged: CollectionQuery = { ...query, sortKeyBetween: range };
+    const from = request.startAfter ? startPosition(ranged, request.startAfter) : 'before';
+    if (from === 'past') continue;
+    const input = { IndexName: query.index, ScanIndexForward: !query.newestFirst, ...keyCondition(ranged) };
+    const startAfter = from === 'within' ? request.startAfter : undefined;
+    entries.push(...(await queryAll(input, { max: wanted - entries.length, startAfter })));
   }
   const window = entries.slice(request.offset ?? 0, (request.offset ?? 0) + request.perPage);
   const keys = window.map((entry): ItemKey => ({ pk: String(entry.pk), sk: String(entry.sk) }));

@@ -368,6 +368,43 @@ export const cursorKeys = {
     ...tenantKeys.customer(tenant, id),
     ...indexPosition(at),
   }),
+  /**
+   * An invoice's position in an invoice list: the invoice item in the lists of all and of one
+   * status, its list entry `entry` in the others (a customer's, an order's, by due date, unpaid).
+   */
+  invoice: (
+    tenant: Tenant,
+    id: number,
+    at: ListPosition & { entry?: 'CUSTOMER' | 'ORDER' | 'DUE' | 'UNPAID' },
+  ): Record<string, string> => ({
+    ...(at.entry === undefined ? invoiceKeys.invoice(tenant, id) : invoiceKeys.listEntry(tenant, id, at.entry)),
+    ...indexPosition(at),
+  }),
+  /** A quote's position in a quote list: the quote item, or (`entry`) its customer entry in a customer's lists. */
+  quote: (tenant: Tenant, id: number, at: ListPosition & { entry?: boolean }): Record<string, string> => ({
+    ...(at.entry ? quoteKeys.customerEntry(tenant, id) : quoteKeys.quote(tenant, id)),
+    ...indexPosition(at),
+  }),
+  /** A shipment's position in a shipment list: the shipment item, or (`entry`) its carrier entry in a carrier's lists. */
+  shipment: (tenant: Tenant, id: number, at: ListPosition & { entry?: boolean }): Record<string, string> => ({
+    ...(at.entry ? shipmentKeys.carrierEntry(tenant, id) : shipmentKeys.shipment(tenant, id)),
+    ...indexPosition(at),
+  }),
+  /** A job's position in a job list: the job item in the lists by status, (`entry`) its list entry in all jobs and a machine's. */
+  job: (tenant: Tenant, id: number, at: ListPosition & { entry?: boolean }): Record<string, string> => ({
+    ...(at.entry ? productionKeys.jobListEntry(tenant, id) : productionKeys.job(tenant, id)),
+    ...indexPosition(at),
+  }),
+  /** A machine's position in a machine list (all on gsi1, one status on gsi2): index and table keys. */
+  machine: (tenant: Tenant, id: number, at: ListPosition): Record<string, string> => ({
+    ...productionKeys.machine(tenant, id),
+    ...indexPosition(at),
+  }),
+  /** A file's position in a file list (the tenant's on gsi1, an order's on gsi2): index and table keys. */
+  file: (tenant: Tenant, id: number, at: ListPosition): Record<string, string> => ({
+    ...fileKeys.file(tenant, id),
+    ...indexPosition(at),
+  }),
 };
 
 /** Where an entry sits in a list: the index, its partition there and its sort key. */

@@ -69,8 +69,8 @@ export async function* queryPages(input: QueryInput, options: QueryOptions = {})
   );
 }
 
-/** Every item the query matches (at most `max`), in the query's order. */
-export async function queryAll(input: QueryInput, options: { max?: number } = {}): Promise<Item[]> {
+/** Every item the query matches (at most `max`; after `startAfter` when given), in the query's order. */
+export async function queryAll(input: QueryInput, options: Pick<QueryOptions, 'max' | 'startAfter'> = {}): Promise<Item[]> {
   const items: Item[] = [];
   for await (const page of queryPages(input, options)) items.push(...page.items);
   return options.max === undefined ? items : items.slice(0, options.max);
