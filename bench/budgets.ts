@@ -89,8 +89,10 @@ export const CALLS_BUDGET: Record<string, number> = {
   'invoices.void': 2,
   // The invoice, the documents (in S3, not DynamoDB), one transaction.
   'invoices.send': 2,
-  // The page's keys, its items and the total (a counter, or counted on the keys-only index).
-  'invoices.list': 3,
+  // The page's keys, its items and the total (a counter, or counted on the keys-only index); a page
+  // by cursor reads its cursor invoice first (one GetItem), as the products' and customers' lists do.
+  // A customer's list reads the customer too — with the cursor invoice, one BatchGetItem.
+  'invoices.list': 4,
   'customers.invoices': 4,
   // The customer with addresses, the products, the account; an id, the number counter, one transaction.
   'quotes.create': 6,

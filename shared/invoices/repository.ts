@@ -14,7 +14,7 @@ import {
   type PageRequest,
   type Total,
 } from '#shared/db/collections';
-import { invoiceKeys, tenantKeys } from '#shared/db/keys';
+import { createdSortKey, cursorKeys, dueSortKey, invoiceKeys, tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
@@ -54,6 +54,21 @@ export async function readOrderToInvoice(
   };
 }
 
+/**
+ * Whether the customer exists, and the invoice `id` (a customer's list paged by cursor): one
+ * BatchGetItem for both.
+ */
+export async function readCustomerAndInvoice(
+  tenant: Tenant,
+  customerId: number,
+  id: number,
+): Promise<{ customer: boolean; invoice: InvoiceRecord | undefined }> {
+  const customerKey = tenantKeys.customer(tenant, customerId);
+  const items = await getMany([customerKey, invoiceKeys.invoice(tenant, id)]);
+  const invoice = items.find((item) => item.pk !== customerKey.pk);
+  return { customer: items.some((item) => item.pk === customerKey.pk), invoice: invoice && invoiceFromItem(invoice) };
+}
+
 /** Writes a create's items (the number, the invoice with its entries and counters, the order mark, the event) as one transaction. */
 export async function insertInvoice(parts: (TransactItem | TransactionPart)[]): Promise<void> {
   await transactWrite(parts);
@@ -87,7 +102,10 @@ export interface InvoiceFilter {
 
 type InvoicePage = { items: InvoiceRecord[]; hasMore: boolean } & Total;
 
-const windowOf = (page: PageRequest) => ({ perPage: page.perPage, offset: (page.page - 1) * page.perPage });
+/** A list request: a page number, or the invoices after `after` (a cursor: the invoice named by `starting_after`). */
+export interface InvoicePageRequest extends PageRequest {
+  after?: InvoiceRecord;
+}
 
 /** An order has few invoices (one that is not void at a time): its list is read whole, up to this many. */
 const MAX_ORDER_INVOICES = 100;
@@ -97,27 +115,36 @@ const MAX_ORDER_INVOICES = 100;
  * first, totals from counters); a customer's (and of one status) and an order's through list
  * entries; by due date (earliest first) through the due and unpaid entries, bounded by a sort-key
  * range. An order's invoices with a status are filtered in memory (an order has a handful).
- * Which combinations exist is the schema's and the service's business (docs/invoices.md).
+ * Which combinations exist is the schema's and the service's business (docs/invoices.md). A
+ * cursor starts the Query after the cursor invoice's place in the list (its sort key there: its
+ * creation, or its due date in the lists by due date), so a page reads its own keys (+ one).
  */
-export async function listInvoices(tenant: Tenant, filter: InvoiceFilter, page: PageRequest): Promise<InvoicePage> {
+export async function listInvoices(tenant: Tenant, filter: InvoiceFilter, page: InvoicePageRequest): Promise<InvoicePage> {
   const entries = { itemKey: invoiceKeys.invoiceOfListEntry };
+  const { after } = page;
+  const offset = (page.page - 1) * page.perPage;
   if (filter.orderId !== undefined) {
     const window = await readWindow(
       { index: 'gsi1', partition: invoiceKeys.ofOrder(tenant, filter.orderId), newestFirst: true, ...entries },
       { perPage: MAX_ORDER_INVOICES },
     );
     const all = window.items.map(invoiceFromItem).filter((invoice) => !filter.status || invoice.status === filter.status);
-    const offset = (page.page - 1) * page.perPage;
+    // Read whole: a cursor keeps the invoices created before it (newest first), wherever it sorts.
+    const cursor = after && createdSortKey(after.created_at, after.id);
+    const rest = cursor === undefined ? all : all.filter((invoice) => createdSortKey(invoice.created_at, invoice.id) < cursor);
     return {
-      items: all.slice(offset, offset + page.perPage),
-      hasMore: offset + page.perPage < all.length,
+      items: rest.slice(offset, offset + page.perPage),
+      hasMore: offset + page.perPage < rest.length,
       total: all.length,
       capped: window.hasMore,
     };
   }
   let query: CollectionQuery;
   let counter: string | undefined;
-  if (filter.unpaidDueBefore !== undefined || filter.dueBefore !== undefined) {
+  // The table keys a cursor starts after: the invoice item's, or the list entry's the list reads.
+  let entry: 'CUSTOMER' | 'DUE' | 'UNPAID' | undefined;
+  const byDue = filter.unpaidDueBefore !== undefined || filter.dueBefore !== undefined;
+  if (byDue) {
     const bound = [filter.dueBefore, filter.unpaidDueBefore].filter((day): day is string => day !== undefined).sort()[0]!;
     // Sort keys are `<due date>#<created>#<id>`: everything below the bare date is due before it.
     query = {
@@ -127,6 +154,7 @@ export async function listInvoices(tenant: Tenant, filter: InvoiceFilter, page: 
       newestFirst: false,
       ...entries,
     };
+    entry = filter.unpaidDueBefore !== undefined ? 'UNPAID' : 'DUE';
   } else if (filter.customerId !== undefined) {
     query = filter.status
       ? {
@@ -136,6 +164,7 @@ export async function listInvoices(tenant: Tenant, filter: InvoiceFilter, page: 
           ...entries,
         }
       : { index: 'gsi1', partition: invoiceKeys.ofCustomer(tenant, filter.customerId), newestFirst: true, ...entries };
+    entry = 'CUSTOMER';
   } else {
     query = filter.status
       ? { index: 'gsi2', partition: invoiceKeys.byStatus(tenant, filter.status), newestFirst: true }
@@ -144,6 +173,14 @@ export async function listInvoices(tenant: Tenant, filter: InvoiceFilter, page: 
   }
   const total = async (): Promise<Total> =>
     counter === undefined ? countCollectionUpTo(query) : { total: await readTotal(tenant, counter), capped: false };
-  const [window, count] = await Promise.all([readWindow(query, windowOf(page)), total()]);
+  const startAfter =
+    after &&
+    cursorKeys.invoice(tenant, after.id, {
+      index: query.index,
+      partition: query.partition,
+      sortKey: byDue ? dueSortKey(after.due_date, after.created_at, after.id) : createdSortKey(after.created_at, after.id),
+      entry,
+    });
+  const [window, count] = await Promise.all([readWindow(query, { perPage: page.perPage, offset, startAfter }), total()]);
   return { items: window.items.map(invoiceFromItem), hasMore: window.hasMore, ...count };
 }

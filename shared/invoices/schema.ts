@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { bodyId, calendarDate, lineText, optionalText, queryId, timestamp } from '#shared/schemas/common';
 import { moneyInput } from '#shared/schemas/money';
-import { paginationQuery } from '#shared/schemas/pagination';
+import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
 import { responseSchema } from '#shared/schemas/response';
 import { INVOICE_STATUSES, PAYMENT_METHODS } from './status';
 import { storedInvoice } from './stored';
@@ -118,24 +118,29 @@ export const PaymentCreateSchema = /* @__PURE__ */ (() =>
 export type PaymentCreateInput = z.output<typeof PaymentCreateSchema>;
 
 export const InvoiceListQuerySchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    ...paginationQuery,
-    status: oneOf(INVOICE_STATUSES).optional(),
-    customer_id: queryId('customer_id').optional().meta({ description: "One customer's invoices (with status, if given)" }),
-    order_id: queryId('order_id').optional().meta({ description: "One order's invoices (with status, if given)" }),
-    due_before: calendarDate.optional().meta({ description: 'Invoices due before this date (not on it), earliest due first' }),
-    overdue: z
-      .literal('true', { error: 'must be true (leave it out for all invoices)' })
-      .transform(() => true as const)
-      .optional()
-      .meta({ description: 'Only unpaid invoices past their due date, earliest due first' }),
-  }))();
+  z
+    .strictObject({
+      ...paginationQuery,
+      status: oneOf(INVOICE_STATUSES).optional(),
+      customer_id: queryId('customer_id').optional().meta({ description: "One customer's invoices (with status, if given)" }),
+      order_id: queryId('order_id').optional().meta({ description: "One order's invoices (with status, if given)" }),
+      due_before: calendarDate.optional().meta({ description: 'Invoices due before this date (not on it), earliest due first' }),
+      overdue: z
+        .literal('true', { error: 'must be true (leave it out for all invoices)' })
+        .transform(() => true as const)
+        .optional()
+        .meta({ description: 'Only unpaid invoices past their due date, earliest due first' }),
+      starting_after: idCursor('invoices'),
+    })
+    .superRefine(cursorOnFirstPage))();
 
 export type InvoiceListQuery = z.output<typeof InvoiceListQuerySchema>;
 
 /** `GET /v1/customers/{id}/invoices`. */
 export const CustomerInvoicesQuerySchema = /* @__PURE__ */ (() =>
-  z.strictObject({ ...paginationQuery, status: oneOf(INVOICE_STATUSES).optional() }))();
+  z
+    .strictObject({ ...paginationQuery, status: oneOf(INVOICE_STATUSES).optional(), starting_after: idCursor('invoices') })
+    .superRefine(cursorOnFirstPage))();
 
 export type CustomerInvoicesQuery = z.output<typeof CustomerInvoicesQuerySchema>;
 

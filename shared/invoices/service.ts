@@ -224,6 +224,29 @@ export async function getInvoice(tenant: Tenant, id: number): Promise<Invoice> {
   return present(await repo.requireInvoice(tenant, id));
 }
 
+const unknownCursor = (id: number) =>
+  new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No invoice with id ${id}` }]);
+
+/** The cursor's invoice: the one `starting_after` names (422 when the tenant has none). */
+async function cursorOf(tenant: Tenant, id: number | undefined): Promise<InvoiceRecord | undefined> {
+  if (id === undefined) return undefined;
+  const invoice = await repo.readInvoice(tenant, id);
+  if (!invoice) throw unknownCursor(id);
+  return invoice;
+}
+
+/** A customer's list: the customer (404 when the tenant has none) and the cursor's invoice (422), read together. */
+async function customerAndCursor(tenant: Tenant, customerId: number, id: number | undefined): Promise<InvoiceRecord | undefined> {
+  if (id === undefined) {
+    if (!(await readCustomer(tenant, customerId))) throw new NotFoundError('customer', customerId);
+    return undefined;
+  }
+  const { customer, invoice } = await repo.readCustomerAndInvoice(tenant, customerId, id);
+  if (!customer) throw new NotFoundError('customer', customerId);
+  if (!invoice) throw unknownCursor(id);
+  return invoice;
+}
+
 export interface InvoicePage {
   items: Invoice[];
   total: number;
@@ -249,6 +272,7 @@ export async function listInvoices(tenant: Tenant, query: InvoiceListQuery, now 
       { field: 'order_id', message: "cannot be combined with customer_id (an order's invoices are its customer's)" },
     ]);
   }
+  const after = await cursorOf(tenant, query.starting_after);
   const result = await repo.listInvoices(
     tenant,
     {
@@ -258,15 +282,16 @@ export async function listInvoices(tenant: Tenant, query: InvoiceListQuery, now 
       dueBefore: query.due_before,
       unpaidDueBefore: query.overdue ? today(now) : undefined,
     },
-    { page: query.page, perPage: query.per_page },
+    { page: query.page, perPage: query.per_page, after },
   );
   return { ...result, items: result.items.map((invoice) => present(invoice, now)) };
 }
 
 /** `GET /v1/customers/{id}/invoices` (404 for an unknown customer; a deleted customer's invoices remain under /v1/invoices). */
 export async function listCustomerInvoices(tenant: Tenant, customerId: number, query: CustomerInvoicesQuery): Promise<InvoicePage> {
-  if (!(await readCustomer(tenant, customerId))) throw new NotFoundError('customer', customerId);
-  const result = await repo.listInvoices(tenant, { status: query.status, customerId }, { page: query.page, perPage: query.per_page });
+  const after = await customerAndCursor(tenant, customerId, query.starting_after);
+  const page = { page: query.page, perPage: query.per_page, after };
+  const result = await repo.listInvoices(tenant, { status: query.status, customerId }, page);
   const now = new Date();
   return { ...result, items: result.items.map((invoice) => present(invoice, now)) };
 }

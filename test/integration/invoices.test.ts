@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { InvoiceSchema } from '#shared/invoices/schema';
 import { scratchDir, tool, writeScratch } from '#test/support/document-tools';
-import { call } from '#test/support/http';
+import { call, dynamoDbWork } from '#test/support/http';
 import { enableInvoicing, invoiceOrder, sellerCompany } from '#test/support/invoices';
 import { mailbox } from '#test/support/mail';
 import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
@@ -11,7 +11,11 @@ import { storedEvents } from '#test/support/store';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { emptyCompany } from '#shared/accounts/company';
 import { dynamo } from '#shared/clients/dynamodb';
-import { accountSettingsKey, platformKeys, type ItemKey } from '#shared/db/keys';
+import { batchWriteAll, putRequest } from '#shared/db/batch';
+import { TOTAL_CAP } from '#shared/db/collections';
+import { accountSettingsKey, createdSortKey, dueSortKey, invoiceKeys, platformKeys, tenantKeys, type ItemKey } from '#shared/db/keys';
+import { isUnpaid } from '#shared/invoices/status';
+import { INVOICES, invoiceCreation, invoiceFromItem, invoiceStatusCounter, type InvoiceRecord } from '#shared/invoices/stored';
 import { tableName } from '#shared/db/table';
 
 const storedItem = async (key: ItemKey) =>
@@ -541,5 +545,224 @@ describe('invoices', () => {
     expect(numberOf(await issue(shop.secretTest))).toBe(1);
     expect(numberOf(await issue(shop.secretLive))).toBe(1);
     expect(inject('fixtures').api).toBeTruthy();
+  });
+});
+
+/**
+ * Invoice lists by cursor (`starting_after=<invoice id>`) over 1,000 invoices written straight into
+ * the table as their creation writes them (plus one issued over HTTP, their template): every
+ * filter is walked to its end, each page reading the cursor invoice, its own keys and one more, its
+ * items and its total — counted by the local gateway's DynamoDB counters — however deep it is.
+ */
+describe('invoice lists by cursor', () => {
+  const BULK = 1000;
+  const STATUSES = ['open', 'sent', 'paid', 'void'] as const;
+  const start = Date.parse('2026-03-01T00:00:00.000Z');
+  const today = new Date().toISOString().slice(0, 10);
+  const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  let shop: Shop;
+  let buyers: { id: number; name: string; email: string }[];
+  let records: InvoiceRecord[];
+  /** The invoices of the order `ORDER_ID` (only written: the order itself need not exist for its list). */
+  const ORDER_ID = 4242;
+
+  beforeAll(async () => {
+    shop = await freshShop('Invoice Cursors');
+    await enableInvoicing(shop.accountId);
+    buyers = [await newCustomer(shop.secretTest), await newCustomer(shop.secretTest)];
+    const issued = await call('POST', '/v1/invoices', {
+      key: shop.secretTest,
+      body: { customer_id: buyers[0]!.id, due_days: 3, items: [{ description: 'Work', quantity: 1, unit_price: 10 }] },
+    });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(201);
+    const template = invoiceFromItem((await storedItem(invoiceKeys.invoice(shop.tenant, issued.body.data.id)))!);
+    // Ids after the template's, created one second apart (in id order), due dates in another order, half of them past.
+    const made = Array.from({ length: BULK }, (_, index): InvoiceRecord => {
+      const id = template.id + 1 + index;
+      const status = STATUSES[id % 4]!;
+      const buyer = buyers[id % 3 === 0 ? 1 : 0]!;
+      const createdAt = new Date(start + id * 1000).toISOString();
+      return {
+        ...template,
+        id,
+        invoice_number: `INV-2026-${String(id).padStart(6, '0')}`,
+        status,
+        customer: { ...template.customer, id: buyer.id, name: buyer.name, email: buyer.email },
+        order_id: index >= 500 && index < 512 ? ORDER_ID : null,
+        order_number: index >= 500 && index < 512 ? 'ORD-2026-004242' : null,
+        due_date: dayOffset(((id * 37) % 60) - 30),
+        amount_paid: status === 'paid' ? template.total : 0,
+        amount_due: status === 'paid' ? 0 : template.total,
+        paid_at: status === 'paid' ? createdAt : null,
+        voided_at: status === 'void' ? createdAt : null,
+        created_at: createdAt,
+        updated_at: createdAt,
+      };
+    });
+    records = [template, ...made];
+    const counters = new Map<string, number>([[INVOICES, records.length]]);
+    for (const record of records)
+      counters.set(invoiceStatusCounter(record.status), (counters.get(invoiceStatusCounter(record.status)) ?? 0) + 1);
+    await batchWriteAll([
+      ...made.flatMap((record) =>
+        invoiceCreation(shop.tenant, record)
+          .flatMap((item) => (item.Put ? [item.Put.Item as Record<string, unknown>] : []))
+          // The unpaid list holds open and sent invoices only (paying or voiding deletes the entry).
+          .filter((item) => isUnpaid(record.status) || item.sk !== invoiceKeys.listEntry(shop.tenant, record.id, 'UNPAID').sk)
+          .map(putRequest),
+      ),
+      ...[...counters].map(([counter, total]) => putRequest({ ...tenantKeys.total(shop.tenant, counter), total })),
+    ]);
+  }, 120_000);
+
+  const created = (invoice: InvoiceRecord) => createdSortKey(invoice.created_at, invoice.id);
+  const due = (invoice: InvoiceRecord) => dueSortKey(invoice.due_date, invoice.created_at, invoice.id);
+  const newestFirst = (invoices: InvoiceRecord[]) => invoices.toSorted((a, b) => (created(a) < created(b) ? 1 : -1)).map(({ id }) => id);
+  const earliestDue = (invoices: InvoiceRecord[]) => invoices.toSorted((a, b) => (due(a) < due(b) ? -1 : 1)).map(({ id }) => id);
+
+  async function list(path: string, key = shop.secretTest) {
+    const response = await call('GET', path, { key });
+    expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(200);
+    return { body: response.body, work: dynamoDbWork(response) };
+  }
+
+  /**
+   * Walks a list by cursor to its end and answers the ids in the order served. Every page reads
+   * the cursor invoice (one GetItem), its keys and one more (one Query), its items (one
+   * BatchGetItem) and its total (a counter, or a count of at most `counted` keys); a customer's
+   * list reads the customer too (with the cursor invoice: one BatchGetItem). An order's list is
+   * read whole (`whole`: its keys and items) whatever the page.
+   */
+  async function walk(path: string, { perPage = 100, counted = 0, customer = false, whole = 0 } = {}) {
+    const ids: number[] = [];
+    let cursor: string | null = null;
+    for (let request = 0; request < 50; request++) {
+      const separator = path.includes('?') ? '&' : '?';
+      const { body, work } = await list(`${path}${separator}per_page=${perPage}${cursor ? `&starting_after=${cursor}` : ''}`);
+      ids.push(...body.data.map((invoice: { id: number }) => invoice.id));
+      expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(4);
+      expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(
+        whole ? 1 + 2 * whole : 1 + perPage + 1 + perPage + Math.max(1, counted) + (customer ? 1 : 0),
+      );
+      expect(body.pagination.has_more).toBe(body.pagination.next_cursor !== null);
+      if (body.pagination.has_more) expect(body.pagination.next_cursor).toBe(String(ids.at(-1)));
+      cursor = body.pagination.next_cursor;
+      if (cursor === null) return ids;
+    }
+    throw new Error(`${path}: no last page after 50 requests`);
+  }
+
+  it('walks every list to its end: each invoice once, in the list order, each page reading only its own keys', async () => {
+    const [a, b] = buyers.map((buyer) => records.filter((invoice) => invoice.customer.id === buyer.id));
+    expect(await walk('/v1/invoices')).toEqual(newestFirst(records));
+    expect(await walk('/v1/invoices?status=paid', { perPage: 37 })).toEqual(newestFirst(records.filter((i) => i.status === 'paid')));
+    expect(await walk(`/v1/invoices?customer_id=${b![0]!.customer.id}`, { counted: b!.length })).toEqual(newestFirst(b!));
+    const aSent = a!.filter((invoice) => invoice.status === 'sent');
+    expect(await walk(`/v1/invoices?customer_id=${a![0]!.customer.id}&status=sent`, { counted: aSent.length })).toEqual(newestFirst(aSent));
+    expect(await walk(`/v1/customers/${a![0]!.customer.id}/invoices`, { counted: a!.length, customer: true })).toEqual(newestFirst(a!));
+    const dueBefore = records.filter((invoice) => invoice.due_date < dayOffset(10));
+    expect(await walk(`/v1/invoices?due_before=${dayOffset(10)}`, { counted: TOTAL_CAP })).toEqual(earliestDue(dueBefore));
+    const overdue = records.filter((invoice) => isUnpaid(invoice.status) && invoice.due_date < today);
+    expect(overdue.length).toBeGreaterThan(100);
+    expect(await walk('/v1/invoices?overdue=true', { counted: overdue.length })).toEqual(earliestDue(overdue));
+  });
+
+  it('reads a deep page by cursor at the cost of the first, where its page number reads every key before it', async () => {
+    const all = newestFirst(records);
+    const byNumber = await list('/v1/invoices?per_page=100&page=9');
+    const byCursor = await list(`/v1/invoices?per_page=100&starting_after=${all[799]}`);
+    expect(byCursor.body.data).toEqual(byNumber.body.data);
+    expect(byCursor.body.data.map((invoice: { id: number }) => invoice.id)).toEqual(all.slice(800, 900));
+    expect(byCursor.body.pagination).toEqual({
+      page: 1,
+      per_page: 100,
+      total: records.length,
+      total_pages: Math.ceil(records.length / 100),
+      total_capped: false,
+      has_more: true,
+      next_cursor: String(all[899]),
+    });
+    // The cursor invoice, the page's 100 keys and one more, its 100 items, the counter.
+    expect(byCursor.work.commands.toSorted()).toEqual(['BatchGetItem[100]', 'GetItem[1]', 'GetItem[1]', 'Query[101]']);
+    // Page 9 reads the 800 keys before it too.
+    expect(byNumber.work.items, byNumber.work.commands.join(',')).toBeGreaterThanOrEqual(900);
+  });
+
+  it("pages an order's invoices (read whole, at most 100) by cursor too", async () => {
+    const ofOrder = records.filter((invoice) => invoice.order_id === ORDER_ID);
+    const whole = ofOrder.length;
+    expect(await walk(`/v1/invoices?order_id=${ORDER_ID}`, { perPage: 5, whole })).toEqual(newestFirst(ofOrder));
+    const voided = ofOrder.filter((invoice) => invoice.status === 'void');
+    expect(await walk(`/v1/invoices?order_id=${ORDER_ID}&status=void`, { perPage: 1, whole })).toEqual(newestFirst(voided));
+    // The cursor need not match the filter: the void ones created before the newest invoice of the order.
+    const page = await list(`/v1/invoices?order_id=${ORDER_ID}&status=void&starting_after=${newestFirst(ofOrder)[0]}`);
+    expect(page.body.data.map((invoice: { id: number }) => invoice.id)).toEqual(newestFirst(voided));
+    expect(page.body.pagination).toMatchObject({ total: voided.length, has_more: false, next_cursor: null });
+  });
+
+  it('keeps the place of an invoice that left the list between two pages (voided: out of the open list; paid: out of the overdue list)', async () => {
+    const open = newestFirst(records.filter((invoice) => invoice.status === 'open'));
+    const first = await list('/v1/invoices?status=open&per_page=5');
+    expect(first.body.data.map((invoice: { id: number }) => invoice.id)).toEqual(open.slice(0, 5));
+    const overdue = earliestDue(records.filter((invoice) => isUnpaid(invoice.status) && invoice.due_date < today));
+    const late = await list('/v1/invoices?overdue=true&per_page=5');
+    expect(late.body.data.map((invoice: { id: number }) => invoice.id)).toEqual(overdue.slice(0, 5));
+    const [voided, paid] = [open[4]!, overdue[4]!];
+    expect(voided).not.toBe(paid);
+    const voiding = await call('POST', `/v1/invoices/${voided}/void`, { key: shop.secretTest });
+    expect(voiding.status, JSON.stringify(voiding.body)).toBe(200);
+    const { amount_due } = (await call('GET', `/v1/invoices/${paid}`, { key: shop.secretTest })).body.data;
+    const paying = await call('POST', `/v1/invoices/${paid}/payments`, {
+      key: shop.secretTest,
+      body: { amount: amount_due, method: 'cash' },
+    });
+    expect(paying.status, JSON.stringify(paying.body)).toBe(201);
+    const next = await list(`/v1/invoices?status=open&per_page=5&starting_after=${first.body.pagination.next_cursor}`);
+    expect(next.body.data.map((invoice: { id: number }) => invoice.id)).toEqual(
+      open
+        .slice(5, 11)
+        .filter((id) => id !== paid)
+        .slice(0, 5),
+    );
+    const later = await list(`/v1/invoices?overdue=true&per_page=5&starting_after=${late.body.pagination.next_cursor}`);
+    expect(later.body.data.map((invoice: { id: number }) => invoice.id)).toEqual(
+      overdue
+        .slice(5, 11)
+        .filter((id) => id !== voided)
+        .slice(0, 5),
+    );
+  });
+
+  it("refuses a cursor the tenant does not have (another account's or mode's id) and a cursor with a page number", async () => {
+    const other = await freshShop('Invoice Cursors Elsewhere');
+    await enableInvoicing(other.accountId);
+    const buyer = await newCustomer(other.secretTest);
+    const issue = (key: string, customerId: number) =>
+      call('POST', '/v1/invoices', {
+        key,
+        body: { customer_id: customerId, items: [{ description: 'Work', quantity: 1, unit_price: 10 }] },
+      });
+    expect((await issue(other.secretTest, buyer.id)).status).toBe(201);
+    // Id 1 exists in both accounts; the other one's is newer than every invoice here.
+    const own = await list('/v1/invoices?starting_after=1&per_page=1', other.secretTest);
+    expect(own.body).toMatchObject({ data: [], pagination: { total: 1, has_more: false, next_cursor: null } });
+    for (const [path, field, key] of [
+      [`/v1/invoices?starting_after=${BULK + 5}`, 'starting_after', shop.secretTest],
+      [`/v1/invoices?starting_after=5`, 'starting_after', other.secretTest],
+      ['/v1/invoices?starting_after=1', 'starting_after', shop.secretLive],
+      [`/v1/customers/${buyers[0]!.id}/invoices?starting_after=${BULK + 5}`, 'starting_after', shop.secretTest],
+      ['/v1/invoices?starting_after=5&page=2', 'page', shop.secretTest],
+      [`/v1/customers/${buyers[0]!.id}/invoices?starting_after=5&page=2`, 'page', shop.secretTest],
+      ['/v1/invoices?starting_after=inv_5', 'starting_after', shop.secretTest],
+    ] as const) {
+      const response = await call('GET', path, { key });
+      expect(response.status, path).toBe(422);
+      expect(
+        response.body.error.details.map((detail: { field: string }) => detail.field),
+        path,
+      ).toEqual([field]);
+    }
+    const unknown = await call('GET', `/v1/invoices?starting_after=${BULK + 5}`, { key: shop.secretTest });
+    expect(unknown.body.error.details[0].message).toBe(`No invoice with id ${BULK + 5}`);
   });
 });
