@@ -27,6 +27,7 @@ import {
   listEntryMoves,
   machineChange,
   mergeMachineChanges,
+  queueKeyOf,
   storedJob,
   type JobRecord,
   type MachineChange,
@@ -50,26 +51,42 @@ export async function listJobs(
   query: JobListQuery,
 ): Promise<{ items: Job[]; total: number; capped: boolean; hasMore: boolean }> {
   const filter = { status: query.status, machineId: query.machine_id, dueBefore: query.due_before };
-  if (query.order_id !== undefined) return listOrderJobs(tenant, query.order_id, filter, query.page, query.per_page);
-  const result = await repo.listJobs(tenant, filter, { page: query.page, perPage: query.per_page });
+  const page: repo.JobPageRequest = { page: query.page, perPage: query.per_page };
+  if (query.order_id !== undefined) {
+    const [order, after] = await Promise.all([readOrder(tenant, query.order_id), cursorOf(tenant, query.starting_after)]);
+    return listOrderJobs(tenant, order?.job_ids ?? [], filter, { ...page, after });
+  }
+  const after = await cursorOf(tenant, query.starting_after);
+  const result = await repo.listJobs(tenant, filter, { ...page, after });
   return { ...result, items: result.items.map(present) };
 }
 
+/** The cursor's job: the one `starting_after` names (422 when the tenant has none). */
+async function cursorOf(tenant: Tenant, id: number | undefined): Promise<JobRecord | undefined> {
+  if (id === undefined) return undefined;
+  const job = await repo.readJob(tenant, id);
+  if (!job) throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No production job with id ${id}` }]);
+  return job;
+}
+
 /**
- * An order's jobs: at most one per line (25), read by id from the order and filtered and sorted
- * here — a bounded set, not a page of a larger list. An unknown order has no jobs.
+ * An order's jobs (`jobIds`, from the order): at most one per line (25), read by id and filtered
+ * and sorted here — a bounded set, not a page of a larger list; a cursor keeps the jobs after its
+ * place in the queue order, wherever it sorts. An unknown order has no jobs.
  */
-async function listOrderJobs(tenant: Tenant, orderId: number, filter: repo.JobFilter, page: number, perPage: number) {
-  const order = await readOrder(tenant, orderId);
-  const jobs = (order ? await repo.readJobs(tenant, order.job_ids) : []).filter(
+async function listOrderJobs(tenant: Tenant, jobIds: readonly number[], filter: repo.JobFilter, page: repo.JobPageRequest) {
+  const jobs = (await repo.readJobs(tenant, jobIds)).filter(
     (job) =>
       (filter.status === undefined || job.status === filter.status) &&
       (filter.machineId === undefined || job.machine_id === filter.machineId) &&
       (filter.dueBefore === undefined || (job.due_date !== null && job.due_date < filter.dueBefore)),
   );
   jobs.sort(inQueueOrder);
-  const items = jobs.slice((page - 1) * perPage, page * perPage).map(present);
-  return { items, total: jobs.length, capped: false, hasMore: page * perPage < jobs.length };
+  const cursor = page.after && queueKeyOf(page.after);
+  const rest = cursor === undefined ? jobs : jobs.filter((job) => queueKeyOf(job) > cursor);
+  const { perPage } = page;
+  const items = rest.slice((page.page - 1) * perPage, page.page * perPage).map(present);
+  return { items, total: jobs.length, capped: false, hasMore: page.page * perPage < rest.length };
 }
 
 /** Queue order, as the indexes sort: priority, due date (none last), creation, id. */

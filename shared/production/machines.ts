@@ -10,7 +10,7 @@ import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { transactWrite } from '#shared/db/transactions';
 import { versionedDelete } from '#shared/db/update-expression';
-import { ConflictError, VersionConflict } from '#shared/errors';
+import { ConflictError, ValidationError, VersionConflict } from '#shared/errors';
 import { queueWindows } from './estimates';
 import { runningSince } from './job-records';
 import * as repo from './repository';
@@ -57,11 +57,21 @@ export async function getMachine(tenant: Tenant, id: number): Promise<Machine> {
   return present(await repo.requireMachine(tenant, id));
 }
 
+/** The cursor's machine: the one `starting_after` names (422 when the tenant has none). */
+async function cursorOf(tenant: Tenant, id: number | undefined): Promise<MachineRecord | undefined> {
+  if (id === undefined) return undefined;
+  const machine = await repo.readMachine(tenant, id);
+  if (!machine) throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No machine with id ${id}` }]);
+  return machine;
+}
+
 export async function listMachines(
   tenant: Tenant,
   query: MachineListQuery,
 ): Promise<{ items: Machine[]; total: number; capped: boolean; hasMore: boolean }> {
-  const result = await repo.listMachines(tenant, { status: query.status, type: query.type }, { page: query.page, perPage: query.per_page });
+  const after = await cursorOf(tenant, query.starting_after);
+  const page = { page: query.page, perPage: query.per_page, after };
+  const result = await repo.listMachines(tenant, { status: query.status, type: query.type }, page);
   return { ...result, items: result.items.map(present) };
 }
 

@@ -17,7 +17,7 @@ import {
   type PageRequest,
   type Total,
 } from '#shared/db/collections';
-import { jobsDueBefore, productionKeys } from '#shared/db/keys';
+import { cursorKeys, jobsDueBefore, machineSortKey, productionKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 import { NotFoundError } from '#shared/errors';
 import {
@@ -26,6 +26,7 @@ import {
   jobFromItem,
   jobStatusCounter,
   machineFromItem,
+  queueKeyOf,
   type JobRecord,
   type MachineRecord,
   type MachineStatus,
@@ -93,15 +94,20 @@ export interface JobFilter {
 
 type JobPage = { items: JobRecord[]; hasMore: boolean } & Total;
 
-const windowOf = (page: PageRequest) => ({ perPage: page.perPage, offset: (page.page - 1) * page.perPage });
+/** A list request: a page number, or the jobs after `after` (a cursor: the job named by `starting_after`). */
+export interface JobPageRequest extends PageRequest {
+  after?: JobRecord;
+}
 
 /**
  * Every filter combination is one index partition in queue order: all jobs and one machine's
  * through the list entries, one status and one machine's status through the job items. A due
  * date bound is one sort-key range per priority (ranges read one after the other). Totals: the
  * counters for all jobs and per status; counted up to TOTAL_CAP on the keys-only index otherwise.
+ * A cursor starts the Query after the cursor job's place in the queue order (its priority, due
+ * date and creation now); with a due date bound the ranges before its place are not read.
  */
-export async function listJobs(tenant: Tenant, filter: JobFilter, page: PageRequest): Promise<JobPage> {
+export async function listJobs(tenant: Tenant, filter: JobFilter, page: JobPageRequest): Promise<JobPage> {
   const { status, machineId, dueBefore } = filter;
   const entries = { itemKey: productionKeys.jobOfListEntry };
   let query: CollectionQuery;
@@ -114,17 +120,30 @@ export async function listJobs(tenant: Tenant, filter: JobFilter, page: PageRequ
       ? { index: 'gsi1', partition: productionKeys.jobsByStatus(tenant, status), newestFirst: false }
       : { index: 'gsi1', partition: productionKeys.jobsCollection(tenant), newestFirst: false, ...entries };
   }
+  const { after } = page;
+  const window = {
+    perPage: page.perPage,
+    offset: (page.page - 1) * page.perPage,
+    startAfter:
+      after &&
+      cursorKeys.job(tenant, after.id, {
+        index: query.index,
+        partition: query.partition,
+        sortKey: queueKeyOf(after),
+        entry: query.itemKey !== undefined,
+      }),
+  };
   if (dueBefore !== undefined) {
     const ranges = PRIORITY_RANKS.map((rank) => jobsDueBefore(rank, dueBefore));
-    const [window, count] = await Promise.all([readWindowOfRanges(query, ranges, windowOf(page)), countRangesUpTo(query, ranges)]);
-    return { items: window.items.map(jobFromItem), hasMore: window.hasMore, ...count };
+    const [found, count] = await Promise.all([readWindowOfRanges(query, ranges, window), countRangesUpTo(query, ranges)]);
+    return { items: found.items.map(jobFromItem), hasMore: found.hasMore, ...count };
   }
   const total = async (): Promise<Total> =>
     machineId === undefined
       ? { total: await readTotal(tenant, status ? jobStatusCounter(status) : JOBS), capped: false }
       : countCollectionUpTo(query);
-  const [window, count] = await Promise.all([readWindow(query, windowOf(page)), total()]);
-  return { items: window.items.map(jobFromItem), hasMore: window.hasMore, ...count };
+  const [found, count] = await Promise.all([readWindow(query, window), total()]);
+  return { items: found.items.map(jobFromItem), hasMore: found.hasMore, ...count };
 }
 
 /** The first `limit` scheduled jobs of a machine in queue order, and whether more follow. */
@@ -143,11 +162,19 @@ export interface MachineFilter {
   type?: string;
 }
 
-/** By type then creation; a type is a sort-key prefix of either partition, a status the gsi2 partition. */
+/** A list request: a page number, or the machines after `after` (a cursor: the machine named by `starting_after`). */
+export interface MachinePageRequest extends PageRequest {
+  after?: MachineRecord;
+}
+
+/**
+ * By type then creation; a type is a sort-key prefix of either partition, a status the gsi2
+ * partition. A cursor starts the Query after the cursor machine's place (its type and creation now).
+ */
 export async function listMachines(
   tenant: Tenant,
   filter: MachineFilter,
-  page: PageRequest,
+  page: MachinePageRequest,
 ): Promise<{ items: MachineRecord[]; hasMore: boolean } & Total> {
   const query: CollectionQuery = {
     ...(filter.status
@@ -158,6 +185,17 @@ export async function listMachines(
   };
   const total = async (): Promise<Total> =>
     filter.status || filter.type ? countCollectionUpTo(query) : { total: await readTotal(tenant, MACHINES), capped: false };
-  const [window, count] = await Promise.all([readWindow(query, windowOf(page)), total()]);
+  const { after } = page;
+  const startAfter =
+    after &&
+    cursorKeys.machine(tenant, after.id, {
+      index: query.index,
+      partition: query.partition,
+      sortKey: machineSortKey(after.type, after.created_at, after.id),
+    });
+  const [window, count] = await Promise.all([
+    readWindow(query, { perPage: page.perPage, offset: (page.page - 1) * page.perPage, startAfter }),
+    total(),
+  ]);
   return { items: window.items.map(machineFromItem), hasMore: window.hasMore, ...count };
 }

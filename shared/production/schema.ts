@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { bodyId, calendarDate, lineText, optionalText, queryId, requiredText, storableText, timestamp } from '#shared/schemas/common';
-import { paginationQuery } from '#shared/schemas/pagination';
+import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
 import { responseSchema } from '#shared/schemas/response';
 import { JOB_PRIORITIES, JOB_STATUSES } from './status';
 import { MACHINE_STATUSES, MACHINE_TYPES, storedJob, storedMachine } from './stored';
@@ -87,16 +87,28 @@ export const MachineUpdateSchema = /* @__PURE__ */ (() =>
     }))();
 
 export const MachineListQuerySchema = /* @__PURE__ */ (() =>
-  z.strictObject({ ...paginationQuery, status: oneOf(MACHINE_STATUSES).optional(), type: oneOf(MACHINE_TYPES).optional() }))();
+  z
+    .strictObject({
+      ...paginationQuery,
+      status: oneOf(MACHINE_STATUSES).optional(),
+      type: oneOf(MACHINE_TYPES).optional(),
+      starting_after: idCursor('machines'),
+    })
+    .superRefine(cursorOnFirstPage))();
 
 export const JobListQuerySchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    ...paginationQuery,
-    status: oneOf(JOB_STATUSES).optional(),
-    machine_id: queryId('machine_id').optional().meta({ description: "One machine's jobs" }),
-    order_id: queryId('order_id').optional().meta({ description: "One order's jobs" }),
-    due_before: calendarDate.optional().meta({ description: 'Jobs due before this date (not on it); jobs without a due date never match' }),
-  }))();
+  z
+    .strictObject({
+      ...paginationQuery,
+      status: oneOf(JOB_STATUSES).optional(),
+      machine_id: queryId('machine_id').optional().meta({ description: "One machine's jobs" }),
+      order_id: queryId('order_id').optional().meta({ description: "One order's jobs" }),
+      due_before: calendarDate
+        .optional()
+        .meta({ description: 'Jobs due before this date (not on it); jobs without a due date never match' }),
+      starting_after: idCursor('jobs'),
+    })
+    .superRefine(cursorOnFirstPage))();
 
 export const JobUpdateSchema = /* @__PURE__ */ (() =>
   z

@@ -110,7 +110,8 @@ export const MACHINES = 'machines';
 /** The counter of the jobs of one status. */
 export const jobStatusCounter = (status: JobStatus): string => `${JOBS}:${status}`;
 
-const queueKeyOf = (job: JobRecord): string => jobQueueSortKey(priorityRank(job.priority), job.due_date, job.created_at, job.id);
+/** The job's sort key in every job list: its place in the queue order (a list cursor starts after it). */
+export const queueKeyOf = (job: JobRecord): string => jobQueueSortKey(priorityRank(job.priority), job.due_date, job.created_at, job.id);
 
 /** The job item's index attributes: its status list and, with a machine, its machine's status list. */
 function jobIndexes(tenant: Tenant, job: JobRecord): Record<string, string | null> {
