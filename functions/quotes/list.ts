@@ -1,9 +1,10 @@
 import { defineHandler } from '#shared/http/handler';
-import { listed, pagination } from '#shared/http/envelope';
+import { listed, nextIdCursor, pagination } from '#shared/http/envelope';
 import * as quoteOperations from '#shared/quotes/contract';
 import { listQuotes } from '#shared/quotes/service';
 
 export const handler = defineHandler(quoteOperations.list, async ({ tenant, query }) => {
   const { items, total, capped, hasMore } = await listQuotes(tenant, query);
-  return listed(items, pagination(query.page, query.per_page, total, { capped, hasMore }));
+  const nextCursor = nextIdCursor(items, hasMore);
+  return listed(items, pagination(query.page, query.per_page, total, { capped, hasMore, nextCursor }));
 });

@@ -6,8 +6,16 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
-import { quoteKeys } from '#shared/db/keys';
+import {
+  countCollectionUpTo,
+  getMany,
+  readTotal,
+  readWindow,
+  type CollectionQuery,
+  type PageRequest,
+  type Total,
+} from '#shared/db/collections';
+import { createdSortKey, cursorKeys, dueSortKey, quoteKeys, tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { NotFoundError, VersionConflict } from '#shared/errors';
@@ -25,6 +33,21 @@ export async function requireQuote(tenant: Tenant, id: number, consistent = fals
   const quote = await readQuote(tenant, id, consistent);
   if (!quote) throw new NotFoundError('quote', id);
   return quote;
+}
+
+/**
+ * Whether the customer exists, and the quote `id` (a customer's list paged by cursor): one
+ * BatchGetItem for both.
+ */
+export async function readCustomerAndQuote(
+  tenant: Tenant,
+  customerId: number,
+  id: number,
+): Promise<{ customer: boolean; quote: QuoteRecord | undefined }> {
+  const customerKey = tenantKeys.customer(tenant, customerId);
+  const items = await getMany([customerKey, quoteKeys.quote(tenant, id)]);
+  const quote = items.find((item) => item.pk !== customerKey.pk);
+  return { customer: items.some((item) => item.pk === customerKey.pk), quote: quote && quoteFromItem(quote) };
 }
 
 export async function insertQuote(parts: (TransactItem | TransactionPart)[]): Promise<void> {
@@ -61,7 +84,10 @@ export interface QuoteFilter {
   to?: string;
 }
 
-const windowOf = (page: PageRequest) => ({ perPage: page.perPage, offset: (page.page - 1) * page.perPage });
+/** A list request: a page number, or the quotes after `after` (a cursor: the quote named by `starting_after`). */
+export interface QuotePageRequest extends PageRequest {
+  after?: QuoteRecord;
+}
 
 /** Below every ISO time / date sort key, and above every one. */
 const LOWEST = '0';
@@ -72,12 +98,14 @@ const HIGHEST = '9';
  * items, a customer's through its entries. Open quotes are sorted by validity, so "open" and
  * "expired" are two sort-key ranges of the open partition; the others (and all quotes) are sorted
  * by creation, so a creation range is a sort-key range. Totals: the counters for all quotes and per
- * stored status; counted on the keys-only index up to TOTAL_CAP otherwise.
+ * stored status; counted on the keys-only index up to TOTAL_CAP otherwise. A cursor starts the
+ * Query after the cursor quote's place in the list read — its validity in the open partition
+ * (open and expired), its creation in the others — whatever its status is now.
  */
 export async function listQuotes(
   tenant: Tenant,
   filter: QuoteFilter,
-  page: PageRequest,
+  page: QuotePageRequest,
 ): Promise<{ items: QuoteRecord[]; hasMore: boolean } & Total> {
   const entries = { itemKey: quoteKeys.quoteOfListEntry };
   const { status, customerId } = filter;
@@ -101,6 +129,20 @@ export async function listQuotes(
   const counter = customerId === undefined && !ranged ? (status ? quoteStatusCounter(status) : QUOTES) : undefined;
   const total = async (): Promise<Total> =>
     counter === undefined ? countCollectionUpTo(query) : { total: await readTotal(tenant, counter), capped: false };
-  const [window, count] = await Promise.all([readWindow(query, windowOf(page)), total()]);
+  const { after } = page;
+  // The open partition (gsi2) sorts by validity; every other list by creation.
+  const byValidity = query.index === 'gsi2' && status === 'open';
+  const startAfter =
+    after &&
+    cursorKeys.quote(tenant, after.id, {
+      index: query.index,
+      partition: query.partition,
+      sortKey: byValidity ? dueSortKey(after.valid_until, after.created_at, after.id) : createdSortKey(after.created_at, after.id),
+      entry: customerId !== undefined,
+    });
+  const [window, count] = await Promise.all([
+    readWindow(query, { perPage: page.perPage, offset: (page.page - 1) * page.perPage, startAfter }),
+    total(),
+  ]);
   return { items: window.items.map(quoteFromItem), hasMore: window.hasMore, ...count };
 }

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { addressFields, createdBound, oneAddressSource, orderLines } from '#shared/orders/schema';
 import { bodyId, calendarDate, optionalText, queryId } from '#shared/schemas/common';
 import { moneyInput } from '#shared/schemas/money';
-import { paginationQuery } from '#shared/schemas/pagination';
+import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
 import { responseSchema } from '#shared/schemas/response';
 import { QUOTE_STATUSES } from './status';
 import { storedQuote } from './stored';
@@ -77,16 +77,27 @@ const created = (bound: 'from' | 'to') =>
     .meta({ description: `Quotes created ${bound === 'from' ? 'at or after' : 'at or before'} this time (a date: the whole day, UTC)` });
 
 export const QuoteListQuerySchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    ...paginationQuery,
-    status: status.optional(),
-    customer_id: queryId('customer_id').optional().meta({ description: "One customer's quotes" }),
-    created_from: created('from'),
-    created_to: created('to'),
-  }))();
+  z
+    .strictObject({
+      ...paginationQuery,
+      status: status.optional(),
+      customer_id: queryId('customer_id').optional().meta({ description: "One customer's quotes" }),
+      created_from: created('from'),
+      created_to: created('to'),
+      starting_after: idCursor('quotes'),
+    })
+    .superRefine(cursorOnFirstPage))();
 
 export const CustomerQuotesQuerySchema = /* @__PURE__ */ (() =>
-  z.strictObject({ ...paginationQuery, status: status.optional(), created_from: created('from'), created_to: created('to') }))();
+  z
+    .strictObject({
+      ...paginationQuery,
+      status: status.optional(),
+      created_from: created('from'),
+      created_to: created('to'),
+      starting_after: idCursor('quotes'),
+    })
+    .superRefine(cursorOnFirstPage))();
 
 export type QuoteCreate = z.output<typeof QuoteCreateSchema>;
 export type QuoteUpdate = z.output<typeof QuoteUpdateSchema>;

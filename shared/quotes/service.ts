@@ -107,7 +107,35 @@ function statusFilter(status: QuoteListQuery['status'], now: Date): Pick<repo.Qu
   return { status: status as StoredQuoteStatus | undefined };
 }
 
-async function list(tenant: Tenant, query: CustomerQuotesQuery, customerId: number | undefined): Promise<QuotePage> {
+const unknownCursor = (id: number) =>
+  new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No quote with id ${id}` }]);
+
+/** The cursor's quote: the one `starting_after` names (422 when the tenant has none). */
+async function cursorOf(tenant: Tenant, id: number | undefined): Promise<QuoteRecord | undefined> {
+  if (id === undefined) return undefined;
+  const quote = await repo.readQuote(tenant, id);
+  if (!quote) throw unknownCursor(id);
+  return quote;
+}
+
+/** A customer's list: the customer (404 when the tenant has none) and the cursor's quote (422), read together. */
+async function customerAndCursor(tenant: Tenant, customerId: number, id: number | undefined): Promise<QuoteRecord | undefined> {
+  if (id === undefined) {
+    if (!(await readCustomer(tenant, customerId))) throw new NotFoundError('customer', customerId);
+    return undefined;
+  }
+  const { customer, quote } = await repo.readCustomerAndQuote(tenant, customerId, id);
+  if (!customer) throw new NotFoundError('customer', customerId);
+  if (!quote) throw unknownCursor(id);
+  return quote;
+}
+
+async function list(
+  tenant: Tenant,
+  query: CustomerQuotesQuery,
+  customerId: number | undefined,
+  after: QuoteRecord | undefined,
+): Promise<QuotePage> {
   const now = new Date();
   const byValidity = query.status === 'open' || query.status === 'expired';
   if (byValidity && (query.created_from !== undefined || query.created_to !== undefined)) {
@@ -121,18 +149,19 @@ async function list(tenant: Tenant, query: CustomerQuotesQuery, customerId: numb
   const result = await repo.listQuotes(
     tenant,
     { ...statusFilter(query.status, now), customerId, from: query.created_from, to: query.created_to },
-    { page: query.page, perPage: query.per_page },
+    { page: query.page, perPage: query.per_page, after },
   );
   return { ...result, items: result.items.map((quote) => present(quote, now)) };
 }
 
 /** `GET /v1/quotes`. */
-export const listQuotes = (tenant: Tenant, query: QuoteListQuery): Promise<QuotePage> => list(tenant, query, query.customer_id);
+export async function listQuotes(tenant: Tenant, query: QuoteListQuery): Promise<QuotePage> {
+  return list(tenant, query, query.customer_id, await cursorOf(tenant, query.starting_after));
+}
 
 /** `GET /v1/customers/{id}/quotes` (404 for an unknown customer). */
 export async function listCustomerQuotes(tenant: Tenant, customerId: number, query: CustomerQuotesQuery): Promise<QuotePage> {
-  if (!(await readCustomer(tenant, customerId))) throw new NotFoundError('customer', customerId);
-  return list(tenant, query, customerId);
+  return list(tenant, query, customerId, await customerAndCursor(tenant, customerId, query.starting_after));
 }
 
 // ---- Change and reject ------------------------------------------------------------------------

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '#shared/clients/dynamodb';
-import { quoteKeys } from '#shared/db/keys';
+import { dueSortKey, quoteKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 import { QuoteSchema } from '#shared/quotes/schema';
 import { OrderSchema } from '#shared/orders/schema';
 import { tool, writeScratch } from '#test/support/document-tools';
-import { call } from '#test/support/http';
+import { call, dynamoDbWork, type ApiResponse } from '#test/support/http';
 import { enableInvoicing } from '#test/support/invoices';
 import { newCustomer, newOrder, newProduct, stockOf } from '#test/support/orders';
 import { storedEvents } from '#test/support/store';
@@ -218,6 +218,114 @@ describe('quotes', () => {
     expect((await ids(`/v1/quotes?customer_id=${buyer.id}&created_from=2020-01-01`)).total).toBe(8);
     expect((await call('GET', '/v1/quotes?status=open&created_from=2020-01-01', { key: shop.secretTest })).status).toBe(422);
     expect((await call('GET', '/v1/customers/999999/quotes', { key: shop.secretTest })).status).toBe(404);
+  });
+
+  it("pages every quote list by cursor: newest first, open and expired by validity, a customer's; a quote that left the list keeps its place", async () => {
+    const shop = await freshShop('Quote Cursors');
+    const [a, b] = [await newCustomer(shop.secretTest), await newCustomer(shop.secretTest)];
+    const item = await newProduct(shop.secretTest);
+    const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    const made: { id: number; customer: number; valid_until: string; created_at: string }[] = [];
+    // Validity in another order than creation; every third for the second customer.
+    for (let index = 0; index < 10; index++) {
+      const buyer = index % 3 === 2 ? b : a;
+      const response = await call('POST', '/v1/quotes', {
+        key: shop.secretTest,
+        body: { customer_id: buyer.id, valid_until: day(1 + ((index * 7) % 10)), items: [{ product_id: item.id, quantity: 1 }] },
+      });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      const { id, valid_until, created_at } = response.body.data;
+      made.push({ id, customer: buyer.id, valid_until, created_at });
+    }
+    // Two expired ones: their validity ended (written straight into the store, item and customer entry: the API refuses a past date).
+    for (const [quote, days] of [
+      [made[1]!, -3],
+      [made[6]!, -1],
+    ] as const) {
+      quote.valid_until = day(days);
+      const sort = dueSortKey(quote.valid_until, quote.created_at, quote.id);
+      for (const key of [quoteKeys.quote(shop.tenant, quote.id), quoteKeys.customerEntry(shop.tenant, quote.id)]) {
+        await dynamo().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: key,
+            UpdateExpression: 'SET gsi2sk = :sort',
+            ExpressionAttributeValues: { ':sort': sort },
+          }),
+        );
+      }
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: quoteKeys.quote(shop.tenant, quote.id),
+          UpdateExpression: 'SET valid_until = :day',
+          ExpressionAttributeValues: { ':day': quote.valid_until },
+        }),
+      );
+    }
+    const today = day(0);
+    const newestFirst = (quotes: typeof made) => quotes.toSorted((x, y) => y.id - x.id).map(({ id }) => id);
+    const byValidity = (quotes: typeof made) =>
+      quotes.toSorted((x, y) => x.valid_until.localeCompare(y.valid_until) || x.id - y.id).map(({ id }) => id);
+    const open = made.filter((quote) => quote.valid_until >= today);
+    const expired = made.filter((quote) => quote.valid_until < today);
+
+    async function walk(path: string, { counted = 0, customer = false } = {}) {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const separator = path.includes('?') ? '&' : '?';
+        const response: ApiResponse = await call('GET', `${path}${separator}per_page=3${cursor ? `&starting_after=${cursor}` : ''}`, {
+          key: shop.secretTest,
+        });
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        const work = dynamoDbWork(response);
+        // The cursor quote (with the customer: one BatchGetItem), the page's keys and one more, its items, the total.
+        expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(4);
+        expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(1 + 4 + 3 + Math.max(1, counted) + (customer ? 1 : 0));
+        ids.push(...response.body.data.map((quote: { id: number }) => quote.id));
+        cursor = response.body.pagination.next_cursor;
+        expect(response.body.pagination.has_more).toBe(cursor !== null);
+      } while (cursor !== null);
+      return ids;
+    }
+    expect(await walk('/v1/quotes')).toEqual(newestFirst(made));
+    expect(await walk('/v1/quotes?status=open', { counted: made.length })).toEqual(byValidity(open));
+    expect(await walk('/v1/quotes?status=expired', { counted: made.length })).toEqual(byValidity(expired));
+    const ofA = made.filter((quote) => quote.customer === a.id);
+    expect(await walk(`/v1/quotes?customer_id=${a.id}`, { counted: ofA.length })).toEqual(newestFirst(ofA));
+    expect(await walk(`/v1/customers/${a.id}/quotes?status=open`, { counted: ofA.length, customer: true })).toEqual(
+      byValidity(ofA.filter((quote) => quote.valid_until >= today)),
+    );
+    expect(await walk(`/v1/customers/${b.id}/quotes?created_from=2020-01-01`, { counted: made.length, customer: true })).toEqual(
+      newestFirst(made.filter((quote) => quote.customer === b.id)),
+    );
+
+    // An open quote ends a page of the open ones and is rejected: the next page goes on after its validity.
+    const page = await call('GET', '/v1/quotes?status=open&per_page=3', { key: shop.secretTest });
+    const last = page.body.data[2].id;
+    expect((await call('POST', `/v1/quotes/${last}/reject`, { key: shop.secretTest })).status).toBe(200);
+    const next = await call('GET', `/v1/quotes?status=open&per_page=3&starting_after=${last}`, { key: shop.secretTest });
+    expect(next.body.data.map((quote: { id: number }) => quote.id)).toEqual(byValidity(open).slice(3, 6));
+    // A cursor's place in the list read: an expired one sorts before every open quote, an open one after every expired quote.
+    const fromExpired = await call('GET', `/v1/quotes?status=open&per_page=2&starting_after=${expired[0]!.id}`, { key: shop.secretTest });
+    expect(fromExpired.body.data.map((quote: { id: number }) => quote.id)).toEqual(byValidity(open).slice(0, 2));
+    const fromOpen = await call('GET', `/v1/quotes?status=expired&starting_after=${open[0]!.id}`, { key: shop.secretTest });
+    expect(fromOpen.body).toMatchObject({ data: [], pagination: { total: 2, has_more: false, next_cursor: null } });
+
+    for (const [path, field, requestKey] of [
+      [`/v1/quotes?starting_after=${made.at(-1)!.id + 1}`, 'starting_after', shop.secretTest],
+      [`/v1/quotes?starting_after=${made[0]!.id}`, 'starting_after', shop.secretLive],
+      [`/v1/customers/${a.id}/quotes?starting_after=${made.at(-1)!.id + 1}`, 'starting_after', shop.secretTest],
+      [`/v1/quotes?starting_after=${made[0]!.id}&page=2`, 'page', shop.secretTest],
+    ] as const) {
+      const response = await call('GET', path, { key: requestKey });
+      expect(response.status, path).toBe(422);
+      expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+    }
+    const unknown = await call('GET', `/v1/quotes?starting_after=${made.at(-1)!.id + 1}`, { key: shop.secretTest });
+    expect(unknown.body.error.details[0].message).toBe(`No quote with id ${made.at(-1)!.id + 1}`);
+    expect((await call('GET', `/v1/customers/999999/quotes?starting_after=${made[0]!.id}`, { key: shop.secretTest })).status).toBe(404);
   });
 
   it('renders the quote PDF with its title, number and validity, once per version', async () => {
