@@ -1,9 +1,10 @@
 import { defineHandler } from '#shared/http/handler';
-import { listed, pagination } from '#shared/http/envelope';
+import { listed, nextIdCursor, pagination } from '#shared/http/envelope';
 import * as shipmentOperations from '#shared/shipments/contract';
 import { listShipments } from '#shared/shipments/service';
 
 export const handler = defineHandler(shipmentOperations.list, async ({ tenant, query }) => {
   const { items, total, capped, hasMore } = await listShipments(tenant, query);
-  return listed(items, pagination(query.page, query.per_page, total, { capped, hasMore }));
+  const nextCursor = nextIdCursor(items, hasMore);
+  return listed(items, pagination(query.page, query.per_page, total, { capped, hasMore, nextCursor }));
 });

@@ -8,7 +8,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { batchGet, keyId } from '#shared/db/batch';
 import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
-import { shipmentKeys, tenantKeys } from '#shared/db/keys';
+import { createdSortKey, cursorKeys, shipmentKeys, tenantKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 import { NotFoundError } from '#shared/errors';
 import { orderFromItem, type OrderRecord } from '#shared/orders/stored';
@@ -117,15 +117,21 @@ export interface ShipmentFilter {
   carrier?: CarrierName;
 }
 
+/** A list request: a page number, or the shipments after `after` (a cursor: the shipment named by `starting_after`). */
+export interface ShipmentPageRequest extends PageRequest {
+  after?: ShipmentRecord;
+}
+
 /**
  * Each filter combination is one index partition: all and one status through the shipment items,
  * one carrier (and status) through the carrier entries; newest first. Totals: the counters for
- * all and per status, counted on the keys-only index up to TOTAL_CAP for a carrier.
+ * all and per status, counted on the keys-only index up to TOTAL_CAP for a carrier. A cursor
+ * starts the Query after the cursor shipment's place (its creation), whatever its status now.
  */
 export async function listShipments(
   tenant: Tenant,
   filter: ShipmentFilter,
-  page: PageRequest,
+  page: ShipmentPageRequest,
 ): Promise<{ items: ShipmentRecord[]; hasMore: boolean } & Total> {
   const { status, carrier } = filter;
   const query: CollectionQuery =
@@ -150,8 +156,17 @@ export async function listShipments(
     carrier === undefined
       ? { total: await readTotal(tenant, status ? shipmentStatusCounter(status) : SHIPMENTS), capped: false }
       : countCollectionUpTo(query);
+  const { after } = page;
+  const startAfter =
+    after &&
+    cursorKeys.shipment(tenant, after.id, {
+      index: query.index,
+      partition: query.partition,
+      sortKey: createdSortKey(after.created_at, after.id),
+      entry: carrier !== undefined,
+    });
   const [window, count] = await Promise.all([
-    readWindow(query, { perPage: page.perPage, offset: (page.page - 1) * page.perPage }),
+    readWindow(query, { perPage: page.perPage, offset: (page.page - 1) * page.perPage, startAfter }),
     total(),
   ]);
   return { items: window.items.map(shipmentFromItem), hasMore: window.hasMore, ...count };

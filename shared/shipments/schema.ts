@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { OrderAddressInputSchema } from '#shared/orders/schema';
 import { bodyId, lineText, queryId, timestamp } from '#shared/schemas/common';
-import { paginationQuery } from '#shared/schemas/pagination';
+import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
 import { responseSchema } from '#shared/schemas/response';
 import { CARRIERS, CONFIGURABLE_CARRIERS } from './carriers/carrier';
 import { SHIPMENT_STATUSES } from './status';
@@ -78,15 +78,20 @@ export const ShipmentCreateSchema = /* @__PURE__ */ (() =>
 const status = /* @__PURE__ */ (() => z.enum(SHIPMENT_STATUSES, { error: `must be one of ${SHIPMENT_STATUSES.join(', ')}` }))();
 
 export const ShipmentListQuerySchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    ...paginationQuery,
-    order_id: queryId('order_id').optional().meta({ description: "One order's shipments" }),
-    status: status.optional(),
-    carrier: carrierName.optional(),
-  }))();
+  z
+    .strictObject({
+      ...paginationQuery,
+      order_id: queryId('order_id').optional().meta({ description: "One order's shipments" }),
+      status: status.optional(),
+      carrier: carrierName.optional(),
+      starting_after: idCursor('shipments'),
+    })
+    .superRefine(cursorOnFirstPage))();
 
 export const OrderShipmentsQuerySchema = /* @__PURE__ */ (() =>
-  z.strictObject({ ...paginationQuery, status: status.optional(), carrier: carrierName.optional() }))();
+  z
+    .strictObject({ ...paginationQuery, status: status.optional(), carrier: carrierName.optional(), starting_after: idCursor('shipments') })
+    .superRefine(cursorOnFirstPage))();
 
 export const ShipmentSimulateSchema = /* @__PURE__ */ (() =>
   z

@@ -3,7 +3,8 @@
  * status change goes through updates.ts (`applyCarrierUpdates`), callbacks too (callbacks.ts).
  */
 import type { Tenant } from '#shared/auth/principal';
-import { CarrierError, ConflictError, DomainError, NotFoundError } from '#shared/errors';
+import { createdSortKey } from '#shared/db/keys';
+import { CarrierError, ConflictError, DomainError, NotFoundError, ValidationError } from '#shared/errors';
 import { logger } from '#shared/logger';
 import { simulatedUpdate } from './carriers/sandbox';
 import * as repo from './repository';
@@ -31,9 +32,25 @@ export interface ShipmentPage {
   hasMore: boolean;
 }
 
-/** An order's shipments (at most MAX_SHIPMENTS_PER_ORDER): read by id from its summary, filtered and paged in memory, newest first. */
+/** The cursor's shipment: the one `starting_after` names (422 when the tenant has none; one still being created is none yet). */
+async function cursorOf(tenant: Tenant, id: number | undefined): Promise<ShipmentRecord | undefined> {
+  if (id === undefined) return undefined;
+  const shipment = await repo.readShipment(tenant, id);
+  if (!shipment || shipment.phase !== 'recorded') {
+    throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No shipment with id ${id}` }]);
+  }
+  return shipment;
+}
+
+/**
+ * An order's shipments (at most MAX_SHIPMENTS_PER_ORDER): read by id from its summary, filtered and
+ * paged in memory, newest first; a cursor keeps the ones created before it, wherever it sorts.
+ */
 async function orderShipments(tenant: Tenant, orderId: number, query: OrderShipmentsQuery): Promise<ShipmentPage> {
-  const { order, shipping } = await repo.readOrderWithShipping(tenant, orderId);
+  const [{ order, shipping }, after] = await Promise.all([
+    repo.readOrderWithShipping(tenant, orderId),
+    cursorOf(tenant, query.starting_after),
+  ]);
   if (!order) throw new NotFoundError('order', orderId);
   const all = await repo.readShipments(
     tenant,
@@ -46,18 +63,21 @@ async function orderShipments(tenant: Tenant, orderId: number, query: OrderShipm
         (query.carrier === undefined || shipment.carrier === query.carrier),
     )
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+  const cursor = after && createdSortKey(after.created_at, after.id);
+  const rest = cursor === undefined ? matching : matching.filter((shipment) => createdSortKey(shipment.created_at, shipment.id) < cursor);
   const start = (query.page - 1) * query.per_page;
-  const page = matching.slice(start, start + query.per_page);
-  return { items: page.map(presentShipment), total: matching.length, capped: false, hasMore: start + query.per_page < matching.length };
+  const page = rest.slice(start, start + query.per_page);
+  return { items: page.map(presentShipment), total: matching.length, capped: false, hasMore: start + query.per_page < rest.length };
 }
 
 /** `GET /v1/shipments` (with `order_id`: that order's, 404 for an unknown order). */
 export async function listShipments(tenant: Tenant, query: ShipmentListQuery): Promise<ShipmentPage> {
   if (query.order_id !== undefined) return orderShipments(tenant, query.order_id, query);
+  const after = await cursorOf(tenant, query.starting_after);
   const result = await repo.listShipments(
     tenant,
     { status: query.status, carrier: query.carrier },
-    { page: query.page, perPage: query.per_page },
+    { page: query.page, perPage: query.per_page, after },
   );
   return { ...result, items: result.items.map(presentShipment) };
 }

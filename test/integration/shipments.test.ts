@@ -15,7 +15,7 @@ import { transactWrite } from '#shared/db/transactions';
 import { requestHash, reservedShipment } from '#shared/shipments/creation';
 import { ShipmentSchema, type ShipmentCreate } from '#shared/shipments/schema';
 import { creatingShipmentPut, orderShippingWrite } from '#shared/shipments/stored';
-import { call } from '#test/support/http';
+import { call, dynamoDbWork, type ApiResponse } from '#test/support/http';
 import { newCustomer, newOrder, newProduct } from '#test/support/orders';
 import { produceOrder } from '#test/support/production';
 import { startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
@@ -201,6 +201,86 @@ describe('a sandbox shipment (test mode)', () => {
       (await call('GET', '/v1/shipments?carrier=sendcloud&status=cancelled', { key })).body.data.map((s: { id: number }) => s.id),
     ).not.toContain(first.body.data.id);
     expect((await call('GET', '/v1/orders/999999/shipments', { key })).status).toBe(404);
+  });
+
+  it('pages every shipment list by cursor, a shipment keeping its place when its status changes between two pages', async () => {
+    const shop = await freshShop('Shipment Cursors');
+    const key = shop.secretTest;
+    const [first, second] = [await readyOrder(key), await readyOrder(key)];
+    const made: { id: number; order: number; status: string }[] = [];
+    // Partial shipments of 50 pieces of line 1: five of the first order, three of the second, interleaved.
+    for (const order of [first, second, first, first, second, first, second, first]) {
+      const response = await ship(key, {
+        order_id: order.id,
+        carrier: 'sandbox',
+        service: 'standard',
+        parcels: [parcel],
+        items: [{ line_id: 1, quantity: 50 }],
+      });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      made.push({ id: response.body.data.id, order: order.id, status: 'label_created' });
+    }
+    for (const shipment of [made[1]!, made[4]!, made[5]!]) {
+      expect((await simulate(key, shipment.id, { status: 'in_transit' })).status).toBe(200);
+      shipment.status = 'in_transit';
+    }
+    const newestFirst = (shipments: typeof made) => shipments.map(({ id }) => id).toSorted((a, b) => b - a);
+
+    async function walk(path: string, { counted = 0, order = false } = {}) {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const separator = path.includes('?') ? '&' : '?';
+        const response: ApiResponse = await call('GET', `${path}${separator}per_page=2${cursor ? `&starting_after=${cursor}` : ''}`, {
+          key,
+        });
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        const work = dynamoDbWork(response);
+        // The cursor shipment, the page's keys and one more, its items, the total; an order's: the order with
+        // its summary and its shipments (read whole, at most 50).
+        expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(4);
+        expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(order ? 1 + 2 + made.length : 1 + 3 + 2 + Math.max(1, counted));
+        ids.push(...response.body.data.map((shipment: { id: number }) => shipment.id));
+        cursor = response.body.pagination.next_cursor;
+        expect(response.body.pagination.has_more).toBe(cursor !== null);
+      } while (cursor !== null);
+      return ids;
+    }
+    expect(await walk('/v1/shipments')).toEqual(newestFirst(made));
+    const labelled = made.filter((shipment) => shipment.status === 'label_created');
+    expect(await walk('/v1/shipments?status=label_created')).toEqual(newestFirst(labelled));
+    expect(await walk('/v1/shipments?carrier=sandbox', { counted: made.length })).toEqual(newestFirst(made));
+    const moving = made.filter((shipment) => shipment.status === 'in_transit');
+    expect(await walk('/v1/shipments?carrier=sandbox&status=in_transit', { counted: moving.length })).toEqual(newestFirst(moving));
+    const ofFirst = made.filter((shipment) => shipment.order === first.id);
+    expect(await walk(`/v1/shipments?order_id=${first.id}`, { order: true })).toEqual(newestFirst(ofFirst));
+    expect(await walk(`/v1/orders/${second.id}/shipments`, { order: true })).toEqual(
+      newestFirst(made.filter((shipment) => shipment.order === second.id)),
+    );
+
+    // The page's last shipment is cancelled meanwhile: the next page of the labelled ones goes on after its place.
+    const page = await call('GET', '/v1/shipments?status=label_created&per_page=2', { key });
+    const last = page.body.data[1].id;
+    expect((await call('POST', `/v1/shipments/${last}/cancel`, { key })).status).toBe(200);
+    const next = await call('GET', `/v1/shipments?status=label_created&per_page=2&starting_after=${last}`, { key });
+    expect(next.body.data.map((shipment: { id: number }) => shipment.id)).toEqual(newestFirst(labelled).slice(2, 4));
+    const orderNext = await call('GET', `/v1/orders/${first.id}/shipments?status=label_created&starting_after=${last}`, { key });
+    expect(orderNext.body.data.map((shipment: { id: number }) => shipment.id)).toEqual(
+      newestFirst(labelled.filter((shipment) => shipment.order === first.id && shipment.id < last)),
+    );
+
+    for (const [path, field, requestKey] of [
+      [`/v1/shipments?starting_after=${made.at(-1)!.id + 1}`, 'starting_after', key],
+      [`/v1/shipments?starting_after=${made[0]!.id}`, 'starting_after', shop.secretLive],
+      [`/v1/orders/${first.id}/shipments?starting_after=${made.at(-1)!.id + 1}`, 'starting_after', key],
+      [`/v1/shipments?starting_after=${made[0]!.id}&page=2`, 'page', key],
+    ] as const) {
+      const response = await call('GET', path, { key: requestKey });
+      expect(response.status, path).toBe(422);
+      expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+    }
+    const unknown = await call('GET', `/v1/shipments?starting_after=${made.at(-1)!.id + 1}`, { key });
+    expect(unknown.body.error.details[0].message).toBe(`No shipment with id ${made.at(-1)!.id + 1}`);
   });
 
   it('never reaches Sendcloud with a test key, even with test credentials set', async () => {
