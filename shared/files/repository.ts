@@ -7,10 +7,10 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { countCollectionUpTo, getMany, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
-import { fileKeys } from '#shared/db/keys';
+import { cursorKeys, fileKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
 import { NotFoundError, VersionConflict } from '#shared/errors';
-import { fileFromItem, fileItem, sortKeyFacets, type FileRecord } from './stored';
+import { fileFromItem, fileIdOfSortKey, fileItem, fileSortKey, sortKeyFacets, type FileRecord } from './stored';
 
 export async function insertFile(tenant: Tenant, record: FileRecord): Promise<void> {
   await dynamo().send(
@@ -77,16 +77,23 @@ export interface FileFilter {
   customerId?: number;
 }
 
+/** A list request: a page number, or the files after `after` (a cursor: the file named by `starting_after`). */
+export interface FilePageRequest extends PageRequest {
+  after?: FileRecord;
+}
+
 /**
  * A page of files, newest first: the tenant's (gsi1) or one order's (gsi2). Purpose, status and
  * the uploading customer are read off the index sort keys, so filtering reads key records only
- * (at most MAX_EXAMINED per request) and fetches just the page's items.
+ * (at most MAX_EXAMINED per request) and fetches just the page's items. A cursor starts the Query
+ * after the cursor file's place (its creation). `next`: the id of the file the next page starts
+ * after — the page's last, or the last one examined when a filter stopped the page short.
  */
 export async function listFiles(
   tenant: Tenant,
   filter: FileFilter,
-  page: PageRequest,
-): Promise<{ items: FileRecord[]; hasMore: boolean } & Total> {
+  page: FilePageRequest,
+): Promise<{ items: FileRecord[]; hasMore: boolean; next: number | undefined } & Total> {
   const query: CollectionQuery =
     filter.orderId !== undefined
       ? { index: 'gsi2', partition: fileKeys.orderFiles(tenant, filter.orderId), newestFirst: true }
@@ -102,9 +109,13 @@ export async function listFiles(
           (filter.customerId === undefined || facets.customer === String(filter.customerId))
         );
       };
+  const { after } = page;
+  const startAfter =
+    after && cursorKeys.file(tenant, after.id, { index: query.index, partition: query.partition, sortKey: fileSortKey(after) });
   const [window, total] = await Promise.all([
-    readWindow(query, { perPage: page.perPage, offset: (page.page - 1) * page.perPage, ...(keep ? { keep } : {}) }),
+    readWindow(query, { perPage: page.perPage, offset: (page.page - 1) * page.perPage, startAfter, ...(keep ? { keep } : {}) }),
     countCollectionUpTo(query, undefined, keep),
   ]);
-  return { items: window.items.map(fileFromItem), hasMore: window.hasMore, ...total };
+  const next = window.next && fileIdOfSortKey(String(window.next[`${query.index}sk`]));
+  return { items: window.items.map(fileFromItem), hasMore: window.hasMore, next, ...total };
 }

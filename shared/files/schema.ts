@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { responseSchema } from '#shared/schemas/response';
 import { bodyId, lineText, queryId, requiredText } from '#shared/schemas/common';
-import { paginationQuery } from '#shared/schemas/pagination';
+import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
 import { FILE_PURPOSES, FILE_STATUSES, storedFile } from './stored';
 import { MAX_PRESIGNED_BYTES } from './limits';
 
@@ -49,12 +49,15 @@ export const PresignedUploadSchema = /* @__PURE__ */ z
   .meta({ id: 'PresignedUpload' });
 
 export const FileListQuerySchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    ...paginationQuery,
-    order_id: queryId('order_id').optional().meta({ description: "One order's files" }),
-    purpose: z.enum(FILE_PURPOSES).optional(),
-    status: z.enum(FILE_STATUSES).optional(),
-  }))();
+  z
+    .strictObject({
+      ...paginationQuery,
+      order_id: queryId('order_id').optional().meta({ description: "One order's files" }),
+      purpose: z.enum(FILE_PURPOSES).optional(),
+      status: z.enum(FILE_STATUSES).optional(),
+      starting_after: idCursor('files'),
+    })
+    .superRefine(cursorOnFirstPage))();
 
 export const DownloadQuerySchema = /* @__PURE__ */ z.strictObject({
   format: z.enum(['url']).optional().meta({ description: '`url`: answer the presigned URL as JSON instead of a 302' }),

@@ -11,7 +11,6 @@ import { fileKeys } from '#shared/db/keys';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '#shared/errors';
 import { readOrder } from '#shared/orders/repository';
-import type { PageRequest } from '#shared/db/collections';
 import { detectFileType, FILE_HEAD_BYTES, type FileType } from './detect';
 import { sanitizeFilename } from './filename';
 import { MAX_MULTIPART_FILE_BYTES, PREFLIGHT_MAX_BYTES } from './limits';
@@ -230,8 +229,20 @@ export async function getFile(tenant: Tenant, caller: Caller, id: number): Promi
   return present(await visibleFile(tenant, caller, id));
 }
 
+/**
+ * The cursor's file: the one `starting_after` names (422 when the tenant has none). It only
+ * positions the list, so a customer token's cursor may be a file of the tenant that is not its
+ * own: a page its filter stopped short names the last file examined, whoever uploaded it.
+ */
+async function cursorOf(tenant: Tenant, id: number | undefined): Promise<FileRecord | undefined> {
+  if (id === undefined) return undefined;
+  const file = await repo.readFile(tenant, id);
+  if (!file) throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No file with id ${id}` }]);
+  return file;
+}
+
 export async function listFiles(tenant: Tenant, caller: Caller, query: FileListQuery) {
-  const page: PageRequest = { page: query.page, perPage: query.per_page };
+  const page: repo.FilePageRequest = { page: query.page, perPage: query.per_page, after: await cursorOf(tenant, query.starting_after) };
   const result = await repo.listFiles(
     tenant,
     { orderId: query.order_id, purpose: query.purpose, status: query.status, customerId: customerOf(caller) },

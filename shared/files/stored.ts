@@ -86,6 +86,9 @@ export const PENDING_TTL_SECONDS = 24 * 3600;
 export const fileSortKey = (record: Pick<FileRecord, 'created_at' | 'id' | 'purpose' | 'status' | 'customer_id'>): string =>
   `${createdSortKey(record.created_at, record.id)}#${record.purpose}#${record.status}#${record.customer_id ?? '-'}`;
 
+/** The file id in an index sort key (`<created>#<padded id>#…`). */
+export const fileIdOfSortKey = (sortKey: string): number => Number(sortKey.split('#')[1]);
+
 /** Purpose, status and customer back from an index sort key. */
 export function sortKeyFacets(sortKey: string): { purpose: string; status: string; customer: string } {
   const parts = sortKey.split('#');

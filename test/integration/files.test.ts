@@ -1,10 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '#shared/accounts/service';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { createAccount, setPlan } from '#shared/accounts/service';
 import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { batchWriteAll, putRequest } from '#shared/db/batch';
+import { MAX_EXAMINED, TOTAL_CAP } from '#shared/db/collections';
+import { fileKeys } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
 import { MAX_MULTIPART_FILE_BYTES } from '#shared/files/limits';
+import { fileFromItem, fileItem, type FileRecord } from '#shared/files/stored';
 import { pdfOf, pngOf, postToS3, sha256, storedObjects, uploadForm } from '#test/support/files';
-import { call, uniqueEmail } from '#test/support/http';
+import { call, dynamoDbWork, uniqueEmail } from '#test/support/http';
 import { businessCards } from '#test/support/products';
 
 /**
@@ -212,6 +219,130 @@ describe('files', () => {
     expect(removed.body.data).toEqual({ id: proof.body.data.id, deleted: true });
     expect((await call('GET', `/v1/files/${proof.body.data.id}`, { key: shop.secret })).status).toBe(404);
     expect((await storedObjects(shop.tenant)).some((key) => key.endsWith(String(proof.body.data.id).padStart(12, '0')))).toBe(false);
+  });
+});
+
+/**
+ * The files list by cursor (`starting_after=<file id>`) over 5,200 records written straight into
+ * the table, newer than three uploads over HTTP: a walk sees every file once, a page by cursor
+ * reads its own keys where its page number reads every key before it, and a filter on the keys
+ * (purpose, status, a customer token's own) that examines MAX_EXAMINED keys without a match
+ * answers a short page whose cursor — the last file examined — goes on from there.
+ */
+describe('the files list by cursor', () => {
+  const BULK = 5200;
+  let shop: { secret: string; live: string; publishable: string; tenant: Tenant };
+  let anna: { access_token: string; customer: { id: number } };
+  let uploaded: number[];
+  let all: number[];
+
+  beforeAll(async () => {
+    const created = await createAccount({ name: 'Busy Artwork Shop', plan: 'enterprise' });
+    await setPlan(created.account.id, 'enterprise', 1_000_000);
+    shop = {
+      secret: created.keys.secret_test.key,
+      live: created.keys.secret_live.key,
+      publishable: created.keys.publishable_test.key,
+      tenant: { accountId: created.account.id, mode: 'test' },
+    };
+    const email = uniqueEmail('cursor');
+    await call('POST', '/v1/auth/register', { key: shop.publishable, body: { email, password: 'correct horse battery', name: 'Anna' } });
+    anna = (await call('POST', '/v1/auth/login', { key: shop.publishable, body: { email, password: 'correct horse battery' } })).body.data;
+    // The oldest files: a proof of the shop's and two of Anna's.
+    uploaded = [];
+    for (const [key, fields] of [
+      [shop.secret, { purpose: 'proof' }],
+      [anna.access_token, {}],
+      [anna.access_token, {}],
+    ] as const) {
+      const response = await uploadForm(key, { bytes: pngOf(2, 2), name: 'a.png', type: 'image/png' }, fields);
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      uploaded.push(response.body.data.id);
+    }
+    const stored = await dynamo().send(
+      new GetCommand({ TableName: tableName(), Key: fileKeys.file(shop.tenant, uploaded[0]!), ConsistentRead: true }),
+    );
+    const template = fileFromItem(stored.Item!);
+    // Newer artwork of the shop's, ids after the uploads', one millisecond apart; no preflight pending
+    // (the preflight worker would look for their objects).
+    const later = Date.now() + 60_000;
+    const records = Array.from({ length: BULK }, (_, index): FileRecord => {
+      const at = new Date(later + index).toISOString();
+      return { ...template, id: 1000 + index, purpose: 'artwork', customer_id: null, preflight: null, created_at: at, updated_at: at };
+    });
+    await batchWriteAll(records.map((record) => putRequest(fileItem(shop.tenant, record))));
+    all = [...records.map((record) => record.id).toReversed(), ...uploaded.toReversed()];
+  }, 120_000);
+
+  async function list(query: string, key = shop.secret) {
+    const response = await call('GET', `/v1/files?${query}`, { key });
+    expect(response.status, `${query}: ${JSON.stringify(response.body)}`).toBe(200);
+    return { body: response.body, work: dynamoDbWork(response) };
+  }
+
+  /** Walks by cursor to the end: the ids served, and each page's items read (at most `bound`). */
+  async function walk(query: string, bound: number, key = shop.secret) {
+    const ids: number[] = [];
+    const pages: { items: number; next: string | null }[] = [];
+    let cursor: string | null = null;
+    for (let request = 0; request < 100; request++) {
+      const { body, work } = await list(`${query}${cursor ? `&starting_after=${cursor}` : ''}`, key);
+      ids.push(...body.data.map((file: { id: number }) => file.id));
+      expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(bound);
+      expect(body.pagination.has_more).toBe(body.pagination.next_cursor !== null);
+      cursor = body.pagination.next_cursor;
+      pages.push({ items: body.data.length, next: cursor });
+      if (cursor === null) return { ids, pages };
+    }
+    throw new Error(`${query}: no last page after 100 requests`);
+  }
+
+  it('walks every file once, newest first, each page reading the cursor, its own keys (+ one), its items and the capped count', async () => {
+    const { ids } = await walk('per_page=100', 1 + 101 + 100 + TOTAL_CAP + 1);
+    expect(ids).toEqual(all);
+  });
+
+  it('reads a deep page by cursor at the cost of the first, where its page number reads every key before it', async () => {
+    const byNumber = await list('per_page=100&page=40');
+    const byCursor = await list(`per_page=100&starting_after=${all[3899]}`);
+    expect(byCursor.body.data).toEqual(byNumber.body.data);
+    expect(byCursor.body.data.map((file: { id: number }) => file.id)).toEqual(all.slice(3900, 4000));
+    expect(byCursor.body.pagination).toMatchObject({
+      total: TOTAL_CAP,
+      total_capped: true,
+      has_more: true,
+      next_cursor: String(all[3999]),
+    });
+    // The cursor file, the page's keys and one more, its items, the total counted up to the cap.
+    expect(byCursor.work.commands.toSorted()).toEqual(['BatchGetItem[100]', 'GetItem[1]', `Query[${TOTAL_CAP + 1}]`, 'Query[101]']);
+    expect(byNumber.work.items, byNumber.work.commands.join(',')).toBeGreaterThanOrEqual(4000);
+  });
+
+  it('goes on from the last file examined when a filter on the keys stops a page short, for a customer token too', async () => {
+    // The proof is the oldest file: the first request examines MAX_EXAMINED keys and finds none.
+    const proofs = await walk('purpose=proof&per_page=10', 1 + MAX_EXAMINED + 10 + TOTAL_CAP + 1);
+    expect(proofs.ids).toEqual([uploaded[0]]);
+    expect(proofs.pages[0]).toEqual({ items: 0, next: String(all[MAX_EXAMINED - 1]) });
+    // Anna's files only, though the cursor of her first (empty) page is a file of the shop's.
+    const own = await walk('per_page=10', 1 + MAX_EXAMINED + 10 + TOTAL_CAP + 1, anna.access_token);
+    expect(own.ids).toEqual(uploaded.slice(1).toReversed());
+    expect(own.pages[0]).toEqual({ items: 0, next: String(all[MAX_EXAMINED - 1]) });
+    expect((await call('GET', `/v1/files/${all[MAX_EXAMINED - 1]}`, { key: anna.access_token })).status).toBe(404);
+  });
+
+  it("refuses a cursor the tenant does not have (another mode's id) and a cursor with a page number", async () => {
+    for (const [query, field, key] of [
+      [`starting_after=${1000 + BULK}`, 'starting_after', shop.secret],
+      [`starting_after=${uploaded[0]}`, 'starting_after', shop.live],
+      [`starting_after=${uploaded[0]}&page=2`, 'page', shop.secret],
+      ['starting_after=file_1', 'starting_after', shop.secret],
+    ] as const) {
+      const response = await call('GET', `/v1/files?${query}`, { key });
+      expect(response.status, query).toBe(422);
+      expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+    }
+    const unknown = await call('GET', `/v1/files?starting_after=${1000 + BULK}`, { key: shop.secret });
+    expect(unknown.body.error.details[0].message).toBe(`No file with id ${1000 + BULK}`);
   });
 });
 
