@@ -1,6 +1,7 @@
 /**
  * The pure parts of bounded lists: the audit cursor, event id ranges of a time range, the
- * pending-deliveries keys, and the id cursors of products, customers and legacy products.
+ * pending-deliveries keys, and the id cursors of products, customers, legacy products, invoices,
+ * quotes, shipments, production jobs and machines, and files.
  */
 import { describe, expect, it } from 'vitest';
 import { cursorTime, decodeAuditCursor, encodeAuditCursor } from '#shared/audit/cursor';
@@ -12,20 +13,41 @@ import {
   createdSortKey,
   cursorKeys,
   deliveryOfKey,
+  dueSortKey,
   DUE_SHARDS,
+  fileKeys,
+  invoiceKeys,
+  jobQueueSortKey,
+  jobsDueBefore,
   legacyProductKeys,
+  machineSortKey,
   nameSortKey,
+  productionKeys,
+  quoteKeys,
+  shipmentKeys,
   sweepKeys,
   tenantKeys,
   webhookKeys,
 } from '#shared/db/keys';
+import type { TransactItem } from '#shared/db/table';
 import { idRange } from '#shared/event-log/repository';
 import { EventListQuerySchema } from '#shared/event-log/schema';
+import { FileListQuerySchema } from '#shared/files/schema';
+import { fileIdOfSortKey, fileItem, fileSortKey, type FileRecord } from '#shared/files/stored';
 import { idTime, prefixedId } from '#shared/ids';
+import { CustomerInvoicesQuerySchema, InvoiceListQuerySchema } from '#shared/invoices/schema';
+import { invoiceCreation, type InvoiceRecord } from '#shared/invoices/stored';
 import { LegacyListQuerySchema } from '#shared/legacy-products/schema';
 import { buildOpenApiDocument } from '#shared/openapi/document';
+import { JobListQuerySchema, MachineListQuerySchema } from '#shared/production/schema';
+import { PRIORITY_RANKS } from '#shared/production/status';
+import { jobListEntryPut, jobPut, machinePut, queueKeyOf, type JobRecord, type MachineRecord } from '#shared/production/stored';
 import { ProductListQuerySchema } from '#shared/products/schema';
 import { listEntryPuts, productPut, type ProductRecord } from '#shared/products/stored';
+import { CustomerQuotesQuerySchema, QuoteListQuerySchema } from '#shared/quotes/schema';
+import { quoteCreation, type QuoteRecord } from '#shared/quotes/stored';
+import { OrderShipmentsQuerySchema, ShipmentListQuerySchema } from '#shared/shipments/schema';
+import { recordedShipmentParts, type ShipmentRecord } from '#shared/shipments/stored';
 import { deliveryIdFor } from '#shared/webhooks/delivery-id';
 
 describe('the audit cursor', () => {
@@ -247,9 +269,188 @@ describe('product, customer and legacy product cursors', () => {
       paths: Record<string, { get: { parameters: { name: string; in: string }[] } }>;
       components: { schemas: { Pagination: { properties: Record<string, unknown> } } };
     };
-    for (const path of ['/v1/products', '/v1/customers', '/v1/legacy-products', '/legacy-products', '/v1/orders']) {
+    for (const path of [
+      '/v1/products',
+      '/v1/customers',
+      '/v1/legacy-products',
+      '/legacy-products',
+      '/v1/orders',
+      '/v1/customers/{id}/orders',
+      '/v1/invoices',
+      '/v1/customers/{id}/invoices',
+      '/v1/quotes',
+      '/v1/customers/{id}/quotes',
+      '/v1/shipments',
+      '/v1/orders/{id}/shipments',
+      '/v1/production/jobs',
+      '/v1/production/machines',
+      '/v1/files',
+    ]) {
       expect(document.paths[path]!.get.parameters, path).toContainEqual(expect.objectContaining({ name: 'starting_after', in: 'query' }));
     }
     expect(document.components.schemas.Pagination.properties.next_cursor).toMatchObject({ type: 'string', nullable: true });
+  });
+});
+
+describe('invoice, quote, shipment, job, machine and file cursors', () => {
+  const tenant = { accountId: 'acct_Fx7Qm2Lk9Pw4Rt6Z', mode: 'live' as const };
+  const createdAt = '2026-11-21T10:15:00.000Z';
+  const keysOf = (item: Record<string, unknown>, index: 'gsi1' | 'gsi2') =>
+    Object.fromEntries(['pk', 'sk', `${index}pk`, `${index}sk`].map((name) => [name, item[name]]));
+  const puts = (items: TransactItem[]) => items.flatMap((item) => (item.Put ? [item.Put.Item as Record<string, unknown>] : []));
+  /** The key and the attributes an Update sets (`SET #f0 = :f0, …`), as one item. */
+  const updated = (item: TransactItem): Record<string, unknown> => {
+    const update = item.Update!;
+    const names = update.ExpressionAttributeNames as Record<string, string>;
+    const values = update.ExpressionAttributeValues as Record<string, unknown>;
+    const sets = /^SET (.*?)(?: REMOVE |$)/.exec(update.UpdateExpression!)![1]!.split(', ');
+    return {
+      ...update.Key,
+      ...Object.fromEntries(sets.map((set) => set.split(' = ')).map(([name, value]) => [names[name!] ?? name, values[value!]])),
+    };
+  };
+
+  it('are the positions the stored items and list entries have in each list', () => {
+    const invoice = {
+      id: 17,
+      status: 'sent',
+      order_id: 9,
+      customer: { id: 3 },
+      due_date: '2026-12-08',
+      created_at: createdAt,
+    } as unknown as InvoiceRecord;
+    const [item, customerEntry, due, unpaid, orderEntry] = puts(invoiceCreation(tenant, invoice));
+    const created = createdSortKey(createdAt, 17);
+    const dueKey = dueSortKey('2026-12-08', createdAt, 17);
+    const invoiceAt = (index: 'gsi1' | 'gsi2', partition: string, sortKey: string, entry?: 'CUSTOMER' | 'ORDER' | 'DUE' | 'UNPAID') =>
+      cursorKeys.invoice(tenant, 17, { index, partition, sortKey, entry });
+    expect(invoiceAt('gsi1', invoiceKeys.collection(tenant), created)).toEqual(keysOf(item!, 'gsi1'));
+    expect(invoiceAt('gsi2', invoiceKeys.byStatus(tenant, 'sent'), created)).toEqual(keysOf(item!, 'gsi2'));
+    expect(invoiceAt('gsi1', invoiceKeys.ofCustomer(tenant, 3), created, 'CUSTOMER')).toEqual(keysOf(customerEntry!, 'gsi1'));
+    expect(invoiceAt('gsi2', invoiceKeys.ofCustomerByStatus(tenant, 3, 'sent'), created, 'CUSTOMER')).toEqual(
+      keysOf(customerEntry!, 'gsi2'),
+    );
+    expect(invoiceAt('gsi1', invoiceKeys.byDueDate(tenant), dueKey, 'DUE')).toEqual(keysOf(due!, 'gsi1'));
+    expect(invoiceAt('gsi1', invoiceKeys.unpaidByDueDate(tenant), dueKey, 'UNPAID')).toEqual(keysOf(unpaid!, 'gsi1'));
+    expect(invoiceAt('gsi1', invoiceKeys.ofOrder(tenant, 9), created, 'ORDER')).toEqual(keysOf(orderEntry!, 'gsi1'));
+
+    // An open quote sorts by validity in its status lists, by creation in the lists of all.
+    const quote = {
+      id: 5,
+      status: 'open',
+      customer: { id: 3 },
+      valid_until: '2026-12-24',
+      created_at: createdAt,
+    } as unknown as QuoteRecord;
+    const [quoteItem, quoteEntry] = puts(quoteCreation(tenant, quote));
+    const validity = dueSortKey('2026-12-24', createdAt, 5);
+    const quoteAt = (index: 'gsi1' | 'gsi2', partition: string, sortKey: string, entry = false) =>
+      cursorKeys.quote(tenant, 5, { index, partition, sortKey, entry });
+    expect(quoteAt('gsi1', quoteKeys.collection(tenant), createdSortKey(createdAt, 5))).toEqual(keysOf(quoteItem!, 'gsi1'));
+    expect(quoteAt('gsi2', quoteKeys.byStatus(tenant, 'open'), validity)).toEqual(keysOf(quoteItem!, 'gsi2'));
+    expect(quoteAt('gsi1', quoteKeys.ofCustomer(tenant, 3), createdSortKey(createdAt, 5), true)).toEqual(keysOf(quoteEntry!, 'gsi1'));
+    expect(quoteAt('gsi2', quoteKeys.ofCustomerByStatus(tenant, 3, 'open'), validity, true)).toEqual(keysOf(quoteEntry!, 'gsi2'));
+    const accepted = puts(quoteCreation(tenant, { ...quote, status: 'accepted' }))[0]!;
+    expect(quoteAt('gsi2', quoteKeys.byStatus(tenant, 'accepted'), createdSortKey(createdAt, 5))).toEqual(keysOf(accepted, 'gsi2'));
+
+    const shipment = {
+      id: 11,
+      carrier: 'sandbox',
+      status: 'label_created',
+      carrier_parcel_ids: [],
+      created_at: createdAt,
+      version: 1,
+    } as unknown as ShipmentRecord;
+    const [recorded, carrierEntry] = recordedShipmentParts(tenant, shipment, shipment);
+    const shipped = createdSortKey(createdAt, 11);
+    const shipmentAt = (index: 'gsi1' | 'gsi2', partition: string, entry = false) =>
+      cursorKeys.shipment(tenant, 11, { index, partition, sortKey: shipped, entry });
+    expect(shipmentAt('gsi1', shipmentKeys.collection(tenant))).toEqual(keysOf(updated(recorded!), 'gsi1'));
+    expect(shipmentAt('gsi2', shipmentKeys.byStatus(tenant, 'label_created'))).toEqual(keysOf(updated(recorded!), 'gsi2'));
+    expect(shipmentAt('gsi1', shipmentKeys.byCarrier(tenant, 'sandbox'), true)).toEqual(keysOf(carrierEntry!.Put!.Item!, 'gsi1'));
+    expect(shipmentAt('gsi2', shipmentKeys.byCarrierAndStatus(tenant, 'sandbox', 'label_created'), true)).toEqual(
+      keysOf(carrierEntry!.Put!.Item!, 'gsi2'),
+    );
+
+    const job = {
+      id: 8,
+      status: 'scheduled',
+      machine_id: 2,
+      priority: 'high',
+      due_date: '2026-12-01',
+      created_at: createdAt,
+    } as unknown as JobRecord;
+    const queued = jobQueueSortKey(1, '2026-12-01', createdAt, 8);
+    expect(queueKeyOf(job)).toBe(queued);
+    const jobItem = jobPut(tenant, job).Put!.Item!;
+    const jobEntry = jobListEntryPut(tenant, job).Put!.Item!;
+    const jobAt = (index: 'gsi1' | 'gsi2', partition: string, entry = false) =>
+      cursorKeys.job(tenant, 8, { index, partition, sortKey: queued, entry });
+    expect(jobAt('gsi1', productionKeys.jobsByStatus(tenant, 'scheduled'))).toEqual(keysOf(jobItem, 'gsi1'));
+    expect(jobAt('gsi2', productionKeys.machineJobsByStatus(tenant, 2, 'scheduled'))).toEqual(keysOf(jobItem, 'gsi2'));
+    expect(jobAt('gsi1', productionKeys.jobsCollection(tenant), true)).toEqual(keysOf(jobEntry, 'gsi1'));
+    expect(jobAt('gsi2', productionKeys.machineJobs(tenant, 2), true)).toEqual(keysOf(jobEntry, 'gsi2'));
+
+    const machine = { id: 2, type: 'cutter', status: 'idle', created_at: createdAt } as unknown as MachineRecord;
+    const machineItem = machinePut(tenant, machine).Put!.Item!;
+    const placed = machineSortKey('cutter', createdAt, 2);
+    expect(cursorKeys.machine(tenant, 2, { index: 'gsi1', partition: productionKeys.machinesCollection(tenant), sortKey: placed })).toEqual(
+      keysOf(machineItem, 'gsi1'),
+    );
+    expect(
+      cursorKeys.machine(tenant, 2, { index: 'gsi2', partition: productionKeys.machinesByStatus(tenant, 'idle'), sortKey: placed }),
+    ).toEqual(keysOf(machineItem, 'gsi2'));
+
+    const file = {
+      id: 4,
+      purpose: 'artwork',
+      status: 'ready',
+      customer_id: 3,
+      order_id: 9,
+      created_at: createdAt,
+    } as unknown as FileRecord;
+    const stored = fileItem(tenant, file);
+    expect(cursorKeys.file(tenant, 4, { index: 'gsi1', partition: fileKeys.filesCollection(tenant), sortKey: fileSortKey(file) })).toEqual(
+      keysOf(stored, 'gsi1'),
+    );
+    expect(cursorKeys.file(tenant, 4, { index: 'gsi2', partition: fileKeys.orderFiles(tenant, 9), sortKey: fileSortKey(file) })).toEqual(
+      keysOf(stored, 'gsi2'),
+    );
+    expect(fileIdOfSortKey(String(stored.gsi1sk))).toBe(4);
+  });
+
+  it("start the ranges of the jobs due before a date at the cursor's priority: the ones before it are past, the ones after it from their beginning", () => {
+    const query: CollectionQuery = { index: 'gsi1', partition: 'P', newestFirst: false };
+    const ranges = PRIORITY_RANKS.map((rank) => jobsDueBefore(rank, '2026-12-10'));
+    const at = (sortKey: string) => ({ pk: 'x', sk: 'y', gsi1pk: 'P', gsi1sk: sortKey });
+    const positions = (sortKey: string) => ranges.map((range) => startPosition({ ...query, sortKeyBetween: range }, at(sortKey)));
+    // A high-priority job (rank 1) due within the bound.
+    expect(positions(jobQueueSortKey(1, '2026-12-01', createdAt, 8))).toEqual(['past', 'within', 'before', 'before']);
+    // Due after the bound, or without a due date: past its own range too.
+    expect(positions(jobQueueSortKey(1, '2026-12-10', createdAt, 8))).toEqual(['past', 'past', 'before', 'before']);
+    expect(positions(jobQueueSortKey(3, null, createdAt, 8))).toEqual(['past', 'past', 'past', 'past']);
+    expect(positions(jobQueueSortKey(0, '2026-01-01', createdAt, 8))).toEqual(['within', 'before', 'before', 'before']);
+  });
+
+  it('go with page 1 only, each as an integer id', () => {
+    for (const schema of [
+      InvoiceListQuerySchema,
+      CustomerInvoicesQuerySchema,
+      QuoteListQuerySchema,
+      CustomerQuotesQuerySchema,
+      ShipmentListQuerySchema,
+      OrderShipmentsQuerySchema,
+      JobListQuerySchema,
+      MachineListQuerySchema,
+      FileListQuerySchema,
+    ]) {
+      expect(schema.safeParse({ starting_after: '42' }).data).toMatchObject({ page: 1, starting_after: 42 });
+      const paged = schema.safeParse({ starting_after: '42', page: '2' });
+      expect(paged.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+        ['page', 'use either page or starting_after'],
+      ]);
+      for (const cursor of ['0', 'x', 'file_1', '1.5', '9007199254740993'])
+        expect(schema.safeParse({ starting_after: cursor }).success, cursor).toBe(false);
+    }
   });
 });
