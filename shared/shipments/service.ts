@@ -47,11 +47,12 @@ async function cursorOf(tenant: Tenant, id: number | undefined): Promise<Shipmen
  * paged in memory, newest first; a cursor keeps the ones created before it, wherever it sorts.
  */
 async function orderShipments(tenant: Tenant, orderId: number, query: OrderShipmentsQuery): Promise<ShipmentPage> {
-  const [{ order, shipping }, after] = await Promise.all([
-    repo.readOrderWithShipping(tenant, orderId),
-    cursorOf(tenant, query.starting_after),
-  ]);
+  // Both read at once; an unknown order is a 404 whatever the cursor is (its 422 is awaited only after).
+  const cursorRead = cursorOf(tenant, query.starting_after);
+  cursorRead.catch(() => undefined);
+  const { order, shipping } = await repo.readOrderWithShipping(tenant, orderId);
   if (!order) throw new NotFoundError('order', orderId);
+  const after = await cursorRead;
   const all = await repo.readShipments(
     tenant,
     (shipping?.shipments ?? []).map((entry) => entry.id),

@@ -281,6 +281,8 @@ describe('a sandbox shipment (test mode)', () => {
     }
     const unknown = await call('GET', `/v1/shipments?starting_after=${made.at(-1)!.id + 1}`, { key });
     expect(unknown.body.error.details[0].message).toBe(`No shipment with id ${made.at(-1)!.id + 1}`);
+    // An unknown order is a 404 whatever the cursor.
+    expect((await call('GET', `/v1/orders/999999/shipments?starting_after=${made.at(-1)!.id + 1}`, { key })).status).toBe(404);
   });
 
   it('never reaches Sendcloud with a test key, even with test credentials set', async () => {
