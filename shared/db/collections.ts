@@ -113,9 +113,13 @@ export interface Window {
   next: Item | undefined;
 }
 
-/** With a `keep` filter a request reads its keys in chunks of at least this many (one Query each). */
+/**
+ * With a `keep` filter a request's first Query asks for at least this many keys, and each further
+ * one for twice as many as the one before: 200, 400, 800, 1,600, … — five Query calls at most reach
+ * MAX_EXAMINED, and a dense filter stops after the first.
+ */
 const EXAMINE_CHUNK = 200;
-/** With a `keep` filter, the key records one request examines by default: about 1 MB, two or three Query calls. */
+/** With a `keep` filter, the key records one request examines by default: well under 1 MB, at most five Query calls. */
 export const MAX_EXAMINED = 5000;
 
 /**
@@ -135,7 +139,10 @@ export async function readWindow(query: CollectionQuery, request: WindowRequest)
   let lastExamined: Item | undefined;
   let exhausted = true;
   const pages = keep
-    ? queryPages({ ...input, Limit: Math.max(wanted, EXAMINE_CHUNK) }, { maxScanned: request.maxExamined ?? MAX_EXAMINED, startAfter })
+    ? queryPages(
+        { ...input, Limit: Math.max(wanted, EXAMINE_CHUNK) },
+        { maxScanned: request.maxExamined ?? MAX_EXAMINED, startAfter, limitGrowth: 2 },
+      )
     : queryPages(input, { max: wanted, startAfter });
   for await (const page of pages) {
     for (const entry of page.items) {

@@ -30,6 +30,11 @@ export interface QueryOptions {
   maxScanned?: number;
   /** Start after this position (a `lastKey` of an earlier page, or the key of an item of the query). */
   startAfter?: Item;
+  /**
+   * Each page asks for this many times the previous page's `Limit`: a read filtered in memory
+   * starts small (a dense filter fills its page at once) and reaches a large bound in a few calls.
+   */
+  limitGrowth?: number;
 }
 
 /**
@@ -42,9 +47,10 @@ export async function* queryPages(input: QueryInput, options: QueryOptions = {})
   let startKey: Item | undefined = options.startAfter;
   let seen = 0;
   let scanned = 0;
+  let limit = input.Limit ?? Infinity;
   do {
     const wanted = Math.min(
-      input.Limit ?? Infinity,
+      limit,
       options.max === undefined ? Infinity : options.max - seen,
       options.maxScanned === undefined ? Infinity : options.maxScanned - scanned,
     );
@@ -61,6 +67,7 @@ export async function* queryPages(input: QueryInput, options: QueryOptions = {})
     seen += items.length;
     scanned += result.ScannedCount ?? items.length;
     startKey = result.LastEvaluatedKey;
+    if (options.limitGrowth) limit *= options.limitGrowth;
     yield { items, count: result.Count ?? items.length, scanned: result.ScannedCount ?? items.length, lastKey: startKey };
   } while (
     startKey &&
