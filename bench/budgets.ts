@@ -138,8 +138,7 @@ export const CALLS_BUDGET: Record<string, number> = {
   'cart.removeItem': 3,
   'cart.merge': 3,
   'cart.checkout': 7,
-  // Bulk imports: two BatchWriteItem per 25 prices (staged with a TTL, then committed without it).
-  'legacy-products.create': Number.POSITIVE_INFINITY,
+  'legacy-products.create': Number.POSITIVE_INFINITY, // bulk import: one BatchWriteItem per 25 prices
   'legacy-products.prices': Number.POSITIVE_INFINITY,
 };
 
