@@ -3,31 +3,18 @@
  * calculation is one GetItem. Tables are versioned so that readers never see half an import:
  *
  *   1. allocate version n (counter on the product) and record it: PRICE_VERSION#n, state writing
- *   2. write all items of version n with BatchWriteItem (not visible: the product points at n−1…),
- *      each — and the record — carrying the table's TTL attribute `expires_at` a day ahead
- *   3. commit: the record becomes `committing` without `expires_at` (if still `writing`, and for an
- *      import if the product still points at the version we started from), then every item is
- *      written again without `expires_at` (BatchWriteItem: DynamoDB has no batch update, and one
- *      transaction takes at most 100 items)
- *   4. one transaction: product.price_version = n (if still the version we started from), remove
- *      the PRICE_VERSION#n record (if `committing`), record the previous version as `retired`
- *   5. delete the items of retired versions (and of imports abandoned for over an hour), then
+ *   2. write all items of version n with BatchWriteItem (not visible: the product points at n−1…)
+ *   3. one transaction: product.price_version = n (if still the version we started from), remove
+ *      the PRICE_VERSION#n record, record the previous version as `retired`
+ *   4. delete the items of retired versions (and of imports abandoned for over an hour), then
  *      their records; what a time budget leaves over is finished by the next import.
- *
- * So a staged item expires on its own unless it was made permanent, and nothing a live version
- * uses ever carries `expires_at`: the switch requires the record's `committing`, which comes
- * before the items lose their TTL, and the writer switches only once all of them have (step 3
- * finished without error). The record carries `expires_at` exactly while its items may: a writer
- * that dies while staging leaves items and record that expire within a day (plus DynamoDB's
- * deletion delay) even if the tenant never imports again; one that dies during the commit leaves
- * a `committing` record without TTL, which the sweep below finds.
  *
  * A create writes version 1 the same way before the product exists. Whatever fails after a
  * version was started — a create or an import — removes the version's items and record at once
  * (`discardVersion`); and a version whose writer died (a function that timed out half-way) stays
  * listed in the tenant's staging collection (gsi1) until the next create or import of the tenant
  * removes it once it is an hour old (`sweepAbandonedVersions`) — also when its product was never
- * created, so no price item outlives a failed create — or until it expires.
+ * created, so no price item outlives a failed create.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
@@ -37,22 +24,10 @@ import { type ItemKey, legacyPriceStagingKeys, legacyProductKeys } from '#shared
 import { logger } from '#shared/logger';
 import { queryAll } from '#shared/db/query';
 import { tableName, type TransactItem } from '#shared/db/table';
-import { transactWrite } from '#shared/db/transactions';
 import type { PriceCell, PriceRow, TableShape } from './price-table';
-import { PriceTableChanged, PriceVersionLost } from './repository';
 
-/** An import still `writing` (or `committing`) after this long has died (a function runs at most 15 minutes). */
+/** An import still `writing` after this long has died (a function runs at most 15 minutes). */
 export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
-
-/**
- * How long staged price items and their version record live unless the commit makes them
- * permanent: DynamoDB's TTL (the table's `expires_at`, Unix seconds) removes what a dead writer
- * left. Far beyond any writer's life (a function runs at most 15 minutes).
- */
-export const STAGED_TTL_SECONDS = 24 * 3600;
-
-/** The `expires_at` of what is staged at `now`. */
-export const stagedExpiry = (now = new Date()): number => Math.floor(now.getTime() / 1000) + STAGED_TTL_SECONDS;
 
 type Shape = Pick<TableShape, 'formats' | 'colors'>;
 
@@ -68,8 +43,6 @@ export async function startPriceVersion(tenant: Tenant, id: number, version: num
         formats: shape.formats,
         colors: shape.colors,
         started_at: now.toISOString(),
-        // Expires with its staged items unless the commit removes it (commitPriceVersion).
-        expires_at: stagedExpiry(now),
         // Listed in the tenant's staging collection until the switch (or a cleanup) deletes the record.
         gsi1pk: legacyPriceStagingKeys.partition(tenant),
         gsi1sk: legacyPriceStagingKeys.sortKey(now.toISOString(), id, version),
@@ -113,62 +86,9 @@ export async function retireVersion(tenant: Tenant, id: number, version: number)
     .catch(() => undefined); // already removed: nothing left to mark
 }
 
-/**
- * Items hold only their key and the price — and while staged `expiresAt` (the TTL attribute
- * `expires_at`); `null` writes them permanent: 72,000 of them are written per import, every byte
- * counts.
- */
-export async function writePrices(
-  tenant: Tenant,
-  id: number,
-  version: number,
-  rows: readonly PriceRow[],
-  expiresAt: number | null = stagedExpiry(),
-): Promise<void> {
-  const ttl = expiresAt === null ? {} : { expires_at: expiresAt };
-  await batchWriteAll(
-    rows.map((row) => putRequest({ ...legacyProductKeys.legacyPrice(tenant, id, version, row), price: row.price, ...ttl })),
-  );
-}
-
-/**
- * Step 3, the commit: makes staged version `version` permanent before it may be switched to. The
- * record first (one transaction: `writing` → `committing`, `expires_at` removed, and when `live`
- * is given only while the product still points at it — an import that already lost the race is
- * not made permanent), then each item, written again without `expires_at`: ⌈rows/25⌉
- * BatchWriteItem calls, as many as staging took (at most 4,000 for the 100,000 rows a table may
- * hold). A writer that dies half-way leaves a `committing` record for the sweep.
- */
-export async function commitPriceVersion(
-  tenant: Tenant,
-  id: number,
-  version: number,
-  rows: readonly PriceRow[],
-  live?: number,
-): Promise<void> {
-  const record: TransactItem = {
-    Update: {
-      TableName: tableName(),
-      Key: legacyProductKeys.legacyPriceVersion(tenant, id, version),
-      UpdateExpression: 'SET #state = :committing REMOVE expires_at',
-      ConditionExpression: '#state = :writing',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':committing': 'committing', ':writing': 'writing' },
-    },
-  };
-  const unchanged = (expected: number): TransactItem => ({
-    ConditionCheck: {
-      TableName: tableName(),
-      Key: legacyProductKeys.legacyProduct(tenant, id),
-      ConditionExpression: 'price_version = :live',
-      ExpressionAttributeValues: { ':live': expected },
-    },
-  });
-  await transactWrite([
-    { item: record, onConditionFailure: () => new PriceVersionLost() },
-    ...(live === undefined ? [] : [{ item: unchanged(live), onConditionFailure: () => new PriceTableChanged() }]),
-  ]);
-  await writePrices(tenant, id, version, rows, null);
+/** Items hold only their key and the price: 72,000 of them are written per import, every byte counts. */
+export async function writePrices(tenant: Tenant, id: number, version: number, rows: readonly PriceRow[]): Promise<void> {
+  await batchWriteAll(rows.map((row) => putRequest({ ...legacyProductKeys.legacyPrice(tenant, id, version, row), price: row.price })));
 }
 
 /** The one read of a calculation. */
@@ -227,8 +147,7 @@ export async function removeStaleVersions(tenant: Tenant, id: number, budgetMs: 
     }),
   );
   for (const record of records.Items ?? []) {
-    const unfinished = record.state === 'writing' || record.state === 'committing';
-    const abandoned = unfinished && now - Date.parse(String(record.started_at)) > ABANDONED_AFTER_MS;
+    const abandoned = record.state === 'writing' && now - Date.parse(String(record.started_at)) > ABANDONED_AFTER_MS;
     if (record.state !== 'retired' && !abandoned) continue;
     for (const format of (record.formats as string[] | undefined) ?? []) {
       for (const color of (record.colors as string[] | undefined) ?? []) {

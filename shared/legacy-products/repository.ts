@@ -16,33 +16,21 @@ import { LEGACY_PRODUCTS, legacyProductFromItem, legacyProductPut, type LegacyPr
 
 /** Another import switched the price table first (the condition on price_version failed). */
 export class PriceTableChanged extends Error {}
-/**
- * The version's bookkeeping item is gone (the import ran so long that it was taken for abandoned)
- * or not in the state the step needs (`writing` to commit, `committing` to go live).
- */
+/** The version's bookkeeping item is gone: the import ran so long that it was taken for abandoned. */
 export class PriceVersionLost extends Error {}
 
 /**
- * Deletes a price version's record as it goes live: only a committed one (`committing`: its items
- * no longer carry `expires_at`, prices.ts), whose record still exists.
- */
-const committedVersionDelete = (tenant: Tenant, id: number, version: number): TransactItem => ({
-  Delete: {
-    TableName: tableName(),
-    Key: legacyProductKeys.legacyPriceVersion(tenant, id, version),
-    ConditionExpression: '#state = :committing',
-    ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':committing': 'committing' },
-  },
-});
-
-/**
  * Creates the product, counting it in the total. `pendingVersion` is the price version written
- * and committed beforehand: its bookkeeping item is removed in the same transaction (it is live
- * from now on).
+ * beforehand: its bookkeeping item is removed in the same transaction (it is live from now on).
  */
 export async function insertLegacyProduct(tenant: Tenant, record: LegacyProductRecord, pendingVersion?: number): Promise<void> {
-  const pending = (version: number): TransactItem => committedVersionDelete(tenant, record.id, version);
+  const pending = (version: number): TransactItem => ({
+    Delete: {
+      TableName: tableName(),
+      Key: legacyProductKeys.legacyPriceVersion(tenant, record.id, version),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  });
   await transactWrite([
     legacyProductPut(tenant, record),
     adjustTotal(tenant, LEGACY_PRODUCTS, 1),
@@ -94,7 +82,7 @@ export async function allocatePriceVersion(tenant: Tenant, id: number): Promise<
 /**
  * Makes `after.price_version` live in one transaction: the product's version pointer and option
  * lists change only if no other import switched first; the new version's bookkeeping item must
- * still exist and be committed (its items permanent); the previous version is recorded for removal.
+ * still exist; the previous version is recorded for removal.
  */
 export async function switchPriceVersion(
   tenant: Tenant,
@@ -131,7 +119,13 @@ export async function switchPriceVersion(
       },
     },
   };
-  const staged = committedVersionDelete(tenant, before.id, after.price_version);
+  const staged: TransactItem = {
+    Delete: {
+      TableName: tableName(),
+      Key: legacyProductKeys.legacyPriceVersion(tenant, before.id, after.price_version),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  };
   await transactWrite([
     { item: pointer, onConditionFailure: () => new PriceTableChanged() },
     { item: staged, onConditionFailure: () => new PriceVersionLost() },

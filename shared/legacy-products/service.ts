@@ -14,13 +14,11 @@ import { needsPlaceholder, resolveImages } from './images';
 import { cellProblems, missingCellProblem } from './lookup';
 import { duplicateProblems, rowsFromCsv, tableShape, type PriceRow } from './price-table';
 import {
-  commitPriceVersion,
   discardVersion,
   pricedCells,
   readPrice,
   removeStaleVersions,
   retiredVersionPut,
-  stagedExpiry,
   startPriceVersion,
   sweepAbandonedVersions,
   writePrices,
@@ -43,14 +41,10 @@ async function placeholderFor(tenant: Tenant, records: LegacyProductRecord[]): P
   return (await getAccount(tenant.accountId))?.placeholder_image_url ?? undefined;
 }
 
-/**
- * Writes version `version` of the price items and records it first, so that a crash leaves a
- * trace for cleanup; record and items expire in a day unless committed (prices.ts).
- */
+/** Writes version `version` of the price items and records it first, so that a crash leaves a trace for cleanup. */
 async function stagePrices(tenant: Tenant, id: number, version: number, rows: PriceRow[]): Promise<void> {
-  const now = new Date();
-  await startPriceVersion(tenant, id, version, tableShape(rows), now);
-  await writePrices(tenant, id, version, rows, stagedExpiry(now));
+  await startPriceVersion(tenant, id, version, tableShape(rows));
+  await writePrices(tenant, id, version, rows);
 }
 
 /** A product too large to store is refused before anything is written (422). */
@@ -96,10 +90,7 @@ export async function createLegacyProduct(tenant: Tenant, input: LegacyProductCr
   assertFits(record); // before the id is taken and any price is written
   record.id = await nextId(tenant, 'legacy_product');
   const insert = async () => {
-    if (version) {
-      await stagePrices(tenant, record.id, version, input.prices);
-      await commitPriceVersion(tenant, record.id, version, input.prices);
-    }
+    if (version) await stagePrices(tenant, record.id, version, input.prices);
     await repo.insertLegacyProduct(tenant, record, version || undefined);
   };
   try {
@@ -144,7 +135,6 @@ export async function importPrices(tenant: Tenant, id: number, csv: string): Pro
   try {
     await withStagedVersion(tenant, id, version, async () => {
       await stagePrices(tenant, id, version, rows);
-      await commitPriceVersion(tenant, id, version, rows, before.price_version);
       await repo.switchPriceVersion(tenant, before, after, retireOld);
     });
   } catch (error) {
