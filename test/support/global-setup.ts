@@ -25,7 +25,7 @@ export default async function setup(project: TestProject) {
   resetConfig();
   // With the X-Local-DynamoDB-* headers (opt-in, LOCAL_DEBUG_HEADERS): tests may read a response's DynamoDB calls.
   const gateway = await startGateway({ port: 0, debugHeaders: true });
-  // Stream router, webhook delivery and DLQ handler, as `npm start` runs them.
+  // The workers (stream router, webhook delivery, DLQ handler, sweepers, preflight), as `npm start` runs them.
   const workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
 
   const shop = await createAccount({ name: 'Test Shop', plan: 'professional' });
