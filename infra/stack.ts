@@ -115,7 +115,7 @@ export class PrintShopStack extends Stack {
       sources: [this.api.authorizerFunction, ...this.api.functions.values()],
     });
 
-    // Stream router, webhook delivery worker, DLQ handler, delivery sweeper and file preflight, from shared/workers.ts.
+    // Stream router, webhook delivery worker, DLQ handler, the delivery and legacy price sweepers, file preflight: shared/workers.ts.
     this.workers = new Workers(this, 'Workers', {
       stage,
       workers: allWorkers,

@@ -1,6 +1,6 @@
 /**
  * The worker functions of shared/workers.ts — the stream router, the webhook delivery worker, the
- * DLQ handler, the delivery sweeper and the file preflight — with their event source mappings or schedules, their
+ * DLQ handler, the delivery sweeper, the legacy price sweeper and the file preflight — with their event source mappings or schedules, their
  * least-privilege grants and their alarms (errors, throttles; the router's iterator age), built
  * from the same definitions the local runtime polls with. Adding a worker there is all it takes.
  */

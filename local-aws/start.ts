@@ -78,7 +78,7 @@ async function main() {
   gateway = await startGateway({ port, host, adminDir: adminDistDir });
   // Customer access tokens name the API they come from (`iss`), as on AWS.
   process.env[env.tokenIssuer] ??= gateway.url;
-  // Stream router, webhook delivery, DLQ handler and delivery sweeper (shared/workers.ts), as deployed.
+  // Stream router, webhook delivery, DLQ handler, the two sweepers and the file preflight (shared/workers.ts), as deployed.
   workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
   writeEndpoints({ pid: process.pid, api: gateway.url, inMemory, env: engines.env }, dir);
   // So the accounts CLI finds this stack whatever DATA_DIR it runs with (running-stacks.ts).

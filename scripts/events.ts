@@ -8,6 +8,10 @@
  *   sweep [--grace SECONDS]
  *       re-arms now the pending deliveries whose queue message was lost (what the scheduled
  *       sweeper does every 5 minutes, events/sweeper.ts)
+ *   seal-secrets [--account ID]
+ *       encrypts the webhook signing secrets that registrations stored before sealing existed
+ *       still hold in plaintext (current and previous), for every account or one; conditional
+ *       writes, idempotent (shared/webhooks/seal-stored.ts)
  *
  * Works against the running local stack (found through <DATA_DIR>/endpoints.json, or — when none
  * runs there and DATA_DIR is not set — the one stack `npm start` registered under another data
@@ -17,15 +21,19 @@
  */
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { env, resetConfig } from '#shared/config';
+import { DomainError } from '#shared/errors';
+import { secretsKeyEnv } from '#shared/crypto/env';
+import { sealStoredSecrets } from '#shared/webhooks/seal-stored';
 import { physicalName, queues, table } from '#shared/resources';
 import { replayEvents } from '#events/replay';
 import { sweepPendingDeliveries } from '#events/sweeper';
-import { commandLine, findLocalStack } from './cli';
+import { commandLine, fail, findLocalStack } from './cli';
 
-const usage = `usage: npm run events -- <replay|sweep> [options] [--json] [--stage NAME]
+const usage = `usage: npm run events -- <replay|sweep|seal-secrets> [options] [--json] [--stage NAME]
   replay  --account ID --mode test|live --from TIME [--to TIME] [--webhook ID]
           TIME: an ISO 8601 date-time (2026-11-21T10:00:00Z) or a date (2026-11-21: from its start / to its end, UTC)
   sweep   [--grace SECONDS]   (default 900: deliveries overdue by more than that are re-armed)
+  seal-secrets [--account ID]   (encrypts webhook signing secrets still stored in plaintext; every account without --account)
 ([…] marks an optional part: type it without the brackets.)`;
 
 const options = {
@@ -44,6 +52,7 @@ type OptionName = keyof typeof options;
 const commandOptions: Record<string, readonly OptionName[]> = {
   replay: ['account', 'mode', 'from', 'to', 'webhook'],
   sweep: ['grace'],
+  'seal-secrets': ['account'],
 };
 const globalOptions: readonly OptionName[] = ['stage', 'json', 'help'];
 
@@ -67,6 +76,8 @@ async function connect(): Promise<void> {
   if (values.stage) {
     process.env[env.stage] = values.stage;
     process.env[env.tableName] = physicalName(values.stage, table.id);
+    // The stage's secrets key (infra/secrets.ts) seals webhook secrets; KMS takes its alias.
+    process.env[secretsKeyEnv.kmsKeyId] ??= `alias/print-shop-${values.stage}-webhook-secrets`;
     const sqs = new SQSClient({});
     try {
       const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: physicalName(values.stage, queues.deliveries.id) }));
@@ -127,12 +138,32 @@ async function main(): Promise<void> {
       print(result, () => console.log(`${result.found} overdue pending delivery(ies) found, ${result.rearmed} re-armed and enqueued.`));
       return;
     }
+    case 'seal-secrets': {
+      const accountId = values.account === undefined ? undefined : need('account');
+      await connect();
+      const result = await sealStoredSecrets({ accountId });
+      print(result, () => {
+        const scope = accountId ? `account ${accountId}` : `${result.accounts} account(s)`;
+        const looked = `${result.registrations} webhook registration(s) of ${scope} (test and live)`;
+        console.log(
+          result.secrets === 0 && result.skipped === 0
+            ? `Nothing to seal: no plaintext secret left in ${looked}.`
+            : `Sealed ${result.secrets} plaintext secret(s) on ${result.sealed} of ${looked}.`,
+        );
+        if (result.skipped) {
+          console.log(`${result.skipped} registration(s) kept changing while being sealed and still hold plaintext: run it again.`);
+        }
+      });
+      if (result.skipped) process.exitCode = 1;
+      return;
+    }
     default:
       usageError(`unknown command ${command}`);
   }
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof DomainError) fail(error.message); // e.g. --account names no account
   console.error(error);
   process.exit(1);
 });

@@ -35,7 +35,8 @@ export const table: TableDefinition = {
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'KEYS_ONLY' },
     // Secondary orderings and lookups (customers by name prefix, orders by customer, ...).
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'KEYS_ONLY' },
-    // Sparse: pending webhook deliveries by when their message should next act, for the delivery sweeper.
+    // Sparse and across tenants, for the sweepers: pending webhook deliveries by when their message should
+    // next act; legacy price-version records by when they were started or retired.
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'KEYS_ONLY' },
   ],
   ttlAttribute: 'expires_at',

@@ -122,6 +122,18 @@ export const workers: readonly WorkerDefinition[] = [
     access: { table: 'readWrite', sendTo: ['deliveries'] },
   },
   {
+    id: 'LegacyPriceSweeper',
+    handler: 'functions/legacy-products/sweep.ts',
+    description: 'Removes legacy price versions left over an hour (a create or import that died half-way, an unfinished cleanup)',
+    // A worker of its own rather than a second duty of the delivery sweeper: another domain, another
+    // rhythm (an hour's grace needs no 5-minute runs), and a minute of batch deletes must neither
+    // delay re-arming deliveries nor share that function's error alarm. It sends to no queue.
+    source: { kind: 'schedule', rateSeconds: 900 },
+    // A run deletes for up to 60 s (SWEEP_BUDGET_MS, shared/legacy-products/sweeper.ts), then stops; the rest is the next run's.
+    timeoutSeconds: 120,
+    access: { table: 'readWrite', sendTo: [] },
+  },
+  {
     id: 'FilePreflight',
     handler: 'functions/files/preflight.ts',
     description: 'Print preflight of ready files: PDF pages, page sizes and encryption; image pixels and dpi',

@@ -457,14 +457,40 @@ export const deliverySortKey = (deliveryId: string, kind: string): string => `${
 export const deliveryIdOfSortKey = (sortKey: string): string => sortKey.split('#')[0]!;
 
 /**
- * gsi1 of the legacy price versions still being written (or waiting for removal), by start time:
- * what a crashed create or import left behind is found here and removed by the next one. Kept out
- * of `tenantKeys` so that only the legacy-product bundles carry it.
+ * The staged-price-versions index (gsi3, sparse and keys-only, like the pending deliveries below
+ * it): every legacy price-version record — a table being written (`writing`) or replaced
+ * (`retired`) — across tenants, sorted by when it was started or retired. The live version never
+ * has a record (the transaction that makes it live deletes it), so nothing live is listed. Only the
+ * legacy price sweeper reads it (a worker): a record listed for over an hour is what a create or
+ * import that died left, or what an import's own cleanup had no time for. Spread over
+ * STAGING_SHARDS partitions by product id and version so that no single index partition takes every
+ * write of a bulk import. Kept out of `legacyProductKeys` so that only the legacy-product bundles
+ * that write or sweep records carry it.
  */
-export const legacyPriceStagingKeys = {
-  partition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#LEGACY_PRICE_STAGING`,
-  sortKey: (startedAt: string, id: number, version: number): string => `${startedAt}#${padId(id)}#${padId(version)}`,
+export const STAGING_SHARDS = 4;
+
+export const legacyPriceSweepKeys = {
+  /** The gsi3 partition of shard `shard` (0 … STAGING_SHARDS − 1). */
+  stagingShard: (shard: number): string => `LEGACY_PRICE_STAGING#${shard}`,
+  /** The gsi3 attributes of the record of version `version` of product `id`, started (or retired) at `at` (ISO). */
+  staged: (id: number, version: number, at: string): { gsi3pk: string; gsi3sk: string } => ({
+    // A bulk create takes consecutive ids and an import the next version: consecutive records change shard.
+    gsi3pk: legacyPriceSweepKeys.stagingShard((id + version) % STAGING_SHARDS),
+    gsi3sk: `${at}#${padId(id)}#${padId(version)}`,
+  }),
 };
+
+/** The tenant, product and version of a legacy price-version record's key (a gsi3 entry names its record only by key). */
+export function legacyPriceVersionOfKey(key: ItemKey): { tenant: Tenant; id: number; version: number } | undefined {
+  const product = /^T#([^#]+)#(test|live)#LEGACY_PRODUCT#(\d+)$/.exec(key.pk);
+  const version = /^PRICE_VERSION#(\d+)$/.exec(key.sk);
+  if (!product || !version) return undefined;
+  return {
+    tenant: { accountId: product[1]!, mode: product[2] as Tenant['mode'] },
+    id: Number(product[3]),
+    version: Number(version[1]),
+  };
+}
 
 /** Sort key of creation-ordered collections: ISO time then padded id (newest first when reversed). */
 export const createdSortKey = (createdAt: string, id: number): string => `${createdAt}#${padId(id)}`;

@@ -7,22 +7,24 @@
  *   3. one transaction: product.price_version = n (if still the version we started from), remove
  *      the PRICE_VERSION#n record, record the previous version as `retired`
  *   4. delete the items of retired versions (and of imports abandoned for over an hour), then
- *      their records; what a time budget leaves over is finished by the next import.
+ *      their records; what a time budget leaves over is finished by the next import or the sweeper.
  *
  * A create writes version 1 the same way before the product exists. Whatever fails after a
  * version was started — a create or an import — removes the version's items and record at once
- * (`discardVersion`); and a version whose writer died (a function that timed out half-way) stays
- * listed in the tenant's staging collection (gsi1) until the next create or import of the tenant
- * removes it once it is an hour old (`sweepAbandonedVersions`) — also when its product was never
- * created, so no price item outlives a failed create.
+ * (`discardVersion`). Every version record is also listed, across tenants, in the staged-price-
+ * versions index (gsi3, shared/db/keys.ts `legacyPriceSweepKeys`) until it is deleted: a version
+ * whose writer died (a function that timed out half-way) or a retired one an import had no time
+ * to finish is removed by the legacy price sweeper (sweeper.ts, a scheduled worker) once it is an
+ * hour old — also when its product was never created, so no price item outlives a failed create.
+ * The live version never has a record, so it is never listed.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { batchWriteAll, deleteRequest, putRequest } from '#shared/db/batch';
-import { type ItemKey, legacyPriceStagingKeys, legacyProductKeys } from '#shared/db/keys';
+import { type ItemKey, legacyPriceSweepKeys, legacyProductKeys } from '#shared/db/keys';
 import { logger } from '#shared/logger';
-import { queryAll } from '#shared/db/query';
+import { queryAll, queryPages } from '#shared/db/query';
 import { tableName, type TransactItem } from '#shared/db/table';
 import type { PriceCell, PriceRow, TableShape } from './price-table';
 
@@ -43,9 +45,8 @@ export async function startPriceVersion(tenant: Tenant, id: number, version: num
         formats: shape.formats,
         colors: shape.colors,
         started_at: now.toISOString(),
-        // Listed in the tenant's staging collection until the switch (or a cleanup) deletes the record.
-        gsi1pk: legacyPriceStagingKeys.partition(tenant),
-        gsi1sk: legacyPriceStagingKeys.sortKey(now.toISOString(), id, version),
+        // Listed in the staged-price-versions index until the switch (or a cleanup) deletes the record.
+        ...legacyPriceSweepKeys.staged(id, version, now.toISOString()),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
@@ -65,6 +66,8 @@ export function retiredVersionPut(tenant: Tenant, id: number, version: number, s
         formats: shape.formats,
         colors: shape.colors,
         started_at: now.toISOString(),
+        // Listed too: what the import's own cleanup has no time for, the sweeper finishes an hour later.
+        ...legacyPriceSweepKeys.staged(id, version, now.toISOString()),
       },
     },
   };
@@ -103,12 +106,12 @@ export async function readPrice(tenant: Tenant, id: number, version: number, cel
   return result.Item ? Number(result.Item.price) : undefined;
 }
 
+/** Every key of one partition, strongly consistent. */
 async function partitionKeys(partition: string): Promise<ItemKey[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': partition },
     ProjectionExpression: 'pk, sk',
-    // Strongly consistent: items written a moment ago (a race loser's) must be found to be deleted.
     ConsistentRead: true,
   });
   return items.map((item): ItemKey => ({ pk: String(item.pk), sk: String(item.sk) }));
@@ -129,12 +132,34 @@ export async function pricedCells(
   });
 }
 
+/** Keys read per page while a version's partition is deleted: the deadline is checked between pages. */
+const DELETE_PAGE = 1_000;
+
+/** Deletes every item of one partition, a page of keys at a time; false when `deadline` came first. */
+async function deletePartition(partition: string, deadline: number): Promise<boolean> {
+  const pages = queryPages({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': partition },
+    ProjectionExpression: 'pk, sk',
+    // Strongly consistent: items written a moment ago (a race loser's) must be found to be deleted.
+    ConsistentRead: true,
+    Limit: DELETE_PAGE,
+  });
+  for await (const page of pages) {
+    await batchWriteAll(page.items.map((item) => deleteRequest({ pk: String(item.pk), sk: String(item.sk) })));
+    if (page.lastKey && Date.now() > deadline) return false;
+  }
+  return true;
+}
+
 /**
- * Deletes the items of retired and abandoned versions, then their records, until `budgetMs` is
- * spent. Returns true when nothing is left over.
+ * Deletes the items of retired and abandoned versions of one product, then their records, until
+ * `budgetMs` is spent (checked between pages of keys, so a run overshoots it by one page at most).
+ * `now` is the clock the age of a `writing` record is judged by. Returns true when nothing is left
+ * over; what is left keeps its record (and its index entry), so a later cleanup finds it again.
  */
 export async function removeStaleVersions(tenant: Tenant, id: number, budgetMs: number, now = Date.now()): Promise<boolean> {
-  const deadline = now + budgetMs;
+  const deadline = Date.now() + budgetMs;
   const records = await dynamo().send(
     new QueryCommand({
       TableName: tableName(),
@@ -147,13 +172,14 @@ export async function removeStaleVersions(tenant: Tenant, id: number, budgetMs: 
     }),
   );
   for (const record of records.Items ?? []) {
+    // The live version has no record: the transaction that made it live deleted it.
     const abandoned = record.state === 'writing' && now - Date.parse(String(record.started_at)) > ABANDONED_AFTER_MS;
     if (record.state !== 'retired' && !abandoned) continue;
     for (const format of (record.formats as string[] | undefined) ?? []) {
       for (const color of (record.colors as string[] | undefined) ?? []) {
         if (Date.now() > deadline) return false;
-        const keys = await partitionKeys(legacyProductKeys.legacyPricePartition(tenant, id, Number(record.version), format, color));
-        await batchWriteAll(keys.map(deleteRequest));
+        const partition = legacyProductKeys.legacyPricePartition(tenant, id, Number(record.version), format, color);
+        if (!(await deletePartition(partition, deadline))) return false;
       }
     }
     await batchWriteAll([deleteRequest({ pk: String(record.pk), sk: String(record.sk) })]);
@@ -164,37 +190,13 @@ export async function removeStaleVersions(tenant: Tenant, id: number, budgetMs: 
 /**
  * Removes a version that will never go live (its create or import failed after starting it): its
  * items, then its record. Best effort within `budgetMs`: what is left is finished by a later
- * cleanup (the record stays in the staging collection until it is gone).
+ * cleanup (the record stays listed in the staged-price-versions index until it is gone).
  */
 export async function discardVersion(tenant: Tenant, id: number, version: number, budgetMs: number): Promise<void> {
   try {
     await retireVersion(tenant, id, version);
     await removeStaleVersions(tenant, id, budgetMs);
   } catch (error) {
-    logger.error('price version not discarded; a later create or import removes it', { id, version, error: (error as Error).message });
-  }
-}
-
-/**
- * Removes what dead writers left: versions still `writing` an hour after they started (no
- * function runs that long), whether or not their product exists. One Query of the tenant's
- * staging collection (usually empty), then the cleanup of each product named, within `budgetMs`.
- */
-export async function sweepAbandonedVersions(tenant: Tenant, budgetMs: number, now = Date.now()): Promise<void> {
-  const cutoff = new Date(now - ABANDONED_AFTER_MS).toISOString();
-  const deadline = now + budgetMs;
-  const result = await dynamo().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
-      ExpressionAttributeValues: { ':pk': legacyPriceStagingKeys.partition(tenant), ':cutoff': cutoff },
-      Limit: 10,
-    }),
-  );
-  const products = new Set((result.Items ?? []).map((item) => Number(String(item.gsi1sk).split('#')[1])));
-  for (const id of products) {
-    const left = deadline - Date.now();
-    if (left <= 0 || !(await removeStaleVersions(tenant, id, left, now))) return;
+    logger.error('price version not discarded; the legacy price sweeper removes it', { id, version, error: (error as Error).message });
   }
 }

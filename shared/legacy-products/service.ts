@@ -13,22 +13,18 @@ import { taxOn } from '#shared/pricing/tax';
 import { needsPlaceholder, resolveImages } from './images';
 import { cellProblems, missingCellProblem } from './lookup';
 import { duplicateProblems, rowsFromCsv, tableShape, type PriceRow } from './price-table';
-import {
-  discardVersion,
-  pricedCells,
-  readPrice,
-  removeStaleVersions,
-  retiredVersionPut,
-  startPriceVersion,
-  sweepAbandonedVersions,
-  writePrices,
-} from './prices';
+import { discardVersion, pricedCells, readPrice, removeStaleVersions, retiredVersionPut, startPriceVersion, writePrices } from './prices';
 import * as repo from './repository';
 import { PriceTableChanged, PriceVersionLost } from './repository';
 import type { LegacyCalculateBody, LegacyListQuery, LegacyProduct, LegacyProductCreate, LegacyQuote } from './schema';
 import { legacyProductSizeProblems, storedLegacyProduct, type LegacyProductRecord } from './stored';
 
-/** Time an import spends removing the previous table's items; the rest waits for the next import. */
+/**
+ * Time an import spends removing the previous table's items; the rest waits for the next import or
+ * the legacy price sweeper. A create or import cleans up only its own product: what dead writers
+ * left anywhere is the sweeper's (shared/legacy-products/sweeper.ts, every 15 minutes, across
+ * tenants), so no request spends its time on another product's leftovers.
+ */
 const CLEANUP_BUDGET_MS = 5_000;
 
 /** The product as responses show it: `images` resolved (gallery, else image, else the account's placeholder). */
@@ -100,7 +96,6 @@ export async function createLegacyProduct(tenant: Tenant, input: LegacyProductCr
     if (error instanceof PriceVersionLost) throw new ConflictError('Writing the price table took too long; send the request again');
     throw error;
   }
-  if (version) await sweepAbandonedVersions(tenant, CLEANUP_BUDGET_MS);
   return presentLegacyProduct(record, await placeholderFor(tenant, [record]));
 }
 
@@ -159,7 +154,6 @@ export async function importPrices(tenant: Tenant, id: number, csv: string): Pro
     throw error;
   }
   await removeStaleVersions(tenant, id, CLEANUP_BUDGET_MS);
-  await sweepAbandonedVersions(tenant, CLEANUP_BUDGET_MS);
   return presentLegacyProduct(after, await placeholderFor(tenant, [after]));
 }
 

@@ -3,7 +3,8 @@
  * bound to their registration (tenant and webhook id), so the stored item never holds the
  * plaintext. Only the functions that create a secret (create, rotate-secret) and the one that
  * signs with it (the delivery worker) import this module — and so the KMS client; the others show
- * the stored hint (infra/secrets.ts grants the key to exactly these).
+ * the stored hint (infra/secrets.ts grants the key to exactly these). The operator's
+ * seal-secrets (seal-stored.ts, run from the events CLI, never deployed) imports it too.
  */
 import type { Tenant } from '#shared/auth/principal';
 import { isSealed, open, seal } from '#shared/crypto/envelope';

@@ -9,7 +9,8 @@
  * (secrets.ts, shared/crypto/envelope.ts — a KMS-wrapped data key on AWS, a local key file under
  * the data folder locally), the previous one during a rotation too, and only the delivery worker
  * opens it. Reads show `secret_hint`. Registrations stored before sealing existed hold their
- * secret in plaintext until it is rotated; those are read as they are.
+ * secret in plaintext until it is rotated or the operator seals it (seal-stored.ts); those are
+ * read as they are.
  */
 import type { Tenant } from '#shared/auth/principal';
 import { deliverySortKey, webhookKeys } from '#shared/db/keys';

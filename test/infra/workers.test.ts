@@ -148,6 +148,36 @@ describe('the delivery sweeper', () => {
   });
 });
 
+describe('the legacy price sweeper', () => {
+  it('runs on an EventBridge schedule every 15 minutes, with a 120 s timeout and no event source mapping', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(15 minutes)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: arn(fnOf('LegacyPriceSweeper')) })],
+    });
+    expect(template.toJSON().Resources[logicalId(fnOf('LegacyPriceSweeper'))].Properties.Timeout).toBe(120);
+    expect(
+      Object.keys(
+        template.findResources('AWS::Lambda::EventSourceMapping', {
+          Properties: { FunctionName: { Ref: logicalId(fnOf('LegacyPriceSweeper')) } },
+        }),
+      ),
+    ).toEqual([]);
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: arn(fnOf('LegacyPriceSweeper')),
+      Principal: 'events.amazonaws.com',
+    });
+  });
+
+  it('may query the table (the staged-price-versions index) and delete tenant items, and use no queue', () => {
+    const actions = actionsOf('LegacyPriceSweeper');
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:BatchWriteItem']));
+    expect(actions.some((action) => action.startsWith('sqs:'))).toBe(false);
+    expect(actions.some((action) => action.startsWith('s3:') || action.startsWith('kms:'))).toBe(false);
+  });
+});
+
 describe('alarms', () => {
   const alarms = () => Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
   const named = (id: string) => alarms().find((alarm) => alarm.AlarmName === physicalName('dev', id));

@@ -2,14 +2,19 @@
  * Webhook signing secrets at rest (shared/webhooks/secrets.ts, shared/crypto/envelope.ts): the
  * stored registration never holds a secret in plaintext — neither the current one nor the previous
  * one during a rotation — and deliveries still verify with the secret the API showed. A
- * registration stored before secrets were sealed (plaintext, local data) still works.
+ * registration stored before secrets were sealed (plaintext, local data) still works, and the
+ * operator's seal-secrets (shared/webhooks/seal-stored.ts) seals it in place without changing
+ * the secret, never overwriting a rotation that ran meanwhile.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '#docs/examples/verify-webhook';
+import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { webhookKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
+import { readWebhook } from '#shared/webhooks/repository';
+import { sealRegistration, sealStoredSecrets } from '#shared/webhooks/seal-stored';
 import { call } from '#test/support/http';
 import { useReceiver } from '#test/support/receiver';
 import { freshShop, registerForTest, type Shop } from '#test/support/webhooks';
@@ -19,11 +24,33 @@ beforeAll(async () => {
   shop = await freshShop('Sealed Secrets Shop');
 });
 
-async function storedRegistration(id: number): Promise<Record<string, unknown>> {
+async function storedRegistration(id: number, tenant: Tenant = shop.tenant): Promise<Record<string, unknown>> {
   const result = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: webhookKeys.webhook(shop.tenant, id), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: webhookKeys.webhook(tenant, id), ConsistentRead: true }),
   );
   return result.Item!;
+}
+
+const legacySecret = (fill: number) => 'whsec_' + Buffer.alloc(36, fill).toString('base64');
+
+/**
+ * Stores a registration as code from before sealing did: the secret (and during a rotation the
+ * previous one, with its expiry) in plaintext, no `secret_hint`.
+ */
+async function storeInPlaintext(tenant: Tenant, id: number, secret: string, previous?: string): Promise<void> {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: webhookKeys.webhook(tenant, id),
+      UpdateExpression: previous
+        ? 'SET secret = :secret, previous_secret = :previous, previous_secret_expires_at = :until REMOVE secret_hint'
+        : 'SET secret = :secret REMOVE secret_hint',
+      ExpressionAttributeValues: {
+        ':secret': secret,
+        ...(previous ? { ':previous': previous, ':until': new Date(Date.now() + 3600_000).toISOString() } : {}),
+      },
+    }),
+  );
 }
 
 /** Every secret the API showed must be absent from the stored item, whole or in part. */
@@ -71,15 +98,8 @@ describe('webhook secrets at rest', () => {
   it('stored in plaintext before sealing existed are still used, and sealed at the next rotation', async () => {
     const hook = await useReceiver();
     const webhook = await registerForTest(shop.secretTest, { url: hook.url, events: ['*'] });
-    const legacy = 'whsec_' + Buffer.alloc(36, 7).toString('base64');
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: webhookKeys.webhook(shop.tenant, webhook.id),
-        UpdateExpression: 'SET secret = :legacy REMOVE secret_hint',
-        ExpressionAttributeValues: { ':legacy': legacy },
-      }),
-    );
+    const legacy = legacySecret(7);
+    await storeInPlaintext(shop.tenant, webhook.id, legacy);
     expect((await call('GET', `/v1/webhooks/${webhook.id}`, { key: shop.secretTest })).body.data.secret).toBe(`whsec_…${legacy.slice(-4)}`);
     await call('POST', `/v1/webhooks/${webhook.id}/test`, { key: shop.secretTest });
     const [request] = await hook.waitFor(1);
@@ -93,5 +113,90 @@ describe('webhook secrets at rest', () => {
     const [, second] = await hook.waitFor(2);
     expect(verifyWebhook(second!.rawBody, second!.headers, legacy)).toEqual({ ok: true });
     expect(verifyWebhook(second!.rawBody, second!.headers, rotated.secret)).toEqual({ ok: true });
+  });
+});
+
+describe('seal-secrets (npm run events -- seal-secrets)', () => {
+  it('seals every plaintext secret of an account, test and live, current and previous, and a second run changes nothing', async () => {
+    const own = await freshShop('Seal Secrets Shop');
+    const live: Tenant = { accountId: own.accountId, mode: 'live' };
+    const hook = await useReceiver();
+    const plain = await registerForTest(own.secretTest, { url: hook.url, events: ['*'] });
+    const rotating = await registerForTest(own.secretTest, { url: hook.url, events: ['*'] });
+    const sealed = await registerForTest(own.secretTest, { url: hook.url, events: ['*'] });
+    const liveHook = await registerForTest(own.secretLive, { url: hook.url, events: ['*'] });
+    const [plainSecret, currentSecret, previousSecret, liveSecret] = [legacySecret(1), legacySecret(2), legacySecret(3), legacySecret(4)];
+    await storeInPlaintext(own.tenant, plain.id, plainSecret);
+    await storeInPlaintext(own.tenant, rotating.id, currentSecret, previousSecret);
+    await storeInPlaintext(live, liveHook.id, liveSecret);
+    const untouched = await storedRegistration(sealed.id, own.tenant);
+
+    expect(await sealStoredSecrets({ accountId: own.accountId })).toEqual({
+      accounts: 1,
+      tenants: 2,
+      registrations: 4,
+      sealed: 3,
+      secrets: 4,
+      skipped: 0,
+    });
+
+    const plainItem = await storedRegistration(plain.id, own.tenant);
+    expect(String(plainItem.secret)).toMatch(/^enc1\.local\./);
+    expect(plainItem.secret_hint).toBe(`whsec_…${plainSecret.slice(-4)}`);
+    expect(plainItem.previous_secret ?? null).toBeNull();
+    expectNoPlaintext(plainItem, [plainSecret]);
+    const rotatingItem = await storedRegistration(rotating.id, own.tenant);
+    expect(String(rotatingItem.secret)).toMatch(/^enc1\./);
+    expect(String(rotatingItem.previous_secret)).toMatch(/^enc1\./);
+    expectNoPlaintext(rotatingItem, [currentSecret, previousSecret]);
+    const liveItem = await storedRegistration(liveHook.id, live);
+    expect(String(liveItem.secret)).toMatch(/^enc1\./);
+    expectNoPlaintext(liveItem, [liveSecret]);
+    // A registration sealed already is not written (not even its version).
+    expect(await storedRegistration(sealed.id, own.tenant)).toEqual(untouched);
+    // Reads show the hint of the same secret.
+    expect((await call('GET', `/v1/webhooks/${plain.id}`, { key: own.secretTest })).body.data.secret).toBe(
+      `whsec_…${plainSecret.slice(-4)}`,
+    );
+
+    // Deliveries are signed with the same secrets as before (the previous one too, while it overlaps).
+    await call('POST', `/v1/webhooks/${plain.id}/test`, { key: own.secretTest });
+    const [first] = await hook.waitFor(1);
+    expect(verifyWebhook(first!.rawBody, first!.headers, plainSecret)).toEqual({ ok: true });
+    await call('POST', `/v1/webhooks/${rotating.id}/test`, { key: own.secretTest });
+    const [, second] = await hook.waitFor(2);
+    expect(verifyWebhook(second!.rawBody, second!.headers, currentSecret)).toEqual({ ok: true });
+    expect(verifyWebhook(second!.rawBody, second!.headers, previousSecret)).toEqual({ ok: true });
+    await call('POST', `/v1/webhooks/${liveHook.id}/test`, { key: own.secretLive });
+    const [, , third] = await hook.waitFor(3);
+    expect(verifyWebhook(third!.rawBody, third!.headers, liveSecret)).toEqual({ ok: true });
+
+    const again = await sealStoredSecrets({ accountId: own.accountId });
+    expect(again).toMatchObject({ registrations: 4, sealed: 0, secrets: 0, skipped: 0 });
+    expect(await storedRegistration(plain.id, own.tenant)).toEqual(plainItem);
+  });
+
+  it('never overwrites a rotation that ran after the registration was read', async () => {
+    const hook = await useReceiver();
+    const webhook = await registerForTest(shop.secretTest, { url: hook.url, events: ['*'] });
+    const legacy = legacySecret(9);
+    await storeInPlaintext(shop.tenant, webhook.id, legacy);
+    const read = (await readWebhook(shop.tenant, webhook.id))!;
+    expect(read.secret).toBe(legacy);
+    // The receiver's owner rotates between the tool's read and its write.
+    const rotated = (await call('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, { key: shop.secretTest })).body.data;
+    const afterRotation = await storedRegistration(webhook.id);
+
+    // The write's condition (the plaintext read) fails; read again, nothing is left to seal.
+    expect(await sealRegistration(shop.tenant, read)).toEqual({ outcome: 'already-sealed', secrets: 0 });
+    expect(await storedRegistration(webhook.id)).toEqual(afterRotation);
+    await call('POST', `/v1/webhooks/${webhook.id}/test`, { key: shop.secretTest });
+    const [request] = await hook.waitFor(1);
+    expect(verifyWebhook(request!.rawBody, request!.headers, rotated.secret)).toEqual({ ok: true });
+    expect(verifyWebhook(request!.rawBody, request!.headers, legacy)).toEqual({ ok: true });
+  });
+
+  it('refuses an account that does not exist', async () => {
+    await expect(sealStoredSecrets({ accountId: 'acct_doesnotexist' })).rejects.toThrow('No account with id acct_doesnotexist');
   });
 });

@@ -26,7 +26,7 @@ export default async function setup(project: TestProject) {
   resetConfig();
   // With the X-Local-DynamoDB-* headers (opt-in, LOCAL_DEBUG_HEADERS): tests may read a response's DynamoDB calls.
   const gateway = await startGateway({ port: 0, debugHeaders: true });
-  // Stream router, webhook delivery and DLQ handler, as `npm start` runs them.
+  // The workers (stream router, webhook delivery, DLQ handler, sweepers, preflight), as `npm start` runs them.
   const workers = await startWorkers({ endpoints: engines.endpoints, resources: engines.resources });
 
   // The stage's customer-token signing keys: an operator's step (routes only read them).

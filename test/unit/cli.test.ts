@@ -27,6 +27,9 @@ describe('the operator CLIs refuse what they cannot read, with the usage and exi
 
   it('refuses an option the command does not take, and says where it looked for a local stack', () => {
     expect(run('events.ts', 'sweep', '--account', 'acct_x').stderr).toContain('--account does not apply to sweep (it takes --grace)');
+    expect(run('events.ts', 'seal-secrets', '--mode', 'live').stderr).toContain(
+      '--mode does not apply to seal-secrets (it takes --account)',
+    );
     const missing = run('events.ts', 'sweep');
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('No local stack is running with its data in');

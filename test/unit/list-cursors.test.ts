@@ -1,7 +1,8 @@
 /**
  * The pure parts of bounded lists: the audit cursor, event id ranges of a time range, the
- * pending-deliveries keys, and the id cursors of products, customers, legacy products, invoices,
- * quotes, shipments, production jobs and machines, and files.
+ * pending-deliveries keys and the staged-price-versions keys (the two cross-tenant sweep indexes),
+ * and the id cursors of products, customers, legacy products, invoices, quotes, shipments,
+ * production jobs and machines, and files.
  */
 import { describe, expect, it } from 'vitest';
 import { cursorTime, decodeAuditCursor, encodeAuditCursor } from '#shared/audit/cursor';
@@ -19,12 +20,15 @@ import {
   invoiceKeys,
   jobQueueSortKey,
   jobsDueBefore,
+  legacyPriceSweepKeys,
+  legacyPriceVersionOfKey,
   legacyProductKeys,
   machineSortKey,
   nameSortKey,
   productionKeys,
   quoteKeys,
   shipmentKeys,
+  STAGING_SHARDS,
   sweepKeys,
   tenantKeys,
   webhookKeys,
@@ -452,5 +456,35 @@ describe('invoice, quote, shipment, job, machine and file cursors', () => {
       for (const cursor of ['0', 'x', 'file_1', '1.5', '9007199254740993'])
         expect(schema.safeParse({ starting_after: cursor }).success, cursor).toBe(false);
     }
+  });
+});
+
+describe('the staged-price-versions index keys', () => {
+  const tenant = { accountId: 'acct_Fx7Qm2Lk9Pw4Rt6Z', mode: 'test' as const };
+  const at = '2026-11-21T10:15:00.000Z';
+
+  it('spread consecutive products and versions over every shard', () => {
+    const shards = new Set<string>();
+    for (let id = 1; id <= STAGING_SHARDS; id++) shards.add(legacyPriceSweepKeys.staged(id, 1, at).gsi3pk);
+    expect([...shards].sort()).toEqual(
+      Array.from({ length: STAGING_SHARDS }, (_, shard) => legacyPriceSweepKeys.stagingShard(shard)).sort(),
+    );
+    expect(legacyPriceSweepKeys.staged(7, 2, at).gsi3pk).not.toBe(legacyPriceSweepKeys.staged(7, 3, at).gsi3pk);
+  });
+
+  it('sort by time: an ISO cutoff bounds the entries started strictly before it', () => {
+    const entry = legacyPriceSweepKeys.staged(12, 3, at).gsi3sk;
+    expect(entry < '2026-11-21T10:15:00.001Z').toBe(true);
+    expect(entry < at).toBe(false);
+    expect(legacyPriceSweepKeys.staged(999, 99, '2026-11-21T10:14:59.999Z').gsi3sk < entry).toBe(true);
+  });
+
+  it('name their tenant, product and version by the record key, and nothing else', () => {
+    expect(legacyPriceVersionOfKey(legacyProductKeys.legacyPriceVersion(tenant, 42, 7))).toEqual({ tenant, id: 42, version: 7 });
+    expect(legacyPriceVersionOfKey(legacyProductKeys.legacyProduct(tenant, 42))).toBeUndefined();
+    expect(
+      legacyPriceVersionOfKey(legacyProductKeys.legacyPrice(tenant, 42, 7, { format: 'A4', color: '4/4', quantity: 1, pages: 2 })),
+    ).toBeUndefined();
+    expect(legacyPriceVersionOfKey({ ...webhookKeys.delivery(tenant, 'wh_1'), sk: 'PRICE_VERSION#000000000001' })).toBeUndefined();
   });
 });
