@@ -153,8 +153,12 @@ export async function listOrders(tenant: Tenant, query: OrderListQuery): Promise
 
 /** A customer's orders (404 for an unknown customer); totals from the customer's counters. */
 export async function listCustomerOrders(tenant: Tenant, customerId: number, query: CustomerOrdersQuery): Promise<OrderPage> {
-  const [counts, before] = await Promise.all([repo.customerOrderCounts(tenant, customerId), cursorOf(tenant, query.starting_after)]);
+  // Both read at once, but judged in order: an unknown customer is a 404 whatever the cursor.
+  const cursor = cursorOf(tenant, query.starting_after);
+  cursor.catch(() => undefined);
+  const counts = await repo.customerOrderCounts(tenant, customerId);
   if (!counts) throw new NotFoundError('customer', customerId);
+  const before = await cursor;
   const filter = { status: query.status, customerId, from: query.created_from, to: query.created_to, before };
   const result = await repo.listOrders(tenant, filter, { page: query.page, perPage: query.per_page }, counts);
   return { ...result, items: result.items.map(present) };
