@@ -143,6 +143,9 @@ describe('order lists', () => {
     expect(ids(confirmed.data)).toEqual([orders[2]!.id]);
     expect(confirmed.pagination.total).toBe(1);
     expect((await call('GET', '/v1/customers/999999/orders', { key: own.secretTest })).status).toBe(404);
+    // An unknown customer is a 404 also with a cursor the tenant does not have (not a 422, whichever read ends first).
+    for (let round = 0; round < 5; round++)
+      expect((await call('GET', '/v1/customers/999999/orders?starting_after=999999', { key: own.secretTest })).status).toBe(404);
     // Another account sees its own customer with that id (if any), never this one's orders.
     const foreign = await call('GET', `/v1/customers/${alice.id}/orders`, { key: other.secretTest });
     expect([200, 404]).toContain(foreign.status);
