@@ -82,6 +82,13 @@ export class ValidationError extends DomainError {
   }
 }
 
+/** A list's `starting_after` names an entry the tenant does not have: 422 on that parameter. */
+export class UnknownCursorError extends ValidationError {
+  constructor(resource: string, id: number) {
+    super('Unknown cursor', [{ field: 'starting_after', message: `No ${resource} with id ${id}` }]);
+  }
+}
+
 export class PreconditionFailedError extends DomainError {
   constructor(message = 'The resource has changed since the version given in If-Match') {
     super('precondition_failed', message);

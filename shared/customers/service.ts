@@ -6,7 +6,8 @@
 import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import { ConflictError, ValidationError, VersionConflict } from '#shared/errors';
+import { ConflictError, VersionConflict } from '#shared/errors';
+import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
 import { customerCreated, customerUpdated } from './events';
 import * as repo from './repository';
@@ -82,11 +83,8 @@ export async function deleteCustomer(tenant: Tenant, id: number): Promise<{ id: 
 }
 
 /** The cursor's customer: the one `starting_after` names (422 when the tenant has none). */
-async function cursorOf(tenant: Tenant, id: number | undefined): Promise<CustomerRecord | undefined> {
-  if (id === undefined) return undefined;
-  const customer = await repo.readCustomer(tenant, id);
-  if (!customer) throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No customer with id ${id}` }]);
-  return customer;
+function cursorOf(tenant: Tenant, id: number | undefined): Promise<CustomerRecord | undefined> {
+  return cursorEntry(id, 'customer', (id) => repo.readCustomer(tenant, id));
 }
 
 /** A page of customers: `total` exact from the counter, or counted up to a cap for a name search (`capped`). */

@@ -10,6 +10,7 @@ import { nextId } from '#shared/db/counters';
 import { fileKeys } from '#shared/db/keys';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '#shared/errors';
+import { cursorEntry } from '#shared/schemas/pagination';
 import { readOrder } from '#shared/orders/repository';
 import { detectFileType, FILE_HEAD_BYTES, type FileType } from './detect';
 import { sanitizeFilename } from './filename';
@@ -234,11 +235,8 @@ export async function getFile(tenant: Tenant, caller: Caller, id: number): Promi
  * positions the list, so a customer token's cursor may be a file of the tenant that is not its
  * own: a page its filter stopped short names the last file examined, whoever uploaded it.
  */
-async function cursorOf(tenant: Tenant, id: number | undefined): Promise<FileRecord | undefined> {
-  if (id === undefined) return undefined;
-  const file = await repo.readFile(tenant, id);
-  if (!file) throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No file with id ${id}` }]);
-  return file;
+function cursorOf(tenant: Tenant, id: number | undefined): Promise<FileRecord | undefined> {
+  return cursorEntry(id, 'file', (id) => repo.readFile(tenant, id));
 }
 
 export async function listFiles(tenant: Tenant, caller: Caller, query: FileListQuery) {

@@ -11,7 +11,7 @@ import { readCustomer, readCustomerWithAddresses } from '#shared/customers/repos
 import { nextId } from '#shared/db/counters';
 import { sizeProblem } from '#shared/db/item-size';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { ConflictError, NotFoundError, ValidationError, UnknownCursorError } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
 import type { OrderRecord } from '#shared/orders/stored';
 import { formatInvoiceNumber, lastInvoiceSequence, takeInvoiceNumber } from './numbering';
@@ -224,8 +224,7 @@ export async function getInvoice(tenant: Tenant, id: number): Promise<Invoice> {
   return present(await repo.requireInvoice(tenant, id));
 }
 
-const unknownCursor = (id: number) =>
-  new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No invoice with id ${id}` }]);
+const unknownCursor = (id: number) => new UnknownCursorError('invoice', id);
 
 /** The cursor's invoice: the one `starting_after` names (422 when the tenant has none). */
 async function cursorOf(tenant: Tenant, id: number | undefined): Promise<InvoiceRecord | undefined> {

@@ -8,6 +8,7 @@ import { getAccountRecord } from '#shared/accounts/service';
 import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { cursorEntry } from '#shared/schemas/pagination';
 import { fromMinor } from '#shared/money';
 import { taxOn } from '#shared/pricing/tax';
 import { needsPlaceholder, resolveImages } from './images';
@@ -105,11 +106,8 @@ export async function getLegacyProduct(tenant: Tenant, id: number): Promise<Lega
 }
 
 /** The cursor's product: the one `starting_after` names (422 when the tenant has none). */
-async function cursorOf(tenant: Tenant, id: number | undefined): Promise<LegacyProductRecord | undefined> {
-  if (id === undefined) return undefined;
-  const record = await repo.readLegacyProduct(tenant, id);
-  if (!record) throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No legacy product with id ${id}` }]);
-  return record;
+function cursorOf(tenant: Tenant, id: number | undefined): Promise<LegacyProductRecord | undefined> {
+  return cursorEntry(id, 'legacy product', (id) => repo.readLegacyProduct(tenant, id));
 }
 
 export async function listLegacyProducts(

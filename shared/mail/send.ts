@@ -56,13 +56,19 @@ export async function sendMail(message: MailMessage): Promise<SentMail> {
   return sendThroughSes(await composeRawMessage(message, mailFrom), mailFrom, message.to);
 }
 
+/** The last millisecond a message was named in and how many were named in it: the order of sends within one millisecond. */
+let named = { at: '', count: 0 };
+
 /**
- * `2026-05-04T10-15-30-123Z-<16 hex>.eml`: sorted by time in any file listing, unique without
- * coordination (several functions may write at once), no characters a file system refuses (`:`).
+ * `2026-05-04T10-15-30-123Z-0000-<16 hex>.eml`: sorted by time in any file listing — and, within one
+ * millisecond, by the order this process sent them (the 4 digits) — unique without coordination
+ * (several functions may write at once), no characters a file system refuses (`:`).
  */
 async function writeToFolder(raw: Uint8Array, dir: string): Promise<SentMail> {
   await mkdir(dir, { recursive: true });
-  const messageId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(8).toString('hex')}`;
+  const at = new Date().toISOString().replace(/[:.]/g, '-');
+  named = at === named.at ? { at, count: named.count + 1 } : { at, count: 0 };
+  const messageId = `${at}-${String(named.count).padStart(4, '0')}-${randomBytes(8).toString('hex')}`;
   const file = join(resolve(dir), `${messageId}.eml`);
   // `wx`: never overwrite a message already written.
   await writeFile(file, raw, { flag: 'wx' });

@@ -13,6 +13,7 @@ import { retryOnVersionConflict } from '#shared/db/optimistic';
 import type { Account } from '#shared/accounts/stored';
 import type { TransactItem, TransactionPart } from '#shared/db/table';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
+import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
 import { checkLineFiles, withFileCopies } from '#shared/files/line-files';
 import { priceLegacyLines, type LegacyLinePrice } from '#shared/legacy-products/line-prices';
@@ -130,10 +131,8 @@ export async function getOrder(tenant: Tenant, id: number, reader?: number): Pro
 
 /** The cursor's position: the order named by `starting_after` (422 when the tenant has none). */
 async function cursorOf(tenant: Tenant, id: number | undefined): Promise<repo.OrderFilter['before']> {
-  if (id === undefined) return undefined;
-  const anchor = await repo.readOrder(tenant, id);
-  if (!anchor) throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No order with id ${id}` }]);
-  return { created_at: anchor.created_at, id: anchor.id };
+  const anchor = await cursorEntry(id, 'order', (id) => repo.readOrder(tenant, id));
+  return anchor && { created_at: anchor.created_at, id: anchor.id };
 }
 
 /** A page of orders: `total` exact from counters, or counted up to a cap over a date range (`capped`). */

@@ -11,6 +11,7 @@ import { retryOnVersionConflict } from '#shared/db/optimistic';
 import type { TransactItem, TransactionPart } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, ValidationError, VersionConflict } from '#shared/errors';
+import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
 import { readOrder, requireOrder } from '#shared/orders/repository';
 import { jobCompleted } from './events';
@@ -62,11 +63,8 @@ export async function listJobs(
 }
 
 /** The cursor's job: the one `starting_after` names (422 when the tenant has none). */
-async function cursorOf(tenant: Tenant, id: number | undefined): Promise<JobRecord | undefined> {
-  if (id === undefined) return undefined;
-  const job = await repo.readJob(tenant, id);
-  if (!job) throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No production job with id ${id}` }]);
-  return job;
+function cursorOf(tenant: Tenant, id: number | undefined): Promise<JobRecord | undefined> {
+  return cursorEntry(id, 'production job', (id) => repo.readJob(tenant, id));
 }
 
 /**

@@ -10,7 +10,8 @@ import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { transactWrite } from '#shared/db/transactions';
 import { versionedDelete } from '#shared/db/update-expression';
-import { ConflictError, ValidationError, VersionConflict } from '#shared/errors';
+import { ConflictError, VersionConflict } from '#shared/errors';
+import { cursorEntry } from '#shared/schemas/pagination';
 import { queueWindows } from './estimates';
 import { runningSince } from './job-records';
 import * as repo from './repository';
@@ -58,11 +59,8 @@ export async function getMachine(tenant: Tenant, id: number): Promise<Machine> {
 }
 
 /** The cursor's machine: the one `starting_after` names (422 when the tenant has none). */
-async function cursorOf(tenant: Tenant, id: number | undefined): Promise<MachineRecord | undefined> {
-  if (id === undefined) return undefined;
-  const machine = await repo.readMachine(tenant, id);
-  if (!machine) throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No machine with id ${id}` }]);
-  return machine;
+function cursorOf(tenant: Tenant, id: number | undefined): Promise<MachineRecord | undefined> {
+  return cursorEntry(id, 'machine', (id) => repo.readMachine(tenant, id));
 }
 
 export async function listMachines(

@@ -8,6 +8,7 @@ import type { Principal, Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { NotFoundError, ValidationError } from '#shared/errors';
+import { cursorEntry } from '#shared/schemas/pagination';
 import { fromMinor } from '#shared/money';
 import { priceProduct, type PriceQuote, type PricingOption } from '#shared/pricing/product-price';
 import type { ProductFilter } from './repository';
@@ -146,13 +147,8 @@ export async function deleteProduct(tenant: Tenant, id: number): Promise<Product
  * place in the order), so a walk of the catalogue never breaks; that an archived id exists is no
  * secret worth a broken walk (ids are a tenant's sequence).
  */
-async function cursorOf(tenant: Tenant, id: number | undefined): Promise<ProductRecord | undefined> {
-  if (id === undefined) return undefined;
-  const record = await repo.readProduct(tenant, id);
-  if (!record) {
-    throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No product with id ${id}` }]);
-  }
-  return record;
+function cursorOf(tenant: Tenant, id: number | undefined): Promise<ProductRecord | undefined> {
+  return cursorEntry(id, 'product', (id) => repo.readProduct(tenant, id));
 }
 
 /** A page of products: `total` exact from counters, or counted up to a cap for a name search (`capped`). */

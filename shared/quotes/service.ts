@@ -11,7 +11,7 @@ import { priceLegacyLines } from '#shared/legacy-products/line-prices';
 import { readCustomer } from '#shared/customers/repository';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import { NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
+import { NotFoundError, ValidationError, type ErrorDetail, UnknownCursorError } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
 import { prepareOffer } from '#shared/orders/offers';
 import { inputProductIds, legacyCellsOf, orderTotals, priceLines } from '#shared/orders/lines';
@@ -107,8 +107,7 @@ function statusFilter(status: QuoteListQuery['status'], now: Date): Pick<repo.Qu
   return { status: status as StoredQuoteStatus | undefined };
 }
 
-const unknownCursor = (id: number) =>
-  new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No quote with id ${id}` }]);
+const unknownCursor = (id: number) => new UnknownCursorError('quote', id);
 
 /** The cursor's quote: the one `starting_after` names (422 when the tenant has none). */
 async function cursorOf(tenant: Tenant, id: number | undefined): Promise<QuoteRecord | undefined> {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { UnknownCursorError } from '#shared/errors';
 import { queryId } from './common';
 
 export const DEFAULT_PER_PAGE = 25;
@@ -53,6 +54,22 @@ export const idCursor = (entries: string) =>
     .meta({
       description: `Cursor: the ${entries} after this one in the list (its id: the previous page's pagination.next_cursor); not with page > 1`,
     });
+
+/**
+ * The entry a list's `starting_after` names, read with `read`: undefined without a cursor, 422
+ * (`UnknownCursorError`, naming `resource`) when the tenant has none — or none `visible` to the list.
+ */
+export async function cursorEntry<T>(
+  id: number | undefined,
+  resource: string,
+  read: (id: number) => Promise<T | undefined>,
+  visible: (entry: T) => boolean = () => true,
+): Promise<T | undefined> {
+  if (id === undefined) return undefined;
+  const entry = await read(id);
+  if (entry === undefined || !visible(entry)) throw new UnknownCursorError(resource, id);
+  return entry;
+}
 
 /** A cursor goes with page 1 only: `page` > 1 with `starting_after` is a 422 naming `page`. */
 export function cursorOnFirstPage(value: { page: number; starting_after?: unknown }, ctx: z.core.$RefinementCtx): void {

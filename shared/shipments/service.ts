@@ -4,7 +4,8 @@
  */
 import type { Tenant } from '#shared/auth/principal';
 import { createdSortKey } from '#shared/db/keys';
-import { CarrierError, ConflictError, DomainError, NotFoundError, ValidationError } from '#shared/errors';
+import { CarrierError, ConflictError, DomainError, NotFoundError } from '#shared/errors';
+import { cursorEntry } from '#shared/schemas/pagination';
 import { logger } from '#shared/logger';
 import { simulatedUpdate } from './carriers/sandbox';
 import * as repo from './repository';
@@ -33,13 +34,13 @@ export interface ShipmentPage {
 }
 
 /** The cursor's shipment: the one `starting_after` names (422 when the tenant has none; one still being created is none yet). */
-async function cursorOf(tenant: Tenant, id: number | undefined): Promise<ShipmentRecord | undefined> {
-  if (id === undefined) return undefined;
-  const shipment = await repo.readShipment(tenant, id);
-  if (!shipment || shipment.phase !== 'recorded') {
-    throw new ValidationError('Unknown cursor', [{ field: 'starting_after', message: `No shipment with id ${id}` }]);
-  }
-  return shipment;
+function cursorOf(tenant: Tenant, id: number | undefined): Promise<ShipmentRecord | undefined> {
+  return cursorEntry(
+    id,
+    'shipment',
+    (id) => repo.readShipment(tenant, id),
+    (shipment) => shipment.phase === 'recorded',
+  );
 }
 
 /**
