@@ -9,6 +9,7 @@
  * keys, however deep, where a page number reads every key before it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { productRecord } from '#test/support/records';
 import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
 import type { Tenant } from '#shared/auth/principal';
 import { AUDIT_EXAMINE_LIMIT } from '#shared/audit/repository';
@@ -21,6 +22,7 @@ import { countersOf, listEntryPuts, productPut, type ProductRecord } from '#shar
 import { deliveryIdFor } from '#shared/webhooks/delivery-id';
 import { deliveryPut, pendingDelivery } from '#shared/webhooks/stored';
 import { call, dynamoDbWork, type ApiResponse } from '#test/support/http';
+import { walkByCursor } from '#test/support/cursor-walk';
 import { freshShop, register } from '#test/support/webhooks';
 
 const RECORDS = 200_000;
@@ -256,27 +258,15 @@ describe('GET /v1/products by cursor over a catalogue of 3,000', () => {
   let products: ProductRecord[];
 
   /** A product of the synthetic catalogue: names in another order than ids, every 7th archived. */
-  const catalogueProduct = (id: number, createdAt = new Date(start + id * 1000).toISOString()): ProductRecord => ({
-    id,
-    name: `${id % 2 ? 'Alpha' : 'Beta'} ${String((id * 7919) % 100_003).padStart(6, '0')}`,
-    description: null,
-    category: categories[id % 3]!,
-    is_active: id % 7 !== 0,
-    min_qty: 1,
-    max_qty: null,
-    unit: 'piece',
-    base_price: 100,
-    price_tiers: [],
-    options: [],
-    setup_fee: 0,
-    production_days: 1,
-    stock: { tracked: false, quantity: 0, low_threshold: 0 },
-    images: [],
-    created_at: createdAt,
-    updated_at: createdAt,
-    version: 1,
-    order_refs: 0,
-  });
+  const catalogueProduct = (id: number, createdAt = new Date(start + id * 1000).toISOString()): ProductRecord =>
+    productRecord({
+      id,
+      name: `${id % 2 ? 'Alpha' : 'Beta'} ${String((id * 7919) % 100_003).padStart(6, '0')}`,
+      category: categories[id % 3]!,
+      is_active: id % 7 !== 0,
+      created_at: createdAt,
+      updated_at: createdAt,
+    });
 
   /** Writes the products with their list entries and counters, as their creation would. */
   async function writeCatalogue(tenant: Tenant, records: ProductRecord[]) {
@@ -312,21 +302,11 @@ describe('GET /v1/products by cursor over a catalogue of 3,000', () => {
    * the cursor product (one GetItem), the page's keys and one more, its items, and the total
    * (a counter: one GetItem; a name prefix: counted up to TOTAL_CAP keys).
    */
-  async function walk(query: string, { key = shop.secretTest, perPage = 100, counted = false } = {}) {
-    const ids: number[] = [];
-    let cursor: string | null = null;
-    for (let request = 0; request < 100; request++) {
-      const { body, work } = await list(`per_page=${perPage}&${query}${cursor ? `&starting_after=${cursor}` : ''}`, key);
-      ids.push(...body.data.map((product: { id: number }) => product.id));
-      expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(4);
-      expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(1 + perPage + 1 + perPage + (counted ? TOTAL_CAP + 1 : 1));
-      expect(body.pagination.has_more).toBe(body.pagination.next_cursor !== null);
-      if (body.pagination.has_more) expect(body.pagination.next_cursor).toBe(String(ids.at(-1)));
-      cursor = body.pagination.next_cursor;
-      if (cursor === null) return ids;
-    }
-    throw new Error(`${query}: no last page after 100 requests`);
-  }
+  const walk = (query: string, { key = shop.secretTest, perPage = 100, counted = false } = {}) =>
+    walkByCursor(`/v1/products?per_page=${perPage}&${query}`, key, {
+      calls: 4,
+      items: 1 + perPage + 1 + perPage + (counted ? TOTAL_CAP + 1 : 1),
+    });
 
   it('walks the whole catalogue by cursor: every product once, newest first, each page reading only its own keys', async () => {
     const ids = await walk('');

@@ -1,7 +1,8 @@
 import { describe, expect, inject, it } from 'vitest';
 import { createAccount } from '#shared/accounts/service';
 import { CustomerSchema } from '#shared/customers/schema';
-import { call, dynamoDbWork, uniqueEmail, type ApiResponse } from '#test/support/http';
+import { call, dynamoDbWork, uniqueEmail } from '#test/support/http';
+import { walkByCursor } from '#test/support/cursor-walk';
 import { storedCustomer, storedEmailOwner, storedEvents, storedTotal } from '#test/support/store';
 
 const { shop, other } = inject('fixtures');
@@ -267,24 +268,8 @@ describe('customer lists', () => {
     const made: { id: number; name: string }[] = [];
     for (let i = 0; i < 12; i++) made.push(await createCustomer({ name: `Cursor ${String((i * 7) % 12).padStart(2, '0')}` }, key));
     await createCustomer({ name: 'Other name' }, key);
-    async function walk(query: string) {
-      const ids: number[] = [];
-      let cursor: string | null = null;
-      do {
-        const response: ApiResponse = await call('GET', `/v1/customers?per_page=5&${query}${cursor ? `&starting_after=${cursor}` : ''}`, {
-          key,
-        });
-        expect(response.status, JSON.stringify(response.body)).toBe(200);
-        const work = dynamoDbWork(response);
-        // The cursor customer, the page's keys and one more, its items, the total (a name prefix: counted on the keys).
-        expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(4);
-        expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(1 + 6 + 5 + 14);
-        ids.push(...response.body.data.map((customer: { id: number }) => customer.id));
-        cursor = response.body.pagination.next_cursor;
-        expect(response.body.pagination.has_more).toBe(cursor !== null);
-      } while (cursor !== null);
-      return ids;
-    }
+    // The cursor customer, the page's keys and one more, its items, the total (a name prefix: counted on the keys).
+    const walk = (query: string) => walkByCursor(`/v1/customers?per_page=5&${query}`, key, { calls: 4, items: 1 + 6 + 5 + 14 });
     const ids = made.map((customer) => customer.id);
     const all = await walk('');
     expect(all.slice(1)).toEqual(ids.toReversed());

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { InvoiceSchema } from '#shared/invoices/schema';
 import { scratchDir, tool, writeScratch } from '#test/support/document-tools';
 import { call, dynamoDbWork } from '#test/support/http';
+import { walkByCursor } from '#test/support/cursor-walk';
 import { enableInvoicing, invoiceOrder, sellerCompany } from '#test/support/invoices';
 import { mailbox } from '#test/support/mail';
 import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
@@ -633,24 +634,13 @@ describe('invoice lists by cursor', () => {
    * list reads the customer too (with the cursor invoice: one BatchGetItem). An order's list is
    * read whole (`whole`: its keys and items) whatever the page.
    */
-  async function walk(path: string, { perPage = 100, counted = 0, customer = false, whole = 0 } = {}) {
-    const ids: number[] = [];
-    let cursor: string | null = null;
-    for (let request = 0; request < 50; request++) {
-      const separator = path.includes('?') ? '&' : '?';
-      const { body, work } = await list(`${path}${separator}per_page=${perPage}${cursor ? `&starting_after=${cursor}` : ''}`);
-      ids.push(...body.data.map((invoice: { id: number }) => invoice.id));
-      expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(4);
-      expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(
-        whole ? 1 + 2 * whole : 1 + perPage + 1 + perPage + Math.max(1, counted) + (customer ? 1 : 0),
-      );
-      expect(body.pagination.has_more).toBe(body.pagination.next_cursor !== null);
-      if (body.pagination.has_more) expect(body.pagination.next_cursor).toBe(String(ids.at(-1)));
-      cursor = body.pagination.next_cursor;
-      if (cursor === null) return ids;
-    }
-    throw new Error(`${path}: no last page after 50 requests`);
-  }
+  const walk = (path: string, { perPage = 100, counted = 0, customer = false, whole = 0 } = {}) =>
+    walkByCursor(
+      `${path}${path.includes('?') ? '&' : '?'}per_page=${perPage}`,
+      shop.secretTest,
+      { calls: 4, items: whole ? 1 + 2 * whole : 1 + perPage + 1 + perPage + Math.max(1, counted) + (customer ? 1 : 0) },
+      50,
+    );
 
   it('walks every list to its end: each invoice once, in the list order, each page reading only its own keys', async () => {
     const [a, b] = buyers.map((buyer) => records.filter((invoice) => invoice.customer.id === buyer.id));

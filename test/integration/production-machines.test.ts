@@ -6,7 +6,8 @@ import { productionKeys, tenantKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 import { MachineQueueSchema, MachineSchema } from '#shared/production/schema';
 import { JOBS, jobFromItem, jobListEntryPut, jobPut, jobStatusCounter, queueKeyOf, type JobRecord } from '#shared/production/stored';
-import { call, dynamoDbWork, type ApiResponse } from '#test/support/http';
+import { call, dynamoDbWork } from '#test/support/http';
+import { walkByCursor } from '#test/support/cursor-walk';
 import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
 import { getMachine, jobsOfOrder, moveJob, newMachine } from '#test/support/production';
 import { freshShop, type Shop } from '#test/support/webhooks';
@@ -93,26 +94,9 @@ describe('production machines', () => {
     }
     // By type, then creation (ids in creation order).
     const byType = (machines: typeof made) => machines.toSorted((a, b) => a.type.localeCompare(b.type) || a.id - b.id).map(({ id }) => id);
-    async function walk(query: string) {
-      const ids: number[] = [];
-      let cursor: string | null = null;
-      do {
-        const response: ApiResponse = await call(
-          'GET',
-          `/v1/production/machines?per_page=2${query}${cursor ? `&starting_after=${cursor}` : ''}`,
-          { key: shop.secretTest },
-        );
-        expect(response.status, JSON.stringify(response.body)).toBe(200);
-        const work = dynamoDbWork(response);
-        // The cursor machine, the page's keys and one more, its items, the total (a counter, or counted on the keys).
-        expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(4);
-        expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(1 + 3 + 2 + made.length + 1);
-        ids.push(...response.body.data.map((machine: { id: number }) => machine.id));
-        cursor = response.body.pagination.next_cursor;
-        expect(response.body.pagination.has_more).toBe(cursor !== null);
-      } while (cursor !== null);
-      return ids;
-    }
+    // The cursor machine, the page's keys and one more, its items, the total (a counter, or counted on the keys).
+    const walk = (query: string) =>
+      walkByCursor(`/v1/production/machines?per_page=2${query}`, shop.secretTest, { calls: 4, items: 1 + 3 + 2 + made.length + 1 });
     expect(await walk('')).toEqual(byType(made));
     const presses = made.filter((machine) => machine.type === 'digital_press');
     expect(await walk('&type=digital_press')).toEqual(byType(presses));
@@ -354,21 +338,11 @@ describe('job lists by cursor', () => {
    * more, its items (one BatchGetItem) and its total (a counter, or a count of at most `counted`
    * keys); with a due date bound one Query and one count per priority range it reaches (`ranges`).
    */
-  async function walk(query: string, { perPage = 25, counted = 0, ranges = false } = {}) {
-    const ids: number[] = [];
-    let cursor: string | null = null;
-    for (let request = 0; request < 100; request++) {
-      const { body, work } = await list(`per_page=${perPage}&${query}${cursor ? `&starting_after=${cursor}` : ''}`);
-      ids.push(...body.data.map((job: { id: number }) => job.id));
-      expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(ranges ? 1 + 4 + 4 + 1 : 4);
-      expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(1 + perPage + 1 + perPage + Math.max(1, counted) + (ranges ? 4 : 0));
-      expect(body.pagination.has_more).toBe(body.pagination.next_cursor !== null);
-      if (body.pagination.has_more) expect(body.pagination.next_cursor).toBe(String(ids.at(-1)));
-      cursor = body.pagination.next_cursor;
-      if (cursor === null) return ids;
-    }
-    throw new Error(`${query}: no last page after 100 requests`);
-  }
+  const walk = (query: string, { perPage = 25, counted = 0, ranges = false } = {}) =>
+    walkByCursor(`/v1/production/jobs?per_page=${perPage}&${query}`, shop.secretTest, {
+      calls: ranges ? 1 + 4 + 4 + 1 : 4,
+      items: 1 + perPage + 1 + perPage + Math.max(1, counted) + (ranges ? 4 : 0),
+    });
 
   it('walks every list to its end: each job once, in queue order, each page reading only its own keys', async () => {
     expect(await walk('')).toEqual(inQueue(jobs));

@@ -6,7 +6,8 @@ import { tableName } from '#shared/db/table';
 import { QuoteSchema } from '#shared/quotes/schema';
 import { OrderSchema } from '#shared/orders/schema';
 import { tool, writeScratch } from '#test/support/document-tools';
-import { call, dynamoDbWork, type ApiResponse } from '#test/support/http';
+import { call } from '#test/support/http';
+import { walkByCursor } from '#test/support/cursor-walk';
 import { enableInvoicing } from '#test/support/invoices';
 import { newCustomer, newOrder, newProduct, stockOf } from '#test/support/orders';
 import { storedEvents } from '#test/support/store';
@@ -270,25 +271,12 @@ describe('quotes', () => {
     const open = made.filter((quote) => quote.valid_until >= today);
     const expired = made.filter((quote) => quote.valid_until < today);
 
-    async function walk(path: string, { counted = 0, customer = false } = {}) {
-      const ids: number[] = [];
-      let cursor: string | null = null;
-      do {
-        const separator = path.includes('?') ? '&' : '?';
-        const response: ApiResponse = await call('GET', `${path}${separator}per_page=3${cursor ? `&starting_after=${cursor}` : ''}`, {
-          key: shop.secretTest,
-        });
-        expect(response.status, JSON.stringify(response.body)).toBe(200);
-        const work = dynamoDbWork(response);
-        // The cursor quote (with the customer: one BatchGetItem), the page's keys and one more, its items, the total.
-        expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(4);
-        expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(1 + 4 + 3 + Math.max(1, counted) + (customer ? 1 : 0));
-        ids.push(...response.body.data.map((quote: { id: number }) => quote.id));
-        cursor = response.body.pagination.next_cursor;
-        expect(response.body.pagination.has_more).toBe(cursor !== null);
-      } while (cursor !== null);
-      return ids;
-    }
+    // The cursor quote (with the customer: one BatchGetItem), the page's keys and one more, its items, the total.
+    const walk = (path: string, { counted = 0, customer = false } = {}) =>
+      walkByCursor(`${path}${path.includes('?') ? '&' : '?'}per_page=3`, shop.secretTest, {
+        calls: 4,
+        items: 1 + 4 + 3 + Math.max(1, counted) + (customer ? 1 : 0),
+      });
     expect(await walk('/v1/quotes')).toEqual(newestFirst(made));
     expect(await walk('/v1/quotes?status=open', { counted: made.length })).toEqual(byValidity(open));
     expect(await walk('/v1/quotes?status=expired', { counted: made.length })).toEqual(byValidity(expired));

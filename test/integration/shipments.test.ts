@@ -15,7 +15,8 @@ import { transactWrite } from '#shared/db/transactions';
 import { requestHash, reservedShipment } from '#shared/shipments/creation';
 import { ShipmentSchema, type ShipmentCreate } from '#shared/shipments/schema';
 import { creatingShipmentPut, orderShippingWrite } from '#shared/shipments/stored';
-import { call, dynamoDbWork, type ApiResponse } from '#test/support/http';
+import { call } from '#test/support/http';
+import { walkByCursor } from '#test/support/cursor-walk';
 import { newCustomer, newOrder, newProduct } from '#test/support/orders';
 import { produceOrder } from '#test/support/production';
 import { startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
@@ -226,26 +227,13 @@ describe('a sandbox shipment (test mode)', () => {
     }
     const newestFirst = (shipments: typeof made) => shipments.map(({ id }) => id).toSorted((a, b) => b - a);
 
-    async function walk(path: string, { counted = 0, order = false } = {}) {
-      const ids: number[] = [];
-      let cursor: string | null = null;
-      do {
-        const separator = path.includes('?') ? '&' : '?';
-        const response: ApiResponse = await call('GET', `${path}${separator}per_page=2${cursor ? `&starting_after=${cursor}` : ''}`, {
-          key,
-        });
-        expect(response.status, JSON.stringify(response.body)).toBe(200);
-        const work = dynamoDbWork(response);
-        // The cursor shipment, the page's keys and one more, its items, the total; an order's: the order with
-        // its summary and its shipments (read whole, at most 50).
-        expect(work.calls, work.commands.join(',')).toBeLessThanOrEqual(4);
-        expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(order ? 1 + 2 + made.length : 1 + 3 + 2 + Math.max(1, counted));
-        ids.push(...response.body.data.map((shipment: { id: number }) => shipment.id));
-        cursor = response.body.pagination.next_cursor;
-        expect(response.body.pagination.has_more).toBe(cursor !== null);
-      } while (cursor !== null);
-      return ids;
-    }
+    // The cursor shipment, the page's keys and one more, its items, the total; an order's: the order with
+    // its summary and its shipments (read whole, at most 50).
+    const walk = (path: string, { counted = 0, order = false } = {}) =>
+      walkByCursor(`${path}${path.includes('?') ? '&' : '?'}per_page=2`, key, {
+        calls: 4,
+        items: order ? 1 + 2 + made.length : 1 + 3 + 2 + Math.max(1, counted),
+      });
     expect(await walk('/v1/shipments')).toEqual(newestFirst(made));
     const labelled = made.filter((shipment) => shipment.status === 'label_created');
     expect(await walk('/v1/shipments?status=label_created')).toEqual(newestFirst(labelled));

@@ -4,6 +4,7 @@
  * and the id cursors of products, customers, legacy products, invoices, quotes, shipments,
  * production jobs and machines, and files.
  */
+import { productRecord } from '#test/support/records';
 import { describe, expect, it } from 'vitest';
 import { cursorTime, decodeAuditCursor, encodeAuditCursor } from '#shared/audit/cursor';
 import { AuditListQuerySchema } from '#shared/audit/schema';
@@ -174,27 +175,14 @@ describe('cursor positions in a sort-key condition', () => {
 
 describe('product, customer and legacy product cursors', () => {
   const tenant = { accountId: 'acct_Fx7Qm2Lk9Pw4Rt6Z', mode: 'test' as const };
-  const product: ProductRecord = {
+  const product: ProductRecord = productRecord({
     id: 42,
     name: 'Flyer A5',
-    description: null,
     category: 'Flyers',
     is_active: false,
-    min_qty: 1,
-    max_qty: null,
-    unit: 'piece',
-    base_price: 100,
-    price_tiers: [],
-    options: [],
-    setup_fee: 0,
-    production_days: 1,
-    stock: { tracked: false, quantity: 0, low_threshold: 0 },
-    images: [],
     created_at: '2026-11-21T10:15:00.000Z',
     updated_at: '2026-11-21T10:15:00.000Z',
-    version: 1,
-    order_refs: 0,
-  };
+  });
   const keysOf = (item: Record<string, unknown>, index: 'gsi1' | 'gsi2') =>
     Object.fromEntries(['pk', 'sk', `${index}pk`, `${index}sk`].map((name) => [name, item[name]]));
 
