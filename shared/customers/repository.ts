@@ -9,11 +9,12 @@ import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
 import { adjustTotal } from '#shared/db/totals';
-import { createdSortKey, cursorKeys, customerAuthKeys, nameSortKey, tenantKeys } from '#shared/db/keys';
+import { batchGet, keyId } from '#shared/db/batch';
+import { createdSortKey, cursorKeys, customerAuthKeys, nameSortKey, tenantKeys, type ItemKey } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { buildUpdate, versionedDelete, versionedUpdate } from '#shared/db/update-expression';
-import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
+import { ConflictError, NotFoundError, UnknownCursorError, VersionConflict } from '#shared/errors';
 import {
   CUSTOMERS,
   addressFromItem,
@@ -59,6 +60,25 @@ export async function insertCustomer(tenant: Tenant, customer: CustomerRecord, e
     adjustTotal(tenant, CUSTOMERS, 1),
     event,
   ]);
+}
+
+/**
+ * A customer's list paged by cursor (their invoices, their quotes): the customer — 404 when the
+ * tenant has none — and the cursor entry at `cursor.key` — 422 naming `starting_after` when there is
+ * none — with one BatchGetItem for both; without a cursor, the customer alone.
+ */
+export async function requireCustomerAndCursor<T>(
+  tenant: Tenant,
+  customerId: number,
+  cursor: { id: number; resource: string; key: ItemKey; read: (item: Record<string, unknown>) => T } | undefined,
+): Promise<T | undefined> {
+  const customerKey = tenantKeys.customer(tenant, customerId);
+  const found = await batchGet(cursor ? [customerKey, cursor.key] : [customerKey]);
+  if (!found.has(keyId(customerKey))) throw new NotFoundError('customer', customerId);
+  if (!cursor) return undefined;
+  const entry = found.get(keyId(cursor.key));
+  if (!entry) throw new UnknownCursorError(cursor.resource, cursor.id);
+  return cursor.read(entry);
 }
 
 export async function readCustomer(tenant: Tenant, id: number): Promise<CustomerRecord | undefined> {

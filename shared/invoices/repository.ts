@@ -4,6 +4,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
+import { requireCustomerAndCursor } from '#shared/customers/repository';
 import { dynamo } from '#shared/clients/dynamodb';
 import {
   countCollectionUpTo,
@@ -54,19 +55,17 @@ export async function readOrderToInvoice(
   };
 }
 
-/**
- * Whether the customer exists, and the invoice `id` (a customer's list paged by cursor): one
- * BatchGetItem for both.
- */
-export async function readCustomerAndInvoice(
+/** A customer's invoices paged by cursor: the customer (404) and the cursor invoice (422), one BatchGetItem. */
+export function requireCustomerAndCursorInvoice(
   tenant: Tenant,
   customerId: number,
-  id: number,
-): Promise<{ customer: boolean; invoice: InvoiceRecord | undefined }> {
-  const customerKey = tenantKeys.customer(tenant, customerId);
-  const items = await getMany([customerKey, invoiceKeys.invoice(tenant, id)]);
-  const invoice = items.find((item) => item.pk !== customerKey.pk);
-  return { customer: items.some((item) => item.pk === customerKey.pk), invoice: invoice && invoiceFromItem(invoice) };
+  id: number | undefined,
+): Promise<InvoiceRecord | undefined> {
+  return requireCustomerAndCursor(
+    tenant,
+    customerId,
+    id === undefined ? undefined : { id, resource: 'invoice', key: invoiceKeys.invoice(tenant, id), read: invoiceFromItem },
+  );
 }
 
 /** Writes a create's items (the number, the invoice with its entries and counters, the order mark, the event) as one transaction. */

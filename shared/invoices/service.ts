@@ -11,7 +11,8 @@ import { readCustomer, readCustomerWithAddresses } from '#shared/customers/repos
 import { nextId } from '#shared/db/counters';
 import { sizeProblem } from '#shared/db/item-size';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import { ConflictError, NotFoundError, ValidationError, UnknownCursorError } from '#shared/errors';
+import { ConflictError, ValidationError } from '#shared/errors';
+import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
 import type { OrderRecord } from '#shared/orders/stored';
 import { formatInvoiceNumber, lastInvoiceSequence, takeInvoiceNumber } from './numbering';
@@ -224,26 +225,9 @@ export async function getInvoice(tenant: Tenant, id: number): Promise<Invoice> {
   return present(await repo.requireInvoice(tenant, id));
 }
 
-const unknownCursor = (id: number) => new UnknownCursorError('invoice', id);
-
 /** The cursor's invoice: the one `starting_after` names (422 when the tenant has none). */
-async function cursorOf(tenant: Tenant, id: number | undefined): Promise<InvoiceRecord | undefined> {
-  if (id === undefined) return undefined;
-  const invoice = await repo.readInvoice(tenant, id);
-  if (!invoice) throw unknownCursor(id);
-  return invoice;
-}
-
-/** A customer's list: the customer (404 when the tenant has none) and the cursor's invoice (422), read together. */
-async function customerAndCursor(tenant: Tenant, customerId: number, id: number | undefined): Promise<InvoiceRecord | undefined> {
-  if (id === undefined) {
-    if (!(await readCustomer(tenant, customerId))) throw new NotFoundError('customer', customerId);
-    return undefined;
-  }
-  const { customer, invoice } = await repo.readCustomerAndInvoice(tenant, customerId, id);
-  if (!customer) throw new NotFoundError('customer', customerId);
-  if (!invoice) throw unknownCursor(id);
-  return invoice;
+function cursorOf(tenant: Tenant, id: number | undefined): Promise<InvoiceRecord | undefined> {
+  return cursorEntry(id, 'invoice', (id) => repo.readInvoice(tenant, id));
 }
 
 export interface InvoicePage {
@@ -288,7 +272,7 @@ export async function listInvoices(tenant: Tenant, query: InvoiceListQuery, now 
 
 /** `GET /v1/customers/{id}/invoices` (404 for an unknown customer; a deleted customer's invoices remain under /v1/invoices). */
 export async function listCustomerInvoices(tenant: Tenant, customerId: number, query: CustomerInvoicesQuery): Promise<InvoicePage> {
-  const after = await customerAndCursor(tenant, customerId, query.starting_after);
+  const after = await repo.requireCustomerAndCursorInvoice(tenant, customerId, query.starting_after);
   const page = { page: query.page, perPage: query.per_page, after };
   const result = await repo.listInvoices(tenant, { status: query.status, customerId }, page);
   const now = new Date();

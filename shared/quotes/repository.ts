@@ -5,17 +5,10 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
+import { requireCustomerAndCursor } from '#shared/customers/repository';
 import { dynamo } from '#shared/clients/dynamodb';
-import {
-  countCollectionUpTo,
-  getMany,
-  readTotal,
-  readWindow,
-  type CollectionQuery,
-  type PageRequest,
-  type Total,
-} from '#shared/db/collections';
-import { createdSortKey, cursorKeys, dueSortKey, quoteKeys, tenantKeys } from '#shared/db/keys';
+import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
+import { createdSortKey, cursorKeys, dueSortKey, quoteKeys } from '#shared/db/keys';
 import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { NotFoundError, VersionConflict } from '#shared/errors';
@@ -35,19 +28,17 @@ export async function requireQuote(tenant: Tenant, id: number, consistent = fals
   return quote;
 }
 
-/**
- * Whether the customer exists, and the quote `id` (a customer's list paged by cursor): one
- * BatchGetItem for both.
- */
-export async function readCustomerAndQuote(
+/** A customer's quotes paged by cursor: the customer (404) and the cursor quote (422), one BatchGetItem. */
+export function requireCustomerAndCursorQuote(
   tenant: Tenant,
   customerId: number,
-  id: number,
-): Promise<{ customer: boolean; quote: QuoteRecord | undefined }> {
-  const customerKey = tenantKeys.customer(tenant, customerId);
-  const items = await getMany([customerKey, quoteKeys.quote(tenant, id)]);
-  const quote = items.find((item) => item.pk !== customerKey.pk);
-  return { customer: items.some((item) => item.pk === customerKey.pk), quote: quote && quoteFromItem(quote) };
+  id: number | undefined,
+): Promise<QuoteRecord | undefined> {
+  return requireCustomerAndCursor(
+    tenant,
+    customerId,
+    id === undefined ? undefined : { id, resource: 'quote', key: quoteKeys.quote(tenant, id), read: quoteFromItem },
+  );
 }
 
 export async function insertQuote(parts: (TransactItem | TransactionPart)[]): Promise<void> {

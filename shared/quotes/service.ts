@@ -8,10 +8,10 @@ import { DEFAULT_QUOTE_VALIDITY_DAYS } from '#shared/accounts/company';
 import type { Tenant } from '#shared/auth/principal';
 import { checkLineFiles, withFileCopies } from '#shared/files/line-files';
 import { priceLegacyLines } from '#shared/legacy-products/line-prices';
-import { readCustomer } from '#shared/customers/repository';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import { NotFoundError, ValidationError, type ErrorDetail, UnknownCursorError } from '#shared/errors';
+import { ValidationError, type ErrorDetail } from '#shared/errors';
+import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
 import { prepareOffer } from '#shared/orders/offers';
 import { inputProductIds, legacyCellsOf, orderTotals, priceLines } from '#shared/orders/lines';
@@ -107,26 +107,9 @@ function statusFilter(status: QuoteListQuery['status'], now: Date): Pick<repo.Qu
   return { status: status as StoredQuoteStatus | undefined };
 }
 
-const unknownCursor = (id: number) => new UnknownCursorError('quote', id);
-
 /** The cursor's quote: the one `starting_after` names (422 when the tenant has none). */
-async function cursorOf(tenant: Tenant, id: number | undefined): Promise<QuoteRecord | undefined> {
-  if (id === undefined) return undefined;
-  const quote = await repo.readQuote(tenant, id);
-  if (!quote) throw unknownCursor(id);
-  return quote;
-}
-
-/** A customer's list: the customer (404 when the tenant has none) and the cursor's quote (422), read together. */
-async function customerAndCursor(tenant: Tenant, customerId: number, id: number | undefined): Promise<QuoteRecord | undefined> {
-  if (id === undefined) {
-    if (!(await readCustomer(tenant, customerId))) throw new NotFoundError('customer', customerId);
-    return undefined;
-  }
-  const { customer, quote } = await repo.readCustomerAndQuote(tenant, customerId, id);
-  if (!customer) throw new NotFoundError('customer', customerId);
-  if (!quote) throw unknownCursor(id);
-  return quote;
+function cursorOf(tenant: Tenant, id: number | undefined): Promise<QuoteRecord | undefined> {
+  return cursorEntry(id, 'quote', (id) => repo.readQuote(tenant, id));
 }
 
 async function list(
@@ -160,7 +143,7 @@ export async function listQuotes(tenant: Tenant, query: QuoteListQuery): Promise
 
 /** `GET /v1/customers/{id}/quotes` (404 for an unknown customer). */
 export async function listCustomerQuotes(tenant: Tenant, customerId: number, query: CustomerQuotesQuery): Promise<QuotePage> {
-  return list(tenant, query, customerId, await customerAndCursor(tenant, customerId, query.starting_after));
+  return list(tenant, query, customerId, await repo.requireCustomerAndCursorQuote(tenant, customerId, query.starting_after));
 }
 
 // ---- Change and reject ------------------------------------------------------------------------
