@@ -15,7 +15,9 @@ function collect(issues: readonly z.core.$ZodIssue[], prefix?: string): { detail
   for (const issue of issues) {
     const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) add(base ? `${base}.${key}` : key, 'Unknown field');
+      // A schema may say why its keys are refused (a customer's order line: "is set by the shop"); zod's own text names the keys.
+      const why = issue.message.startsWith('Unrecognized key') ? 'Unknown field' : issue.message;
+      for (const key of issue.keys) add(base ? `${base}.${key}` : key, why);
     } else if (issue.code === 'invalid_type') {
       // zod v4 issues do not carry the input; its default message says what was received.
       const missing = / received undefined$/.test(issue.message);

@@ -21,37 +21,57 @@ export const MAX_LINE_QUANTITY = 10_000_000;
 
 export const OrderAddressInputSchema = /* @__PURE__ */ z.strictObject(postalAddressFields).meta({ id: 'OrderAddressInput' });
 
+/** What a line names: its product (or legacy product and table cell), quantity, options and files. */
+const orderLineFields = /* @__PURE__ */ (() => ({
+  product_id: bodyId('An active product').optional(),
+  legacy_product_id: bodyId('A legacy product: with format, color and pages, priced from its table').optional(),
+  format: lineText(100).min(1).optional().meta({ description: 'Legacy products: a format of the table', example: 'A4' }),
+  color: lineText(100).min(1).optional().meta({ description: 'Legacy products: a color of the table', example: '4/4' }),
+  pages: z.number().int('must be an integer').min(1, 'must be at least 1').max(100_000).optional().meta({ description: 'Legacy products' }),
+  quantity: z.number().int('must be an integer').min(1, 'must be at least 1').max(MAX_LINE_QUANTITY).meta({ example: 500 }),
+  options: optionChoices({ paper: 'linen' }).optional().default({}),
+  file_ids: z.array(bodyId('File id')).max(20).optional().default([]).meta({ description: 'Artwork files of the line' }),
+}))();
+
+/** Fields of a line only the shop sets: its price and its text on documents. A customer token's line has neither. */
+export const SHOP_LINE_FIELDS = ['unit_price', 'description'] as const;
+
+const lineDescription = {
+  description:
+    'A product (`product_id`, `options`) or a legacy product (`legacy_product_id`, `format`, `color`, `pages`: the table prices the whole run).',
+};
+
 export const OrderLineInputSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
-      product_id: bodyId('An active product').optional(),
-      legacy_product_id: bodyId('A legacy product: with format, color and pages, priced from its table').optional(),
-      format: lineText(100).min(1).optional().meta({ description: 'Legacy products: a format of the table', example: 'A4' }),
-      color: lineText(100).min(1).optional().meta({ description: 'Legacy products: a color of the table', example: '4/4' }),
-      pages: z
-        .number()
-        .int('must be an integer')
-        .min(1, 'must be at least 1')
-        .max(100_000)
-        .optional()
-        .meta({ description: 'Legacy products' }),
-      quantity: z.number().int('must be an integer').min(1, 'must be at least 1').max(MAX_LINE_QUANTITY).meta({ example: 500 }),
+      ...orderLineFields,
       unit_price: moneyInput()
         .optional()
         .meta({ description: 'Manual price: the line costs quantity × unit_price. Omitted: the product calculation.', example: 0.12 }),
-      options: optionChoices({ paper: 'linen' }).optional().default({}),
       description: optionalText(500, { multiline: true }).meta({ description: "Defaults to the product's name" }),
-      file_ids: z.array(bodyId('File id')).max(20).optional().default([]).meta({ description: 'Artwork files of the line' }),
     })
     .superRefine(oneProductKind)
-    .meta({
-      id: 'OrderLineInput',
-      description:
-        'A product (`product_id`, `options`) or a legacy product (`legacy_product_id`, `format`, `color`, `pages`: the table prices the whole run).',
-    }))();
+    .meta({ id: 'OrderLineInput', ...lineDescription }))();
 
-export const orderLines = /* @__PURE__ */ (() =>
-  z.array(OrderLineInputSchema).min(1, 'must have at least one line').max(MAX_ORDER_LINES, `must have at most ${MAX_ORDER_LINES} lines`))();
+/**
+ * A line as a customer access token sends it: priced by the shop's catalogue only. `unit_price` and
+ * `description` are the shop's (SHOP_LINE_FIELDS): sending one is a 422 naming it (docs/customer-auth.md).
+ */
+export const CustomerOrderLineInputSchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject(orderLineFields, {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys' && issue.keys.every((key) => (SHOP_LINE_FIELDS as readonly string[]).includes(key))
+          ? 'is set by the shop'
+          : undefined,
+    })
+    .superRefine(oneProductKind)
+    .meta({ id: 'CustomerOrderLineInput', ...lineDescription }))();
+
+const linesOf = <L extends z.ZodType>(line: L) =>
+  z.array(line).min(1, 'must have at least one line').max(MAX_ORDER_LINES, `must have at most ${MAX_ORDER_LINES} lines`);
+
+export const orderLines = /* @__PURE__ */ (() => linesOf(OrderLineInputSchema))();
 
 export const addressFields = /* @__PURE__ */ (() => ({
   shipping_address_id: bodyId("Copy the customer's address").optional(),
@@ -94,7 +114,7 @@ export function oneAddressSource(value: AddressChoice, ctx: z.core.$RefinementCt
   }
 }
 
-/** The fields of a new order that every caller sends. */
+/** The fields of a new order that every caller sends (a customer token's lines are CustomerOrderLineInput). */
 const orderCreateFields = /* @__PURE__ */ (() => ({
   items: orderLines,
   ...addressFields,
@@ -117,12 +137,16 @@ export const OrderCreateSchema = /* @__PURE__ */ (() =>
         "CustomerOrderCreate (the customer is implied, the shipping charge is the shop's).",
     }))();
 
-/** What a customer access token sends: its customer is implied (another id is 403) and the shipping charge is the shop's. */
+/**
+ * What a customer access token sends: its customer is implied (another id is 403); the shipping
+ * charge, the lines' prices and their descriptions are the shop's (422 naming the field).
+ */
 export const CustomerOrderCreateSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       customer_id: bodyId("The caller's own customer id (optional: implied)").optional(),
       ...orderCreateFields,
+      items: linesOf(CustomerOrderLineInputSchema),
     })
     .superRefine(oneAddressSource)
     .meta({ id: 'CustomerOrderCreate' }))();

@@ -186,6 +186,32 @@ describe('customer access tokens', () => {
     expect((await call('PUT', `/v1/orders/${annas.body.data.id}`, { key: anna.token, body: { notes: 'x' } })).status).toBe(403);
   });
 
+  it("never prices a line: unit_price and description are the shop's (422 naming the field), and no order is written", async () => {
+    const mallory = await signIn();
+    const line = { product_id: productId, quantity: 5_000, options: { paper: 'matt300' } };
+    for (const [field, value] of [
+      ['unit_price', 0],
+      ['unit_price', 0.01],
+      ['description', 'Free of charge, as agreed'],
+    ] as const) {
+      const refused = await call('POST', '/v1/orders', { key: mallory.token, body: { items: [{ ...line, [field]: value }] } });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+      expect(refused.body.error.details).toEqual([{ field: `items.0.${field}`, message: 'is set by the shop' }]);
+    }
+    const orders = await call('GET', '/v1/orders', { key: mallory.token });
+    expect(orders.body.data).toEqual([]);
+    // The catalogue prices the same line; the shop's key may still set a manual price.
+    const priced = await call('POST', '/v1/orders', { key: mallory.token, body: { items: [line] } });
+    expect(priced.status, JSON.stringify(priced.body)).toBe(201);
+    expect(priced.body.data.total).toBeGreaterThan(100);
+    const manual = await call('POST', '/v1/orders', {
+      key: shop.secret,
+      body: { customer_id: mallory.id, items: [{ ...line, unit_price: 0.01, description: 'Agreed price' }] },
+    });
+    expect(manual.status, JSON.stringify(manual.body)).toBe(201);
+    expect(manual.body.data.items[0]).toMatchObject({ unit_price: 0.01, description: 'Agreed price' });
+  });
+
   it("keeps one customer's Idempotency-Key apart from another's", async () => {
     const anna = await signIn();
     const ben = await signIn();

@@ -4,7 +4,8 @@ import { looksLikeAccessToken } from '#shared/customer-auth/access';
 import { tenantKeys } from '#shared/db/keys';
 import { accountQuota, storefrontQuota } from '#shared/limits/quota';
 import { orderCreationFor, orderListFor, orderReaderOf } from '#shared/orders/ownership';
-import { CustomerOrderCreateSchema, OrderCreateSchema } from '#shared/orders/schema';
+import { CustomerOrderCreateSchema, OrderCreateSchema, SHOP_LINE_FIELDS } from '#shared/orders/schema';
+import { parseOrThrow } from '#shared/http/validation';
 import { routes } from '#shared/routes';
 
 const tenant = { accountId: 'acct_1', mode: 'test' as const };
@@ -81,6 +82,17 @@ describe('orders for a customer token', () => {
     expect(() => orderCreationFor(customer, { customer_id: 43, items: [line] })).toThrow(expect.objectContaining({ code: 'forbidden' }));
     const refused = CustomerOrderCreateSchema.safeParse({ items: [{ product_id: 7, quantity: 100 }], shipping: 5 });
     expect(refused.success).toBe(false);
+  });
+
+  it("refuses a line's price and description, naming each field: they are the shop's", () => {
+    for (const field of SHOP_LINE_FIELDS) {
+      const value = field === 'unit_price' ? 0 : 'Free';
+      const body = { items: [{ product_id: 7, quantity: 100, [field]: value }] };
+      expect(() => parseOrThrow(CustomerOrderCreateSchema, body, 'request body')).toThrow(
+        expect.objectContaining({ details: [{ field: `items.0.${field}`, message: 'is set by the shop' }] }),
+      );
+      expect(OrderCreateSchema.safeParse({ customer_id: 1, ...body }).success).toBe(true);
+    }
   });
 
   it("takes an API key's order as it is: customer named, shipping its own", () => {
