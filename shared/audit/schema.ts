@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { storableText } from '#shared/schemas/common';
 import { paginationQuery } from '#shared/schemas/pagination';
 import { responseSchema } from '#shared/schemas/response';
 import { decodeAuditCursor } from './cursor';
@@ -25,7 +26,7 @@ export const AuditListQuerySchema = /* @__PURE__ */ (() =>
         .transform((value) => value.toUpperCase())
         .pipe(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']))
         .optional(),
-      path_prefix: z.string().startsWith('/', 'must start with /').max(500).optional(),
+      path_prefix: z.string().startsWith('/', 'must start with /').max(500).superRefine(storableText()).optional(),
       starting_after: z
         .string()
         .transform((text, ctx) => {

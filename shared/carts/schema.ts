@@ -92,7 +92,11 @@ export const CartMergeSchema = /* @__PURE__ */ (() =>
     .strictObject({ cart_id: cartId })
     .meta({ id: 'CartMerge', description: "The session cart to merge into the signed-in customer's cart" }))();
 
-const version = /* @__PURE__ */ z.string().max(40).meta({ description: "The cart's `version` as last read", example: '3.Zx8kq2LmP0aB' });
+const version = /* @__PURE__ */ z
+  .string()
+  .max(40)
+  .regex(/^[\w.-]*$/, "is not a cart's version")
+  .meta({ description: "The cart's `version` as last read", example: '3.Zx8kq2LmP0aB' });
 
 const email = /* @__PURE__ */ z
   .string()

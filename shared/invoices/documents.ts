@@ -113,6 +113,23 @@ export async function invoiceDocument(tenant: Tenant, invoice: InvoiceRecord, ki
   return { bytes, contentType, filename, cached: false };
 }
 
+/**
+ * Renders again every document of the invoice that the bucket holds, and stores it over the old
+ * one: for documents drawn from text stored before input refused what XML 1.0 cannot hold, which
+ * the renderers now draw as U+FFFD (`npm run documents -- rerender`, docs/invoices-rendering.md).
+ * Documents never downloaded are left to their first download. Answers the kinds stored again.
+ */
+export async function rerenderStoredDocuments(tenant: Tenant, invoice: InvoiceRecord): Promise<(keyof typeof files)[]> {
+  const kinds = Object.keys(files) as (keyof typeof files)[];
+  const stored = await Promise.all(kinds.map((kind) => isStored(keyOf(tenant, invoice, kind))));
+  const again = kinds.filter((_, index) => stored[index]);
+  for (const kind of again) {
+    const filename = kind === 'pdf' ? pdfFilename(invoice) : xmlFilename(invoice, kind);
+    await store(keyOf(tenant, invoice, kind), await render(tenant, invoice, kind), files[kind].contentType, filename);
+  }
+  return again;
+}
+
 /** A presigned GET URL of the PDF (rendered first if it is not stored yet), valid PRESIGNED_URL_SECONDS. */
 export async function presignedPdf(
   tenant: Tenant,

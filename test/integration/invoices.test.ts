@@ -18,6 +18,8 @@ import { accountSettingsKey, createdSortKey, dueSortKey, invoiceKeys, platformKe
 import { isUnpaid } from '#shared/invoices/status';
 import { INVOICES, invoiceCreation, invoiceFromItem, invoiceStatusCounter, type InvoiceRecord } from '#shared/invoices/stored';
 import { tableName } from '#shared/db/table';
+import { rerenderInvoiceDocuments } from '#shared/invoices/document-repair';
+import { store } from '#shared/invoices/document-store';
 
 const storedItem = async (key: ItemKey) =>
   (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
@@ -495,6 +497,52 @@ describe('invoices', () => {
       expect(tool('pdfdetach', ['-list', file]).stdout).toContain('xrechnung.xml');
       tool('pdfdetach', ['-saveall', '-o', dir, file]);
       expect(readFileSync(join(dir, 'xrechnung.xml'), 'utf8')).toBe(ciiText);
+    });
+
+    it('refuses text XML 1.0 cannot hold (422), and renders again the stored documents of an invoice that holds such text from before', async () => {
+      const refused = await call('POST', '/v1/customers', {
+        key: key(),
+        body: { name: 'Anna', email: 'a@example.com', company: 'Müller\uffff GmbH' },
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.details).toEqual([{ field: 'company', message: expect.stringContaining('U+FFFF') }]);
+      const account = await call('PUT', '/v1/account', { key: key(), body: { company: { legal_name: 'Druckerei\ufffe GmbH' } } });
+      expect(account.status).toBe(422);
+      expect(account.body.error.details).toEqual([{ field: 'company.legal_name', message: expect.stringContaining('U+FFFE') }]);
+
+      // Two invoices; one's stored record holds U+FFFF in the buyer's name (written before the rule), and its XML was stored broken.
+      const [broken, clean] = [
+        await invoiceOrder(key(), (await confirmedOrder(3)).id),
+        await invoiceOrder(key(), (await confirmedOrder(4)).id),
+      ];
+      const itemKey = invoiceKeys.invoice(own.tenant, broken.id);
+      const item = (await storedItem(itemKey))!;
+      await dynamo().send(
+        new PutCommand({ TableName: tableName(), Item: { ...item, customer: { ...item.customer, name: 'Zofia\uffff Łódź' } } }),
+      );
+      const xmlOf = async (id: number) => {
+        const response = await fetchRaw(`/v1/invoices/${id}/xml`);
+        expect(response.status).toBe(200);
+        return response.text();
+      };
+      const cleanXml = await xmlOf(clean.id);
+      await store(
+        invoiceKeys.document(own.tenant, broken.id, 1, 'invoice-cii.xml'),
+        new TextEncoder().encode('<a>\uffff</a>'),
+        'application/xml',
+        'x.xml',
+      );
+      const brokenXml = await xmlOf(broken.id);
+      expect(() => tool('xmllint', ['--noout', writeScratch(`broken-${broken.id}.xml`, brokenXml)])).toThrow(/out of allowed range/);
+
+      const result = await rerenderInvoiceDocuments(own.tenant);
+      expect(result).toMatchObject({ rerendered: 1, documents: 1 });
+      expect(result.invoices).toBeGreaterThanOrEqual(2);
+      const repaired = await xmlOf(broken.id);
+      expect(tool('xmllint', ['--noout', writeScratch(`repaired-${broken.id}.xml`, repaired)]).stderr).toBe('');
+      expect(repaired).toContain('Zofia\ufffd Łódź');
+      // Invoices without such text keep their documents byte for byte.
+      expect(await xmlOf(clean.id)).toBe(cleanXml);
     });
 
     it('sends the PDF and the XML by mail, marks the invoice sent with one invoice.sent, and sends again without a second event', async () => {

@@ -99,9 +99,9 @@ describe('price tables from CSV', () => {
   it('refuses cells that cannot be stored: unpaired surrogates, NUL and other control characters', () => {
     const error = rejection(() => rowsFromCsv(`${header}\n\ud800,4/4,100,8,1\nA4,4\u0000/4,100,8,1\nA4,x\u001b,100,8,1\nA4,4/4,250,8,1`));
     expect(error.details).toEqual([
-      { field: 'line 2', message: 'format must not contain control characters (such as NUL) or unpaired surrogates' },
-      { field: 'line 3', message: 'color must not contain control characters (such as NUL) or unpaired surrogates' },
-      { field: 'line 4', message: 'color must not contain control characters (such as NUL) or unpaired surrogates' },
+      { field: 'line 2', message: 'format must not contain control characters (such as NUL), U+FFFE, U+FFFF or unpaired surrogates' },
+      { field: 'line 3', message: 'color must not contain control characters (such as NUL), U+FFFE, U+FFFF or unpaired surrogates' },
+      { field: 'line 4', message: 'color must not contain control characters (such as NUL), U+FFFE, U+FFFF or unpaired surrogates' },
     ]);
   });
 

@@ -7,6 +7,7 @@
 import { InvoiceService } from '@e-invoice-eu/core';
 import type { InvoiceDocument } from '#shared/invoices/document';
 import { logger } from '#shared/logger';
+import { withXmlSafeText } from '#shared/schemas/text';
 import { toEInvoice } from './e-invoice-mapping';
 import { renderInvoicePdf } from './pdf';
 
@@ -30,12 +31,19 @@ function text(output: string | Uint8Array): string {
   return typeof output === 'string' ? output : new TextDecoder().decode(output);
 }
 
-export async function renderEInvoiceXml(doc: InvoiceDocument, syntax: EInvoiceSyntax): Promise<string> {
+/**
+ * Both renderers draw from `withXmlSafeText(doc)`: text is refused at input when XML 1.0 cannot
+ * hold it, but an invoice issued before that rule may still carry such a character (U+FFFF in a
+ * name), which would make the whole XML ill-formed; it is drawn as U+FFFD instead.
+ */
+export async function renderEInvoiceXml(unsafe: InvoiceDocument, syntax: EInvoiceSyntax): Promise<string> {
+  const doc = withXmlSafeText(unsafe);
   return text(await service.generate(toEInvoice(doc), { format: FORMATS[syntax], lang: LANG }));
 }
 
 /** The PDF of renderInvoicePdf with the CII XML embedded, as a PDF/A-3 Factur-X/ZUGFeRD hybrid. */
-export async function renderFacturXPdf(doc: InvoiceDocument): Promise<Uint8Array> {
+export async function renderFacturXPdf(unsafe: InvoiceDocument): Promise<Uint8Array> {
+  const doc = withXmlSafeText(unsafe);
   const invoice = toEInvoice(doc); // first, so an invoice that does not reconcile fails before the PDF is drawn
   const pdf = await renderInvoicePdf(doc);
   const output = await service.generate(invoice, {
