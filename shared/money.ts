@@ -8,6 +8,13 @@
 export const MAX_AMOUNT = 1_000_000;
 
 /**
+ * Largest sum of lines a document (an order, an invoice) may hold, in minor units: 1,000,000,000.00
+ * — far inside exact integer arithmetic (its tax too), far beyond any print job. The edge bounds
+ * each amount and quantity, not their products and sums: those are checked against this.
+ */
+export const MAX_TOTAL_MINOR = 100_000_000_000;
+
+/**
  * True when `value` has at most `places` decimals. `k / 10^places` is the double nearest to
  * the decimal literal the client sent, so a round trip is exact exactly when it had ≤ places.
  */

@@ -30,7 +30,7 @@ import {
   type InvoiceRecord,
 } from './stored';
 import { billedLines } from './billed-lines';
-import { invoiceTotals, lineAmount } from './totals';
+import { invoiceTotals, lineAmount, lineAmountProblems } from './totals';
 
 /**
  * Numbering retries: every create that lost the race for a number reads the counter again.
@@ -84,6 +84,17 @@ async function draftFromOrder(tenant: Tenant, orderId: number, buyerReference: s
 }
 
 async function draftFromItems(tenant: Tenant, input: InvoiceCreateInput, account: { currency: string; taxRate: number }): Promise<Draft> {
+  const items = input.items!.map((item, index) => ({
+    position: index + 1,
+    description: item.description,
+    quantity: item.quantity,
+    unit_price: item.unit_price,
+    tax_rate: item.tax_rate ?? account.taxRate,
+    amount: lineAmount(item.quantity, item.unit_price),
+    order_item_id: null,
+  }));
+  const problems = lineAmountProblems(items);
+  if (problems.length) throw new ValidationError('The invoice is invalid', problems);
   const { customer, addresses } = await readCustomerWithAddresses(tenant, input.customer_id!, true);
   const billing = addresses.find((address) => address.id === customer.default_billing_address_id);
   return {
@@ -108,15 +119,7 @@ async function draftFromItems(tenant: Tenant, input: InvoiceCreateInput, account
           }
         : null,
     },
-    items: input.items!.map((item, index) => ({
-      position: index + 1,
-      description: item.description,
-      quantity: item.quantity,
-      unit_price: item.unit_price,
-      tax_rate: item.tax_rate ?? account.taxRate,
-      amount: lineAmount(item.quantity, item.unit_price),
-      order_item_id: null,
-    })),
+    items,
     shipping: 0,
     shippingTaxRate: account.taxRate,
     currency: account.currency,

@@ -13,7 +13,8 @@
  * category is its taxable amount × rate), and for an order with one rate it gives the order's own
  * figures (shared/orders/lines.ts rounds once on subtotal + shipping).
  */
-import { divideHalfUp } from '#shared/money';
+import type { ErrorDetail } from '#shared/errors';
+import { divideHalfUp, MAX_TOTAL_MINOR } from '#shared/money';
 import { taxOn } from '#shared/pricing/tax';
 
 /** Quantities are kept with up to 3 decimals (1.5 hours of design work): in thousandths. */
@@ -55,4 +56,19 @@ export function invoiceTotals(
   const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
   const tax = tax_breakdown.reduce((sum, group) => sum + group.tax, 0);
   return { subtotal, tax_breakdown, tax, total: subtotal + shipping + tax };
+}
+
+/**
+ * What is wrong with free lines' amounts: each line and their sum stay within MAX_TOTAL_MINOR
+ * (the edge bounds quantity and unit price, each up to a million, not their product; 200 lines of
+ * 10^14 minor units would leave exact integers). Empty when they are in range.
+ */
+export function lineAmountProblems(lines: readonly { amount: number }[], field = 'items'): ErrorDetail[] {
+  const limit = `more than ${MAX_TOTAL_MINOR / 100}`;
+  const each = lines.flatMap((line, index) =>
+    line.amount > MAX_TOTAL_MINOR ? [{ field: `${field}.${index}`, message: `quantity × unit_price is ${limit}` }] : [],
+  );
+  if (each.length) return each;
+  const sum = lines.reduce((total, line) => total + line.amount, 0);
+  return sum > MAX_TOTAL_MINOR ? [{ field, message: `the lines add up to ${limit}; split the invoice` }] : [];
 }

@@ -9,6 +9,7 @@
  *   total    = subtotal + shipping + tax
  */
 import type { ErrorDetail } from '#shared/errors';
+import { MAX_TOTAL_MINOR } from '#shared/money';
 import { priceProduct, resolveOptions, type PricingContext } from '#shared/pricing/product-price';
 import { taxOn } from '#shared/pricing/tax';
 import type { LegacyCellRequest, LegacyLinePrice } from '#shared/legacy-products/line-prices';
@@ -16,8 +17,8 @@ import type { ProductRecord } from '#shared/products/stored';
 import type { OrderLineRecord } from './stored';
 import type { OrderLineInput } from './schema';
 
-/** 1,000,000,000.00 in minor units: far inside exact integer arithmetic, far beyond any print order. */
-export const MAX_ORDER_AMOUNT = 100_000_000_000;
+/** 1,000,000,000.00 in minor units (shared/money.ts). */
+export const MAX_ORDER_AMOUNT = MAX_TOTAL_MINOR;
 
 export interface PricedLines {
   lines: OrderLineRecord[];

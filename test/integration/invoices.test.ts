@@ -247,6 +247,21 @@ describe('invoices', () => {
     expect(large.status, JSON.stringify(large.body).slice(0, 300)).toBe(201);
   });
 
+  it('refuses free lines whose amounts leave the money range (422 naming the line or the lines), taking no number', async () => {
+    const buyer = await newCustomer(key());
+    const before = (await call('GET', '/v1/invoices', { key: key() })).body.pagination.total;
+    const free = (items: unknown[]) => call('POST', '/v1/invoices', { key: key(), body: { customer_id: buyer.id, items } });
+    const line = { description: 'Rollout', quantity: 1_000_000, unit_price: 1_000_000 };
+    const one = await free([{ description: 'Fine', quantity: 1, unit_price: 1 }, line]);
+    expect(one.status, JSON.stringify(one.body).slice(0, 300)).toBe(422);
+    expect(one.body.error.details).toEqual([{ field: 'items.1', message: expect.stringContaining('more than 1000000000') }]);
+    // Each line in range, together beyond it (and beyond exact integers of minor units, 200 × 10^14).
+    const many = await free(Array.from({ length: 200 }, () => ({ ...line, quantity: 1000 })));
+    expect(many.status, JSON.stringify(many.body).slice(0, 300)).toBe(422);
+    expect(many.body.error.details).toEqual([{ field: 'items', message: expect.stringContaining('more than 1000000000') }]);
+    expect((await call('GET', '/v1/invoices', { key: key() })).body.pagination.total).toBe(before);
+  });
+
   describe('payments', () => {
     it('accumulates partial payments; the remainder makes it paid with exactly one invoice.paid; more is refused', async () => {
       const invoice = await invoiceOrder(key(), (await confirmedOrder(50)).id);

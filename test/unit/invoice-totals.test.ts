@@ -4,7 +4,7 @@ import { compactCode, isValidBic, isValidIban, isValidVatId, missingInvoiceField
 import { orderTotals } from '#shared/orders/lines';
 import { formatInvoiceNumber } from '#shared/invoices/numbering';
 import { assertPayable, assertSendable, assertVoidable, isOverdue } from '#shared/invoices/status';
-import { invoiceTotals, lineAmount } from '#shared/invoices/totals';
+import { invoiceTotals, lineAmount, lineAmountProblems } from '#shared/invoices/totals';
 import { taxOn } from '#shared/pricing/tax';
 
 describe('invoice amounts', () => {
@@ -13,6 +13,17 @@ describe('invoice amounts', () => {
     expect(lineAmount(0.333, 1)).toBe(0);
     expect(lineAmount(2.5, 1)).toBe(3);
     expect(lineAmount(1000000, 100000000)).toBe(100000000000000);
+  });
+
+  it('keeps free lines within 1,000,000,000.00 each and together, naming the line or the lines', () => {
+    const at = (amount: number) => ({ amount });
+    expect(lineAmountProblems([at(100_000_000_000), at(0)])).toEqual([]);
+    expect(lineAmountProblems([at(1), at(lineAmount(1_000_000, 100_000_000))])).toEqual([
+      { field: 'items.1', message: 'quantity × unit_price is more than 1000000000' },
+    ]);
+    expect(lineAmountProblems(Array.from({ length: 200 }, () => at(lineAmount(1000, 100_000_000))))).toEqual([
+      { field: 'items', message: 'the lines add up to more than 1000000000; split the invoice' },
+    ]);
   });
 
   it('groups tax by rate, highest first, and rounds it once per rate', () => {
