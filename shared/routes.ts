@@ -22,6 +22,12 @@ export interface RouteDefinition {
   handler: string;
   /** Scopes the caller needs (all of them). Empty: any valid key (only `account.get`), or `auth: 'none'`. */
   scopes: Scope[];
+  /**
+   * Scopes a secret key needs besides `scopes`, where it can do more through the route than a
+   * storefront can: a session cart's checkout with a secret key orders for a customer it names —
+   * an order's creation, so `orders:write`, as `POST /v1/orders` needs (docs/carts.md#checkout).
+   */
+  secretScopes?: Scope[];
   /** `none` skips the authorizer (public documents). */
   auth: 'key' | 'none';
   /**
@@ -823,8 +829,14 @@ export const openapiGet = /* @__PURE__ */ r({
 
 // Carts: session carts (a storefront's publishable key, or a secret key with carts:*; the cart id is the
 // capability), and the signed-in customer's own cart (customer tokens only). docs/carts.md
-const sessionCart = (id: string, method: HttpMethod, path: string, handler: string, scope: 'carts:read' | 'carts:write') =>
-  r({ id, method, path, handler: `carts/${handler}`, scopes: [scope], storefront: true });
+const sessionCart = (
+  id: string,
+  method: HttpMethod,
+  path: string,
+  handler: string,
+  scope: 'carts:read' | 'carts:write',
+  extra: Pick<RouteDefinition, 'secretScopes'> = {},
+) => r({ id, method, path, handler: `carts/${handler}`, scopes: [scope], storefront: true, ...extra });
 export const cartsCreate = /* @__PURE__ */ sessionCart('carts.create', 'POST', '/v1/carts', 'create', 'carts:write');
 export const cartsGet = /* @__PURE__ */ sessionCart('carts.get', 'GET', '/v1/carts/{id}', 'get', 'carts:read');
 export const cartsDelete = /* @__PURE__ */ sessionCart('carts.delete', 'DELETE', '/v1/carts/{id}', 'delete', 'carts:write');
@@ -843,7 +855,9 @@ export const cartsRemoveItem = /* @__PURE__ */ sessionCart(
   'remove-item',
   'carts:write',
 );
-export const cartsCheckout = /* @__PURE__ */ sessionCart('carts.checkout', 'POST', '/v1/carts/{id}/checkout', 'checkout', 'carts:write');
+export const cartsCheckout = /* @__PURE__ */ sessionCart('carts.checkout', 'POST', '/v1/carts/{id}/checkout', 'checkout', 'carts:write', {
+  secretScopes: ['orders:write'],
+});
 const customerCart = (id: string, method: HttpMethod, path: string, handler: string, scope: 'carts:read' | 'carts:write') =>
   r({ id, method, path, handler: `carts/customer/${handler}`, scopes: [scope], customer: 'self' });
 export const cartGet = /* @__PURE__ */ customerCart('cart.get', 'GET', '/v1/cart', 'get', 'carts:read');

@@ -11,7 +11,7 @@ import { etagHeader } from '#shared/orders/preconditions';
 export const handler = defineHandler(
   cartOperations.checkout,
   async ({ tenant, principal, params, body }) => {
-    const terms = sessionCheckoutTerms(tenant, principal, body);
+    const terms = sessionCheckoutTerms(principal, body);
     const { order, created: isNew } = await checkout(tenant, sessionCart(params.id), body.version, terms);
     return isNew ? created(order, etagHeader(order)) : ok(order, etagHeader(order));
   },

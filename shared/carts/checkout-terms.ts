@@ -1,43 +1,28 @@
 /**
  * Who a cart's order is for, by caller (docs/carts.md#checkout): a secret key names the customer
- * (`customer_id`) and may set shipping and copy the customer's addresses; a publishable key checks
- * out a guest — `email` and `name`, the tenant's customer with that email reused or made — with
- * inline addresses only (a guest never sees or copies what a customer record holds) and the
- * shop's shipping; a customer token orders for its own customer.
+ * (`customer_id`) and may set shipping and copy the customer's addresses — an order's creation, so
+ * it needs `orders:write` as `POST /v1/orders` does; a publishable key checks out a guest — `email`
+ * and `name` make a guest customer of its own, never the tenant's customer with that email — with
+ * inline addresses only and the shop's shipping; a customer token orders for its own customer.
  */
-import type { Principal, Tenant } from '#shared/auth/principal';
-import { findCustomerIdByEmail } from '#shared/customers/repository';
-import { createCustomer } from '#shared/customers/service';
-import { ConflictError, ValidationError, type ErrorDetail } from '#shared/errors';
+import type { Principal } from '#shared/auth/principal';
+import { ValidationError, type ErrorDetail } from '#shared/errors';
 import type { CartCheckout, CustomerCartCheckout } from './schema';
 import type { OrderTerms } from './checkout';
 
 const invalid = (problems: ErrorDetail[]) => new ValidationError('The checkout is invalid', problems);
 
-/** The tenant's customer with this email, made when there is none (a concurrent checkout may make it first). */
-async function guestCustomer(tenant: Tenant, email: string, name: string): Promise<number> {
-  const found = await findCustomerIdByEmail(tenant, email);
-  if (found !== undefined) return found;
-  try {
-    return (await createCustomer(tenant, { name, email })).id;
-  } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
-    const made = await findCustomerIdByEmail(tenant, email);
-    if (made === undefined) throw error;
-    return made;
-  }
-}
-
 /**
  * The order's terms of a session cart's checkout, asked once the cart was found (an unknown cart is
  * 404 whatever the body says) and before anything is written: the caller's fields are checked first.
+ * (A secret key's `orders:write` is the route's `secretScopes`, checked with its scopes by the guard.)
  */
 export const sessionCheckoutTerms =
-  (tenant: Tenant, caller: Pick<Principal, 'kind'>, body: CartCheckout): (() => Promise<OrderTerms>) =>
+  (caller: Pick<Principal, 'kind'>, body: CartCheckout): (() => Promise<OrderTerms>) =>
   () =>
-    termsFor(tenant, caller, body);
+    termsFor(caller, body);
 
-async function termsFor(tenant: Tenant, caller: Pick<Principal, 'kind'>, body: CartCheckout): Promise<OrderTerms> {
+async function termsFor(caller: Pick<Principal, 'kind'>, body: CartCheckout): Promise<OrderTerms> {
   const problems: ErrorDetail[] = [];
   const addresses = {
     shipping_address_id: body.shipping_address_id,
@@ -61,12 +46,11 @@ async function termsFor(tenant: Tenant, caller: Pick<Principal, 'kind'>, body: C
   for (const name of ['shipping_address_id', 'billing_address_id'] as const)
     if (body[name] !== undefined) problems.push({ field: name, message: 'a guest gives addresses inline' });
   if (problems.length) throw invalid(problems);
-  const guest = await guestCustomer(tenant, body.email!, body.name!);
   return {
-    customer_id: guest,
-    files_of: guest,
+    // A customer of the guest's own, whether or not the email is a customer's (checkout.ts): it has no files and no addresses.
+    guest: { name: body.name!, email: body.email! },
     shipping: 0,
-    // Null, not "the customer's default": a guest never gets what an existing customer record holds.
+    // Null, not "the customer's default": a guest's customer has none (and never another's).
     shipping_address: body.shipping_address ?? null,
     billing_address: body.billing_address ?? null,
     notes: body.notes,

@@ -9,6 +9,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { ConflictError, ValidationError } from '#shared/errors';
 import type { LegacyLinePrice } from '#shared/legacy-products/line-prices';
 import { MAX_ORDER_LINES, type OrderCreate, type Order } from '#shared/orders/schema';
+import { draftGuestCustomer, type GuestCustomer } from '#shared/customers/service';
 import { createOrder, getOrder } from '#shared/orders/service';
 import {
   changeMessage,
@@ -38,15 +39,22 @@ class CartMoved extends Error {}
  */
 const CHECKOUT_ATTEMPTS = 2;
 
-/** What the order takes besides the cart's lines: the customer, addresses, shipping, notes. */
-export type OrderTerms = Omit<OrderCreate, 'items' | 'shipping_address' | 'billing_address'> & {
+/** What the order takes besides the cart's lines: the customer (or a guest), addresses, shipping, notes. */
+export type OrderTerms = Omit<OrderCreate, 'items' | 'customer_id' | 'shipping_address' | 'billing_address'> & {
+  /** The customer the order is for; or, for a guest (a publishable key), `guest`. */
+  customer_id?: number;
+  /**
+   * A guest's name and email: the order is for a customer of the guest's own, made with it in the
+   * order's transaction (`draftGuestCustomer`) — never the tenant's customer of that email.
+   */
+  guest?: { name: string; email: string };
   /** Null: no address — not the customer's default (a guest's checkout). */
   shipping_address?: OrderCreate['shipping_address'] | null;
   billing_address?: OrderCreate['billing_address'] | null;
   /**
    * Whose uploads the lines' files must be (shared/files/line-files.ts): the customer's own for a
-   * customer token and for a guest (who cannot upload, so a guest's lines take none); any file of
-   * the tenant's for a secret key.
+   * customer token; any file of the tenant's for a secret key. A guest's are its new customer's,
+   * who uploaded none: a guest's lines take no files.
    */
   files_of?: number;
 };
@@ -160,7 +168,8 @@ export async function checkout(
   terms: () => Promise<OrderTerms>,
   reader?: number,
 ): Promise<CheckedOut> {
-  let settled: Promise<OrderTerms> | undefined;
+  // The terms, a guest's customer drafted (its id taken once per request, whatever the attempts).
+  let settled: Promise<Omit<OrderTerms, 'guest'> & { guest?: GuestCustomer | undefined }> | undefined;
   return retry(
     async () => {
       const now = new Date();
@@ -178,11 +187,13 @@ export async function checkout(
           { field: 'version', message: `the cart is at revision ${cart.revision}` },
         ]);
       }
-      settled ??= terms();
-      const { files_of: fileOwner, ...orderTerms } = await settled;
+      settled ??= terms().then(async (given) => ({ ...given, guest: given.guest && (await draftGuestCustomer(tenant, given.guest)) }));
+      const { files_of: files, guest, customer_id: named, ...orderTerms } = await settled;
+      const fileOwner = guest ? guest.customer.id : files;
       // An address given as null is "none" to the orders' address rules (as in an order update), not "the default".
       const input = {
         ...orderTerms,
+        customer_id: guest ? guest.customer.id : named,
         items: cart.items.map((line) =>
           line.kind === 'legacy'
             ? {
@@ -200,6 +211,7 @@ export async function checkout(
       } as OrderCreate;
       const order = await createOrder(tenant, input, {
         ...(fileOwner === undefined ? {} : { fileOwner }),
+        ...(guest ? { guest } : {}),
         check: checkAgainst(cart, version),
         parts: (order) => [
           { item: repo.cartWrite(tenant, closed(cart, order.id, now), cart.revision), onConditionFailure: () => new CartMoved() },

@@ -63,6 +63,22 @@ export async function insertCustomer(tenant: Tenant, customer: CustomerRecord, e
 }
 
 /**
+ * A guest's customer, as parts of another writer's transaction (a checkout's order): the put with
+ * its first counter values (`counts`: the order's moves of the customer's counters, which an
+ * update of the same item could not join the put in one transaction), the list total and the
+ * event. No email marker: a guest's email may be another customer's (stored.ts).
+ */
+export function customerCreation(
+  tenant: Tenant,
+  customer: CustomerRecord,
+  counts: Record<string, number>,
+  event: TransactItem,
+): TransactItem[] {
+  const put = customerPut(tenant, customer).Put!;
+  return [{ Put: { ...put, Item: { ...put.Item, ...counts } } }, adjustTotal(tenant, CUSTOMERS, 1), event];
+}
+
+/**
  * A customer's list paged by cursor (their invoices, their quotes): the customer — 404 when the
  * tenant has none — and the cursor entry at `cursor.key` — 422 naming `starting_after` when there is
  * none — with one BatchGetItem for both; without a cursor, the customer alone.
@@ -134,7 +150,8 @@ export async function readCustomerAndAddress(
 }
 
 export async function saveCustomer(tenant: Tenant, before: CustomerRecord, after: CustomerRecord, event: TransactItem): Promise<void> {
-  const emailChanged = before.email.toLowerCase() !== after.email.toLowerCase();
+  // A guest holds no marker, so its email moves none (and never deletes the marker of another customer with that email).
+  const emailChanged = !before.guest && before.email.toLowerCase() !== after.email.toLowerCase();
   const emailMove = emailChanged
     ? [
         { item: emailMarkerPut(tenant, after.email, after.id), onConditionFailure: () => emailTaken(after.email) },
@@ -159,7 +176,8 @@ export async function deleteCustomer(tenant: Tenant, customer: CustomerRecord, a
   const remove = versionedDelete(tenantKeys.customer(tenant, customer.id), customer.version, 'open_orders');
   await transactWrite([
     { item: remove, onConditionFailure: customerMoved },
-    { Delete: { TableName: tableName(), Key: tenantKeys.customerEmail(tenant, customer.email) } },
+    // Its marker: a guest has none, and another customer's of the same email must stay.
+    ...(customer.guest ? [] : [{ Delete: { TableName: tableName(), Key: tenantKeys.customerEmail(tenant, customer.email) } }]),
     // Its login, if it has one (customer accounts): a login never outlives its customer.
     { Delete: { TableName: tableName(), Key: customerAuthKeys.login(tenant, customer.id) } },
     adjustTotal(tenant, CUSTOMERS, -1),

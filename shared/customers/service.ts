@@ -8,6 +8,7 @@ import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { ConflictError, VersionConflict } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
+import type { TransactItem } from '#shared/db/table';
 import { eventPut } from '#shared/events/outbox';
 import { customerCreated, customerUpdated } from './events';
 import * as repo from './repository';
@@ -22,10 +23,9 @@ const presentCustomer: typeof storedCustomer.view = (value) => storedCustomer.vi
 const presentAddress = (address: AddressRecord, customer: CustomerRecord): Address =>
   storedAddress.view({ ...address, is_default: customer[defaultPointer(address.type)] === address.id });
 
-export async function createCustomer(tenant: Tenant, input: CustomerCreate): Promise<Customer> {
-  const id = await nextId(tenant, 'customer');
-  const now = new Date().toISOString();
-  const customer: CustomerRecord = {
+/** A customer record as created: no addresses, no orders yet. */
+function newCustomerRecord(id: number, input: CustomerCreate, guest: boolean, now: string): CustomerRecord {
+  return {
     id,
     name: input.name,
     email: input.email,
@@ -33,6 +33,7 @@ export async function createCustomer(tenant: Tenant, input: CustomerCreate): Pro
     company: input.company ?? null,
     vat_id: input.vat_id ?? null,
     notes: input.notes ?? null,
+    guest,
     created_at: now,
     updated_at: now,
     version: 1,
@@ -41,9 +42,34 @@ export async function createCustomer(tenant: Tenant, input: CustomerCreate): Pro
     address_count: 0,
     open_orders: 0,
   };
+}
+
+export async function createCustomer(tenant: Tenant, input: CustomerCreate): Promise<Customer> {
+  const customer = newCustomerRecord(await nextId(tenant, 'customer'), input, false, new Date().toISOString());
   const presented = presentCustomer(customer);
   await repo.insertCustomer(tenant, customer, eventPut(tenant, customerCreated, { customer: presented }).item);
   return presented;
+}
+
+/** A guest checkout's customer, not yet written: its writes join the order's own transaction. */
+export interface GuestCustomer {
+  customer: CustomerRecord;
+  /** Its put — holding the counters of the order it is made with (`counts`) — its list total and `customer.created`. */
+  creation: (counts: Record<string, number>) => TransactItem[];
+}
+
+/**
+ * The customer of a guest checkout (a storefront's publishable key): made anew for each checkout
+ * from the name and email the guest sent, whether or not a customer of that email exists — so a
+ * guest never orders as another customer, sees nothing of its record and cannot tell it exists.
+ * It holds no email marker (the email stays free for the shop's customer or a registration).
+ * Only its id is taken here; the customer is written in the order's transaction, so a checkout
+ * that is refused (or loses to a concurrent one) leaves no customer behind.
+ */
+export async function draftGuestCustomer(tenant: Tenant, guest: { name: string; email: string }, now = new Date()): Promise<GuestCustomer> {
+  const customer = newCustomerRecord(await nextId(tenant, 'customer'), guest, true, now.toISOString());
+  const event = eventPut(tenant, customerCreated, { customer: presentCustomer(customer) }, now).item;
+  return { customer, creation: (counts) => repo.customerCreation(tenant, customer, counts, event) };
 }
 
 export async function getCustomer(tenant: Tenant, id: number): Promise<Customer> {

@@ -21,6 +21,14 @@ export const storedCustomer = /* @__PURE__ */ (() =>
     company: field(c.nullable(c.string)),
     vat_id: field(c.nullable(c.string)),
     notes: field(c.nullable(c.string)),
+    /**
+     * Made by a guest checkout (a storefront's publishable key): the name and email the guest gave,
+     * never an existing customer's record. A guest holds no email marker — its email stays free for
+     * a customer of the shop's or a registration — and cannot log in (docs/carts.md#guests).
+     */
+    guest: field(c.boolean)
+      .fixed()
+      .describe("A guest checkout's customer: holds what the guest gave; its email is not reserved (another customer may have it)"),
     created_at: field(c.timestamp).fixed(),
     updated_at: field(c.timestamp),
     version: field(c.int).fixed().internal(),
@@ -100,7 +108,7 @@ export function addressPut(tenant: Tenant, address: AddressRecord): TransactItem
   };
 }
 
-/** Uniqueness marker: one per (tenant, lower-cased email), written in the same transaction as the customer. */
+/** Uniqueness marker: one per (tenant, lower-cased email), written in the same transaction as the customer (not a guest's). */
 export const emailMarkerPut = (tenant: Tenant, email: string, customerId: number): TransactItem => ({
   Put: {
     TableName: tableName(),

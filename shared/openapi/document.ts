@@ -95,7 +95,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
       route.customer === 'self'
         ? "The signed-in customer's own: a customer access token, no API key."
         : route.scopes.length
-          ? `Requires scope${route.scopes.length > 1 ? 's' : ''}: ${route.scopes.join(', ')}${route.customer ? customerAccess[route.customer] : ''}`
+          ? `Requires scope${route.scopes.length > 1 ? 's' : ''}: ${route.scopes.join(', ')}${route.customer ? customerAccess[route.customer] : ''}` +
+            (route.secretScopes ? `; a secret key also ${route.secretScopes.join(', ')}` : '')
           : undefined;
     const security: Record<string, string[]>[] =
       route.auth === 'none'

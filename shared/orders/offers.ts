@@ -67,9 +67,11 @@ export async function prepareOffer(
   ) => void = () => {},
   /** The lines' files must be this customer's (a customer token's order): shared/files/line-files.ts. */
   fileOwner?: number,
+  /** The customer as it is, not read: one made with the offer (a guest checkout's). */
+  knownOwner?: CustomerAddresses,
 ): Promise<{ offer: PricedOffer; products: Map<number, ProductRecord>; account: Account | undefined }> {
   const [owner, products, account, files, legacy] = await Promise.all([
-    readOwner(tenant, input.customer_id),
+    knownOwner ?? readOwner(tenant, input.customer_id),
     readProducts(tenant, inputProductIds(input.items)),
     getAccount(tenant.accountId),
     checkLineFiles(tenant, input.items, fileOwner === undefined ? {} : { owner: fileOwner }),

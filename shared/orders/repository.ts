@@ -18,6 +18,7 @@ import {
   ORDERS,
   creationCounters,
   creationCustomerCounts,
+  creationCustomerMoves,
   customerCountAttribute,
   listEntryPut,
   orderFromItem,
@@ -40,13 +41,17 @@ export function orderCreationParts(
   order: OrderRecord,
   stock: StockPlan,
   events: TransactItem[],
+  /** A customer made with the order (a guest's): its writes, holding the order's counts, instead of the counters' update. */
+  newCustomer?: (counts: Record<string, number>) => TransactItem[],
 ): (TransactItem | TransactionPart)[] {
   return [
     orderPut(tenant, order),
     listEntryPut(tenant, order),
     ...creationCounters(tenant, order),
     // The customer's counters are conditional on the customer: one deleted meanwhile refuses the order.
-    { item: creationCustomerCounts(tenant, order), onConditionFailure: customerGone(order.customer.id) },
+    ...(newCustomer
+      ? newCustomer(creationCustomerMoves(order))
+      : [{ item: creationCustomerCounts(tenant, order), onConditionFailure: customerGone(order.customer.id) }]),
     ...stock.parts,
     ...events,
     ...stock.events,
@@ -59,9 +64,12 @@ export async function insertOrder(
   order: OrderRecord,
   stock: StockPlan,
   events: TransactItem[],
-  more: (TransactItem | TransactionPart)[] = [],
+  joined: {
+    more?: (TransactItem | TransactionPart)[] | undefined;
+    newCustomer?: ((counts: Record<string, number>) => TransactItem[]) | undefined;
+  } = {},
 ): Promise<void> {
-  await transactWrite([...orderCreationParts(tenant, order, stock, events), ...more]);
+  await transactWrite([...orderCreationParts(tenant, order, stock, events, joined.newCustomer), ...(joined.more ?? [])]);
 }
 
 export async function readOrder(tenant: Tenant, id: number, consistent = false): Promise<OrderRecord | undefined> {

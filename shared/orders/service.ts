@@ -10,6 +10,7 @@
 import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
+import type { GuestCustomer } from '#shared/customers/service';
 import type { Account } from '#shared/accounts/stored';
 import type { TransactItem, TransactionPart } from '#shared/db/table';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
@@ -75,6 +76,12 @@ export interface JoinedCreation {
   parts?: (order: OrderRecord) => (TransactItem | TransactionPart)[];
   /** A customer token's order: the files its lines name must be that customer's own. */
   fileOwner?: number;
+  /**
+   * A guest checkout's customer, new (`input.customer_id` is its id): not read but taken as it is,
+   * and written in the order's transaction — its put holds the order's counts — so a refused order
+   * leaves no customer behind (shared/customers/service.ts `draftGuestCustomer`).
+   */
+  guest?: GuestCustomer;
 }
 
 export async function createOrder(tenant: Tenant, input: OrderCreate, joined: JoinedCreation = {}): Promise<Order> {
@@ -85,6 +92,7 @@ export async function createOrder(tenant: Tenant, input: OrderCreate, joined: Jo
     'order',
     (account, _problems, read, legacy) => joined.check?.(read, account, legacy),
     joined.fileOwner,
+    joined.guest && { customer: joined.guest.customer, addresses: [] },
   );
   const now = new Date().toISOString();
   const [id, orderNumber] = await Promise.all([nextId(tenant, 'order'), nextOrderNumber(tenant, now)]);
@@ -113,7 +121,10 @@ export async function createOrder(tenant: Tenant, input: OrderCreate, joined: Jo
       const current = attempt === 1 ? products : await productsOf(tenant, input.items);
       const stock = planStock(tenant, current, stockLinesOf(base.items), { orderRefs: references });
       const order: OrderRecord = { ...base, reserved: stock.reserved };
-      await repo.insertOrder(tenant, order, stock, [eventPut(tenant, orderCreated, { order: present(order) }).item], joined.parts?.(order));
+      await repo.insertOrder(tenant, order, stock, [eventPut(tenant, orderCreated, { order: present(order) }).item], {
+        more: joined.parts?.(order),
+        newCustomer: joined.guest?.creation,
+      });
       return present(order);
     },
     ORDER_WRITE_ATTEMPTS,

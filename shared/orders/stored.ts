@@ -181,9 +181,16 @@ export function customerCounts(tenant: Tenant, customerId: number, moves: Record
 export const creationCounters = (tenant: Tenant, order: OrderRecord): TransactItem[] =>
   tenantCounters(order.status).map((counter) => adjustTotal(tenant, counter, 1));
 
+/** How a new order moves its customer's counters. */
+export const creationCustomerMoves = (order: OrderRecord): Record<string, number> => ({
+  open_orders: 1,
+  [customerCountAttribute()]: 1,
+  [customerCountAttribute(order.status)]: 1,
+});
+
 /** The customer's counters of a new order: conditional on the customer (deleted meanwhile → the order is refused). */
 export const creationCustomerCounts = (tenant: Tenant, order: OrderRecord): TransactItem =>
-  customerCounts(tenant, order.customer.id, { open_orders: 1, [customerCountAttribute()]: 1, [customerCountAttribute(order.status)]: 1 });
+  customerCounts(tenant, order.customer.id, creationCustomerMoves(order));
 
 /** What production adds to an order's update: its own SET clauses (counters) and conditions. */
 export interface OrderUpdateExtras {

@@ -66,6 +66,7 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       company: 'Example Print GmbH',
       vat_id: null,
       notes: null,
+      guest: false,
       created_at: now,
       updated_at: now,
       version: 1,

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, setPlan } from '#shared/accounts/service';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
+import { dynamo } from '#shared/clients/dynamodb';
+import { fileKeys } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
+import { pdfOf, uploadForm } from '#test/support/files';
 import { CartSchema } from '#shared/carts/schema';
 import { OrderSchema } from '#shared/orders/schema';
 import { call, uniqueEmail } from '#test/support/http';
@@ -11,8 +16,8 @@ import { brochure, businessCards, posterA2, smallTable } from '#test/support/pro
  * re-pricing on read with the version checkout checks, and checkout into exactly one order.
  */
 describe('carts', () => {
-  let shop: { secret: string; publishable: string };
-  let other: { secret: string; publishable: string };
+  let shop: { secret: string; publishable: string; accountId: string };
+  let other: { secret: string; publishable: string; accountId: string };
   let cards: { id: number };
   let legacy: { id: number };
 
@@ -21,7 +26,7 @@ describe('carts', () => {
   async function newShop(name: string) {
     const created = await createAccount({ name, plan: 'enterprise' });
     await setPlan(created.account.id, 'enterprise', 1_000_000);
-    return { secret: created.keys.secret_test.key, publishable: created.keys.publishable_test.key };
+    return { secret: created.keys.secret_test.key, publishable: created.keys.publishable_test.key, accountId: created.account.id };
   }
 
   async function product(body: Record<string, unknown>) {
@@ -38,6 +43,10 @@ describe('carts', () => {
     expect(session.status, JSON.stringify(session.body)).toBe(200);
     return { id: registered.body.data.id as number, token: session.body.data.access_token as string };
   }
+
+  /** A secret test key of the shop with only these scopes. */
+  const scopedKey = async (scopes: string[]) =>
+    (await createApiKey({ accountId: shop.accountId, mode: 'test', kind: 'secret', scopes })).key;
 
   async function newCart(items: unknown[] = [], key = shop.publishable) {
     const response = await call('POST', '/v1/carts', { key, body: { items } });
@@ -175,6 +184,7 @@ describe('carts', () => {
     const stocked = await product(posterA2({ name: 'Stocked poster', base_price: 2.5, stock: { tracked: true, quantity: 1000 } }));
     const cart = await newCart([{ product_id: stocked.id, quantity: 40 }]);
     const body = guest(cart.version, { notes: 'Ring twice' });
+    const customersBefore = (await call('GET', '/v1/customers', { key: shop.secret })).body.pagination.total;
     const attempts = await Promise.all(
       Array.from({ length: 10 }, () => call('POST', `/v1/carts/${cart.id}/checkout`, { key: shop.publishable, body })),
     );
@@ -198,6 +208,8 @@ describe('carts', () => {
     expect((await call('GET', `/v1/products/${stocked.id}`, { key: shop.secret })).body.data.stock.quantity).toBe(960);
     const orders = await call('GET', `/v1/customers/${order.customer.id}/orders`, { key: shop.secret });
     expect(orders.body.pagination.total).toBe(1);
+    // One guest customer for the one order: the nine that lost wrote none.
+    expect((await call('GET', '/v1/customers', { key: shop.secret })).body.pagination.total).toBe(customersBefore + 1);
 
     const closed = (await getCart(cart.id)).body.data;
     expect(closed).toMatchObject({ status: 'checked_out', items: [], order_id: order.id });
@@ -256,6 +268,113 @@ describe('carts', () => {
       setup_fee: 0,
       total: 49.9,
     });
+  });
+
+  it("checks a guest out on an existing customer's email without touching that customer: a guest of its own, nothing of the record shown", async () => {
+    const email = uniqueEmail('vera');
+    const vera = (
+      await call('POST', '/v1/customers', {
+        key: shop.secret,
+        body: { name: 'Vera Bestand', email, company: 'Vera GmbH', phone: '+49 30 555', vat_id: 'DE123456789', notes: 'VIP, pays late' },
+      })
+    ).body.data;
+    await call('POST', `/v1/customers/${vera.id}/addresses`, {
+      key: shop.secret,
+      body: {
+        type: 'shipping',
+        name: 'Vera Bestand',
+        line1: 'Geheimweg 1',
+        postal_code: '10115',
+        city: 'Berlin',
+        country: 'DE',
+        is_default: true,
+      },
+    });
+    // A file Vera uploaded (her customer id on it, as a customer token's upload has).
+    const upload = await uploadForm(shop.secret, { bytes: await pdfOf(), name: 'vera.pdf', type: 'application/pdf' });
+    expect(upload.status, JSON.stringify(upload.body)).toBe(201);
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: fileKeys.file({ accountId: shop.accountId, mode: 'test' }, upload.body.data.id),
+        UpdateExpression: 'SET customer_id = :vera',
+        ExpressionAttributeValues: { ':vera': vera.id },
+      }),
+    );
+    const answers: { status: number; body: any }[] = [];
+    for (const address of [email, email.toUpperCase(), uniqueEmail('new-guest')]) {
+      const cart = await newCart([cardsLine(100)]);
+      answers.push(
+        await call('POST', `/v1/carts/${cart.id}/checkout`, {
+          key: shop.publishable,
+          body: guest(cart.version, { email: address, name: 'Mallory' }),
+        }),
+      );
+    }
+    // The same answer whether the email is known or not: a new guest customer each time, holding only what was sent.
+    for (const [index, answer] of answers.entries()) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      expect(answer.body.data.customer).toEqual({ id: expect.any(Number), name: 'Mallory', email: expect.any(String) });
+      expect(answer.body.data.customer.id).not.toBe(vera.id);
+      expect(answer.body.data.billing_address).toBeNull();
+      expect(JSON.stringify(answer.body)).not.toMatch(/Vera|Geheimweg|VIP|555|DE123456789/);
+      const guestRecord = (await call('GET', `/v1/customers/${answer.body.data.customer.id}`, { key: shop.secret })).body.data;
+      expect(guestRecord, String(index)).toMatchObject({ guest: true, name: 'Mallory', company: null, notes: null });
+    }
+    expect(new Set(answers.map((answer) => answer.body.data.customer.id)).size).toBe(3);
+    // Vera is as she was: no order, her email still hers (a customer with it is refused), findable by it.
+    const after = (await call('GET', `/v1/customers/${vera.id}`, { key: shop.secret })).body.data;
+    expect(after).toMatchObject({ name: 'Vera Bestand', guest: false, notes: 'VIP, pays late' });
+    expect((await call('GET', `/v1/customers/${vera.id}/orders`, { key: shop.secret })).body.pagination.total).toBe(0);
+    expect((await call('POST', '/v1/customers', { key: shop.secret, body: { name: 'Copy', email } })).status).toBe(409);
+    expect((await call('GET', `/v1/customers?email=${encodeURIComponent(email)}`, { key: shop.secret })).body.data).toMatchObject([
+      { id: vera.id },
+    ]);
+    // A guest's lines take only files the guest uploaded: none, so Vera's is refused and nothing is written.
+    const customersNow = async () => (await call('GET', '/v1/customers', { key: shop.secret })).body.pagination.total;
+    const before = await customersNow();
+    const withFile = await newCart([{ ...cardsLine(100), file_ids: [upload.body.data.id] }]);
+    const refused = await call('POST', `/v1/carts/${withFile.id}/checkout`, {
+      key: shop.publishable,
+      body: guest(withFile.version, { email }),
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'items.0.file_ids.0' })]);
+    expect((await getCart(withFile.id)).body.data.status).toBe('open');
+    // The guest's customer is written with the order only: a refused checkout leaves none behind.
+    expect(await customersNow()).toBe(before);
+    // Deleting a guest leaves Vera's email hers.
+    expect((await call('DELETE', `/v1/customers/${answers[0]!.body.data.customer.id}`, { key: shop.secret })).status).not.toBe(500);
+    expect((await call('POST', '/v1/customers', { key: shop.secret, body: { name: 'Copy', email } })).status).toBe(409);
+  });
+
+  it('checks a session cart out for a named customer only with orders:write: a carts-only key is 403 and learns nothing of the customer', async () => {
+    const customer = (await call('POST', '/v1/customers', { key: shop.secret, body: { name: 'Ona', email: uniqueEmail('ona') } })).body
+      .data;
+    await call('POST', `/v1/customers/${customer.id}/addresses`, {
+      key: shop.secret,
+      body: { type: 'shipping', name: 'Ona', line1: 'Privatweg 2', postal_code: '10115', city: 'Berlin', country: 'DE', is_default: true },
+    });
+    const cartsOnly = await scopedKey(['carts:write']);
+    const cart = await newCart([cardsLine(100)], cartsOnly);
+    const refused = await call('POST', `/v1/carts/${cart.id}/checkout`, {
+      key: cartsOnly,
+      body: { version: cart.version, customer_id: customer.id },
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'insufficient_scope',
+      details: [{ field: 'scope', message: 'requires orders:write' }],
+    });
+    expect(JSON.stringify(refused.body)).not.toContain('Privatweg');
+    expect((await getCart(cart.id, cartsOnly)).body.data.status).toBe('open');
+    const ordersToo = await scopedKey(['carts:write', 'orders:write']);
+    const done = await call('POST', `/v1/carts/${cart.id}/checkout`, {
+      key: ordersToo,
+      body: { version: cart.version, customer_id: customer.id },
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    expect(done.body.data.shipping_address).toMatchObject({ line1: 'Privatweg 2' });
   });
 
   it('marks a deactivated product unavailable, and checkout then writes nothing and lists the line', async () => {

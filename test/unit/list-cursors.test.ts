@@ -221,6 +221,7 @@ describe('product, customer and legacy product cursors', () => {
       company: null,
       vat_id: null,
       notes: null,
+      guest: false,
       created_at: product.created_at,
       updated_at: product.created_at,
       version: 1,

@@ -15,6 +15,7 @@ const customer = {
   company: null,
   vat_id: null,
   notes: null,
+  guest: false,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
 };

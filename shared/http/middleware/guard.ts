@@ -84,7 +84,8 @@ export const guard = (
       if (route.customer === 'path' && customerId !== String(principal.customerId)) throw new NotFoundError('customer', customerId ?? '');
       return;
     }
-    const missing = missingScope(principal.scopes, route.scopes);
+    const required = principal.kind === 'secret' && route.secretScopes ? [...route.scopes, ...route.secretScopes] : route.scopes;
+    const missing = missingScope(principal.scopes, required);
     if (missing) {
       throw new DomainError('insufficient_scope', `This key lacks the scope ${missing}`, [
         { field: 'scope', message: `requires ${missing}` },
