@@ -8,7 +8,7 @@ import { retry } from '#shared/async/retry';
 import type { Tenant } from '#shared/auth/principal';
 import { ConflictError, ValidationError } from '#shared/errors';
 import type { LegacyLinePrice } from '#shared/legacy-products/line-prices';
-import { MAX_ORDER_LINES, type OrderCreate, type Order } from '#shared/orders/schema';
+import { MAX_ORDER_LINES, MAX_ORDER_NOTES, OrderCreateSchema, type OrderCreate, type Order } from '#shared/orders/schema';
 import { draftGuestCustomer, type GuestCustomer } from '#shared/customers/service';
 import { createOrder, getOrder } from '#shared/orders/service';
 import {
@@ -154,6 +154,60 @@ function notesOf(cart: CartRecord, notes: string | null | undefined): string | n
 }
 
 /**
+ * The order's input: the cart's lines and the terms, held to the orders' own schema — never cast
+ * past it, so a checkout makes no order that `POST /v1/orders` would refuse. The cart's schema
+ * keeps each line within an order line's bounds (and a merge too: merge.ts), and the line count is
+ * checked first (assertOrderable); what is left is the notes, which gather the lines' notes.
+ */
+function orderInputOf(cart: CartRecord, terms: Omit<OrderTerms, 'guest' | 'files_of'> & { customer_id: number }): OrderCreate {
+  const notes = notesOf(cart, terms.notes);
+  if (notes !== null && notes.length > MAX_ORDER_NOTES) {
+    throw new ValidationError("The order's notes would be too long; nothing was written", [
+      {
+        field: 'notes',
+        message: `with the lines' notes (Line 1: …) the order's notes come to ${notes.length} characters, and an order holds at most ${MAX_ORDER_NOTES}: shorten the notes`,
+      },
+    ]);
+  }
+  // An address given as null is "none" to the orders' address rules (as in an order update), not
+  // "the default"; a new order's schema has no null address, so those are checked without it.
+  const { shipping_address: shipping, billing_address: billing, ...rest } = terms;
+  const input = {
+    ...rest,
+    ...(shipping ? { shipping_address: shipping } : {}),
+    ...(billing ? { billing_address: billing } : {}),
+    items: cart.items.map((line) =>
+      line.kind === 'legacy'
+        ? {
+            legacy_product_id: line.legacy_product_id!,
+            format: line.format!,
+            color: line.color!,
+            pages: line.pages!,
+            quantity: line.quantity,
+            file_ids: line.file_ids,
+          }
+        : { product_id: line.product_id!, quantity: line.quantity, options: line.options, file_ids: line.file_ids },
+    ),
+    notes,
+  };
+  // Validated, not parsed into: the shipping amount is in minor units already (the checkout's own
+  // schema read it), which the order schema's money input would convert again.
+  const checked = OrderCreateSchema.safeParse({ ...input, shipping: 0 });
+  if (!checked.success) {
+    throw new ValidationError(
+      'The cart cannot be ordered as it is; nothing was written',
+      checked.error.issues.slice(0, 50).map((issue) => ({ field: issue.path.join('.') || 'items', message: issue.message })),
+    );
+  }
+  return {
+    ...input,
+    items: input.items.map((line) => ({ options: {}, ...line })),
+    ...(shipping === null ? { shipping_address: null } : {}),
+    ...(billing === null ? { billing_address: null } : {}),
+  } as OrderCreate;
+}
+
+/**
  * Checks the cart out into one order: the order's creation is `createOrder`'s (lines priced, stock
  * reserved, `order.created`), and the cart's close — conditional on the revision read — is written
  * in the same transaction. `terms` settles the customer (it may make a guest's) and is asked once.
@@ -190,25 +244,7 @@ export async function checkout(
       settled ??= terms().then(async (given) => ({ ...given, guest: given.guest && (await draftGuestCustomer(tenant, given.guest)) }));
       const { files_of: files, guest, customer_id: named, ...orderTerms } = await settled;
       const fileOwner = guest ? guest.customer.id : files;
-      // An address given as null is "none" to the orders' address rules (as in an order update), not "the default".
-      const input = {
-        ...orderTerms,
-        customer_id: guest ? guest.customer.id : named,
-        items: cart.items.map((line) =>
-          line.kind === 'legacy'
-            ? {
-                legacy_product_id: line.legacy_product_id!,
-                format: line.format!,
-                color: line.color!,
-                pages: line.pages!,
-                quantity: line.quantity,
-                options: {},
-                file_ids: line.file_ids,
-              }
-            : { product_id: line.product_id!, quantity: line.quantity, options: line.options, file_ids: line.file_ids },
-        ),
-        notes: notesOf(cart, orderTerms.notes),
-      } as OrderCreate;
+      const input = orderInputOf(cart, { ...orderTerms, customer_id: guest ? guest.customer.id : named! });
       const order = await createOrder(tenant, input, {
         ...(fileOwner === undefined ? {} : { fileOwner }),
         ...(guest ? { guest } : {}),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MAX_PAGES, MAX_QUANTITY as MAX_LEGACY_QUANTITY, MAX_VALUE_LENGTH } from '#shared/legacy-products/price-table';
-import { addressFields, MAX_LINE_QUANTITY, oneAddressSource } from '#shared/orders/schema';
+import { addressFields, MAX_LINE_FILES, MAX_LINE_QUANTITY, oneAddressSource } from '#shared/orders/schema';
 import { bodyId, optionChoices, optionalText, requiredText } from '#shared/schemas/common';
 import { moneyInput, moneyOutput } from '#shared/schemas/money';
 import { CART_STATUSES, MAX_CART_LINES } from './stored';
@@ -27,7 +27,7 @@ const quantity = /* @__PURE__ */ z
   .meta({ example: 500 });
 const legacyValue = /* @__PURE__ */ requiredText(MAX_VALUE_LENGTH);
 const pages = /* @__PURE__ */ z.number().int('must be an integer').min(1, 'must be at least 1').max(MAX_PAGES);
-const fileIds = /* @__PURE__ */ z.array(bodyId('File id')).max(20).meta({ description: 'Artwork files of the line' });
+const fileIds = /* @__PURE__ */ z.array(bodyId('File id')).max(MAX_LINE_FILES).meta({ description: 'Artwork files of the line' });
 const note = /* @__PURE__ */ optionalText(500, { multiline: true }).meta({ description: "The customer's note on the line" });
 
 const LEGACY_FIELDS = ['format', 'color', 'pages'] as const;

@@ -19,6 +19,12 @@ export const MAX_ORDER_LINES = 25;
  */
 export const MAX_LINE_QUANTITY = 10_000_000;
 
+/** Characters of an order's notes. */
+export const MAX_ORDER_NOTES = 5000;
+
+/** Artwork files per line. */
+export const MAX_LINE_FILES = 20;
+
 export const OrderAddressInputSchema = /* @__PURE__ */ z.strictObject(postalAddressFields).meta({ id: 'OrderAddressInput' });
 
 /** What a line names: its product (or legacy product and table cell), quantity, options and files. */
@@ -30,7 +36,7 @@ const orderLineFields = /* @__PURE__ */ (() => ({
   pages: z.number().int('must be an integer').min(1, 'must be at least 1').max(100_000).optional().meta({ description: 'Legacy products' }),
   quantity: z.number().int('must be an integer').min(1, 'must be at least 1').max(MAX_LINE_QUANTITY).meta({ example: 500 }),
   options: optionChoices({ paper: 'linen' }).optional().default({}),
-  file_ids: z.array(bodyId('File id')).max(20).optional().default([]).meta({ description: 'Artwork files of the line' }),
+  file_ids: z.array(bodyId('File id')).max(MAX_LINE_FILES).optional().default([]).meta({ description: 'Artwork files of the line' }),
 }))();
 
 /** Fields of a line only the shop sets: its price and its text on documents. A customer token's line has neither. */
@@ -118,7 +124,7 @@ export function oneAddressSource(value: AddressChoice, ctx: z.core.$RefinementCt
 const orderCreateFields = /* @__PURE__ */ (() => ({
   items: orderLines,
   ...addressFields,
-  notes: optionalText(5000, { multiline: true }),
+  notes: optionalText(MAX_ORDER_NOTES, { multiline: true }),
   due_date: calendarDate.nullable().optional(),
 }))();
 
@@ -172,7 +178,7 @@ export const OrderUpdateSchema = /* @__PURE__ */ (() =>
       ...addressFields,
       shipping_address: OrderAddressInputSchema.nullable().optional(),
       billing_address: OrderAddressInputSchema.nullable().optional(),
-      notes: optionalText(5000, { multiline: true }),
+      notes: optionalText(MAX_ORDER_NOTES, { multiline: true }),
       due_date: calendarDate.nullable().optional(),
     })
     .superRefine((value, ctx) => {

@@ -377,6 +377,21 @@ describe('carts', () => {
     expect(done.body.data.shipping_address).toMatchObject({ line1: 'Privatweg 2' });
   });
 
+  it("never orders past the order's own bounds: lines' notes beyond an order's notes are a 422 naming notes, and nothing is written", async () => {
+    const lines = Array.from({ length: 11 }, (_, index) => ({ ...cardsLine(100 + index), note: 'n'.repeat(500) }));
+    const cart = await newCart(lines);
+    const refused = await call('POST', `/v1/carts/${cart.id}/checkout`, { key: shop.publishable, body: guest(cart.version) });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body.error.details).toEqual([{ field: 'notes', message: expect.stringContaining('at most 5000') }]);
+    expect((await getCart(cart.id)).body.data).toMatchObject({ status: 'open', order_id: null });
+    // Shorter notes fit: one order, its notes gathered from the lines.
+    const fits = await newCart(lines.slice(0, 9));
+    const ordered = await call('POST', `/v1/carts/${fits.id}/checkout`, { key: shop.publishable, body: guest(fits.version) });
+    expect(ordered.status, JSON.stringify(ordered.body).slice(0, 300)).toBe(201);
+    expect(ordered.body.data.notes).toMatch(/^Line 1: n{500}\nLine 2: /);
+    expect(ordered.body.data.notes.length).toBeLessThanOrEqual(5000);
+  });
+
   it('marks a deactivated product unavailable, and checkout then writes nothing and lists the line', async () => {
     const doomed = await product(posterA2({ name: 'Doomed poster' }));
     const cart = await newCart([cardsLine(), { product_id: doomed.id, quantity: 10 }]);

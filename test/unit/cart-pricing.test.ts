@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { priceCart } from '#shared/carts/line-pricing';
 import { priceKey, revisionOf, versionOf, type Catalogue } from '#shared/carts/pricing';
 import { mergeLines } from '#shared/carts/merge';
+import { MAX_LINE_FILES, MAX_LINE_QUANTITY } from '#shared/orders/schema';
 import type { CartLineRecord, CartRecord } from '#shared/carts/stored';
 import type { LegacyProductRecord } from '#shared/legacy-products/stored';
 import type { ProductRecord } from '#shared/products/stored';
@@ -144,5 +145,17 @@ describe('the merge rule', () => {
   it('keeps two lines when the product does not allow the sum', () => {
     const merged = mergeLines(cart([line({ quantity: 600 })]), cart([line({ quantity: 600 })]), catalogue());
     expect(merged.items.map((entry) => entry.quantity)).toEqual([600, 600]);
+  });
+
+  it("keeps two lines when the sum would break a bound of an order's line: its quantity, its files", () => {
+    const unbounded = catalogue([product({ max_qty: null })]);
+    const big = mergeLines(cart([line({ quantity: MAX_LINE_QUANTITY })]), cart([line({ quantity: 1 })]), unbounded);
+    expect(big.items.map((entry) => entry.quantity)).toEqual([MAX_LINE_QUANTITY, 1]);
+    const files = (from: number) => Array.from({ length: 15 }, (_, index) => from + index);
+    const many = mergeLines(cart([line({ file_ids: files(1) })]), cart([line({ file_ids: files(100) })]), unbounded);
+    expect(many.items.map((entry) => entry.file_ids.length)).toEqual([15, 15]);
+    const shared = mergeLines(cart([line({ file_ids: files(1) })]), cart([line({ file_ids: files(1) })]), unbounded);
+    expect(shared.items.map((entry) => [entry.quantity, entry.file_ids.length])).toEqual([[200, 15]]);
+    expect(MAX_LINE_FILES).toBe(20);
   });
 });
