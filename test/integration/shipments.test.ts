@@ -308,7 +308,7 @@ describe('Sendcloud (live mode)', () => {
     webhookUrl = configured.body.data.webhook_url;
     expect(webhookUrl).toMatch(new RegExp(`/v1/carriers/sendcloud/webhook/${own.accountId}\\.live\\.`));
     const stored = await dynamo().send(new GetCommand({ TableName: tableName(), Key: shipmentKeys.carrierSettings(live(), 'sendcloud') }));
-    expect(stored.Item!.secret_key).toMatch(/^enc1\./);
+    expect(stored.Item!.secret_key).toMatch(/^enc2\.carrier-credentials\./);
     const listed = await call('GET', '/v1/carriers', { key: own.secretLive });
     expect(listed.body.data).toEqual([configured.body.data]);
   });
