@@ -15,6 +15,8 @@ import { transactWrite } from '#shared/db/transactions';
 import { requestHash, reservedShipment } from '#shared/shipments/creation';
 import { ShipmentSchema, type ShipmentCreate } from '#shared/shipments/schema';
 import { creatingShipmentPut, orderShippingWrite } from '#shared/shipments/stored';
+import { createApiKey } from '#shared/accounts/service';
+import { auditRecords } from '#test/support/audit';
 import { call } from '#test/support/http';
 import { walkByCursor } from '#test/support/cursor-walk';
 import { newCustomer, newOrder, newProduct } from '#test/support/orders';
@@ -452,6 +454,42 @@ describe('Sendcloud (live mode)', () => {
     const refused = await call('POST', `/v1/shipments/${queued.body.data.id}/cancel`, { key: own.secretLive });
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain('This shipment is already being cancelled.');
+  });
+});
+
+describe("changing a carrier's credentials", () => {
+  it('needs account:write — a shipping key is refused — and is in the audit log without the credentials', async () => {
+    const shop = await freshShop('Carrier Credentials Shop');
+    const keyWith = async (scope: 'shipments:write' | 'account:write') =>
+      (await createApiKey({ accountId: shop.accountId, mode: 'live', kind: 'secret', scopes: [scope] })).key;
+    const [shipping, settings] = [await keyWith('shipments:write'), await keyWith('account:write')];
+    const since = new Date(Date.now() - 1000).toISOString();
+    const body = {
+      public_key: 'pub_audited_probe',
+      secret_key: 'sec_audited_0123456789',
+      webhook_signature_key: 'whsig_audited_0123456789',
+      base_url: fake.url,
+    };
+
+    const refused = await call('PUT', '/v1/carriers/sendcloud', { key: shipping, body });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'insufficient_scope',
+      details: [{ field: 'scope', message: 'requires account:write' }],
+    });
+    expect((await call('GET', '/v1/carriers', { key: shop.secretLive })).body.data).toEqual([]);
+    const changed = await call('PUT', '/v1/carriers/sendcloud', { key: settings, body });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+
+    const logs = await auditRecords(shop.secretLive, `from=${encodeURIComponent(since)}&path_prefix=/v1/carriers/sendcloud`, 2);
+    const records = (logs.body.data as any[]).filter((record) => record.route === 'carriers.configure');
+    expect(records.map((record) => [record.method, record.path, record.status, record.key_prefix])).toEqual([
+      ['PUT', '/v1/carriers/sendcloud', 200, settings.slice(0, 12)],
+      ['PUT', '/v1/carriers/sendcloud', 403, shipping.slice(0, 12)],
+    ]);
+    const text = JSON.stringify(logs.body);
+    for (const value of [body.secret_key, body.webhook_signature_key, body.public_key, settings, shipping])
+      expect(text).not.toContain(value);
   });
 });
 
