@@ -24,6 +24,7 @@ import {
   type CarrierSettingsRecord,
   type OrderShippingRecord,
   type ShipmentRecord,
+  unsettledShipmentUpdate,
 } from './stored';
 
 export async function readShipment(tenant: Tenant, id: number, consistent = false): Promise<ShipmentRecord | undefined> {
@@ -58,6 +59,20 @@ export async function readOrderWithShipping(
   const order = items.get(keyId(orderKey));
   const shipping = items.get(keyId(shippingKey));
   return { order: order ? orderFromItem(order) : undefined, shipping: shipping ? orderShippingFromItem(shipping) : undefined };
+}
+
+/**
+ * Marks a `creating` shipment unsettled: its creator gave up not knowing whether the carrier made the
+ * label. False when it changed meanwhile (recorded, removed, or marked by another request).
+ */
+export async function markCreationUnsettled(tenant: Tenant, shipment: ShipmentRecord, at: string): Promise<boolean> {
+  try {
+    await dynamo().send(new UpdateCommand(unsettledShipmentUpdate(tenant, shipment, at).Update as never));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
 
 /** The shipment a carrier's parcel id belongs to, if any. */

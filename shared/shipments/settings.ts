@@ -26,6 +26,21 @@ import { storedCarrierSettings, type CarrierSettingsRecord } from './stored';
 
 /** The variable that names Sendcloud's API (tests and staging may point it elsewhere). */
 export const SENDCLOUD_BASE_URL_ENV = 'SENDCLOUD_BASE_URL';
+/**
+ * Sendcloud's time limits: one operation with its retries (default 20 s, inside the 29 s of the
+ * routes that call it) and one request (default 8 s). The tests' stack shortens them, so that an
+ * unanswered carrier costs seconds there.
+ */
+export const SENDCLOUD_DEADLINE_ENV = 'SENDCLOUD_DEADLINE_MS';
+export const SENDCLOUD_REQUEST_TIMEOUT_ENV = 'SENDCLOUD_REQUEST_TIMEOUT_MS';
+
+function millisecondsOf(name: string): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === '') return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms <= 0 || ms > 25_000) throw new Error(`${name} must be a whole number of milliseconds from 1 to 25000`);
+  return ms;
+}
 
 const ownerOf = (tenant: Tenant, carrier: string): string => {
   const key = shipmentKeys.carrierSettings(tenant, carrier);
@@ -179,9 +194,13 @@ export async function carrierFor(
       [{ field: 'carrier', message: `${name} is not configured` }],
     );
   }
+  const deadlineMs = millisecondsOf(SENDCLOUD_DEADLINE_ENV);
+  const requestTimeoutMs = millisecondsOf(SENDCLOUD_REQUEST_TIMEOUT_ENV);
   return new SendcloudCarrier({
     baseUrl: configured.base_url ?? process.env[SENDCLOUD_BASE_URL_ENV] ?? SENDCLOUD_BASE_URL,
     publicKey: configured.public_key,
     secretKey: await openSecretKey(tenant, configured),
+    ...(deadlineMs ? { deadlineMs } : {}),
+    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
   });
 }

@@ -89,6 +89,12 @@ export const storedShipment = /* @__PURE__ */ (() =>
     tracking_refreshed_at: field(c.nullable(c.timestamp)).internal(),
     /** What was asked (carrier, service, parcels, items, address), hashed: a retry of the same request finds its recovered label. */
     request_hash: field(c.string).fixed().internal(),
+    /**
+     * Set on a `creating` shipment whose creator gave up without learning whether the carrier made its
+     * label (no answer in time, a 5xx; or a failure recording the label it made): the next request for
+     * the order settles it at once, without waiting STALE_CREATION_MS (creation.ts).
+     */
+    unsettled_at: field(c.nullable(c.timestamp)).internal(),
   }))();
 
 export type ShipmentRecord = RecordOf<typeof storedShipment.shape>;
@@ -255,6 +261,15 @@ export function shipmentChangeParts(tenant: Tenant, before: ShipmentRecord, afte
     );
   }
   return parts;
+}
+
+/** Marks a `creating` shipment unsettled (see `unsettled_at`), conditional on its phase and version. */
+export function unsettledShipmentUpdate(tenant: Tenant, shipment: ShipmentRecord, at: string): TransactItem {
+  return versionedUpdate(shipmentKeys.shipment(tenant, shipment.id), { unsettled_at: at, updated_at: at }, shipment.version, {
+    condition: '#phase = :creating',
+    names: { '#phase': 'phase' },
+    values: { ':creating': 'creating' },
+  });
 }
 
 /** Removing a shipment whose label was never made (the carrier refused, or recovery found none). */

@@ -493,6 +493,117 @@ describe("changing a carrier's credentials", () => {
   });
 });
 
+describe("a label Sendcloud made while its answer was lost (the tests' stack: 4 s deadline, 1.5 s per request)", () => {
+  beforeAll(async () => {
+    const body = { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url };
+    expect((await call('PUT', '/v1/carriers/sendcloud', { key: own.secretLive, body })).status).toBe(200);
+  });
+
+  const asked = (orderId: number) => ({ order_id: orderId, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
+  const madeFor = (reference: string) => [...fake.shipments.values()].filter((shipment) => shipment.external_reference_id === reference);
+  const announces = () => fake.requests.filter((received) => received.path === '/shipments/announce').length;
+  const summaryOf = async (orderId: number) =>
+    (
+      await dynamo().send(
+        new GetCommand({ TableName: tableName(), Key: shipmentKeys.orderShipping(live(), orderId), ConsistentRead: true }),
+      )
+    ).Item!;
+
+  /**
+   * The first attempt: Sendcloud carries the announce out (`acted`) but answers too late, then
+   * answers nothing but 503s — announces and lookups — until the deadline. 502, and the reservation
+   * is kept (marked unsettled) for the next attempt.
+   */
+  async function answerLost(orderId: number, acted: boolean) {
+    fake.script('POST /shipments/announce', [
+      ...(acted ? [{ status: 201, afterHandling: true, delayMs: 2500 }] : []),
+      ...Array.from({ length: 40 }, () => ({ status: 503 })),
+    ]);
+    fake.script(
+      'GET /shipments',
+      Array.from({ length: 40 }, () => ({ status: 503 })),
+    );
+    const failed = await ship(own.secretLive, asked(orderId));
+    fake.clearScripts();
+    expect(failed.status, JSON.stringify(failed.body)).toBe(502);
+    expect(failed.body.error.code).toBe('carrier_error');
+    expect(failed.body.error.message).toContain('send the same request again');
+    const { shipments } = await summaryOf(orderId);
+    expect(shipments).toEqual([{ id: expect.any(Number), status: 'creating', items: expect.any(Array) }]);
+    const id = shipments[0].id as number;
+    const reference = `${own.accountId}:live:shipment:${id}`;
+    expect(madeFor(reference)).toHaveLength(acted ? 1 : 0);
+    return { id, reference };
+  }
+
+  it('is adopted by the retry, which finds it by its reference: one label, the reserved shipment', async () => {
+    const order = await readyOrder(own.secretLive);
+    const { id, reference } = await answerLost(order.id, true);
+    const before = announces();
+    const retry = await ship(own.secretLive, asked(order.id));
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.data).toMatchObject({ id, external_reference: reference, carrier_shipment_id: madeFor(reference)[0]!.id });
+    expect(announces()).toBe(before); // looked up, not announced again
+    expect(madeFor(reference)).toHaveLength(1);
+    expect((await summaryOf(order.id)).shipments).toEqual([{ id, status: 'label_created', items: expect.any(Array) }]);
+  });
+
+  it("is adopted from Sendcloud's 409 when the lookup does not show it yet: announcing the reference again makes no second label", async () => {
+    const order = await readyOrder(own.secretLive);
+    const { id, reference } = await answerLost(order.id, true);
+    fake.script('GET /shipments', [{ status: 200, body: { data: [] } }]);
+    const before = announces();
+    const retry = await ship(own.secretLive, asked(order.id));
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.data).toMatchObject({ id, carrier_shipment_id: madeFor(reference)[0]!.id });
+    expect(announces()).toBe(before + 1); // answered 409 with the shipment
+    expect(madeFor(reference)).toHaveLength(1);
+  });
+
+  it('is not adopted once its parcel is cancelled: the reservation goes, and the retry ships under a new reference', async () => {
+    const order = await readyOrder(own.secretLive);
+    const { id, reference } = await answerLost(order.id, true);
+    const cancelled = madeFor(reference)[0]!;
+    cancelled.cancelled = true; // cancelled in Sendcloud's panel meanwhile
+    const retry = await ship(own.secretLive, asked(order.id));
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.data.id).not.toBe(id);
+    expect(retry.body.data.carrier_shipment_id).not.toBe(cancelled.id);
+    expect(madeFor(retry.body.data.external_reference)).toHaveLength(1);
+    expect((await summaryOf(order.id)).shipments.map((entry: { id: number }) => entry.id)).toEqual([retry.body.data.id]);
+    expect((await call('GET', `/v1/shipments/${id}`, { key: own.secretLive })).status).toBe(404);
+  });
+
+  it('is recorded at once by another request for the order (no two-minute wait), which then finds nothing left to ship', async () => {
+    const order = await readyOrder(own.secretLive);
+    const { id, reference } = await answerLost(order.id, true);
+    const other = await ship(own.secretLive, { ...asked(order.id), service: 'dhl:paket' });
+    expect(other.status, JSON.stringify(other.body)).toBe(409);
+    expect(other.body.error.message).toContain('shipped already');
+    const recorded = await call('GET', `/v1/shipments/${id}`, { key: own.secretLive });
+    expect(recorded.status).toBe(200);
+    expect(recorded.body.data).toMatchObject({ status: 'label_created', carrier_shipment_id: madeFor(reference)[0]!.id });
+  });
+
+  it("does not adopt a shipment of another reference that Sendcloud's lookup answers: it makes the label under its own", async () => {
+    const order = await readyOrder(own.secretLive);
+    const { id, reference } = await answerLost(order.id, false);
+    const foreign = {
+      id: 'foreign-shipment',
+      external_reference_id: `${reference}-not-ours`,
+      parcels: [{ id: 999_999, status: { code: 'READY_TO_SEND', message: 'Ready to send' }, tracking_number: 'FOREIGN1' }],
+      errors: [],
+    };
+    fake.script('GET /shipments', [{ status: 200, body: { data: [foreign] } }]);
+    const retry = await ship(own.secretLive, asked(order.id));
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.data.id).toBe(id);
+    expect(retry.body.data.carrier_shipment_id).not.toBe('foreign-shipment');
+    expect(retry.body.data.carrier_shipment_id).toBe(madeFor(reference)[0]!.id);
+    expect(madeFor(reference)).toHaveLength(1);
+  });
+});
+
 describe('a shipment whose creator crashed between the carrier and the record', () => {
   beforeAll(async () => {
     const body = { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url };
