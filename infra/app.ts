@@ -11,6 +11,8 @@ const app = new App();
 const stage = stageConfig(app.node.tryGetContext('stage') ?? 'dev', {
   corsOrigins: app.node.tryGetContext('corsOrigins'),
   mailFrom: app.node.tryGetContext('mailFrom'),
+  // `-c legacySecrets=false` once seal-secrets has sealed every older secret again (infra/secrets.ts).
+  legacySecrets: app.node.tryGetContext('legacySecrets'),
 });
 
 const stack = new PrintShopStack(app, `PrintShop-${stage.name}`, {

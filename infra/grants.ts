@@ -7,9 +7,10 @@
  * are the accounts CLI's, with the operator's credentials. (What an account changes itself, its
  * name and company, is an item of its tenant space: shared/db/keys.ts `accountSettingsKey`.)
  * GET routes write nothing but their
- * rate-limit counters (`T#…#RATE…`). The webhook signing secrets' KMS key is granted only to the
- * functions that encrypt or decrypt them (infra/secrets.ts). Only routes flagged `mail: true` may
- * send email, and only as the stage's sender identity (`grantSendMail`).
+ * rate-limit counters (`T#…#RATE…`). The secrets' KMS key is granted only to the functions that
+ * seal or open secrets, each for its kinds only (conditioned on their encryption contexts,
+ * infra/secrets.ts). Only routes flagged `mail: true` may send email, and only as the stage's
+ * sender identity (`grantSendMail`).
  * The wildcards these grants produce are acknowledged for cdk-nag here, next to their cause.
  */
 import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
@@ -19,15 +20,17 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct, IConstruct } from 'constructs';
 import type { RouteDefinition } from '#shared/routes';
-import { carrierSecretUsers, signingKeyUsers, webhookSecretWriters } from './secrets';
+import { routeSecretUses, secretStatements } from './secrets';
 import { mailIdentityOf } from './stages';
 
 export interface GrantTargets {
   table: dynamodb.Table;
   filesBucket: s3.Bucket;
   documentsBucket: s3.Bucket;
-  /** The stage's key for webhook signing secrets (envelope encryption). */
+  /** The stage's key for stored secrets (envelope encryption). */
   webhookSecretsKey?: kms.IKey;
+  /** Decrypt under the shared context of secrets sealed before each kind had its own (the stage's `legacySecretGrants`). */
+  legacySecretGrants?: boolean;
   /** The stage's sender address (infra/stages.ts `mailFrom`): routes with `mail: true` may send as its domain. */
   mailFrom?: string;
 }
@@ -113,26 +116,22 @@ export function grantRoute(route: RouteDefinition, fn: Grantee, targets: GrantTa
   if (route.files) grantBucket(fn, targets.filesBucket, access);
   // Rendered documents: the first download of a GET route renders and stores, so read-write.
   if (route.documents) grantBucket(fn, targets.documentsBucket, 'readWrite');
-  // Creating and rotating a webhook encrypt its new secret with a data key of the stage's key.
-  if (webhookSecretWriters.includes(route.id)) {
-    if (!targets.webhookSecretsKey) throw new Error(`${route.id} encrypts webhook secrets: GrantTargets.webhookSecretsKey is required`);
-    targets.webhookSecretsKey.grant(fn, 'kms:GenerateDataKey');
-  }
-  // Customer-token signing keys: opened to sign (the accounts CLI makes and seals them).
-  if (signingKeyUsers.includes(route.id)) {
-    if (!targets.webhookSecretsKey) throw new Error(`${route.id} uses the signing keys: GrantTargets.webhookSecretsKey is required`);
-    targets.webhookSecretsKey.grant(fn, 'kms:Decrypt');
-  }
-  // Carrier credentials: sealed when set, opened to call the carrier or check its callbacks.
-  if (carrierSecretUsers.includes(route.id)) {
-    if (!targets.webhookSecretsKey) throw new Error(`${route.id} uses carrier credentials: GrantTargets.webhookSecretsKey is required`);
-    targets.webhookSecretsKey.grant(fn, 'kms:GenerateDataKey', 'kms:Decrypt');
+  // Secrets: the kinds the route seals (new data keys) and opens, each under its own encryption context.
+  const secrets = routeSecretUses[route.id];
+  if (secrets) {
+    if (!targets.webhookSecretsKey) throw new Error(`${route.id} seals or opens secrets: GrantTargets.webhookSecretsKey is required`);
+    for (const statement of secretStatements(targets.webhookSecretsKey, secrets, targets.legacySecretGrants ?? true)) {
+      fn.grantPrincipal.addToPrincipalPolicy(statement);
+    }
   }
   if (route.mail) {
     if (!targets.mailFrom) throw new Error(`${route.id} sends mail: GrantTargets.mailFrom is required`);
     grantSendMail(fn, targets.mailFrom);
   }
 }
+
+/** A kind in a role's profile name: `carrier-callback-secret` → `CarrierCallbackSecret`. */
+const kindTag = (kind: string) => kind.replace(/(^|-)(\w)/g, (_m, _dash, letter: string) => letter.toUpperCase());
 
 /**
  * Route functions with the same needs share one role (read-only, read-write, read-write with a
@@ -151,10 +150,11 @@ export class RouteRoles {
     const access: Access = accessOf(route);
     // The role keeps its profile name (`…-files-…`): the roles of routes that had it stay the same roles.
     const buckets = route.files ? ['files'] : [];
+    // One profile per secret use: routes share a role only when they seal and open the same kinds.
+    const use = routeSecretUses[route.id];
     const secrets = [
-      ...(webhookSecretWriters.includes(route.id) ? ['webhookSecrets'] : []),
-      ...(signingKeyUsers.includes(route.id) ? ['signingKeys'] : []),
-      ...(carrierSecretUsers.includes(route.id) ? ['carrierSecrets'] : []),
+      ...(use?.seals.length ? [`seals${use.seals.map(kindTag).join('')}`] : []),
+      ...(use?.opens.length ? [`opens${use.opens.map(kindTag).join('')}`] : []),
     ];
     const documents = route.documents ? ['documents'] : [];
     const mail = route.mail ? ['mail'] : [];

@@ -15,14 +15,7 @@ import { Api } from './api';
 import { AuditShipping } from './audit';
 import { Data } from './data';
 import { Events } from './events';
-import {
-  WebhookSecretsKey,
-  carrierSecretUsers,
-  signingKeyUsers,
-  tokenSigners,
-  webhookSecretReaders,
-  webhookSecretWriters,
-} from './secrets';
+import { WebhookSecretsKey, secretRoutes, tokenSigners, workerSecretUses } from './secrets';
 import { Workers } from './workers';
 import { workers as allWorkers } from '#shared/workers';
 import type { StageConfig } from './stages';
@@ -56,7 +49,8 @@ export class PrintShopStack extends Stack {
 
     this.data = new Data(this, 'Data', stage);
     this.events = new Events(this, 'Events', stage);
-    // Webhook signing secrets are stored encrypted with data keys this key wraps (infra/secrets.ts).
+    // Stored secrets (webhook signing secrets, signing keys, carrier credentials) are encrypted with
+    // data keys this key wraps, each kind under its own encryption context (infra/secrets.ts).
     this.webhookSecrets = new WebhookSecretsKey(this, 'WebhookSecrets', stage);
 
     // The names in shared/config.ts are what the handlers read; LOCAL_MODE is never set on AWS.
@@ -83,12 +77,13 @@ export class PrintShopStack extends Stack {
         filesBucket: this.data.filesBucket,
         documentsBucket: this.data.documentsBucket,
         webhookSecretsKey: this.webhookSecrets.key,
+        legacySecretGrants: stage.legacySecretGrants,
         mailFrom: stage.mailFrom,
       },
       corsOrigins,
       ...(props.detachMethods ? { detachMethods: props.detachMethods } : {}),
     });
-    for (const routeId of [...webhookSecretWriters, ...signingKeyUsers, ...carrierSecretUsers]) {
+    for (const routeId of secretRoutes) {
       const fn = this.api.functions.get(routeId);
       if (fn) this.webhookSecrets.configure(fn);
     }
@@ -137,12 +132,12 @@ export class PrintShopStack extends Stack {
     functionAlarms(this, stage, 'Authorizer', this.api.authorizerFunction, 'The API key authorizer');
     functionAlarms(this, stage, 'AuditShipper', this.audit.shipper, 'The audit shipper');
 
-    // The delivery worker decrypts the secrets it signs with.
-    for (const workerId of webhookSecretReaders) {
+    // The delivery worker decrypts the secrets it signs with (webhook signing secrets only).
+    for (const [workerId, use] of Object.entries(workerSecretUses)) {
       const fn = this.workers.functions.get(workerId);
       if (!fn) continue;
       this.webhookSecrets.configure(fn);
-      this.webhookSecrets.grantDecrypt(fn);
+      this.webhookSecrets.grantUse(fn, use, stage.legacySecretGrants);
     }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url });

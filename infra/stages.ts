@@ -29,6 +29,13 @@ export interface StageConfig {
    * (infra/grants.ts). The defaults are placeholders: deploy with `-c mailFrom=invoices@your-domain`.
    */
   mailFrom: string;
+  /**
+   * Whether the functions that open a kind of secret which had values sealed before each kind got
+   * its own encryption context may also Decrypt under that old shared context (infra/secrets.ts).
+   * On until `npm run events -- seal-secrets --stage <name>` reports nothing left to seal; then
+   * deploy with `-c legacySecrets=false`.
+   */
+  legacySecretGrants: boolean;
 }
 
 const stages: Record<StageName, StageConfig> = {
@@ -43,6 +50,7 @@ const stages: Record<StageName, StageConfig> = {
     corsOrigins: ['*'],
     // Placeholders, here and below: each domain must be a verified SES identity (deploy with -c mailFrom=…).
     mailFrom: 'invoices@dev.print-shop.example',
+    legacySecretGrants: true,
   },
   // Staging holds disposable copies of data, so it is torn down like dev.
   staging: {
@@ -55,6 +63,7 @@ const stages: Record<StageName, StageConfig> = {
     throttle: { rateLimit: 200, burstLimit: 400 },
     corsOrigins: [],
     mailFrom: 'invoices@staging.print-shop.example',
+    legacySecretGrants: true,
   },
   prod: {
     name: 'prod',
@@ -66,6 +75,7 @@ const stages: Record<StageName, StageConfig> = {
     throttle: { rateLimit: 1000, burstLimit: 2000 },
     corsOrigins: [],
     mailFrom: 'invoices@prod.print-shop.example',
+    legacySecretGrants: true,
   },
 };
 
@@ -78,7 +88,10 @@ export function isStageName(value: unknown): value is StageName {
  * `-c corsOrigins=https://admin.example.com`) because the admin panel's domain is a deployment fact;
  * so may `mailFrom` (`-c mailFrom=invoices@shop.example`): the verified sender domain is one too.
  */
-export function stageConfig(name: string, overrides: { corsOrigins?: string; mailFrom?: string } = {}): StageConfig {
+export function stageConfig(
+  name: string,
+  overrides: { corsOrigins?: string; mailFrom?: string; legacySecrets?: string | boolean } = {},
+): StageConfig {
   if (!isStageName(name)) throw new Error(`Unknown stage "${name}"; expected one of ${stageNames.join(', ')}`);
   let config = stages[name];
   const origins = overrides.corsOrigins
@@ -89,6 +102,11 @@ export function stageConfig(name: string, overrides: { corsOrigins?: string; mai
   const mailFrom = overrides.mailFrom?.trim();
   if (mailFrom) config = { ...config, mailFrom };
   mailIdentityOf(config.mailFrom); // fails synth on an address without a domain
+  if (overrides.legacySecrets !== undefined) {
+    const value = String(overrides.legacySecrets).trim();
+    if (value !== 'true' && value !== 'false') throw new Error(`legacySecrets must be true or false, not "${value}"`);
+    config = { ...config, legacySecretGrants: value === 'true' };
+  }
   return config;
 }
 

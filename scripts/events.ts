@@ -9,9 +9,12 @@
  *       re-arms now the pending deliveries whose queue message was lost (what the scheduled
  *       sweeper does every 5 minutes, events/sweeper.ts)
  *   seal-secrets [--account ID]
- *       encrypts the webhook signing secrets that registrations stored before sealing existed
- *       still hold in plaintext (current and previous), for every account or one; conditional
- *       writes, idempotent (shared/webhooks/seal-stored.ts)
+ *       seals every stored secret as its kind under its own encryption context: webhook signing
+ *       secrets still in plaintext or sealed under the shared context of older values (current and
+ *       previous), carrier settings (the secret key, and the callback secret they lacked) for
+ *       every account or one, and — without --account — the customer-token signing keys;
+ *       conditional writes, idempotent (shared/webhooks/seal-stored.ts,
+ *       shared/shipments/seal-stored.ts, shared/customer-auth/key-store.ts)
  *
  * Works against the running local stack (found through <DATA_DIR>/endpoints.json, or — when none
  * runs there and DATA_DIR is not set — the one stack `npm start` registered under another data
@@ -23,6 +26,8 @@ import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { env, resetConfig } from '#shared/config';
 import { DomainError } from '#shared/errors';
 import { secretsKeyEnv } from '#shared/crypto/env';
+import { resealSigningKeys } from '#shared/customer-auth/key-store';
+import { sealStoredCarrierSecrets } from '#shared/shipments/seal-stored';
 import { sealStoredSecrets } from '#shared/webhooks/seal-stored';
 import { physicalName, queues, table } from '#shared/resources';
 import { replayEvents } from '#events/replay';
@@ -33,7 +38,8 @@ const usage = `usage: npm run events -- <replay|sweep|seal-secrets> [options] [-
   replay  --account ID --mode test|live --from TIME [--to TIME] [--webhook ID]
           TIME: an ISO 8601 date-time (2026-11-21T10:00:00Z) or a date (2026-11-21: from its start / to its end, UTC)
   sweep   [--grace SECONDS]   (default 900: deliveries overdue by more than that are re-armed)
-  seal-secrets [--account ID]   (encrypts webhook signing secrets still stored in plaintext; every account without --account)
+  seal-secrets [--account ID]   (seals stored secrets each under its kind's own context: webhook secrets, carrier settings
+                                 and, without --account, the customer-token signing keys; every account without --account)
 ([…] marks an optional part: type it without the brackets.)`;
 
 const options = {
@@ -142,19 +148,29 @@ async function main(): Promise<void> {
       const accountId = values.account === undefined ? undefined : need('account');
       await connect();
       const result = await sealStoredSecrets({ accountId });
-      print(result, () => {
+      const carriers = await sealStoredCarrierSecrets({ accountId });
+      // The signing keys are the stage's, not an account's: sealed again on a run over every account.
+      const signingKeys = accountId === undefined ? await resealSigningKeys() : 'not-looked-at';
+      print({ ...result, carriers, signing_keys: signingKeys }, () => {
         const scope = accountId ? `account ${accountId}` : `${result.accounts} account(s)`;
         const looked = `${result.registrations} webhook registration(s) of ${scope} (test and live)`;
         console.log(
           result.secrets === 0 && result.skipped === 0
-            ? `Nothing to seal: no plaintext secret left in ${looked}.`
-            : `Sealed ${result.secrets} plaintext secret(s) on ${result.sealed} of ${looked}.`,
+            ? `Nothing to seal: no secret in plaintext or under the shared context left in ${looked}.`
+            : `Sealed ${result.secrets} secret(s) on ${result.sealed} of ${looked}.`,
         );
         if (result.skipped) {
-          console.log(`${result.skipped} registration(s) kept changing while being sealed and still hold plaintext: run it again.`);
+          console.log(`${result.skipped} registration(s) kept changing while being sealed and still need it: run it again.`);
+        }
+        console.log(`Carrier settings: ${carriers.sealed} of ${carriers.settings} sealed again.`);
+        if (carriers.skipped) console.log(`${carriers.skipped} carrier setting(s) kept changing while being sealed: run it again.`);
+        if (signingKeys !== 'not-looked-at') {
+          console.log(
+            `Customer-token signing keys: ${{ none: 'none made yet', current: 'sealed as they should be', 'sealed-now': 'sealed again' }[signingKeys]}.`,
+          );
         }
       });
-      if (result.skipped) process.exitCode = 1;
+      if (result.skipped || carriers.skipped) process.exitCode = 1;
       return;
     }
     default:

@@ -47,7 +47,10 @@ export const routeDocs: Record<string, { summary: string; tag: string }> = {
   'shipments.cancel': { summary: 'Cancel a shipment before pickup (at the carrier)', tag: 'Shipments' },
   'shipments.simulate': { summary: 'Test mode: move a sandbox shipment as a carrier callback would', tag: 'Shipments' },
   'carriers.list': { summary: 'The carriers configured for this account and mode', tag: 'Shipments' },
-  'carriers.configure': { summary: "Set a carrier's credentials (stored encrypted, never shown again)", tag: 'Shipments' },
+  'carriers.configure': {
+    summary: "Set a carrier's credentials (scope account:write; stored encrypted, never shown again)",
+    tag: 'Shipments',
+  },
   'carriers.sendcloudWebhook': {
     summary: "Sendcloud's parcel status callbacks (signed with the account's Sendcloud secret)",
     tag: 'Shipments',

@@ -450,7 +450,8 @@ export const carriersConfigure = /* @__PURE__ */ r({
   method: 'PUT',
   path: '/v1/carriers/{carrier}',
   handler: 'carriers/configure',
-  scopes: ['shipments:write'],
+  // The account's carrier credentials: every live label and callback runs on them, so not a shipping key's to replace.
+  scopes: ['account:write'],
 });
 export const carriersSendcloudWebhook = /* @__PURE__ */ r({
   id: 'carriers.sendcloudWebhook',

@@ -92,6 +92,13 @@ export async function createApiKey(input: { accountId: string; mode: Mode; kind:
 }
 
 export const listAccounts = repo.listAccounts;
+
+/** The operator's tools that go through every account, or the one named (an unknown one is a 404): their ids. */
+export async function accountIdsOf(options: { accountId?: string } = {}): Promise<string[]> {
+  if (options.accountId === undefined) return (await repo.listAccounts()).map((account) => account.id);
+  if (!(await repo.getAccount(options.accountId, true))) throw new NotFoundError('account', options.accountId);
+  return [options.accountId];
+}
 export const listApiKeys = repo.listApiKeys;
 export const getAccount = repo.getAccount;
 export const getAccountRecord = repo.getAccountRecord;

@@ -1,6 +1,6 @@
 /**
  * Scopes are `<group>:read` / `<group>:write`, plus `keys:write`, `account:write` (the account's
- * name and company details) and `*`.
+ * name and company details, and its carriers' credentials) and `*`.
  * A `write` scope includes the `read` scope of the same group (as with Stripe restricted keys).
  */
 export const scopeGroups = [

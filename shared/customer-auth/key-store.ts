@@ -3,7 +3,9 @@
  * and the previous key — the public JWKs in the clear (the authorizer and the JWKS endpoint read
  * only those), the private JWKs sealed with the stage's secrets key (shared/crypto/envelope.ts:
  * KMS on AWS, a key file under the data folder locally — the same master key as the webhook
- * secrets). So no key is in the template or the repository, and none is ever in plaintext at rest.
+ * secrets, under their own encryption context `customer-token-signing-key`, which only the token
+ * signers are granted). So no key is in the template or the repository, and none is ever in
+ * plaintext at rest.
  *
  * Route functions only read this item: platform items are read-only to their roles. The keys are
  * made by the operator's tools — `npm run accounts -- create` (the first account of a stage
@@ -18,7 +20,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'jose';
 import { retry } from '#shared/async/retry';
 import { dynamo } from '#shared/clients/dynamodb';
-import { open, seal } from '#shared/crypto/envelope';
+import { isCurrentSeal, open, seal } from '#shared/crypto/envelope';
 import { platformKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
 import { ServiceUnavailableError } from '#shared/errors';
@@ -35,18 +37,24 @@ interface StoredEntry {
 }
 
 const aad = (kid: string) => `customer-token-signing-key:${kid}`;
+/** Their own encryption context (shared/crypto/kinds.ts): only the token signers are granted it. */
+const KIND = 'customer-token-signing-key';
 
 async function entryOf(key: StoredSigningKey): Promise<StoredEntry> {
   return {
     kid: key.kid,
     public_jwk: publicPart(key.private_jwk),
-    private_sealed: await seal(JSON.stringify(key.private_jwk), aad(key.kid)),
+    private_sealed: await seal(JSON.stringify(key.private_jwk), aad(key.kid), KIND),
     created_at: key.created_at,
   };
 }
 
 async function keyOf(entry: StoredEntry): Promise<StoredSigningKey> {
-  return { kid: entry.kid, private_jwk: JSON.parse(await open(entry.private_sealed, aad(entry.kid))) as JWK, created_at: entry.created_at };
+  return {
+    kid: entry.kid,
+    private_jwk: JSON.parse(await open(entry.private_sealed, aad(entry.kid), KIND)) as JWK,
+    created_at: entry.created_at,
+  };
 }
 
 async function readEntries(): Promise<StoredEntries | undefined> {
@@ -130,6 +138,28 @@ export async function rotateSigningKeys(): Promise<string> {
       exhausted: () => new Error('The signing keys were rotated by someone else at the same time; try again'),
     },
   );
+}
+
+/**
+ * The operator's migration (`npm run events -- seal-secrets`, never a request path): private halves
+ * sealed before each kind of secret had its own encryption context (`enc1.…`, under the one shared
+ * context) are sealed again as `customer-token-signing-key`, the same keys, conditional on the
+ * current kid read (a rotation meanwhile sealed them anew: read again). Answers 'none' (no keys
+ * yet), 'current' (nothing to do) or 'sealed-now'.
+ */
+export async function resealSigningKeys(): Promise<'none' | 'current' | 'sealed-now'> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const stored = await readEntries();
+    if (!stored) return 'none';
+    const entries = stored.previous ? [stored.current, stored.previous] : [stored.current];
+    if (entries.every((entry) => isCurrentSeal(entry.private_sealed, KIND))) return 'current';
+    const same = { current: await keyOf(stored.current), previous: stored.previous ? await keyOf(stored.previous) : null };
+    if (await write(same, stored.current.kid)) {
+      resetKeyCache();
+      return 'sealed-now';
+    }
+  }
+  throw new Error('The signing keys kept being rotated while they were being sealed again; run it again');
 }
 
 /** Another rotation won the conditional write: read the keys again. */

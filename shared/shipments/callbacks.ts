@@ -1,7 +1,8 @@
 /**
  * Inbound carrier callbacks. Sendcloud calls `POST /v1/carriers/sendcloud/webhook/{token}`: the
  * token names the tenant (and must be the one its settings hold), `Sendcloud-Signature` must be the
- * HMAC-SHA256 of the exact body under the tenant's Sendcloud secret key (constant-time compare).
+ * HMAC-SHA256 of the exact body under the tenant's callback secret (Sendcloud's webhook signature
+ * key, or its secret key — sealed apart as the one kind this function may open; constant-time compare).
  * Anything else is 401 and changes nothing. A verified `parcel_status_changed` becomes an update
  * of the shipment its parcel belongs to, through the path every status change takes (updates.ts):
  * the same callback twice is one report, an older one never moves a shipment back.
@@ -9,7 +10,7 @@
 import { DomainError, UnauthorizedError } from '#shared/errors';
 import { parseSendcloudCallback } from './carriers/sendcloud-callback';
 import { verifySendcloudSignature } from './carriers/sendcloud-signature';
-import { openSecretKey, settingsOfCallback } from './settings';
+import { openCallbackSecret, settingsOfCallback } from './settings';
 import { applyCarrierUpdates } from './updates';
 import * as repo from './repository';
 
@@ -26,7 +27,7 @@ export async function receiveSendcloudCallback(
   signature: string | undefined,
 ): Promise<CallbackReceipt> {
   const { tenant, settings } = await settingsOfCallback('sendcloud', token);
-  const secret = await openSecretKey(tenant, settings);
+  const secret = await openCallbackSecret(tenant, settings);
   if (!verifySendcloudSignature(secret, rawBody, signature)) throw new UnauthorizedError('Unknown or unsigned carrier callback');
   let body: unknown;
   try {

@@ -7,11 +7,18 @@
  * 2. the carrier makes the label, with our reference for it (`external_reference`, Sendcloud's
  *    `external_reference_id`), the same for every attempt of this shipment;
  * 3. the labels go to the documents bucket, and a second transaction records the shipment.
- * A carrier's refusal removes the reservation (nothing is recorded as shipped). A crash between 1
- * and 3 leaves a `creating` entry: the next shipment request for the order (a client's retry, say)
- * finds it once it is older than STALE_CREATION_MS, asks the carrier for a label by the reference,
- * and records the one it finds — or removes the reservation when there is none. A retry of the same
- * request gets that recovered shipment as its answer.
+ * A carrier's refusal removes the reservation (nothing is recorded as shipped). A label the carrier
+ * made is never orphaned: when the carrier's answer is lost — no answer in time, a 5xx, nothing found
+ * by the reference before the deadline (CarrierOutcomeUnknown) — or recording the label it made
+ * fails, the reservation is kept and marked unsettled, and the request answers 502 saying so. A crash
+ * between 1 and 3 leaves a `creating` entry too. The next shipment request for the order settles
+ * such entries — unsettled ones at once, others once older than STALE_CREATION_MS: the same request
+ * again (a client's retry) continues its reservation — the label found by the reference, or
+ * announced again under it (Sendcloud answers a 409 with the shipment it made, adopted), and only a
+ * cancelled or failed shipment under it (CarrierReferenceSpent) removes the reservation and lets
+ * the request start anew; any other request records the label the carrier has for each entry's
+ * reference, or removes the reservation when there is none. A label is adopted only when its
+ * reference is exactly ours and its parcels are not cancelled (the carrier adapter decides).
  */
 import { createHash } from 'node:crypto';
 import { getAccount } from '#shared/accounts/repository';
@@ -26,7 +33,14 @@ import { logger } from '#shared/logger';
 import { snapshotAddress } from '#shared/orders/addresses';
 import { readOwner } from '#shared/orders/offers';
 import type { OrderRecord } from '#shared/orders/stored';
-import type { Carrier, CarrierLabel, LabelAddress, LabelRequest } from './carriers/carrier';
+import {
+  CarrierOutcomeUnknown,
+  CarrierReferenceSpent,
+  type Carrier,
+  type CarrierLabel,
+  type LabelAddress,
+  type LabelRequest,
+} from './carriers/carrier';
 import { renderSpecimen, storeLabels } from './labels';
 import { remainingLines, type ShippedLine } from './milestones';
 import * as repo from './repository';
@@ -130,6 +144,7 @@ export function reservedShipment(
     seen: [],
     tracking_refreshed_at: null,
     request_hash: reservation.hash,
+    unsettled_at: null,
   };
 }
 
@@ -237,12 +252,23 @@ async function releaseCreation(tenant: Tenant, creating: ShipmentRecord): Promis
   }
 }
 
+/** Whether the next request for the order settles a `creating` shipment now: its creator gave up unsure, or is taken for crashed. */
+export const settleable = (shipment: Pick<ShipmentRecord, 'unsettled_at' | 'created_at'>, now: Date): boolean =>
+  shipment.unsettled_at !== null || now.getTime() - Date.parse(shipment.created_at) >= STALE_CREATION_MS;
+
 /**
- * The order's `creating` shipments older than STALE_CREATION_MS: each label the carrier has for its
+ * The order's `creating` shipments to settle now (settleable): the first one the same request left
+ * (`hash`) is handed back to be resumed; for the others, each label the carrier has for its
  * reference is recorded, the others' reservations removed. Returns the ones recorded.
  */
-async function recoverStale(tenant: Tenant, summary: OrderShippingRecord | undefined, now: Date): Promise<ShipmentRecord[]> {
+async function recoverStale(
+  tenant: Tenant,
+  summary: OrderShippingRecord | undefined,
+  now: Date,
+  hash: string,
+): Promise<{ recovered: ShipmentRecord[]; resumable?: ShipmentRecord }> {
   const recovered: ShipmentRecord[] = [];
+  let resumable: ShipmentRecord | undefined;
   for (const entry of summary?.shipments.filter((candidate) => candidate.status === 'creating') ?? []) {
     const shipment = await repo.readShipment(tenant, entry.id, true);
     if (shipment?.phase === 'recorded') continue;
@@ -260,14 +286,94 @@ async function recoverStale(tenant: Tenant, summary: OrderShippingRecord | undef
       });
       continue;
     }
-    if (now.getTime() - Date.parse(shipment.created_at) < STALE_CREATION_MS) continue;
+    if (!settleable(shipment, now)) continue;
+    if (!resumable && shipment.request_hash === hash) {
+      resumable = shipment;
+      continue;
+    }
     const carrier = await carrierFor(tenant, shipment.carrier, undefined, { renderSpecimen });
     const label = await carrier.findByReference(shipment.external_reference, labelRequestOf(shipment, null, null));
     logger.info('recovering a shipment left in creation', { shipment: shipment.id, found: Boolean(label) });
-    if (label) recovered.push(await recordLabel(tenant, shipment, label, carrier, undefined, now));
+    if (label) recovered.push(await recordOrKeep(tenant, shipment, label, carrier, undefined, now));
     else await releaseCreation(tenant, shipment);
   }
-  return recovered;
+  return { recovered, ...(resumable ? { resumable } : {}) };
+}
+
+/** Marks a `creating` shipment unsettled (best effort: without the mark, it is settled once stale). */
+async function markUnsettled(tenant: Tenant, creating: ShipmentRecord): Promise<void> {
+  await repo
+    .markCreationUnsettled(tenant, creating, new Date().toISOString())
+    .catch((error: unknown) => logger.error('could not mark a shipment unsettled; it is settled once stale', error as Error));
+}
+
+/**
+ * Asks the carrier for the label of a reserved shipment. When the carrier cannot say whether it made
+ * one (CarrierOutcomeUnknown) the reservation is kept and marked unsettled, and the error says to
+ * send the same request again; any other failure made nothing: the reservation is removed.
+ */
+async function askCarrier(tenant: Tenant, creating: ShipmentRecord, carrier: Carrier, request: LabelRequest): Promise<CarrierLabel> {
+  try {
+    return await carrier.createLabel(request);
+  } catch (error) {
+    if (error instanceof CarrierOutcomeUnknown) {
+      await markUnsettled(tenant, creating);
+      throw new CarrierOutcomeUnknown(
+        `${error.message}. The label may exist: send the same request again — it finds the label by the shipment's reference ` +
+          `(${creating.external_reference}) instead of making another`,
+        error.carrierStatus,
+      );
+    }
+    // Refused or failed: nothing was made (Sendcloud's failed announcement makes no label), so nothing is kept.
+    await releaseCreation(tenant, creating).catch((release: unknown) =>
+      logger.error('could not remove a refused shipment; the next request for its order does', release as Error),
+    );
+    throw error;
+  }
+}
+
+/** Records the label; when that fails, the label exists at the carrier: the reservation is marked unsettled for the next request. */
+async function recordOrKeep(
+  tenant: Tenant,
+  creating: ShipmentRecord,
+  label: CarrierLabel,
+  carrier: Carrier,
+  known: OrderShippingRecord | undefined,
+  now: Date,
+): Promise<ShipmentRecord> {
+  try {
+    return await recordLabel(tenant, creating, label, carrier, known, now);
+  } catch (error) {
+    if (!(error instanceof ConflictError)) await markUnsettled(tenant, creating);
+    throw error;
+  }
+}
+
+/**
+ * The same request again, for a `creating` shipment it left (resumable): the label the carrier made
+ * for its reference is recorded — found by the reference, or adopted from the carrier's answer to
+ * announcing it again (Sendcloud: 409 with the shipment) — or made now under the same reference.
+ * Undefined when the carrier holds a cancelled or failed shipment under it: its reservation is then
+ * removed, and the request goes on with a new one.
+ */
+async function resumeCreation(
+  tenant: Tenant,
+  creating: ShipmentRecord,
+  carrier: Carrier,
+  request: LabelRequest,
+  now: Date,
+): Promise<ShipmentRecord | undefined> {
+  let label = await carrier.findByReference(creating.external_reference, request);
+  logger.info('resuming a shipment left in creation', { shipment: creating.id, found: Boolean(label) });
+  if (!label) {
+    try {
+      label = await askCarrier(tenant, creating, carrier, request);
+    } catch (error) {
+      if (error instanceof CarrierReferenceSpent) return undefined; // removed by askCarrier: start anew
+      throw error;
+    }
+  }
+  return recordOrKeep(tenant, creating, label, carrier, undefined, now);
 }
 
 /** The sender on a live label: the carrier settings' sender, or the account company's address, or none (the carrier account's default). */
@@ -289,13 +395,20 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
   assertShippable(first.order, input.partial);
   const carrier = await carrierFor(tenant, input.carrier, settings, { renderSpecimen });
   const hash = requestHash(input);
+  let sender: Promise<LabelAddress | null> | undefined;
+  const from = () => (sender ??= senderOf(tenant, settings?.sender_address));
 
-  // A crashed attempt's label first: found and recorded (or its reservation removed).
+  // Earlier attempts' labels first: this request's own resumed, others' found and recorded (or their reservations removed).
   let state = first;
   if (first.shipping?.shipments.some((entry) => entry.status === 'creating')) {
-    const recovered = await recoverStale(tenant, first.shipping, now);
+    const { recovered, resumable } = await recoverStale(tenant, first.shipping, now, hash);
     const same = recovered.find((shipment) => shipment.request_hash === hash);
     if (same) return presentShipment(same);
+    if (resumable) {
+      const request = labelRequestOf(resumable, await from(), first.order.customer.email);
+      const resumed = await resumeCreation(tenant, resumable, carrier, request, now);
+      if (resumed) return presentShipment(resumed);
+    }
     // Recorded or removed: either way the summary changed.
     state = await repo.readOrderWithShipping(tenant, input.order_id);
   }
@@ -360,16 +473,13 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
   });
   const { shipment, summary } = reserved!;
 
-  let label: CarrierLabel;
+  let request: LabelRequest;
   try {
-    const from = await senderOf(tenant, settings?.sender_address);
-    label = await carrier.createLabel(labelRequestOf(shipment, from, state.order!.customer.email));
+    request = labelRequestOf(shipment, await from(), state.order!.customer.email);
   } catch (error) {
-    // Refused or failed: nothing was made (Sendcloud's failed announcement makes no label), so nothing is kept.
-    await releaseCreation(tenant, shipment).catch((release: unknown) =>
-      logger.error('could not remove a refused shipment; the next request for its order does', release as Error),
-    );
+    await releaseCreation(tenant, shipment).catch(() => undefined); // nothing asked of the carrier yet
     throw error;
   }
-  return presentShipment(await recordLabel(tenant, shipment, label, carrier, summary, now));
+  const label = await askCarrier(tenant, shipment, carrier, request);
+  return presentShipment(await recordOrKeep(tenant, shipment, label, carrier, summary, now));
 }

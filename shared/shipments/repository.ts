@@ -3,13 +3,13 @@
  * here; every write is one TransactWriteItems assembled by the service from the item builders of
  * stored.ts (and, for an order's milestones, orders' own builders).
  */
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { batchGet, keyId } from '#shared/db/batch';
 import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
 import { createdSortKey, cursorKeys, shipmentKeys, tenantKeys } from '#shared/db/keys';
-import { tableName } from '#shared/db/table';
+import { isConditionFailure, tableName } from '#shared/db/table';
 import { NotFoundError } from '#shared/errors';
 import { orderFromItem, type OrderRecord } from '#shared/orders/stored';
 import type { CarrierName, ConfigurableCarrier } from './carriers/carrier';
@@ -24,6 +24,7 @@ import {
   type CarrierSettingsRecord,
   type OrderShippingRecord,
   type ShipmentRecord,
+  unsettledShipmentUpdate,
 } from './stored';
 
 export async function readShipment(tenant: Tenant, id: number, consistent = false): Promise<ShipmentRecord | undefined> {
@@ -58,6 +59,20 @@ export async function readOrderWithShipping(
   const order = items.get(keyId(orderKey));
   const shipping = items.get(keyId(shippingKey));
   return { order: order ? orderFromItem(order) : undefined, shipping: shipping ? orderShippingFromItem(shipping) : undefined };
+}
+
+/**
+ * Marks a `creating` shipment unsettled: its creator gave up not knowing whether the carrier made the
+ * label. False when it changed meanwhile (recorded, removed, or marked by another request).
+ */
+export async function markCreationUnsettled(tenant: Tenant, shipment: ShipmentRecord, at: string): Promise<boolean> {
+  try {
+    await dynamo().send(new UpdateCommand(unsettledShipmentUpdate(tenant, shipment, at).Update as never));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
 
 /** The shipment a carrier's parcel id belongs to, if any. */
@@ -108,6 +123,38 @@ export async function putCarrierSettings(tenant: Tenant, settings: CarrierSettin
       },
     }),
   );
+}
+
+/**
+ * Replaces the settings' sealed secrets (the migration, seal-stored.ts), on condition that the
+ * settings are still the version that was read; bumps it. False when they changed meanwhile.
+ */
+export async function resealCarrierSettings(
+  tenant: Tenant,
+  settings: CarrierSettingsRecord,
+  sealed: { secret_key: string; callback_secret: string },
+): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: shipmentKeys.carrierSettings(tenant, settings.carrier),
+        UpdateExpression: 'SET secret_key = :secret, callback_secret = :callback, #version = :next',
+        ConditionExpression: '#version = :read',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: {
+          ':secret': sealed.secret_key,
+          ':callback': sealed.callback_secret,
+          ':read': settings.version,
+          ':next': settings.version + 1,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
 
 // ---- Lists ------------------------------------------------------------------------------------

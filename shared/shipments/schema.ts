@@ -156,9 +156,10 @@ export const carrierPath = /* @__PURE__ */ (() =>
 
 export const CarrierSettingsSchema = /* @__PURE__ */ (() =>
   responseSchema(storedCarrierSettings, { id: 'CarrierSettings' }).extend({
-    webhook_url: z
-      .string()
-      .meta({ description: "Give this to the carrier as its webhook URL: callbacks are checked with the secret key's signature" }),
+    webhook_url: z.string().meta({
+      description:
+        "Give this to the carrier as its webhook URL: callbacks are checked with the signature of the webhook signature key (or the secret key's)",
+    }),
   }))();
 
 export const CarrierSettingsInputSchema = /* @__PURE__ */ (() =>
@@ -166,6 +167,14 @@ export const CarrierSettingsInputSchema = /* @__PURE__ */ (() =>
     .strictObject({
       public_key: lineText(200).min(1, 'must not be empty'),
       secret_key: lineText(200).min(8, 'must be at least 8 characters'),
+      webhook_signature_key: lineText(200)
+        .min(8, 'must be at least 8 characters')
+        .optional()
+        .meta({
+          description:
+            "The key the carrier signs its callbacks with, when the integration has one of its own (Sendcloud's Webhook Signature Key); " +
+            'without it, callbacks are checked with the secret key. Stored encrypted, never shown',
+        }),
       sender_address: OrderAddressInputSchema.nullable().optional(),
       base_url: z
         .url({ error: 'must be a URL' })
@@ -175,7 +184,7 @@ export const CarrierSettingsInputSchema = /* @__PURE__ */ (() =>
     })
     .meta({
       id: 'CarrierSettingsInput',
-      description: 'The secret key is stored encrypted and never shown again (only its last 4 characters)',
+      description: 'The secret key (and the webhook signature key) are stored encrypted and never shown again (only its last 4 characters)',
       example: { public_key: 'your-public-key', secret_key: 'your-secret-key' },
     }))();
 

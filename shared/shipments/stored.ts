@@ -10,7 +10,7 @@
  *   with its status and the line quantities it carries — what the order's milestones and "what is
  *   left to ship" are decided from, moved in every shipment change's transaction;
  * - a parcel reference per carrier parcel id (callbacks name parcels, not our ids);
- * - the tenant's carrier settings, credentials sealed (envelope encryption).
+ * - the tenant's carrier settings, credentials and callback secret sealed (envelope encryption, each its own kind).
  */
 import type { Tenant } from '#shared/auth/principal';
 import { createdSortKey, shipmentKeys } from '#shared/db/keys';
@@ -89,6 +89,12 @@ export const storedShipment = /* @__PURE__ */ (() =>
     tracking_refreshed_at: field(c.nullable(c.timestamp)).internal(),
     /** What was asked (carrier, service, parcels, items, address), hashed: a retry of the same request finds its recovered label. */
     request_hash: field(c.string).fixed().internal(),
+    /**
+     * Set on a `creating` shipment whose creator gave up without learning whether the carrier made its
+     * label (no answer in time, a 5xx; or a failure recording the label it made): the next request for
+     * the order settles it at once, without waiting STALE_CREATION_MS (creation.ts).
+     */
+    unsettled_at: field(c.nullable(c.timestamp)).internal(),
   }))();
 
 export type ShipmentRecord = RecordOf<typeof storedShipment.shape>;
@@ -128,7 +134,14 @@ export const storedCarrierSettings = /* @__PURE__ */ (() =>
   entity({
     carrier: field(c.enumOf(CONFIGURABLE_CARRIERS)).fixed(),
     public_key: field(c.string),
+    /** Sealed as `carrier-credentials`: only the functions that call the carrier open it. */
     secret_key: field(c.string).internal(),
+    /**
+     * What callbacks are verified with, sealed as `carrier-callback-secret` — the one kind the callback
+     * function may open: the webhook signature key, or a second sealed copy of the secret key. Null on
+     * settings stored before it existed (`npm run events -- seal-secrets` adds it).
+     */
+    callback_secret: field(c.nullable(c.string)).internal(),
     secret_hint: field(c.string).describe('The last 4 characters of the secret key', '…k3Yz'),
     base_url: field(c.nullable(c.string)).describe('Only under the local runtime: another API address (a local fake)'),
     sender_address: field(c.nullable(orderAddress)).describe("The sender on labels; null: the account company's address"),
@@ -248,6 +261,15 @@ export function shipmentChangeParts(tenant: Tenant, before: ShipmentRecord, afte
     );
   }
   return parts;
+}
+
+/** Marks a `creating` shipment unsettled (see `unsettled_at`), conditional on its phase and version. */
+export function unsettledShipmentUpdate(tenant: Tenant, shipment: ShipmentRecord, at: string): TransactItem {
+  return versionedUpdate(shipmentKeys.shipment(tenant, shipment.id), { unsettled_at: at, updated_at: at }, shipment.version, {
+    condition: '#phase = :creating',
+    names: { '#phase': 'phase' },
+    values: { ':creating': 'creating' },
+  });
 }
 
 /** Removing a shipment whose label was never made (the carrier refused, or recovery found none). */

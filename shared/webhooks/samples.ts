@@ -219,6 +219,7 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       seen: [],
       tracking_refreshed_at: null,
       request_hash: '',
+      unsettled_at: null,
     }),
 };
 

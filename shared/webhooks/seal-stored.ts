@@ -1,27 +1,28 @@
 /**
  * Seals the signing secrets that registrations stored before sealing existed still hold in
- * plaintext (the current one, and the previous one during a rotation) — the operator's
+ * plaintext, and seals again those sealed before each kind of secret had its own encryption
+ * context (`enc1.…`, under the one shared context) — the current one, and the previous one during
+ * a rotation — as `webhook-signing-secret` under its own. The operator's
  * `npm run events -- seal-secrets [--account ID]`, never a request path. Walks the accounts (or
  * one) and Queries each tenant's registrations (account × test/live, at most 20 each): no Scan.
  *
  * Each registration is one UpdateItem, conditional on every value it seals still being the
- * plaintext that was read, so a rotation that ran meanwhile is never overwritten (the registration
+ * stored value that was read, so a rotation that ran meanwhile is never overwritten (the registration
  * is then read again and looked at anew). It bumps `version`, as every writer of a registration
  * does, so that an update that read the plaintext before cannot write it back. A registration
  * without `secret_hint` gets it from the plaintext (reads would otherwise derive the hint from the
  * sealed form). Running it again finds nothing to do.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { getAccount, listAccounts } from '#shared/accounts/service';
+import { accountIdsOf } from '#shared/accounts/service';
 import { MODES } from '#shared/auth/keys';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import { isSealed } from '#shared/crypto/envelope';
+import { isCurrentSeal, isSealed } from '#shared/crypto/envelope';
 import { webhookKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
-import { NotFoundError } from '#shared/errors';
 import { listWebhooks, readWebhook } from './repository';
-import { sealSecret } from './secrets';
+import { resealSecret } from './secrets';
 import { secretHint } from './signing';
 import type { WebhookRecord } from './stored';
 
@@ -33,26 +34,27 @@ export interface SealReport {
   tenants: number;
   /** Registrations looked at. */
   registrations: number;
-  /** Registrations written: they held at least one plaintext secret. */
+  /** Registrations written: they held at least one secret in plaintext or sealed under the shared context. */
   sealed: number;
-  /** Plaintext values sealed (current and previous secrets). */
+  /** Values sealed (current and previous secrets): plaintext, or sealed before under the shared context. */
   secrets: number;
-  /** Registrations still holding plaintext because they kept changing meanwhile: run again. */
+  /** Registrations still holding such values because they kept changing meanwhile: run again. */
   skipped: number;
 }
 
 export type RegistrationOutcome = 'sealed-now' | 'already-sealed' | 'gone' | 'changed-meanwhile';
 
-const plaintext = (value: string | null): value is string => value !== null && !isSealed(value);
+/** Not yet sealed as a webhook signing secret under its own context: plaintext, or sealed under the shared context. */
+const unsealed = (value: string | null): value is string => value !== null && !isCurrentSeal(value, 'webhook-signing-secret');
 
-/** The plaintext values of `record` (0, 1 or 2). */
+/** The values of `record` to seal (0, 1 or 2). */
 export const plaintextSecrets = (record: WebhookRecord): number =>
-  Number(plaintext(record.secret)) + Number(plaintext(record.previous_secret));
+  Number(unsealed(record.secret)) + Number(unsealed(record.previous_secret));
 
 /**
- * Seals what `read` (the registration as it was read) holds in plaintext, on condition that the
- * stored values are still those; when they changed, reads the registration again and tries anew.
- * Returns what happened and how many values were sealed.
+ * Seals what `read` (the registration as it was read) holds in plaintext or sealed under the shared
+ * context, on condition that the stored values are still those; when they changed, reads the
+ * registration again and tries anew. Returns what happened and how many values were sealed.
  */
 export async function sealRegistration(tenant: Tenant, read: WebhookRecord): Promise<{ outcome: RegistrationOutcome; secrets: number }> {
   let record: WebhookRecord | undefined = read;
@@ -63,20 +65,20 @@ export async function sealRegistration(tenant: Tenant, read: WebhookRecord): Pro
     const set = ['#version = #version + :one'];
     const conditions: string[] = [];
     const values: Record<string, unknown> = { ':one': 1 };
-    if (plaintext(record.secret)) {
+    if (unsealed(record.secret)) {
       set.push('secret = :sealed');
       conditions.push('secret = :plain');
-      values[':sealed'] = await sealSecret(tenant, record.id, record.secret);
+      values[':sealed'] = await resealSecret(tenant, record.id, record.secret);
       values[':plain'] = record.secret;
-      if (!record.secret_hint) {
+      if (!record.secret_hint && !isSealed(record.secret)) {
         set.push('secret_hint = :hint');
         values[':hint'] = secretHint(record.secret);
       }
     }
-    if (plaintext(record.previous_secret)) {
+    if (unsealed(record.previous_secret)) {
       set.push('previous_secret = :sealedPrevious');
       conditions.push('previous_secret = :plainPrevious');
-      values[':sealedPrevious'] = await sealSecret(tenant, record.id, record.previous_secret);
+      values[':sealedPrevious'] = await resealSecret(tenant, record.id, record.previous_secret);
       values[':plainPrevious'] = record.previous_secret;
     }
     try {
@@ -99,7 +101,7 @@ export async function sealRegistration(tenant: Tenant, read: WebhookRecord): Pro
   return { outcome: 'changed-meanwhile', secrets: 0 };
 }
 
-/** Seals the plaintext secrets of one tenant's registrations. */
+/** Seals the secrets of one tenant's registrations that need it. */
 export async function sealTenantSecrets(tenant: Tenant): Promise<Omit<SealReport, 'accounts' | 'tenants'>> {
   const report = { registrations: 0, sealed: 0, secrets: 0, skipped: 0 };
   for (const record of await listWebhooks(tenant)) {
@@ -112,15 +114,9 @@ export async function sealTenantSecrets(tenant: Tenant): Promise<Omit<SealReport
   return report;
 }
 
-/** Seals the plaintext secrets of every account's registrations (test and live), or of one account's. */
+/** Seals the secrets that need it of every account's registrations (test and live), or of one account's. */
 export async function sealStoredSecrets(options: { accountId?: string } = {}): Promise<SealReport> {
-  let accountIds: string[];
-  if (options.accountId !== undefined) {
-    if (!(await getAccount(options.accountId, true))) throw new NotFoundError('account', options.accountId);
-    accountIds = [options.accountId];
-  } else {
-    accountIds = (await listAccounts()).map((account) => account.id);
-  }
+  const accountIds = await accountIdsOf(options);
   const report: SealReport = { accounts: accountIds.length, tenants: 0, registrations: 0, sealed: 0, secrets: 0, skipped: 0 };
   for (const accountId of accountIds) {
     for (const mode of MODES) {

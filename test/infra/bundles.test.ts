@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { buildBundles, type BundleFigure } from '#bench/bundles';
 import { routes } from '#shared/routes';
 import { workers } from '#shared/workers';
-import { carrierSecretUsers, signingKeyUsers, webhookSecretReaders, webhookSecretWriters } from '#infra/secrets';
+import { secretRoutes, webhookSecretReaders } from '#infra/secrets';
 
 /**
  * Every function bundled exactly as CDK bundles it (infra/bundling.ts), measured from the metafile.
@@ -108,9 +108,7 @@ describe('bundles', () => {
       })
       .map((figure) => figure.id)
       .sort();
-    expect(withKms).toEqual(
-      [...webhookSecretWriters, ...signingKeyUsers, ...carrierSecretUsers, ...webhookSecretReaders.map((id) => `worker.${id}`)].sort(),
-    );
+    expect(withKms).toEqual([...secretRoutes, ...webhookSecretReaders.map((id) => `worker.${id}`)].sort());
   });
 
   it('keeps zod and the DynamoDB client where they belong: no zod in the authorizer, no DynamoDB client in the OpenAPI document', () => {

@@ -39,6 +39,8 @@ export interface BuildOptions {
   cfnValidation?: boolean;
   /** The deploy that detaches the methods (`-c detachMethods=<deployment logical id>`, infra/nested-methods.ts). */
   detachMethods?: string;
+  /** Context values of the stage (`-c legacySecrets=false`…), as infra/app.ts passes them to stageConfig. */
+  stageOverrides?: Parameters<typeof stageConfig>[1];
 }
 
 /** Synthesizes one stage with the feature flags of cdk.json and the cdk-nag checks of infra/app.ts. */
@@ -57,7 +59,7 @@ export function buildStack(stage: StageName = 'dev', options: BuildOptions = {})
     });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
     const stack = new PrintShopStack(app, `PrintShop-${stage}`, {
-      stage: stageConfig(stage),
+      stage: stageConfig(stage, options.stageOverrides),
       routes,
       projectRoot: root,
       ...(options.detachMethods ? { detachMethods: options.detachMethods } : {}),

@@ -181,7 +181,7 @@ describe('token-signing keys', () => {
     const [a, b] = await Promise.all([signingKeys(), signingKeys()]);
     expect(a.current.kid).toBe(b.current.kid);
     const stored = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.customerTokenKeys }))).Item!;
-    expect(stored.current.private_sealed).toMatch(/^enc1\./);
+    expect(stored.current.private_sealed).toMatch(/^enc2\.customer-token-signing-key\./);
     expect(JSON.stringify(stored)).not.toContain(String(a.current.private_jwk.d));
     const { token } = await issueAccessToken(5, tenant, a, context);
     const published = await publishedKeys();

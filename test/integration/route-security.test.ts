@@ -108,6 +108,16 @@ const ANY_KEY: Record<string, string> = {
   'account.get': 'describes the calling key itself (account, mode, scopes, limits): every key may know what it is',
 };
 
+/**
+ * Routes that change what the whole account runs on need `account:write`, not the scope of one
+ * domain: a key made for shipping (`shipments:write`) ships, but does not replace the account's
+ * carrier credentials. Every call to them is in the audit log (without the body).
+ */
+const ACCOUNT_SETTINGS: Record<string, string> = {
+  'account.update': "changes the account's name and company details (the seller on every invoice)",
+  'carriers.configure': "replaces a carrier's credentials and callback secret: every live label and callback runs on them",
+};
+
 /** Routes with `auth: 'none'`: public documents, answered without a key. */
 const PUBLIC: Record<string, string> = {
   'openapi.get': 'the OpenAPI document is public, like the docs it is generated for',
@@ -119,7 +129,7 @@ const PUBLIC: Record<string, string> = {
  * body's signature under the tenant's carrier secret; unsigned calls answer 401.
  */
 const CARRIER_CALLBACKS: Record<string, string> = {
-  'carriers.sendcloudWebhook': "Sendcloud's parcel callbacks, signed with the account's Sendcloud secret key (Sendcloud-Signature)",
+  'carriers.sendcloudWebhook': "Sendcloud's parcel callbacks, signed with the account's carrier callback secret (Sendcloud-Signature)",
 };
 
 /** The routes a storefront (publishable key, in a browser) calls today: the catalogue and its prices. */
@@ -651,6 +661,7 @@ describe('the coverage of this suite', () => {
       ...Object.keys(PUBLIC),
       ...Object.keys(CARRIER_CALLBACKS),
       ...Object.keys(NOT_A_RESOURCE_ID),
+      ...Object.keys(ACCOUNT_SETTINGS),
       ...STOREFRONT,
       ...Object.keys(CUSTOMER),
       ...Object.keys(SECRET_KEY_SCOPES),
@@ -669,6 +680,23 @@ describe('the coverage of this suite', () => {
         .map((route) => route.id)
         .sort(),
     ).toEqual(Object.keys(ANY_KEY).sort());
+  });
+
+  it("requires account:write on exactly the routes listed in ACCOUNT_SETTINGS: a shipping key cannot change a carrier's credentials", async () => {
+    expect(
+      keyRoutes
+        .filter((route) => route.scopes.includes('account:write'))
+        .map((route) => route.id)
+        .sort(),
+    ).toEqual(Object.keys(ACCOUNT_SETTINGS).sort());
+    for (const id of Object.keys(ACCOUNT_SETTINGS)) expect(routes.find((route) => route.id === id)!.scopes, id).toEqual(['account:write']);
+    const shipping = await createApiKey({ accountId: fixture.a.accountId, mode: 'test', kind: 'secret', scopes: ['shipments:write'] });
+    const body = { public_key: 'probe', secret_key: 'set by a shipping key' };
+    const refused = await call('PUT', '/v1/carriers/sendcloud', { key: shipping.key, body });
+    const error = expectError(expect, refused, 403, 'insufficient_scope');
+    expect(error.details).toEqual([{ field: 'scope', message: 'requires account:write' }]);
+    // It still ships and reads the carriers (shipments:write includes shipments:read).
+    expect((await call('GET', '/v1/carriers', { key: shipping.key })).status).toBe(200);
   });
 
   it('makes public (auth: none) exactly the routes listed in PUBLIC and CARRIER_CALLBACKS: documents answer without a key, unsigned callbacks 401', async () => {

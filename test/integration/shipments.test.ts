@@ -15,6 +15,8 @@ import { transactWrite } from '#shared/db/transactions';
 import { requestHash, reservedShipment } from '#shared/shipments/creation';
 import { ShipmentSchema, type ShipmentCreate } from '#shared/shipments/schema';
 import { creatingShipmentPut, orderShippingWrite } from '#shared/shipments/stored';
+import { createApiKey } from '#shared/accounts/service';
+import { auditRecords } from '#test/support/audit';
 import { call } from '#test/support/http';
 import { walkByCursor } from '#test/support/cursor-walk';
 import { newCustomer, newOrder, newProduct } from '#test/support/orders';
@@ -308,7 +310,7 @@ describe('Sendcloud (live mode)', () => {
     webhookUrl = configured.body.data.webhook_url;
     expect(webhookUrl).toMatch(new RegExp(`/v1/carriers/sendcloud/webhook/${own.accountId}\\.live\\.`));
     const stored = await dynamo().send(new GetCommand({ TableName: tableName(), Key: shipmentKeys.carrierSettings(live(), 'sendcloud') }));
-    expect(stored.Item!.secret_key).toMatch(/^enc1\./);
+    expect(stored.Item!.secret_key).toMatch(/^enc2\.carrier-credentials\./);
     const listed = await call('GET', '/v1/carriers', { key: own.secretLive });
     expect(listed.body.data).toEqual([configured.body.data]);
   });
@@ -452,6 +454,153 @@ describe('Sendcloud (live mode)', () => {
     const refused = await call('POST', `/v1/shipments/${queued.body.data.id}/cancel`, { key: own.secretLive });
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain('This shipment is already being cancelled.');
+  });
+});
+
+describe("changing a carrier's credentials", () => {
+  it('needs account:write — a shipping key is refused — and is in the audit log without the credentials', async () => {
+    const shop = await freshShop('Carrier Credentials Shop');
+    const keyWith = async (scope: 'shipments:write' | 'account:write') =>
+      (await createApiKey({ accountId: shop.accountId, mode: 'live', kind: 'secret', scopes: [scope] })).key;
+    const [shipping, settings] = [await keyWith('shipments:write'), await keyWith('account:write')];
+    const since = new Date(Date.now() - 1000).toISOString();
+    const body = {
+      public_key: 'pub_audited_probe',
+      secret_key: 'sec_audited_0123456789',
+      webhook_signature_key: 'whsig_audited_0123456789',
+      base_url: fake.url,
+    };
+
+    const refused = await call('PUT', '/v1/carriers/sendcloud', { key: shipping, body });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'insufficient_scope',
+      details: [{ field: 'scope', message: 'requires account:write' }],
+    });
+    expect((await call('GET', '/v1/carriers', { key: shop.secretLive })).body.data).toEqual([]);
+    const changed = await call('PUT', '/v1/carriers/sendcloud', { key: settings, body });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+
+    const logs = await auditRecords(shop.secretLive, `from=${encodeURIComponent(since)}&path_prefix=/v1/carriers/sendcloud`, 2);
+    const records = (logs.body.data as any[]).filter((record) => record.route === 'carriers.configure');
+    expect(records.map((record) => [record.method, record.path, record.status, record.key_prefix])).toEqual([
+      ['PUT', '/v1/carriers/sendcloud', 200, settings.slice(0, 12)],
+      ['PUT', '/v1/carriers/sendcloud', 403, shipping.slice(0, 12)],
+    ]);
+    const text = JSON.stringify(logs.body);
+    for (const value of [body.secret_key, body.webhook_signature_key, body.public_key, settings, shipping])
+      expect(text).not.toContain(value);
+  });
+});
+
+describe("a label Sendcloud made while its answer was lost (the tests' stack: 4 s deadline, 1.5 s per request)", () => {
+  beforeAll(async () => {
+    const body = { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url };
+    expect((await call('PUT', '/v1/carriers/sendcloud', { key: own.secretLive, body })).status).toBe(200);
+  });
+
+  const asked = (orderId: number) => ({ order_id: orderId, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
+  const madeFor = (reference: string) => [...fake.shipments.values()].filter((shipment) => shipment.external_reference_id === reference);
+  const announces = () => fake.requests.filter((received) => received.path === '/shipments/announce').length;
+  const summaryOf = async (orderId: number) =>
+    (
+      await dynamo().send(
+        new GetCommand({ TableName: tableName(), Key: shipmentKeys.orderShipping(live(), orderId), ConsistentRead: true }),
+      )
+    ).Item!;
+
+  /**
+   * The first attempt: Sendcloud carries the announce out (`acted`) but answers too late, then
+   * answers nothing but 503s — announces and lookups — until the deadline. 502, and the reservation
+   * is kept (marked unsettled) for the next attempt.
+   */
+  async function answerLost(orderId: number, acted: boolean) {
+    fake.script('POST /shipments/announce', [
+      ...(acted ? [{ status: 201, afterHandling: true, delayMs: 2500 }] : []),
+      ...Array.from({ length: 40 }, () => ({ status: 503 })),
+    ]);
+    fake.script(
+      'GET /shipments',
+      Array.from({ length: 40 }, () => ({ status: 503 })),
+    );
+    const failed = await ship(own.secretLive, asked(orderId));
+    fake.clearScripts();
+    expect(failed.status, JSON.stringify(failed.body)).toBe(502);
+    expect(failed.body.error.code).toBe('carrier_error');
+    expect(failed.body.error.message).toContain('send the same request again');
+    const { shipments } = await summaryOf(orderId);
+    expect(shipments).toEqual([{ id: expect.any(Number), status: 'creating', items: expect.any(Array) }]);
+    const id = shipments[0].id as number;
+    const reference = `${own.accountId}:live:shipment:${id}`;
+    expect(madeFor(reference)).toHaveLength(acted ? 1 : 0);
+    return { id, reference };
+  }
+
+  it('is adopted by the retry, which finds it by its reference: one label, the reserved shipment', async () => {
+    const order = await readyOrder(own.secretLive);
+    const { id, reference } = await answerLost(order.id, true);
+    const before = announces();
+    const retry = await ship(own.secretLive, asked(order.id));
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.data).toMatchObject({ id, external_reference: reference, carrier_shipment_id: madeFor(reference)[0]!.id });
+    expect(announces()).toBe(before); // looked up, not announced again
+    expect(madeFor(reference)).toHaveLength(1);
+    expect((await summaryOf(order.id)).shipments).toEqual([{ id, status: 'label_created', items: expect.any(Array) }]);
+  });
+
+  it("is adopted from Sendcloud's 409 when the lookup does not show it yet: announcing the reference again makes no second label", async () => {
+    const order = await readyOrder(own.secretLive);
+    const { id, reference } = await answerLost(order.id, true);
+    fake.script('GET /shipments', [{ status: 200, body: { data: [] } }]);
+    const before = announces();
+    const retry = await ship(own.secretLive, asked(order.id));
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.data).toMatchObject({ id, carrier_shipment_id: madeFor(reference)[0]!.id });
+    expect(announces()).toBe(before + 1); // answered 409 with the shipment
+    expect(madeFor(reference)).toHaveLength(1);
+  });
+
+  it('is not adopted once its parcel is cancelled: the reservation goes, and the retry ships under a new reference', async () => {
+    const order = await readyOrder(own.secretLive);
+    const { id, reference } = await answerLost(order.id, true);
+    const cancelled = madeFor(reference)[0]!;
+    cancelled.cancelled = true; // cancelled in Sendcloud's panel meanwhile
+    const retry = await ship(own.secretLive, asked(order.id));
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.data.id).not.toBe(id);
+    expect(retry.body.data.carrier_shipment_id).not.toBe(cancelled.id);
+    expect(madeFor(retry.body.data.external_reference)).toHaveLength(1);
+    expect((await summaryOf(order.id)).shipments.map((entry: { id: number }) => entry.id)).toEqual([retry.body.data.id]);
+    expect((await call('GET', `/v1/shipments/${id}`, { key: own.secretLive })).status).toBe(404);
+  });
+
+  it('is recorded at once by another request for the order (no two-minute wait), which then finds nothing left to ship', async () => {
+    const order = await readyOrder(own.secretLive);
+    const { id, reference } = await answerLost(order.id, true);
+    const other = await ship(own.secretLive, { ...asked(order.id), service: 'dhl:paket' });
+    expect(other.status, JSON.stringify(other.body)).toBe(409);
+    expect(other.body.error.message).toContain('shipped already');
+    const recorded = await call('GET', `/v1/shipments/${id}`, { key: own.secretLive });
+    expect(recorded.status).toBe(200);
+    expect(recorded.body.data).toMatchObject({ status: 'label_created', carrier_shipment_id: madeFor(reference)[0]!.id });
+  });
+
+  it("does not adopt a shipment of another reference that Sendcloud's lookup answers: it makes the label under its own", async () => {
+    const order = await readyOrder(own.secretLive);
+    const { id, reference } = await answerLost(order.id, false);
+    const foreign = {
+      id: 'foreign-shipment',
+      external_reference_id: `${reference}-not-ours`,
+      parcels: [{ id: 999_999, status: { code: 'READY_TO_SEND', message: 'Ready to send' }, tracking_number: 'FOREIGN1' }],
+      errors: [],
+    };
+    fake.script('GET /shipments', [{ status: 200, body: { data: [foreign] } }]);
+    const retry = await ship(own.secretLive, asked(order.id));
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.data.id).toBe(id);
+    expect(retry.body.data.carrier_shipment_id).not.toBe('foreign-shipment');
+    expect(retry.body.data.carrier_shipment_id).toBe(madeFor(reference)[0]!.id);
+    expect(madeFor(reference)).toHaveLength(1);
   });
 });
 

@@ -4,7 +4,8 @@
  * one during a rotation — and deliveries still verify with the secret the API showed. A
  * registration stored before secrets were sealed (plaintext, local data) still works, and the
  * operator's seal-secrets (shared/webhooks/seal-stored.ts) seals it in place without changing
- * the secret, never overwriting a rotation that ran meanwhile.
+ * the secret, never overwriting a rotation that ran meanwhile — as it seals again, under the kind's
+ * own encryption context, a secret sealed before under the context all kinds shared.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { tableName } from '#shared/db/table';
 import { readWebhook } from '#shared/webhooks/repository';
 import { sealRegistration, sealStoredSecrets } from '#shared/webhooks/seal-stored';
 import { call } from '#test/support/http';
+import { sealLegacy } from '#test/support/legacy-seal';
 import { useReceiver } from '#test/support/receiver';
 import { freshShop, registerForTest, type Shop } from '#test/support/webhooks';
 
@@ -67,7 +69,7 @@ describe('webhook secrets at rest', () => {
     const hook = await useReceiver();
     const webhook = await registerForTest(shop.secretTest, { url: hook.url, events: ['*'] });
     const item = await storedRegistration(webhook.id);
-    expect(String(item.secret)).toMatch(/^enc1\.local\./);
+    expect(String(item.secret)).toMatch(/^enc2\.webhook-signing-secret\.local\./);
     expect(item.secret_hint).toBe(`whsec_…${webhook.secret.slice(-4)}`);
     expect(item.previous_secret ?? null).toBeNull();
     expectNoPlaintext(item, [webhook.secret]);
@@ -83,8 +85,8 @@ describe('webhook secrets at rest', () => {
     const webhook = await registerForTest(shop.secretTest, { url: hook.url, events: ['*'] });
     const rotated = (await call('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, { key: shop.secretTest })).body.data;
     const item = await storedRegistration(webhook.id);
-    expect(String(item.secret)).toMatch(/^enc1\./);
-    expect(String(item.previous_secret)).toMatch(/^enc1\./);
+    expect(String(item.secret)).toMatch(/^enc2\.webhook-signing-secret\./);
+    expect(String(item.previous_secret)).toMatch(/^enc2\.webhook-signing-secret\./);
     expectNoPlaintext(item, [webhook.secret, rotated.secret]);
     // An update rewrites the registration: still sealed.
     expect((await call('PUT', `/v1/webhooks/${webhook.id}`, { key: shop.secretTest, body: { description: 'renamed' } })).status).toBe(200);
@@ -107,7 +109,7 @@ describe('webhook secrets at rest', () => {
 
     const rotated = (await call('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, { key: shop.secretTest })).body.data;
     const item = await storedRegistration(webhook.id);
-    expect(String(item.previous_secret)).toMatch(/^enc1\./);
+    expect(String(item.previous_secret)).toMatch(/^enc2\.webhook-signing-secret\./);
     expectNoPlaintext(item, [legacy, rotated.secret]);
     await call('POST', `/v1/webhooks/${webhook.id}/test`, { key: shop.secretTest });
     const [, second] = await hook.waitFor(2);
@@ -117,6 +119,35 @@ describe('webhook secrets at rest', () => {
 });
 
 describe('seal-secrets (npm run events -- seal-secrets)', () => {
+  it('seals a secret sealed before under the shared context again as a webhook signing secret: the same secret signs', async () => {
+    const own = await freshShop('Legacy Sealed Shop');
+    const hook = await useReceiver();
+    const webhook = await registerForTest(own.secretTest, { url: hook.url, events: ['*'] });
+    const key = webhookKeys.webhook(own.tenant, webhook.id);
+    const legacy = sealLegacy(webhook.secret, `${key.pk}|${key.sk}`);
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET secret = :legacy',
+        ExpressionAttributeValues: { ':legacy': legacy },
+      }),
+    );
+    // Still read (the delivery worker opens it under the shared context) until it is sealed again.
+    await call('POST', `/v1/webhooks/${webhook.id}/test`, { key: own.secretTest });
+    const [first] = await hook.waitFor(1);
+    expect(verifyWebhook(first!.rawBody, first!.headers, webhook.secret)).toEqual({ ok: true });
+
+    expect(await sealStoredSecrets({ accountId: own.accountId })).toMatchObject({ registrations: 1, sealed: 1, secrets: 1, skipped: 0 });
+    const item = await storedRegistration(webhook.id, own.tenant);
+    expect(String(item.secret)).toMatch(/^enc2\.webhook-signing-secret\.local\./);
+    expect(item.secret_hint).toBe(`whsec_…${webhook.secret.slice(-4)}`);
+    await call('POST', `/v1/webhooks/${webhook.id}/test`, { key: own.secretTest });
+    const [, second] = await hook.waitFor(2);
+    expect(verifyWebhook(second!.rawBody, second!.headers, webhook.secret)).toEqual({ ok: true });
+    expect(await sealStoredSecrets({ accountId: own.accountId })).toMatchObject({ sealed: 0, secrets: 0 });
+  });
+
   it('seals every plaintext secret of an account, test and live, current and previous, and a second run changes nothing', async () => {
     const own = await freshShop('Seal Secrets Shop');
     const live: Tenant = { accountId: own.accountId, mode: 'live' };
@@ -141,16 +172,16 @@ describe('seal-secrets (npm run events -- seal-secrets)', () => {
     });
 
     const plainItem = await storedRegistration(plain.id, own.tenant);
-    expect(String(plainItem.secret)).toMatch(/^enc1\.local\./);
+    expect(String(plainItem.secret)).toMatch(/^enc2\.webhook-signing-secret\.local\./);
     expect(plainItem.secret_hint).toBe(`whsec_…${plainSecret.slice(-4)}`);
     expect(plainItem.previous_secret ?? null).toBeNull();
     expectNoPlaintext(plainItem, [plainSecret]);
     const rotatingItem = await storedRegistration(rotating.id, own.tenant);
-    expect(String(rotatingItem.secret)).toMatch(/^enc1\./);
-    expect(String(rotatingItem.previous_secret)).toMatch(/^enc1\./);
+    expect(String(rotatingItem.secret)).toMatch(/^enc2\.webhook-signing-secret\./);
+    expect(String(rotatingItem.previous_secret)).toMatch(/^enc2\.webhook-signing-secret\./);
     expectNoPlaintext(rotatingItem, [currentSecret, previousSecret]);
     const liveItem = await storedRegistration(liveHook.id, live);
-    expect(String(liveItem.secret)).toMatch(/^enc1\./);
+    expect(String(liveItem.secret)).toMatch(/^enc2\.webhook-signing-secret\./);
     expectNoPlaintext(liveItem, [liveSecret]);
     // A registration sealed already is not written (not even its version).
     expect(await storedRegistration(sealed.id, own.tenant)).toEqual(untouched);

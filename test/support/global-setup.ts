@@ -20,6 +20,9 @@ export default async function setup(project: TestProject) {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   // Webhook retries after 1 s, 1 s, 1 s (4 attempts) instead of minutes to hours.
   process.env.WEBHOOK_RETRY_SCHEDULE ??= '1,1,1';
+  // A Sendcloud (the tests' fake) that does not answer costs 4 s per operation instead of 20 s.
+  process.env.SENDCLOUD_DEADLINE_MS ??= '4000';
+  process.env.SENDCLOUD_REQUEST_TIMEOUT_MS ??= '1500';
   const dataDir = await mkdtemp(join(tmpdir(), 'print-shop-test-'));
   const engines = await startEngines({ dataDir, inMemory: true, stage: 'test' });
   Object.assign(process.env, engines.env);

@@ -3,11 +3,17 @@
  * shapes of its OpenAPI files, not our adapter's expectations): HTTP Basic with a public and a
  * secret key (401 `authentication_failed` otherwise), `POST /shipments/announce` (201; 201 with a
  * parcel `ANNOUNCEMENT_FAILED` for the shipping option `fake:announcement_failed`; 400 JSON:API
- * errors with pointers for missing fields), `GET /shipments?external_reference_id=`, the label PDF
- * by `Accept`, `POST /shipments/{id}/cancel` (200, 202 for `fake:queued_cancel`, 404, 409), the
- * tracking endpoint (404 is `{"detail"}` there), and 429 above 15 unsafe requests a second.
- * Tests script further answers (a 503, a 429, a slow answer) ahead of the normal ones, and send
- * signed callbacks as Sendcloud does.
+ * errors with pointers for missing fields; **409 with the existing shipment** for an
+ * `external_reference_id` used before — "it must be unique across shipments of the user. Using
+ * the same reference more than once will result in a 409 HTTP status code and the associated
+ * object being returned", the shipments OpenAPI file's `external_reference_id`), `GET
+ * /shipments?external_reference_id=` (the shipments of that reference, cancelled and failed ones
+ * with their parcels' status), the label PDF by `Accept`, `POST /shipments/{id}/cancel` (200, 202
+ * for `fake:queued_cancel`, 404, 409; the parcels then say `CANCELLED`), the tracking endpoint (404
+ * is `{"detail"}` there), and 429 above 15 unsafe requests a second.
+ * Tests script further answers (a 503, a 429, a slow answer) ahead of the normal ones — also a
+ * request carried out at once and answered late or with a 5xx (`afterHandling`: the carrier acted,
+ * the caller never learns it) — and send signed callbacks as Sendcloud does.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -18,9 +24,9 @@ export interface Scripted {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
-  /** Wait this long before answering (a timeout). */
+  /** Wait this long before answering (a timeout); with `afterHandling`, after carrying the request out. */
   delayMs?: number;
-  /** Carry out the request as usual first, then answer this (a 5xx after the label was made). */
+  /** Carry out the request as usual first, then answer this (a 5xx after the label was made; with `delayMs`, a timeout after it). */
   afterHandling?: boolean;
 }
 
@@ -44,6 +50,8 @@ interface FakeShipment {
   parcels: FakeParcel[];
   cancelled: boolean;
   queuedCancel: boolean;
+  /** Its announcement failed: the parcels say ANNOUNCEMENT_FAILED, there is no label. */
+  failed: boolean;
 }
 
 export const FAKE_LABEL_PDF = Buffer.from(
@@ -86,7 +94,7 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     res.end(JSON.stringify(body));
   };
 
-  const shipmentView = (shipment: FakeShipment, failed = false) => ({
+  const shipmentView = (shipment: FakeShipment, failed = shipment.failed) => ({
     id: shipment.id,
     external_reference_id: shipment.external_reference_id,
     order_number: shipment.order_number,
@@ -126,14 +134,19 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
         errors: missing.map(([pointer, detail]) => ({ status: '400', code: 'required', detail, source: { pointer } })),
       });
     }
+    const reference = body.external_reference_id ?? null;
+    const existing =
+      reference === null ? undefined : [...shipments.values()].find((candidate) => candidate.external_reference_id === reference);
+    if (existing) return send(res, 409, { data: shipmentView(existing) });
     const failed = body.ship_with.properties.shipping_option_code === 'fake:announcement_failed';
     const shipment: FakeShipment = {
       id: randomUUID(),
-      external_reference_id: body.external_reference_id ?? null,
+      external_reference_id: reference,
       order_number: body.order_number ?? null,
       parcels: [],
       cancelled: false,
       queuedCancel: body.ship_with.properties.shipping_option_code === 'fake:queued_cancel',
+      failed,
     };
     shipment.parcels = body.parcels.map(() => {
       const parcel = { id: nextParcel++, tracking_number: `3SYZXG${nextParcel}`, shipmentId: shipment.id };
@@ -141,7 +154,7 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
       return parcel;
     });
     shipments.set(shipment.id, shipment);
-    send(res, 201, { data: shipmentView(shipment, failed) });
+    send(res, 201, { data: shipmentView(shipment) });
   }
 
   function handle(method: string, path: string, url: URL, req: IncomingMessage, body: any, res: ServerResponse): void {
@@ -216,17 +229,22 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     }
     const queue = [...scripts.entries()].find(([route]) => `${method} ${path}`.startsWith(route))?.[1];
     const scripted = queue?.shift();
-    if (scripted?.delayMs) await new Promise((resolve) => setTimeout(resolve, scripted.delayMs));
+    const wait = () => new Promise((resolve) => setTimeout(resolve, scripted?.delayMs ?? 0));
+    const answerScripted = (answer: Scripted) => {
+      if (res.destroyed) return; // the caller gave up waiting
+      res.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers });
+      res.end(JSON.stringify(answer.body ?? jsonApiError(answer.status, 'error', `Scripted ${answer.status}`)));
+    };
     if (scripted && !scripted.afterHandling) {
-      res.writeHead(scripted.status, { 'Content-Type': 'application/json', ...scripted.headers });
-      return void res.end(JSON.stringify(scripted.body ?? jsonApiError(scripted.status, 'error', `Scripted ${scripted.status}`)));
+      await wait();
+      return answerScripted(scripted);
     }
     if (scripted?.afterHandling) {
-      // Carry it out, then answer the scripted failure instead.
+      // Carry it out at once, then (after the delay: a timeout) answer the scripted failure instead.
       const swallow = { writeHead: () => swallow, end: () => undefined } as unknown as ServerResponse;
       handle(method, path, url, req, body, swallow);
-      res.writeHead(scripted.status, { 'Content-Type': 'application/json', ...scripted.headers });
-      return void res.end(JSON.stringify(scripted.body ?? jsonApiError(scripted.status, 'error', `Scripted ${scripted.status}`)));
+      await wait();
+      return answerScripted(scripted);
     }
     handle(method, path, url, req, body, res);
   });

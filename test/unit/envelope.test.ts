@@ -1,7 +1,10 @@
 /**
- * Envelope encryption of webhook secrets (shared/crypto/envelope.ts): with the local key file, and
+ * Envelope encryption of stored secrets (shared/crypto/envelope.ts): with the local key file, and
  * with KMS — the minimal KMS client (shared/clients/kms.ts) against a stand-in KMS endpoint that
- * checks each request's SigV4 signature over exactly what arrived.
+ * checks each request's SigV4 signature over exactly what arrived and binds each data key to its
+ * encryption context as KMS does. Each kind of secret has its own context (shared/crypto/kinds.ts):
+ * a value sealed as one kind never opens as another, also when its data key is cached; values
+ * sealed before under the one shared context open as the kinds that had them, and only those.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -13,10 +16,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { secretsKeyEnv } from '#shared/crypto/env';
 import { dynamoBase } from '#shared/clients/dynamodb';
 import { resetKms } from '#shared/clients/kms';
-import { isSealed, open, resetEnvelope, seal } from '#shared/crypto/envelope';
+import { isCurrentSeal, isSealed, open, resetEnvelope, seal } from '#shared/crypto/envelope';
+import { SECRET_KINDS, contextOf, type SecretKind } from '#shared/crypto/kinds';
 import { ensureSecretsKey } from '#local-aws/secrets-key';
+import { sealLegacy } from '#test/support/legacy-seal';
 
 const secret = 'whsec_' + randomBytes(36).toString('base64');
+const WEBHOOK: SecretKind = 'webhook-signing-secret';
+const CREDENTIALS: SecretKind = 'carrier-credentials';
+const CALLBACK: SecretKind = 'carrier-callback-secret';
 const dir = mkdtempSync(join(tmpdir(), 'envelope-test-'));
 const saved = { ...process.env };
 
@@ -33,26 +41,68 @@ describe('with the local key file', () => {
   });
 
   it('stores no plaintext and opens what it sealed', async () => {
-    const stored = await seal(secret, 'owner-1');
+    const stored = await seal(secret, 'owner-1', WEBHOOK);
     expect(isSealed(stored)).toBe(true);
-    expect(stored.startsWith('enc1.local.')).toBe(true);
+    expect(isCurrentSeal(stored, WEBHOOK)).toBe(true);
+    expect(stored.startsWith('enc2.webhook-signing-secret.local.')).toBe(true);
     expect(stored).not.toContain(secret);
     expect(stored).not.toContain(secret.slice(6, 30));
-    expect(await open(stored, 'owner-1')).toBe(secret);
-    expect(await seal(secret, 'owner-1')).not.toBe(stored); // a fresh IV every time
+    expect(await open(stored, 'owner-1', WEBHOOK)).toBe(secret);
+    expect(await seal(secret, 'owner-1', WEBHOOK)).not.toBe(stored); // a fresh IV every time
   });
 
   it('does not open a value under another owner, or with another key file', async () => {
-    const stored = await seal(secret, 'owner-1');
-    await expect(open(stored, 'owner-2')).rejects.toThrow();
+    const stored = await seal(secret, 'owner-1', WEBHOOK);
+    await expect(open(stored, 'owner-2', WEBHOOK)).rejects.toThrow();
     resetEnvelope();
     process.env[secretsKeyEnv.localKeyFile] = ensureSecretsKey(join(dir, 'two'));
-    await expect(open(stored, 'owner-1')).rejects.toThrow(/sealed with local key/);
+    await expect(open(stored, 'owner-1', WEBHOOK)).rejects.toThrow(/sealed with local key/);
   });
 
-  it('reads a value stored before sealing existed as it is', async () => {
+  it('never opens a value sealed as one kind as another — not by its label, not by its data key, not from the cache', async () => {
+    for (const kind of SECRET_KINDS) {
+      const stored = await seal(secret, 'owner-1', kind);
+      expect(await open(stored, 'owner-1', kind)).toBe(secret); // its data key is cached now
+      for (const other of SECRET_KINDS.filter((candidate) => candidate !== kind)) {
+        await expect(open(stored, 'owner-1', other), `${kind} as ${other}`).rejects.toThrow(/sealed as/);
+        // Relabelled as the other kind: the data key's context (the wrap's authenticated data) is still the first kind's.
+        const relabelled = stored.replace(`enc2.${kind}.`, `enc2.${other}.`);
+        await expect(open(relabelled, 'owner-1', other), `${kind} relabelled ${other}`).rejects.toThrow();
+        resetEnvelope();
+        await expect(open(relabelled, 'owner-1', other), `${kind} relabelled ${other}, cold`).rejects.toThrow();
+        expect(await open(stored, 'owner-1', kind)).toBe(secret);
+      }
+    }
+  });
+
+  it('keeps one data key per kind: what it seals for one kind is wrapped under that kind only', async () => {
+    const [callback, credentials] = [await seal(secret, 'owner-1', CALLBACK), await seal(secret, 'owner-1', CREDENTIALS)];
+    expect(callback.split('.')[4]).not.toBe(credentials.split('.')[4]); // the wrapped data keys differ
+    expect((await seal('x', 'owner-2', CALLBACK)).split('.')[4]).toBe(callback.split('.')[4]); // one per kind and container
+  });
+
+  it('reads a webhook secret stored before sealing existed as it is, and no other kind of plaintext', async () => {
     expect(isSealed(secret)).toBe(false);
-    expect(await open(secret, 'owner-1')).toBe(secret);
+    expect(await open(secret, 'owner-1', WEBHOOK)).toBe(secret);
+    for (const kind of SECRET_KINDS.filter((candidate) => candidate !== WEBHOOK)) {
+      await expect(open(secret, 'owner-1', kind), kind).rejects.toThrow(/not sealed/);
+    }
+  });
+
+  it('opens values sealed before under the one shared context as the kinds that had them, never as the callback secret', async () => {
+    const legacy = sealLegacy(secret, 'owner-1');
+    expect(isSealed(legacy)).toBe(true);
+    for (const kind of SECRET_KINDS) expect(isCurrentSeal(legacy, kind), kind).toBe(false);
+    for (const kind of ['webhook-signing-secret', 'customer-token-signing-key', 'carrier-credentials'] as const) {
+      expect(await open(legacy, 'owner-1', kind), kind).toBe(secret);
+    }
+    await expect(open(legacy, 'owner-1', CALLBACK)).rejects.toThrow(/shared context/);
+    await expect(open(legacy, 'owner-2', CREDENTIALS)).rejects.toThrow(); // still bound to its owner
+    // A value of the new form is never read through the old context, even with its data key swapped for an old one.
+    const current = (await seal(secret, 'owner-1', CALLBACK)).split('.');
+    const old = legacy.split('.');
+    const mixed = [...current.slice(0, 3), old[2], old[3], ...current.slice(5)].join('.');
+    await expect(open(mixed, 'owner-1', CALLBACK)).rejects.toThrow();
   });
 
   it('creates the key file once, readable only by its owner, keeps it, and refuses to replace a damaged one', () => {
@@ -150,36 +200,57 @@ describe('with KMS', () => {
     kms.calls.length = 0;
   });
 
-  it('seals with one data key per container and opens each stored data key with one Decrypt', async () => {
-    const stored = await Promise.all([seal(secret, 'owner-1'), seal('whsec_other', 'owner-2'), seal(secret, 'owner-3')]);
+  it('seals with one data key per kind and container and opens each stored data key with one Decrypt', async () => {
+    const stored = await Promise.all([
+      seal(secret, 'owner-1', WEBHOOK),
+      seal('whsec_other', 'owner-2', WEBHOOK),
+      seal(secret, 'owner-3', WEBHOOK),
+    ]);
     expect(kms.calls.map((call) => call.target)).toEqual(['TrentService.GenerateDataKey']);
     expect(kms.calls[0]!.body).toEqual({
       KeyId: 'arn:aws:kms:eu-central-1:1:key/k1',
       KeySpec: 'AES_256',
-      EncryptionContext: { purpose: 'webhook-secrets' },
+      EncryptionContext: { purpose: 'webhook-signing-secret' },
     });
     for (const value of stored) {
-      expect(value.startsWith('enc1.kms.')).toBe(true);
+      expect(value.startsWith('enc2.webhook-signing-secret.kms.')).toBe(true);
       expect(value).not.toContain(secret);
     }
     resetEnvelope(); // another container: nothing cached
-    expect(await open(stored[0]!, 'owner-1')).toBe(secret);
-    expect(await open(stored[1]!, 'owner-2')).toBe('whsec_other');
-    expect(await open(stored[2]!, 'owner-3')).toBe(secret);
+    expect(await open(stored[0]!, 'owner-1', WEBHOOK)).toBe(secret);
+    expect(await open(stored[1]!, 'owner-2', WEBHOOK)).toBe('whsec_other');
+    expect(await open(stored[2]!, 'owner-3', WEBHOOK)).toBe(secret);
     expect(kms.calls.map((call) => call.target)).toEqual(['TrentService.GenerateDataKey', 'TrentService.Decrypt']);
+    expect(kms.calls[1]!.body.EncryptionContext).toEqual({ purpose: 'webhook-signing-secret' });
     expect(kms.problems).toEqual([]);
   });
 
+  it("sends each kind's own encryption context, and KMS opens a data key only under the context it was made with", async () => {
+    for (const kind of SECRET_KINDS) {
+      kms.calls.length = 0;
+      const stored = await seal(secret, 'owner-1', kind);
+      expect(kms.calls.map((call) => call.body.EncryptionContext)).toEqual([contextOf(kind)]);
+      for (const other of SECRET_KINDS.filter((candidate) => candidate !== kind)) {
+        resetEnvelope();
+        const relabelled = stored.replace(`enc2.${kind}.`, `enc2.${other}.`);
+        await expect(open(relabelled, 'owner-1', other), `${kind} as ${other}`).rejects.toMatchObject({
+          name: 'InvalidCiphertextException',
+        });
+        expect(kms.calls.at(-1)!.body.EncryptionContext).toEqual(contextOf(other));
+      }
+    }
+  });
+
   it('reports what KMS refuses', async () => {
-    const stored = await seal(secret, 'owner-1');
+    const stored = await seal(secret, 'owner-1', WEBHOOK);
     const parts = stored.split('.');
-    parts[3] = Buffer.from('not a data key of this key').toString('base64url');
+    parts[4] = Buffer.from('not a data key of this key').toString('base64url');
     resetEnvelope();
-    await expect(open(parts.join('.'), 'owner-1')).rejects.toMatchObject({ name: 'InvalidCiphertextException' });
+    await expect(open(parts.join('.'), 'owner-1', WEBHOOK)).rejects.toMatchObject({ name: 'InvalidCiphertextException' });
   });
 
   it('needs a key to seal with', async () => {
     delete process.env[secretsKeyEnv.kmsKeyId];
-    await expect(seal(secret, 'owner-1')).rejects.toThrow(/WEBHOOK_SECRETS_KEY_ID/);
+    await expect(seal(secret, 'owner-1', WEBHOOK)).rejects.toThrow(/WEBHOOK_SECRETS_KEY_ID/);
   });
 });

@@ -1,12 +1,14 @@
 /**
  * The Sendcloud v3 adapter against a local server that answers as Sendcloud's documentation says
  * (test/support/sendcloud-fake.ts): labels, the 201-with-ANNOUNCEMENT_FAILED trap, validation and
- * credential refusals, cancellation answers, retries after 429 and 503, a timeout, tracking.
+ * credential refusals, cancellation answers, retries after 429 and 503, a timeout, tracking; and a
+ * label the carrier may have made: the 409 for a reference used before adopted, lookups by
+ * reference adopting only our reference's live shipment, an outcome it cannot know reported as such.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CarrierError, ConflictError } from '#shared/errors';
 import { toErrorResult } from '#shared/http/error-mapping';
-import type { LabelRequest } from '#shared/shipments/carriers/carrier';
+import { CarrierOutcomeUnknown, CarrierReferenceSpent, type LabelRequest } from '#shared/shipments/carriers/carrier';
 import { SendcloudCarrier, sendcloudErrorDetails } from '#shared/shipments/carriers/sendcloud';
 import { FAKE_LABEL_PDF, startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
 
@@ -164,6 +166,94 @@ describe('creating a label', () => {
     fake.script('POST /shipments/announce', [{ status: 201, delayMs: 400 }]);
     const label = await adapter({ requestTimeoutMs: 200 }).createLabel(request());
     expect(label.tracking_number).toBeTruthy();
+  });
+});
+
+describe('a label Sendcloud may have made', () => {
+  const madeFor = (reference: string) => [...fake.shipments.values()].filter((shipment) => shipment.external_reference_id === reference);
+  const paths = () => fake.requests.map((received) => `${received.method} ${received.path.split('?')[0]}`);
+
+  it('adopts the shipment Sendcloud answers a 409 with when the reference was used before: no second label', async () => {
+    const asked = request();
+    const first = await adapter().createLabel(asked);
+    const again = await adapter().createLabel(asked);
+    expect(again).toEqual(first);
+    expect(madeFor(asked.reference)).toHaveLength(1);
+    expect(paths()).toEqual(['POST /shipments/announce', 'POST /shipments/announce']);
+  });
+
+  it('after a timeout once the label was made and a lookup that does not show it yet, adopts it from the next announce’s 409', async () => {
+    fake.script('POST /shipments/announce', [{ status: 201, afterHandling: true, delayMs: 500 }]);
+    fake.script('GET /shipments', [{ status: 200, body: { data: [] } }]);
+    const asked = request();
+    const label = await adapter({ requestTimeoutMs: 200 }).createLabel(asked);
+    expect(madeFor(asked.reference)).toHaveLength(1);
+    expect(label.carrier_shipment_id).toBe(madeFor(asked.reference)[0]!.id);
+    expect(paths()).toEqual(['POST /shipments/announce', 'GET /shipments', 'POST /shipments/announce']);
+  });
+
+  it('looks a label up by its reference, adopting only a shipment of that reference whose parcels are not cancelled', async () => {
+    const carrier = adapter();
+    const asked = request();
+    const made = await carrier.createLabel(asked);
+    expect(await carrier.findByReference(asked.reference)).toEqual(made);
+    // A list answering another reference's shipment, or one without a reference: not ours.
+    const live = (id: string, reference?: string) => ({
+      id,
+      ...(reference === undefined ? {} : { external_reference_id: reference }),
+      parcels: [{ id: 1, status: { code: 'READY_TO_SEND' }, tracking_number: 'T1' }],
+      errors: [],
+    });
+    fake.script('GET /shipments', [{ status: 200, body: { data: [live('foreign', `${asked.reference}0`), live('unnamed')] } }]);
+    expect(await carrier.findByReference(asked.reference)).toBeUndefined();
+    // Cancelled (or being cancelled): not a label to record.
+    expect(await carrier.cancel(made)).toBe('cancelled');
+    expect(await carrier.findByReference(asked.reference)).toBeUndefined();
+    fake.script('GET /shipments', [
+      {
+        status: 200,
+        body: { data: [{ ...live('pending', asked.reference), parcels: [{ id: 2, status: { code: 'CANCELLATION_REQUESTED' } }] }] },
+      },
+    ]);
+    expect(await carrier.findByReference(asked.reference)).toBeUndefined();
+  });
+
+  it('does not adopt a cancelled shipment a 409 names: the reference is spent (409, nothing made)', async () => {
+    const carrier = adapter();
+    const asked = request();
+    await carrier.cancel(await carrier.createLabel(asked));
+    const error = await failure(carrier.createLabel(asked));
+    expect(error).toBeInstanceOf(CarrierReferenceSpent);
+    expect(toErrorResult(error, 'req').statusCode).toBe(409);
+    expect(madeFor(asked.reference)).toHaveLength(1);
+  });
+
+  it('reports a timeout after which it could not find out (lookups and announces failing until the deadline) as an outcome it cannot know', async () => {
+    fake.script('POST /shipments/announce', [
+      { status: 201, afterHandling: true, delayMs: 500 },
+      ...Array.from({ length: 30 }, () => ({ status: 503 })),
+    ]);
+    fake.script(
+      'GET /shipments',
+      Array.from({ length: 30 }, () => ({ status: 503 })),
+    );
+    const asked = request();
+    const started = Date.now();
+    const error = await failure(adapter({ requestTimeoutMs: 200, deadlineMs: 1200 }).createLabel(asked));
+    expect(Date.now() - started).toBeLessThan(2500); // the lookups keep to the announce's deadline
+    expect(error).toBeInstanceOf(CarrierOutcomeUnknown);
+    expect(toErrorResult(error, 'req').statusCode).toBe(502);
+    expect(madeFor(asked.reference)).toHaveLength(1); // made, but the caller could not learn it
+  });
+
+  it('reports 429s until the deadline as a plain failure: nothing was made', async () => {
+    fake.script(
+      'POST /shipments/announce',
+      Array.from({ length: 30 }, () => ({ status: 429, headers: { 'Retry-After': '0' } })),
+    );
+    const error = await failure(adapter({ deadlineMs: 600 }).createLabel(request()));
+    expect(error).toBeInstanceOf(CarrierError);
+    expect(error).not.toBeInstanceOf(CarrierOutcomeUnknown);
   });
 });
 

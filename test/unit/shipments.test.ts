@@ -14,6 +14,8 @@ import {
   type TrackingState,
 } from '#shared/shipments/status';
 import { tenantOfToken } from '#shared/shipments/settings';
+import { judgeShipment } from '#shared/shipments/carriers/sendcloud';
+import { STALE_CREATION_MS, settleable } from '#shared/shipments/creation';
 
 describe("Sendcloud's webhook signature", () => {
   it("matches the documentation's test vector", () => {
@@ -224,5 +226,56 @@ describe('callback tokens', () => {
     for (const token of ['acct_abc.prod.abcdefghijklmnopqrstuvwx', 'acct_abc.live.short', 'x.live.abcdefghijklmnopqrstuvwx', '']) {
       expect(tenantOfToken(token), token).toBeUndefined();
     }
+  });
+});
+
+describe('which shipment Sendcloud answers is the label made for our reference (judgeShipment)', () => {
+  const reference = 'acct_1:live:shipment:42';
+  const shipment = (overrides: Record<string, unknown> = {}, parcel: Record<string, unknown> = {}) => ({
+    id: 'sc-1',
+    external_reference_id: reference,
+    parcels: [{ id: 7, status: { code: 'READY_TO_SEND' }, tracking_number: '3SYZXG1', tracking_url: null, ...parcel }],
+    errors: [],
+    ...overrides,
+  });
+
+  it('adopts a live shipment of exactly our reference', () => {
+    expect(judgeShipment(shipment(), reference)).toEqual({
+      label: { carrier_shipment_id: 'sc-1', parcel_ids: ['7'], tracking_number: '3SYZXG1', tracking_url: null },
+    });
+  });
+
+  it('takes a shipment of another reference, or of none, for not ours', () => {
+    for (const other of [
+      { external_reference_id: `${reference}0` },
+      { external_reference_id: null },
+      { external_reference_id: undefined },
+    ]) {
+      expect(judgeShipment(shipment(other), reference), JSON.stringify(other)).toEqual({ foreign: true });
+    }
+    expect(judgeShipment(undefined as never, reference)).toEqual({ foreign: true });
+  });
+
+  it('calls ours but cancelled, being cancelled or failed spent — never a label', () => {
+    for (const code of ['CANCELLED', 'cancelled_upstream', 'CANCELLATION_REQUESTED', 'SUBMITTING_CANCELLATION']) {
+      expect(judgeShipment(shipment({}, { status: { code } }), reference), code).toEqual({ spent: 'cancelled' });
+    }
+    expect(judgeShipment(shipment({}, { status: { code: 'ANNOUNCEMENT_FAILED' } }), reference)).toMatchObject({
+      spent: expect.any(String),
+    });
+    expect(judgeShipment(shipment({ parcels: [] }), reference)).toMatchObject({ spent: expect.any(String) });
+    // A parcel whose cancellation failed is still live.
+    expect(judgeShipment(shipment({}, { status: { code: 'PARCEL_CANCELLATION_FAILED' } }), reference)).toHaveProperty('label');
+  });
+});
+
+describe('which `creating` shipment the next request settles now (settleable)', () => {
+  const now = new Date('2026-05-01T12:00:00Z');
+  const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000).toISOString();
+
+  it('one whose creator gave up unsure at once, any other once older than STALE_CREATION_MS', () => {
+    expect(settleable({ unsettled_at: at(0), created_at: at(0) }, now)).toBe(true);
+    expect(settleable({ unsettled_at: null, created_at: at(0.5) }, now)).toBe(false);
+    expect(settleable({ unsettled_at: null, created_at: at(STALE_CREATION_MS / 60_000) }, now)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@
  * the sandbox (test mode, always: a test key never reaches a real carrier; sandbox.ts) and
  * Sendcloud's API v3 (sendcloud.ts). Each maps its own statuses to ours with one table.
  */
+import { CarrierError, ConflictError } from '#shared/errors';
 import type { CarrierUpdate } from '#shared/shipments/status';
 
 export const CARRIERS = ['sandbox', 'sendcloud'] as const;
@@ -68,10 +69,42 @@ export interface InboundUpdate {
   update: CarrierUpdate;
 }
 
+/**
+ * The carrier may have made the label, and we could not learn whether (no answer in time, a 5xx,
+ * and no lookup by reference before the deadline): 502, and the shipment's reservation is kept so
+ * that the next attempt finds the label by its reference instead of making another.
+ */
+export class CarrierOutcomeUnknown extends CarrierError {
+  constructor(message: string, carrierStatus?: number) {
+    super('carrier_error', message, undefined, carrierStatus);
+    this.name = 'CarrierOutcomeUnknown';
+  }
+}
+
+/**
+ * The carrier holds a shipment under our reference that is no label to record — cancelled, or its
+ * announcement failed — and makes no other under that reference: 409. Nothing live exists for it,
+ * so its reservation is removed.
+ */
+export class CarrierReferenceSpent extends ConflictError {
+  constructor(reference: string, why: string) {
+    super(`The carrier holds a shipment for reference ${reference} that is ${why}; it makes no other label under that reference`);
+    this.name = 'CarrierReferenceSpent';
+  }
+}
+
 export interface Carrier {
   readonly name: CarrierName;
+  /**
+   * A label for `request.reference`: made now, or the one the carrier made for that reference before.
+   * Throws CarrierOutcomeUnknown when it cannot know whether the carrier made one, CarrierReferenceSpent
+   * when the reference names a cancelled or failed shipment; any other error means nothing was made.
+   */
   createLabel(request: LabelRequest): Promise<CarrierLabel>;
-  /** The label made for `reference` earlier, if the carrier has one (recovery after a crash). */
+  /**
+   * The label made for `reference` earlier, if the carrier has one to record: a shipment of exactly
+   * that reference whose parcels are not cancelled (recovery after a crash or an unanswered call).
+   */
   findByReference(reference: string, request: LabelRequest): Promise<CarrierLabel | undefined>;
   /** The label PDF of one parcel (0-based index); `details` for carriers that draw it themselves (the sandbox). */
   getLabel(label: CarrierLabel, parcel: number, details?: LabelDetails): Promise<Uint8Array>;

@@ -13,13 +13,29 @@
  * - 429 and 5xx are retried with backoff (honouring Retry-After) within a deadline that ends well
  *   inside the function's timeout; each call has its own timeout. An announce is not repeated
  *   blindly after a 5xx or a timeout (the label may exist): the label is first looked up by our
- *   reference (`external_reference_id`), and only announced again if Sendcloud has none.
+ *   reference (`external_reference_id`, within the announce's deadline), and only announced again if
+ *   Sendcloud shows none — and announcing again is safe: the reference is unique per Sendcloud user,
+ *   so a second announce is answered 409 with the shipment the first one made, which is adopted.
+ * - a shipment is adopted (from a lookup or a 409) only when its `external_reference_id` is exactly
+ *   ours and none of its parcels is cancelled (or being cancelled) or failed; a cancelled or failed
+ *   one under our reference is CarrierReferenceSpent (nothing live exists for it);
+ * - an announce whose outcome it cannot learn before the deadline — a timeout or a 5xx, and no
+ *   lookup that settled it — is CarrierOutcomeUnknown (502): the label may exist, and the caller
+ *   keeps the reservation for the next attempt to find it. 429s only: nothing was made.
  */
 import { retry } from '#shared/async/retry';
 import { CarrierError, ConflictError, type ErrorDetail } from '#shared/errors';
 import type { CarrierUpdate } from '#shared/shipments/status';
 import { statusOfCode } from './sendcloud-status';
-import type { CancelOutcome, Carrier, CarrierLabel, LabelAddress, LabelRequest } from './carrier';
+import {
+  CarrierOutcomeUnknown,
+  CarrierReferenceSpent,
+  type CancelOutcome,
+  type Carrier,
+  type CarrierLabel,
+  type LabelAddress,
+  type LabelRequest,
+} from './carrier';
 
 export const SENDCLOUD_BASE_URL = 'https://panel.sendcloud.sc/api/v3';
 /** Sendcloud's synchronous announce takes at most this many parcels per shipment. */
@@ -53,9 +69,22 @@ class Retryable extends Error {
     readonly reason: string,
     readonly waitMs: number | undefined,
     readonly answer?: Answer,
+    /** Sendcloud may have carried the request out (no answer, or a 5xx); false for a 429 and for a request never sent. */
+    readonly mayHaveActed = false,
   ) {
     super(reason);
   }
+}
+
+interface CallOptions {
+  body?: unknown;
+  accept?: string;
+  /** The operation's deadline, when it is part of a larger one (a lookup inside an announce); default: a new one. */
+  deadline?: number;
+  /** Before each retry: may settle the operation otherwise (an announce: the label found by reference). */
+  beforeRetry?: (failure: Retryable) => Promise<Answer | undefined>;
+  /** After each failed attempt. */
+  onFailure?: (failure: Retryable) => void;
 }
 
 /** Sendcloud's error message(s) from either error shape: JSON:API `errors`, or the tracking endpoint's `detail`. */
@@ -143,6 +172,34 @@ export function labelOfShipment(data: Json): CarrierLabel {
   };
 }
 
+/** Network errors of a request that never left: no connection was made. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Parcel status codes (lower-cased) of a shipment that is cancelled or being cancelled: no label to record. */
+const CANCELLED_CODES = new Set([
+  'cancelled',
+  'cancelled_upstream',
+  'cancellation_requested',
+  'submitting_cancellation',
+  'submitting_cancellation_request',
+]);
+
+/**
+ * Whether a shipment Sendcloud answered (a lookup's or a 409's) is the label made for `reference`:
+ * `label` when its reference is exactly ours and its parcels are live; `spent` (why) when it is ours
+ * but cancelled or failed; `foreign` when it is not ours (another reference, or none).
+ */
+export function judgeShipment(shipment: Json, reference: string): { label: CarrierLabel } | { spent: string } | { foreign: true } {
+  if (!shipment || typeof shipment !== 'object' || shipment.external_reference_id !== reference) return { foreign: true };
+  const parcels: Json[] = Array.isArray(shipment.parcels) ? shipment.parcels : [];
+  if (parcels.some((parcel) => CANCELLED_CODES.has(String(parcel?.status?.code ?? '').toLowerCase()))) return { spent: 'cancelled' };
+  try {
+    return { label: labelOfShipment(shipment) };
+  } catch {
+    return { spent: 'without a label (its announcement failed)' };
+  }
+}
+
 /** The tracking endpoint's events, normalised, oldest first. */
 export function updatesOfTracking(body: Json): CarrierUpdate[] {
   const events: Json[] = Array.isArray(body?.events) ? body.events : [];
@@ -194,9 +251,13 @@ export class SendcloudCarrier implements Carrier {
       });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+      // No connection at all: the request never reached Sendcloud. Anything else (a timeout, a reset): it may have.
+      const unsent = NOT_SENT.has(String(((error as Error).cause as { code?: unknown } | undefined)?.code));
       throw new Retryable(
         timedOut ? 'Sendcloud did not answer in time' : `Sendcloud could not be reached (${(error as Error).message})`,
         undefined,
+        undefined,
+        !unsent,
       );
     }
     const answer: Answer = { status: response.status, headers: response.headers };
@@ -204,7 +265,7 @@ export class SendcloudCarrier implements Carrier {
     if (type.includes('json')) answer.json = await response.json().catch(() => undefined);
     else answer.bytes = new Uint8Array(await response.arrayBuffer());
     if (response.status === 429) throw new Retryable('Sendcloud rate limit reached (429)', retryAfterMs(response.headers), answer);
-    if (response.status >= 500) throw new Retryable(`Sendcloud answered ${response.status}`, retryAfterMs(response.headers), answer);
+    if (response.status >= 500) throw new Retryable(`Sendcloud answered ${response.status}`, retryAfterMs(response.headers), answer, true);
     return answer;
   }
 
@@ -212,25 +273,24 @@ export class SendcloudCarrier implements Carrier {
    * `send` again after each Retryable failure, pausing (backoff or Retry-After), until the deadline;
    * `beforeRetry` may settle the operation otherwise first (an announce: the label found by reference).
    */
-  private async call(
-    method: string,
-    path: string,
-    init: { body?: unknown; accept?: string } = {},
-    beforeRetry?: (failure: Retryable) => Promise<Answer | undefined>,
-  ): Promise<Answer> {
+  private async call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
     let lastFailure: Retryable | undefined;
-    const deadline = this.deadline();
+    const deadline = options.deadline ?? this.deadline();
+    const init = { body: options.body, accept: options.accept };
     // The one retry loop (shared/async/retry.ts), bounded by the deadline rather than a count.
     return retry(
       async (attempt) => {
-        if (attempt > 1 && beforeRetry && lastFailure) {
-          const settled = await beforeRetry(lastFailure);
+        if (attempt > 1 && options.beforeRetry && lastFailure) {
+          const settled = await options.beforeRetry(lastFailure);
           if (settled) return settled;
         }
         try {
           return await this.send(method, path, deadline, init);
         } catch (error) {
-          if (error instanceof Retryable) lastFailure = error;
+          if (error instanceof Retryable) {
+            lastFailure = error;
+            options.onFailure?.(error);
+          }
           throw error;
         }
       },
@@ -273,33 +333,77 @@ export class SendcloudCarrier implements Carrier {
         { field: 'parcels', message: `at most ${SENDCLOUD_MAX_PARCELS}` },
       ]);
     }
+    const deadline = this.deadline();
+    let uncertain = false;
     let found: CarrierLabel | undefined;
-    const answer = await this.call('POST', '/shipments/announce', { body: announceBody(request) }, async (failure) => {
-      // Rate limited: nothing was made. A 5xx or no answer: the label may exist — look before announcing again.
-      if (failure.answer?.status === 429) return undefined;
-      found = await this.findByReference(request.reference).catch(() => undefined);
-      return found ? { status: 201, headers: new Headers() } : undefined;
-    });
+    let answer: Answer;
+    try {
+      answer = await this.call('POST', '/shipments/announce', {
+        body: announceBody(request),
+        deadline,
+        onFailure: (failure) => {
+          uncertain ||= failure.mayHaveActed;
+        },
+        beforeRetry: async (failure) => {
+          // Rate limited: nothing was made. A 5xx or no answer: the label may exist — look before announcing again.
+          if (!failure.mayHaveActed) return undefined;
+          found = await this.lookup(request.reference, deadline).catch(() => undefined);
+          return found ? { status: 201, headers: new Headers() } : undefined;
+        },
+      });
+    } catch (error) {
+      if (uncertain && error instanceof CarrierError && !(error instanceof CarrierOutcomeUnknown)) {
+        throw new CarrierOutcomeUnknown(`${error.message}; Sendcloud may have made the label`, error.carrierStatus);
+      }
+      throw error;
+    }
     if (found) return found;
+    if (answer.status === 409) return this.adoptDuplicate(request.reference, answer, deadline);
     if (answer.status !== 200 && answer.status !== 201) throw this.refusal(answer, 'the shipment');
     return labelOfShipment((answer.json as Json)?.data);
   }
 
-  async findByReference(reference: string): Promise<CarrierLabel | undefined> {
-    const answer = await this.call('GET', `/shipments?external_reference_id=${encodeURIComponent(reference)}`);
-    if (answer.status === 404) return undefined;
+  /**
+   * A 409 to an announce: the reference was used before, and Sendcloud answers the shipment that
+   * holds it — adopted when it is ours and live, CarrierReferenceSpent when it is ours but cancelled
+   * or failed. Without such a shipment in the answer it is looked up; when even that shows none, the
+   * shipment exists where we cannot see it: CarrierOutcomeUnknown.
+   */
+  private async adoptDuplicate(reference: string, answer: Answer, deadline: number): Promise<CarrierLabel> {
+    const data = (answer.json as Json | undefined)?.data;
+    const candidates: Json[] = [...(data && typeof data === 'object' && !Array.isArray(data) ? [data] : [])];
+    if (!candidates.some((candidate) => !('foreign' in judgeShipment(candidate, reference)))) {
+      candidates.push(...(await this.list(reference, deadline)));
+    }
+    for (const candidate of candidates) {
+      const verdict = judgeShipment(candidate, reference);
+      if ('label' in verdict) return verdict.label;
+      if ('spent' in verdict) throw new CarrierReferenceSpent(reference, verdict.spent);
+    }
+    const { message } = sendcloudErrorDetails(answer.json);
+    throw new CarrierOutcomeUnknown(`Sendcloud answered 409 for reference ${reference} (${message}) but shows no shipment of it`, 409);
+  }
+
+  /** The shipments Sendcloud lists for `reference` (as it answers them: ours or not). */
+  private async list(reference: string, deadline?: number): Promise<Json[]> {
+    const answer = await this.call('GET', `/shipments?external_reference_id=${encodeURIComponent(reference)}`, { deadline });
+    if (answer.status === 404) return [];
     if (answer.status !== 200) throw this.refusal(answer, 'the shipment lookup');
     const data = (answer.json as Json)?.data;
-    const shipments: Json[] = Array.isArray(data) ? data : data ? [data] : [];
-    const match = shipments.find(
-      (shipment) => shipment?.external_reference_id === undefined || shipment.external_reference_id === reference,
-    );
-    if (!match) return undefined;
-    try {
-      return labelOfShipment(match);
-    } catch {
-      return undefined; // a failed announcement made no label
+    return Array.isArray(data) ? data : data ? [data] : [];
+  }
+
+  /** The label made for `reference`, if Sendcloud lists a live shipment of exactly that reference. */
+  private async lookup(reference: string, deadline?: number): Promise<CarrierLabel | undefined> {
+    for (const shipment of await this.list(reference, deadline)) {
+      const verdict = judgeShipment(shipment, reference);
+      if ('label' in verdict) return verdict.label;
     }
+    return undefined;
+  }
+
+  async findByReference(reference: string): Promise<CarrierLabel | undefined> {
+    return this.lookup(reference);
   }
 
   async getLabel(label: CarrierLabel, parcel: number): Promise<Uint8Array> {
