@@ -3,7 +3,6 @@
  * (`import * as authOperations`); the schemas are marked pure, so each bundle keeps only its own.
  */
 import type * as z from 'zod';
-import { CustomerSchema } from '#shared/customers/schema';
 import type { Operation } from '#shared/schemas/operation';
 import {
   authJwks,
@@ -21,6 +20,7 @@ import {
   DoneSchema,
   JwksSchema,
   LoginSchema,
+  OwnCustomerSchema,
   PasswordChangeSchema,
   PasswordResetConfirmSchema,
   ProfileUpdateSchema,
@@ -42,21 +42,21 @@ export const changePassword = { route: authPassword, body: PasswordChangeSchema 
 export const jwks = { route: authJwks, envelope: false } satisfies Operation;
 
 const session = /* @__PURE__ */ (() =>
-  TokenPairSchema.extend({ customer: CustomerSchema }).meta({ id: 'CustomerSession', description: 'Tokens and the customer' }))();
+  TokenPairSchema.extend({ customer: OwnCustomerSchema }).meta({ id: 'CustomerSession', description: 'Tokens and the customer' }))();
 
 /**
  * What each operation answers (its `data`), for the OpenAPI document: kept apart from the
  * operations, so handler bundles leave the response schemas out.
  */
 export const responses = {
-  register: CustomerSchema,
+  register: OwnCustomerSchema,
   login: session,
   refresh: TokenPairSchema,
   logout: DoneSchema,
   passwordReset: DoneSchema,
   passwordResetConfirm: DoneSchema,
-  me: CustomerSchema,
-  updateMe: CustomerSchema,
+  me: OwnCustomerSchema,
+  updateMe: OwnCustomerSchema,
   changePassword: DoneSchema,
   jwks: JwksSchema,
 } satisfies Record<string, z.ZodType>;

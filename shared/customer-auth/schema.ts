@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { CustomerUpdateSchema } from '#shared/customers/schema';
+import { CustomerSchema, CustomerUpdateSchema } from '#shared/customers/schema';
 import { lineText, requiredText } from '#shared/schemas/common';
+import { OWN_CUSTOMER_FIELDS } from './own-view';
 import { MAX_PASSWORD_LENGTH } from './passwords';
 
 /*
@@ -48,6 +49,15 @@ export const ProfileUpdateSchema = /* @__PURE__ */ (() =>
 export const PasswordChangeSchema = /* @__PURE__ */ z
   .strictObject({ current_password: password, new_password: password })
   .meta({ id: 'CustomerPasswordChange' });
+
+/** A customer's own record as they see it (own-view.ts): the shop's notes and bookkeeping left out. */
+export const OwnCustomerSchema = /* @__PURE__ */ (() =>
+  CustomerSchema.pick(
+    Object.fromEntries(OWN_CUSTOMER_FIELDS.map((field) => [field, true] as const)) as Record<(typeof OWN_CUSTOMER_FIELDS)[number], true>,
+  ).meta({
+    id: 'CustomerAccount',
+    description: "The signed-in customer's own record: their contact details, never the shop's notes about them",
+  }))();
 
 export const TokenPairSchema = /* @__PURE__ */ z
   .object({

@@ -9,10 +9,9 @@ import { createCustomer, getCustomer, updateCustomer } from '#shared/customers/s
 import { ConflictError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { sendMail } from '#shared/mail/send';
 import { consumeResetToken, createLogin, issueResetToken, readLogin, replacePasswordHash } from './credentials';
+import { ownView, type OwnCustomer } from './own-view';
 import { assertPassword, hashPassword, verifyPassword } from './passwords';
 import { familyOf, revokeCustomerFamilies, revokeFamily } from './refresh-tokens';
-
-type Customer = Awaited<ReturnType<typeof getCustomer>>;
 
 /**
  * `POST /v1/auth/register`: a new customer (`customer.created`) with a login, or a login for the
@@ -23,7 +22,7 @@ export async function register(
   tenant: Tenant,
   input: { email: string; password: string; name: string },
   now = new Date(),
-): Promise<Customer> {
+): Promise<OwnCustomer> {
   assertPassword(input.password, input.email);
   const passwordHash = await hashPassword(input.password);
   const taken = () => new ConflictError('An account with this email exists: log in, or reset its password');
@@ -43,7 +42,7 @@ export async function register(
     if (error instanceof ConflictError) throw taken();
     throw error;
   }
-  return getCustomer(tenant, customerId);
+  return ownView(await getCustomer(tenant, customerId));
 }
 
 /** `POST /v1/auth/logout`: revokes the refresh token's family (an unknown token changes nothing). */
@@ -52,15 +51,15 @@ export async function logout(tenant: Tenant, refreshToken: string, now = new Dat
   if (familyId) await revokeFamily(tenant, familyId, now);
 }
 
-/** `GET /v1/auth/me`: the signed-in customer's record. */
-export const profile = (tenant: Tenant, customerId: number): Promise<Customer> => getCustomer(tenant, customerId);
+/** `GET /v1/auth/me`: the signed-in customer's own view of their record (no shop notes). */
+export const profile = async (tenant: Tenant, customerId: number): Promise<OwnCustomer> => ownView(await getCustomer(tenant, customerId));
 
-/** `PUT /v1/auth/me`: name, phone, company (`customer.updated`); the email is the login and stays. */
-export const updateProfile = (
+/** `PUT /v1/auth/me`: name, phone, company (`customer.updated`); the email is the login and stays. Answers the own view. */
+export const updateProfile = async (
   tenant: Tenant,
   customerId: number,
   changes: { name?: string | undefined; phone?: string | null | undefined; company?: string | null | undefined },
-): Promise<Customer> => updateCustomer(tenant, customerId, changes);
+): Promise<OwnCustomer> => ownView(await updateCustomer(tenant, customerId, changes));
 
 /**
  * `POST /v1/auth/password`: the current password, then the new one; every other session is revoked.

@@ -10,19 +10,19 @@ import { getCustomer } from '#shared/customers/service';
 import { UnauthorizedError } from '#shared/errors';
 import { readLogin, replacePasswordHash } from './credentials';
 import { signingKeys } from './key-store';
+import { ownView, type OwnCustomer } from './own-view';
 import { assertNotLockedOut, clearFailures, recordFailure } from './lockout';
 import { hashPassword, verifyNothing, verifyPassword } from './passwords';
 import { RefreshRefused, rotate, startFamily } from './refresh-tokens';
 import { issueAccessToken, tokenContext } from './tokens';
-
-type Customer = Awaited<ReturnType<typeof getCustomer>>;
 
 export interface Session {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;
   refresh_token: string;
-  customer: Customer;
+  /** The customer's own view (own-view.ts): no shop notes. */
+  customer: OwnCustomer;
 }
 
 const BAD_CREDENTIALS = 'The email or the password is wrong';
@@ -34,7 +34,13 @@ async function sessionFor(tenant: Tenant, customerId: number, now: Date): Promis
     getCustomer(tenant, customerId),
   ]);
   const access = await issueAccessToken(customerId, tenant, keys, tokenContext(), now, family.familyId);
-  return { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, refresh_token: family.refreshToken, customer };
+  return {
+    access_token: access.token,
+    token_type: 'Bearer',
+    expires_in: access.expiresIn,
+    refresh_token: family.refreshToken,
+    customer: ownView(customer),
+  };
 }
 
 /** `POST /v1/auth/login`: 401 alike for an unknown email and a wrong password; 429 while the email is locked out. */

@@ -1,5 +1,7 @@
 import { SignJWT, UnsecuredJWT, createLocalJWKSet, decodeProtectedHeader, jwtVerify, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { OWN_CUSTOMER_FIELDS, ownView } from '#shared/customer-auth/own-view';
+import { OwnCustomerSchema } from '#shared/customer-auth/schema';
 import { hashPassword, passwordProblem, verifyNothing, verifyPassword, type ScryptParameters } from '#shared/customer-auth/passwords';
 import { jwksOf, newSigningKey, rotated, type SigningKeySet } from '#shared/customer-auth/signing-keys';
 import {
@@ -143,5 +145,36 @@ describe('customer access tokens', () => {
     expect(refreshTokenHash(token)).toMatch(/^[0-9a-f]{64}$/);
     expect(refreshTokenHash(token)).not.toContain(token.slice(3));
     expect((await newSigningKey()).kid).toMatch(/^[\w-]{43}$/);
+  });
+});
+
+describe("a customer's own view", () => {
+  const record = {
+    id: 7,
+    name: 'Zofia',
+    email: 'zofia@example.com',
+    phone: '+48 12 345',
+    company: 'Zofia sp. z o.o.',
+    vat_id: 'PL1234567890',
+    notes: 'Shop only: pays late',
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-02T00:00:00.000Z',
+  };
+
+  it('shows their contact details and never the shop’s notes, nor a field it does not list', () => {
+    const view = ownView({ ...record, internal_flag: true } as typeof record);
+    expect(view).toEqual({
+      id: 7,
+      name: 'Zofia',
+      email: 'zofia@example.com',
+      phone: '+48 12 345',
+      company: 'Zofia sp. z o.o.',
+      vat_id: 'PL1234567890',
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-02T00:00:00.000Z',
+    });
+    expect(Object.keys(OwnCustomerSchema.shape).sort()).toEqual([...OWN_CUSTOMER_FIELDS].sort());
+    expect(OwnCustomerSchema.safeParse(view).success).toBe(true);
+    expect(OwnCustomerSchema.shape).not.toHaveProperty('notes');
   });
 });
