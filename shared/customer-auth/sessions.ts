@@ -11,7 +11,7 @@ import { UnauthorizedError } from '#shared/errors';
 import { readLogin, replacePasswordHash } from './credentials';
 import { signingKeys } from './key-store';
 import { ownView, type OwnCustomer } from './own-view';
-import { assertNotLockedOut, clearFailures, recordFailure } from './lockout';
+import { clearFailures, reserveAttempt } from './lockout';
 import { hashPassword, verifyNothing, verifyPassword } from './passwords';
 import { RefreshRefused, rotate, startFamily } from './refresh-tokens';
 import { issueAccessToken, tokenContext } from './tokens';
@@ -43,21 +43,19 @@ async function sessionFor(tenant: Tenant, customerId: number, now: Date): Promis
   };
 }
 
-/** `POST /v1/auth/login`: 401 alike for an unknown email and a wrong password; 429 while the email is locked out. */
+/** `POST /v1/auth/login`: 401 alike for an unknown email and a wrong password; 429 once the email's 10 checks are spent. */
 export async function login(tenant: Tenant, input: { email: string; password: string }, now = new Date()): Promise<Session> {
-  await assertNotLockedOut(tenant, input.email, now);
+  // One of the email's 10 checks is reserved before the password is checked (429 when none is left);
+  // a wrong password leaves it counted, a right one clears the count.
+  await reserveAttempt(tenant, input.email, now);
   const customerId = await findCustomerIdByEmail(tenant, input.email);
   const stored = customerId === undefined ? undefined : await readLogin(tenant, customerId);
   if (!stored) {
     await verifyNothing(input.password);
-    await recordFailure(tenant, input.email, now);
     throw new UnauthorizedError(BAD_CREDENTIALS);
   }
   const { ok, rehash } = await verifyPassword(input.password, stored.password_hash);
-  if (!ok) {
-    await recordFailure(tenant, input.email, now);
-    throw new UnauthorizedError(BAD_CREDENTIALS);
-  }
+  if (!ok) throw new UnauthorizedError(BAD_CREDENTIALS);
   await clearFailures(tenant, input.email);
   // Stored with weaker parameters than today's: rehashed now that the password is at hand.
   if (rehash) await replacePasswordHash(tenant, stored.customer_id, await hashPassword(input.password), now);

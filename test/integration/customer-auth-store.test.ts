@@ -7,7 +7,7 @@ import { dynamo } from '#shared/clients/dynamodb';
 import { consumeResetToken, createLogin, issueResetToken, readLogin, replacePasswordHash } from '#shared/customer-auth/credentials';
 import { ensureSigningKeys, resetKeyCache, rotateSigningKeys, signingKeys } from '#shared/customer-auth/key-store';
 import { publishedKeys, requirePublishedKeys } from '#shared/customer-auth/published-keys';
-import { assertNotLockedOut, clearFailures, recordFailure } from '#shared/customer-auth/lockout';
+import { clearFailures, reserveAttempt } from '#shared/customer-auth/lockout';
 import { RefreshRefused, revokeCustomerFamilies, revokeFamily, rotate, startFamily } from '#shared/customer-auth/refresh-tokens';
 import { issueAccessToken, verifyAccessToken } from '#shared/customer-auth/tokens';
 import { customerAuthKeys, platformKeys } from '#shared/db/keys';
@@ -44,7 +44,7 @@ describe('refresh-token families', () => {
     const t = tenant();
     const now = new Date();
     const { refreshToken, familyId } = await startFamily(t, 7, now);
-    await recordFailure(t, 'ttl@example.com', now);
+    await reserveAttempt(t, 'ttl@example.com', now);
     const { token: resetToken } = await issueResetToken(t, 7, now);
     const read = async (key: { pk: string; sk: string }) =>
       (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item!;
@@ -102,32 +102,32 @@ describe('refresh-token families', () => {
 
 describe('login lockout', () => {
   const tenant = () => ({ accountId: `acct_${randomUUID().slice(0, 8)}`, mode: 'test' as const });
-
-  it('locks an email out after ten failures within 15 minutes, with Retry-After; other emails are unaffected', async () => {
-    const t = tenant();
-    const now = new Date();
-    await Promise.all(Array.from({ length: 10 }, () => recordFailure(t, 'Anna@Example.com', now)));
-    const error = await assertNotLockedOut(t, 'anna@example.com', now).then(
+  const refusal = (work: Promise<unknown>) =>
+    work.then(
       () => undefined,
       (thrown: unknown) => thrown,
     );
+
+  it('reserves ten checks of an email within 15 minutes, whatever the case, with Retry-After after them; other emails are unaffected', async () => {
+    const t = tenant();
+    const now = new Date();
+    for (let i = 0; i < 10; i++) await reserveAttempt(t, i % 2 ? 'Anna@Example.com' : 'anna@example.com', now);
+    const error = await refusal(reserveAttempt(t, 'anna@example.com', now));
     expect(error).toBeInstanceOf(RateLimitedError);
     expect((error as RateLimitedError).retryAfterSeconds).toBeGreaterThan(14 * 60);
-    await expect(assertNotLockedOut(t, 'other@example.com', now)).resolves.toBeUndefined();
+    await expect(reserveAttempt(t, 'other@example.com', now)).resolves.toBeUndefined();
     // After the window, the email may try again; a success clears the count.
-    await expect(assertNotLockedOut(t, 'anna@example.com', new Date(now.getTime() + 16 * 60_000))).resolves.toBeUndefined();
+    await expect(reserveAttempt(t, 'anna@example.com', new Date(now.getTime() + 16 * 60_000))).resolves.toBeUndefined();
     await clearFailures(t, 'anna@example.com');
-    await expect(assertNotLockedOut(t, 'anna@example.com', now)).resolves.toBeUndefined();
+    await expect(reserveAttempt(t, 'anna@example.com', now)).resolves.toBeUndefined();
   });
 
-  it('does not lock out after nine failures, and starts a new count after the window', async () => {
+  it('grants exactly ten of 40 reservations made at once, in a window opened by several at once', async () => {
     const t = tenant();
-    const start = new Date();
-    for (let i = 0; i < 9; i++) await recordFailure(t, 'bob@example.com', start);
-    await expect(assertNotLockedOut(t, 'bob@example.com', start)).resolves.toBeUndefined();
-    const later = new Date(start.getTime() + 16 * 60_000);
-    await recordFailure(t, 'bob@example.com', later);
-    await expect(assertNotLockedOut(t, 'bob@example.com', later)).resolves.toBeUndefined();
+    const now = new Date();
+    const results = await Promise.allSettled(Array.from({ length: 40 }, () => reserveAttempt(t, 'crowd@example.com', now)));
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(10);
+    for (const result of results) if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(RateLimitedError);
   });
 });
 

@@ -1,5 +1,6 @@
 import { SignJWT, UnsecuredJWT, createLocalJWKSet, decodeProtectedHeader, jwtVerify, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { LOCKOUT_WINDOW_SECONDS, lockoutState, MAX_FAILURES } from '#shared/customer-auth/lockout';
 import { OWN_CUSTOMER_FIELDS, ownView } from '#shared/customer-auth/own-view';
 import { OwnCustomerSchema } from '#shared/customer-auth/schema';
 import { hashPassword, passwordProblem, verifyNothing, verifyPassword, type ScryptParameters } from '#shared/customer-auth/passwords';
@@ -176,5 +177,22 @@ describe("a customer's own view", () => {
     expect(Object.keys(OwnCustomerSchema.shape).sort()).toEqual([...OWN_CUSTOMER_FIELDS].sort());
     expect(OwnCustomerSchema.safeParse(view).success).toBe(true);
     expect(OwnCustomerSchema.shape).not.toHaveProperty('notes');
+  });
+});
+
+describe('login lockout state', () => {
+  const start = 1_800_000_000;
+
+  it('opens a window without a count or after one ended, has checks left below ten, and locks until the window ends', () => {
+    expect(lockoutState(undefined, start)).toEqual({ state: 'no-window' });
+    expect(lockoutState({ failures: 3, window_start: start }, start + 60)).toEqual({ state: 'open' });
+    expect(lockoutState({ failures: 9, window_start: start }, start + 60)).toEqual({ state: 'open' });
+    expect(lockoutState({ failures: 10, window_start: start }, start + 60)).toEqual({ state: 'locked', retryAfter: 15 * 60 - 60 });
+    expect(lockoutState({ failures: 25, window_start: start }, start + LOCKOUT_WINDOW_SECONDS - 1)).toEqual({
+      state: 'locked',
+      retryAfter: 1,
+    });
+    expect(lockoutState({ failures: 25, window_start: start }, start + LOCKOUT_WINDOW_SECONDS)).toEqual({ state: 'no-window' });
+    expect(MAX_FAILURES).toBe(10);
   });
 });
