@@ -117,9 +117,12 @@ export const CALLS_BUDGET: Record<string, number> = {
   'auth.register': 7,
   'auth.login': 8,
   'auth.refresh': 3,
+  // The code, then one transaction: its use and the login's new password with its generations moved
+  // (+ 2 with an Idempotency-Key: its record's put and completion).
   'auth.passwordResetConfirm': 4,
-  // The login, the new hash, the customer's sessions, and one update per other session it ends.
-  'auth.password': 5,
+  // The login, then its one conditional update (new hash, generations moved) however many sessions
+  // end (+ 2 with an Idempotency-Key).
+  'auth.password': 4,
   // Carts (docs/carts.md): the cart (one GetItem), everything its lines name with the account (one
   // BatchGetItem; a replaced legacy table a second one), one conditional Put. A write answered with a
   // legacy line's missing cell also lists the cells priced (one Query). Merge reads both carts at once

@@ -8,10 +8,10 @@ import { findCustomerIdByEmail } from '#shared/customers/repository';
 import { createCustomer, getCustomer, updateCustomer } from '#shared/customers/service';
 import { ConflictError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { sendMail } from '#shared/mail/send';
-import { consumeResetToken, createLogin, issueResetToken, readLogin, replacePasswordHash } from './credentials';
+import { changePasswordHash, createLogin, issueResetToken, readLogin, resetPassword } from './credentials';
 import { ownView, type OwnCustomer } from './own-view';
 import { assertPassword, hashPassword, verifyPassword } from './passwords';
-import { familyOf, revokeCustomerFamilies, revokeFamily } from './refresh-tokens';
+import { familyOf, revokeFamily } from './refresh-tokens';
 
 /**
  * `POST /v1/auth/register`: a new customer (`customer.created`) with a login, or a login for the
@@ -62,8 +62,10 @@ export const updateProfile = async (
 ): Promise<OwnCustomer> => ownView(await updateCustomer(tenant, customerId, changes));
 
 /**
- * `POST /v1/auth/password`: the current password, then the new one; every other session is revoked.
- * A wrong current password is a 422 on that field, not a 401: the access token did authenticate.
+ * `POST /v1/auth/password`: the current password, then the new one. Every other session and every
+ * outstanding reset code end in the same one update of the login (its generations, session-rules.ts);
+ * the session of the access token that made the change (`sid`) goes on. A wrong current password is
+ * a 422 on that field, not a 401: the access token did authenticate.
  */
 export async function changePassword(
   tenant: Tenant,
@@ -77,18 +79,23 @@ export async function changePassword(
     throw new ValidationError('The current password is wrong', [{ field: 'current_password', message: 'is not the current password' }]);
   }
   assertPassword(input.new_password);
-  await replacePasswordHash(tenant, customerId, await hashPassword(input.new_password), now);
-  await revokeCustomerFamilies(tenant, customerId, sessionId ?? undefined, now);
+  await changePasswordHash(
+    tenant,
+    customerId,
+    { verifiedHash: stored.password_hash, passwordHash: await hashPassword(input.new_password), keepSession: sessionId },
+    now,
+  );
 }
 
 /**
  * `POST /v1/auth/password-reset`: always the same answer; when the email has a login, a
- * single-use token valid 30 minutes goes to that email (and only there).
+ * single-use code valid 30 minutes goes to that email (and only there).
  */
 export async function requestPasswordReset(tenant: Tenant, email: string, now = new Date()): Promise<void> {
   const customerId = await findCustomerIdByEmail(tenant, email);
-  if (customerId === undefined || !(await readLogin(tenant, customerId))) return;
-  const { token, expiresAt } = await issueResetToken(tenant, customerId, now);
+  const login = customerId === undefined ? undefined : await readLogin(tenant, customerId);
+  if (!login) return;
+  const { token, expiresAt } = await issueResetToken(tenant, login, now);
   await sendMail({
     to: email,
     subject: `${tenant.mode === 'test' ? '[TEST] ' : ''}Reset your password`,
@@ -102,11 +109,12 @@ export async function requestPasswordReset(tenant: Tenant, email: string, now = 
   });
 }
 
-/** `POST /v1/auth/password-reset/confirm`: a valid token sets the password once and revokes every session. */
+/**
+ * `POST /v1/auth/password-reset/confirm`: a valid code sets the password once and, in the same
+ * transaction, ends every session and every other reset code of the customer.
+ */
 export async function confirmPasswordReset(tenant: Tenant, input: { token: string; password: string }, now = new Date()): Promise<void> {
   assertPassword(input.password);
-  const customerId = await consumeResetToken(tenant, input.token, now);
+  const customerId = await resetPassword(tenant, input.token, await hashPassword(input.password), now);
   if (customerId === undefined) throw new UnauthorizedError('The reset code is not valid (wrong, used or expired)');
-  await replacePasswordHash(tenant, customerId, await hashPassword(input.password), now);
-  await revokeCustomerFamilies(tenant, customerId, undefined, now);
 }

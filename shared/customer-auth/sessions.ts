@@ -8,7 +8,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { findCustomerIdByEmail } from '#shared/customers/repository';
 import { getCustomer } from '#shared/customers/service';
 import { UnauthorizedError } from '#shared/errors';
-import { readLogin, replacePasswordHash } from './credentials';
+import { readLogin, rehashPassword, type Login } from './credentials';
 import { signingKeys } from './key-store';
 import { ownView, type OwnCustomer } from './own-view';
 import { clearFailures, reserveAttempt } from './lockout';
@@ -27,9 +27,11 @@ export interface Session {
 
 const BAD_CREDENTIALS = 'The email or the password is wrong';
 
-async function sessionFor(tenant: Tenant, customerId: number, now: Date): Promise<Session> {
+/** A new session of the login: a family of the login's current session generation, its first tokens, the customer's own view. */
+async function sessionFor(tenant: Tenant, login: Login, now: Date): Promise<Session> {
+  const customerId = login.customer_id;
   const [family, keys, customer] = await Promise.all([
-    startFamily(tenant, customerId, now),
+    startFamily(tenant, customerId, now, login.session_generation),
     signingKeys(),
     getCustomer(tenant, customerId),
   ]);
@@ -58,8 +60,8 @@ export async function login(tenant: Tenant, input: { email: string; password: st
   if (!ok) throw new UnauthorizedError(BAD_CREDENTIALS);
   await clearFailures(tenant, input.email);
   // Stored with weaker parameters than today's: rehashed now that the password is at hand.
-  if (rehash) await replacePasswordHash(tenant, stored.customer_id, await hashPassword(input.password), now);
-  return sessionFor(tenant, stored.customer_id, now);
+  if (rehash) await rehashPassword(tenant, stored.customer_id, stored.password_hash, await hashPassword(input.password), now);
+  return sessionFor(tenant, stored, now);
 }
 
 /** `POST /v1/auth/refresh`: a new access token and a new refresh token; a reused one revokes the family (401). */

@@ -327,8 +327,6 @@ export const customerAuthKeys = {
     pk: `${tenantPrefix(tenant)}#LOGIN_FAILURES#${emailHash}`,
     sk: 'FAILURES',
   }),
-  /** gsi1 partition of a customer's families (its sessions), newest first. */
-  customerFamilies: (tenant: Tenant, customerId: number): string => `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#SESSIONS`,
 };
 
 /**

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LOCKOUT_WINDOW_SECONDS, lockoutState, MAX_FAILURES } from '#shared/customer-auth/lockout';
 import { OWN_CUSTOMER_FIELDS, ownView } from '#shared/customer-auth/own-view';
 import { OwnCustomerSchema } from '#shared/customer-auth/schema';
+import { generationCondition, sessionCurrent } from '#shared/customer-auth/session-rules';
 import { hashPassword, passwordProblem, verifyNothing, verifyPassword, type ScryptParameters } from '#shared/customer-auth/passwords';
 import { jwksOf, newSigningKey, rotated, type SigningKeySet } from '#shared/customer-auth/signing-keys';
 import {
@@ -194,5 +195,25 @@ describe('login lockout state', () => {
     });
     expect(lockoutState({ failures: 25, window_start: start }, start + LOCKOUT_WINDOW_SECONDS)).toEqual({ state: 'no-window' });
     expect(MAX_FAILURES).toBe(10);
+  });
+});
+
+describe('sessions ended by the login generation', () => {
+  const login = { session_generation: 2, kept_session: 'family-kept' };
+
+  it('holds a session of the current generation, or the one a password change kept; ends every other', () => {
+    expect(sessionCurrent(login, { familyId: 'family-new', generation: 2 })).toBe(true);
+    expect(sessionCurrent(login, { familyId: 'family-kept', generation: 0 })).toBe(true);
+    expect(sessionCurrent(login, { familyId: 'family-old', generation: 1 })).toBe(false);
+    expect(sessionCurrent({ session_generation: 2, kept_session: null }, { familyId: 'family-kept', generation: 1 })).toBe(false);
+    // A fresh login (generation 0): every session of it holds.
+    expect(sessionCurrent({ session_generation: 0, kept_session: null }, { familyId: 'family-1', generation: 0 })).toBe(true);
+  });
+
+  it('matches generation 0 also on a login stored before generations existed', () => {
+    expect(generationCondition('session_generation', ':g', 0)).toBe(
+      '(attribute_not_exists(session_generation) OR session_generation = :g)',
+    );
+    expect(generationCondition('code_generation', ':g', 3)).toBe('code_generation = :g');
   });
 });
