@@ -9,6 +9,7 @@ import { createCustomer, getCustomer, updateCustomer } from '#shared/customers/s
 import { ConflictError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { sendMail } from '#shared/mail/send';
 import { changePasswordHash, createLogin, issueResetToken, readLogin, resetPassword } from './credentials';
+import { findLoginByEmail } from './find-login';
 import { ownView, type OwnCustomer } from './own-view';
 import { assertPassword, hashPassword, verifyPassword } from './passwords';
 import { familyOf, revokeFamily } from './refresh-tokens';
@@ -88,26 +89,41 @@ export async function changePassword(
 }
 
 /**
- * `POST /v1/auth/password-reset`: always the same answer; when the email has a login, a
- * single-use code valid 30 minutes goes to that email (and only there).
+ * `POST /v1/auth/password-reset`: always the same answer, after the same work whatever the email —
+ * the same two reads (find-login.ts), one code written, one mail sent. With a login, the mail holds
+ * a single-use code valid 30 minutes; without one, the code is bound to no one and the mail says
+ * that the address has no account. Either mail goes to that address only.
  */
 export async function requestPasswordReset(tenant: Tenant, email: string, now = new Date()): Promise<void> {
-  const customerId = await findCustomerIdByEmail(tenant, email);
-  const login = customerId === undefined ? undefined : await readLogin(tenant, customerId);
-  if (!login) return;
+  const { login } = await findLoginByEmail(tenant, email);
   const { token, expiresAt } = await issueResetToken(tenant, login, now);
-  await sendMail({
-    to: email,
-    subject: `${tenant.mode === 'test' ? '[TEST] ' : ''}Reset your password`,
-    text: [
-      'Someone asked to reset the password of your account. If it was you, use this code within 30 minutes:',
-      '',
-      token,
-      '',
-      `It works once and expires at ${expiresAt}. If it was not you, ignore this message: your password stays as it is.`,
-    ].join('\n'),
-  });
+  await sendMail(login ? resetMail(tenant, email, token, expiresAt) : noAccountMail(tenant, email));
 }
+
+const subjectOf = (tenant: Tenant, subject: string) => `${tenant.mode === 'test' ? '[TEST] ' : ''}${subject}`;
+
+const resetMail = (tenant: Tenant, email: string, code: string, expiresAt: string) => ({
+  to: email,
+  subject: subjectOf(tenant, 'Reset your password'),
+  text: [
+    'Someone asked to reset the password of your account. If it was you, use this code within 30 minutes:',
+    '',
+    code,
+    '',
+    `It works once and expires at ${expiresAt}. If it was not you, ignore this message: your password stays as it is.`,
+  ].join('\n'),
+});
+
+const noAccountMail = (tenant: Tenant, email: string) => ({
+  to: email,
+  subject: subjectOf(tenant, 'Reset your password'),
+  text: [
+    'Someone asked to reset the password of an account with this email address, but there is no account with a',
+    'password for this address. If it was you, you can register with this address instead.',
+    '',
+    'If it was not you, ignore this message.',
+  ].join('\n'),
+});
 
 /**
  * `POST /v1/auth/password-reset/confirm`: a valid code sets the password once and, in the same

@@ -5,10 +5,10 @@
  * sign carry the key store and the KMS client (and only their roles may use the key).
  */
 import type { Tenant } from '#shared/auth/principal';
-import { findCustomerIdByEmail } from '#shared/customers/repository';
 import { getCustomer } from '#shared/customers/service';
 import { UnauthorizedError } from '#shared/errors';
-import { readLogin, rehashPassword, type Login } from './credentials';
+import { rehashPassword, type Login } from './credentials';
+import { findLoginByEmail } from './find-login';
 import { signingKeys } from './key-store';
 import { ownView, type OwnCustomer } from './own-view';
 import { clearFailures, reserveAttempt } from './lockout';
@@ -50,8 +50,8 @@ export async function login(tenant: Tenant, input: { email: string; password: st
   // One of the email's 10 checks is reserved before the password is checked (429 when none is left);
   // a wrong password leaves it counted, a right one clears the count.
   await reserveAttempt(tenant, input.email, now);
-  const customerId = await findCustomerIdByEmail(tenant, input.email);
-  const stored = customerId === undefined ? undefined : await readLogin(tenant, customerId);
+  // The same reads whatever the email (find-login.ts), and the same scrypt work below.
+  const { login: stored } = await findLoginByEmail(tenant, input.email);
   if (!stored) {
     await verifyNothing(input.password);
     throw new UnauthorizedError(BAD_CREDENTIALS);

@@ -79,7 +79,7 @@ describe('customer account flows', () => {
     const email = uniqueEmail('reset');
     await register(shop.tenant, { email, password: 'correct horse battery', name: 'P' });
     const first = await login(shop.tenant, { email, password: 'correct horse battery' });
-    await requestPasswordReset(shop.tenant, uniqueEmail('nobody')); // no account: nothing sent, same answer
+    await requestPasswordReset(shop.tenant, uniqueEmail('nobody')); // no account: the same answer (a note is mailed)
     const before = mailbox(process.env.MAIL_DIR!).length;
     await requestPasswordReset(shop.tenant, email);
     const mail = mailbox(process.env.MAIL_DIR!)
