@@ -113,8 +113,12 @@ export const CALLS_BUDGET: Record<string, number> = {
   'shipments.tracking': 5,
   'shipments.simulate': 4,
   // Customer accounts: the email's owner, its login, the lockout count, the session's family and token,
-  // the signing keys (cached 5 minutes), the customer (and, to register, the customer's creation).
-  'auth.register': 7,
+  // the signing keys (cached 5 minutes), the customer. A registration reads the owner and the login and
+  // writes one code (+ 2 with an Idempotency-Key); its confirmation reads the code and the owner, then
+  // either takes a customer id and writes one transaction (code, customer, marker, total, event,
+  // login) or writes one (code, login, marker check) and reads the customer for the answer.
+  'auth.register': 5,
+  'auth.registerConfirm': 6,
   'auth.login': 8,
   'auth.refresh': 3,
   // The code, then one transaction: its use and the login's new password with its generations moved

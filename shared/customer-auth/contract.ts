@@ -15,6 +15,7 @@ import {
   authPasswordResetConfirm,
   authRefresh,
   authRegister,
+  authRegisterConfirm,
 } from '#shared/routes';
 import {
   DoneSchema,
@@ -26,11 +27,14 @@ import {
   ProfileUpdateSchema,
   PasswordResetSchema,
   RefreshSchema,
+  RegisterConfirmSchema,
   RegisterSchema,
+  RegistrationPendingSchema,
   TokenPairSchema,
 } from './schema';
 
-export const register = { route: authRegister, body: RegisterSchema, status: 201, errors: [409] } satisfies Operation;
+export const register = { route: authRegister, body: RegisterSchema, status: 202 } satisfies Operation;
+export const registerConfirm = { route: authRegisterConfirm, body: RegisterConfirmSchema, status: 201, errors: [409] } satisfies Operation;
 export const login = { route: authLogin, body: LoginSchema } satisfies Operation;
 export const refresh = { route: authRefresh, body: RefreshSchema } satisfies Operation;
 export const logout = { route: authLogout, body: RefreshSchema } satisfies Operation;
@@ -49,7 +53,8 @@ const session = /* @__PURE__ */ (() =>
  * operations, so handler bundles leave the response schemas out.
  */
 export const responses = {
-  register: OwnCustomerSchema,
+  register: RegistrationPendingSchema,
+  registerConfirm: OwnCustomerSchema,
   login: session,
   refresh: TokenPairSchema,
   logout: DoneSchema,

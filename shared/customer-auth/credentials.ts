@@ -1,5 +1,5 @@
 /**
- * A customer's login and the one-time codes mailed to customers (password reset). The login — the
+ * A customer's login and the one-time codes mailed to customers (password reset, registration). The login — the
  * password hash (passwords.ts) — is an item in the customer's own partition, so deleting the
  * customer deletes it in the same transaction (shared/customers/repository.ts) and one customer
  * has at most one. The login also holds two **generations** that end things in one write however
@@ -17,9 +17,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { customerAuthKeys, tenantKeys, type ItemKey } from '#shared/db/keys';
-import { isConditionFailure, isTransactionCanceled, tableName, type TransactItem } from '#shared/db/table';
+import { isConditionFailure, isTransactionCanceled, tableName, type TransactionPart, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
-import { ConflictError, NotFoundError } from '#shared/errors';
+import { ConflictError, NotFoundError, UnauthorizedError } from '#shared/errors';
 import { generationCondition } from './session-rules';
 
 /** How long a mailed code is valid. */
@@ -271,4 +271,43 @@ export async function resetPassword(tenant: Tenant, token: string, passwordHash:
     throw error;
   }
   return customerId;
+}
+
+/** A registration waiting for the code mailed to its address: what was registered, the password only as its hash. */
+export interface PendingRegistration {
+  email: string;
+  name: string;
+  password_hash: string;
+}
+
+/**
+ * A new registration code holding what was registered (the code itself goes only into the email):
+ * no customer and no login exist for it until the code comes back (registration.ts).
+ */
+export async function issueRegistrationCode(
+  tenant: Tenant,
+  registration: PendingRegistration,
+  now = new Date(),
+): Promise<{ code: string; expiresAt: string }> {
+  return putCode((hash) => customerAuthKeys.registration(tenant, hash), 'reg', 'REGISTRATION', { ...registration }, now);
+}
+
+export const invalidRegistrationCode = () => new UnauthorizedError('The registration code is not valid (wrong, used or expired)');
+
+/**
+ * The registration a code holds while it is usable, and the transaction part that uses the code
+ * once — a 401 when it was used meanwhile or has expired — for the transaction that makes the login.
+ */
+export async function readRegistration(
+  tenant: Tenant,
+  code: string,
+  now = new Date(),
+): Promise<{ registration: PendingRegistration; use: TransactionPart } | undefined> {
+  const key = customerAuthKeys.registration(tenant, hashOf(code));
+  const item = await readUsableCode(key, now);
+  if (!item) return undefined;
+  return {
+    registration: { email: String(item.email), name: String(item.name), password_hash: String(item.password_hash) },
+    use: { item: codeUse(key, now), onConditionFailure: invalidRegistrationCode },
+  };
 }

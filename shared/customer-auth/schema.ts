@@ -26,6 +26,15 @@ const password = /* @__PURE__ */ z
 const refreshToken = /* @__PURE__ */ z.string().min(1).max(200).meta({ example: 'rt_…' });
 
 export const RegisterSchema = /* @__PURE__ */ z.strictObject({ email, password, name: requiredText(200) }).meta({ id: 'CustomerRegister' });
+/** A registration code as the mail gives it: `reg_` and 43 characters (malformed ones are a 422, unknown ones a 401). */
+export const RegisterConfirmSchema = /* @__PURE__ */ z
+  .strictObject({ code: lineText(200).min(1, 'must not be empty').meta({ example: 'reg_…' }) })
+  .meta({ id: 'CustomerRegisterConfirm' });
+export const RegistrationPendingSchema = /* @__PURE__ */ z.object({ status: z.literal('pending_confirmation') }).meta({
+  id: 'CustomerRegistrationPending',
+  description:
+    'The same answer whatever the email: a code was mailed to it (to confirm the registration, or — when the address has an account — to reset its password)',
+});
 export const LoginSchema = /* @__PURE__ */ z.strictObject({ email, password }).meta({ id: 'CustomerLogin' });
 export const RefreshSchema = /* @__PURE__ */ z.strictObject({ refresh_token: refreshToken }).meta({ id: 'CustomerRefresh' });
 export const PasswordResetSchema = /* @__PURE__ */ z.strictObject({ email }).meta({ id: 'CustomerPasswordReset' });

@@ -1,50 +1,18 @@
 /**
- * Customer accounts: the flows that do not sign — register, logout, password change, password reset
- * and its confirmation (signing in: sessions.ts). Every credential that does not authenticate answers the
- * same 401, and a reset request the same 202 whether or not the email has an account.
+ * Customer accounts: the flows that do not sign — logout, the customer's own record, password
+ * change, password reset and its confirmation (registration: registration.ts; signing in:
+ * sessions.ts). Every credential that does not authenticate answers the same 401, and a reset
+ * request the same 202 whether or not the email has an account.
  */
 import type { Tenant } from '#shared/auth/principal';
-import { findCustomerIdByEmail } from '#shared/customers/repository';
-import { createCustomer, getCustomer, updateCustomer } from '#shared/customers/service';
-import { ConflictError, UnauthorizedError, ValidationError } from '#shared/errors';
+import { getCustomer, updateCustomer } from '#shared/customers/service';
+import { UnauthorizedError, ValidationError } from '#shared/errors';
 import { sendMail } from '#shared/mail/send';
-import { changePasswordHash, createLogin, issueResetToken, readLogin, resetPassword } from './credentials';
+import { changePasswordHash, issueResetToken, readLogin, resetPassword } from './credentials';
 import { findLoginByEmail } from './find-login';
 import { ownView, type OwnCustomer } from './own-view';
 import { assertPassword, hashPassword, verifyPassword } from './passwords';
 import { familyOf, revokeFamily } from './refresh-tokens';
-
-/**
- * `POST /v1/auth/register`: a new customer (`customer.created`) with a login, or a login for the
- * existing customer of that email who has none yet; answers the customer (tokens come from a
- * login). An email that has a login answers 409 with nothing more than that.
- */
-export async function register(
-  tenant: Tenant,
-  input: { email: string; password: string; name: string },
-  now = new Date(),
-): Promise<OwnCustomer> {
-  assertPassword(input.password, input.email);
-  const passwordHash = await hashPassword(input.password);
-  const taken = () => new ConflictError('An account with this email exists: log in, or reset its password');
-  let customerId = await findCustomerIdByEmail(tenant, input.email);
-  if (customerId === undefined) {
-    try {
-      customerId = (await createCustomer(tenant, { name: input.name, email: input.email })).id;
-    } catch (error) {
-      // Registered by a concurrent request a moment ago.
-      if (error instanceof ConflictError) throw taken();
-      throw error;
-    }
-  }
-  try {
-    await createLogin(tenant, customerId, passwordHash, now);
-  } catch (error) {
-    if (error instanceof ConflictError) throw taken();
-    throw error;
-  }
-  return ownView(await getCustomer(tenant, customerId));
-}
 
 /** `POST /v1/auth/logout`: revokes the refresh token's family (an unknown token changes nothing). */
 export async function logout(tenant: Tenant, refreshToken: string, now = new Date()): Promise<void> {

@@ -6,6 +6,8 @@
 import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
+import type { TransactionPart, TransactItem } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, VersionConflict } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
@@ -23,6 +25,22 @@ const presentAddress = (address: AddressRecord, customer: CustomerRecord): Addre
   storedAddress.view({ ...address, is_default: customer[defaultPointer(address.type)] === address.id });
 
 export async function createCustomer(tenant: Tenant, input: CustomerCreate): Promise<Customer> {
+  const { customer, writes } = await customerCreation(tenant, input);
+  await transactWrite(writes);
+  return customer;
+}
+
+/**
+ * A new customer (its id taken) and the writes that create it with its `customer.created` event,
+ * for a caller that writes them in a transaction of its own with more (a confirmed registration:
+ * the login with it, all or nothing). `onEmailTaken`: what a customer of that email, made
+ * meanwhile, means to the caller (a 409 by default).
+ */
+export async function customerCreation(
+  tenant: Tenant,
+  input: CustomerCreate,
+  onEmailTaken?: () => Error,
+): Promise<{ customer: Customer; writes: (TransactItem | TransactionPart)[] }> {
   const id = await nextId(tenant, 'customer');
   const now = new Date().toISOString();
   const customer: CustomerRecord = {
@@ -42,8 +60,10 @@ export async function createCustomer(tenant: Tenant, input: CustomerCreate): Pro
     open_orders: 0,
   };
   const presented = presentCustomer(customer);
-  await repo.insertCustomer(tenant, customer, eventPut(tenant, customerCreated, { customer: presented }).item);
-  return presented;
+  return {
+    customer: presented,
+    writes: repo.customerInsertion(tenant, customer, eventPut(tenant, customerCreated, { customer: presented }).item, onEmailTaken),
+  };
 }
 
 export async function getCustomer(tenant: Tenant, id: number): Promise<Customer> {

@@ -322,6 +322,11 @@ export const customerAuthKeys = {
     pk: `${tenantPrefix(tenant)}#PASSWORD_RESET#${tokenHash}`,
     sk: 'RESET',
   }),
+  /** A registration waiting for its mailed code, by the code's SHA-256: single use, 30 minutes. */
+  registration: (tenant: Tenant, codeHash: string): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#REGISTRATION#${codeHash}`,
+    sk: 'REGISTRATION',
+  }),
   /** Failed logins of one email (by the SHA-256 of the lower-cased address): the lockout counter. */
   loginFailures: (tenant: Tenant, emailHash: string): ItemKey => ({
     pk: `${tenantPrefix(tenant)}#LOGIN_FAILURES#${emailHash}`,
