@@ -113,13 +113,20 @@ export const CALLS_BUDGET: Record<string, number> = {
   'shipments.tracking': 5,
   'shipments.simulate': 4,
   // Customer accounts: the email's owner, its login, the lockout count, the session's family and token,
-  // the signing keys (cached 5 minutes), the customer (and, to register, the customer's creation).
-  'auth.register': 7,
+  // the signing keys (cached 5 minutes), the customer. A registration reads the owner and the login and
+  // writes one code (+ 2 with an Idempotency-Key); its confirmation reads the code and the owner, then
+  // either takes a customer id and writes one transaction (code, customer, marker, total, event,
+  // login) or writes one (code, login, marker check) and reads the customer for the answer.
+  'auth.register': 5,
+  'auth.registerConfirm': 6,
   'auth.login': 8,
   'auth.refresh': 3,
+  // The code, then one transaction: its use and the login's new password with its generations moved
+  // (+ 2 with an Idempotency-Key: its record's put and completion).
   'auth.passwordResetConfirm': 4,
-  // The login, the new hash, the customer's sessions, and one update per other session it ends.
-  'auth.password': 5,
+  // The login, then its one conditional update (new hash, generations moved) however many sessions
+  // end (+ 2 with an Idempotency-Key).
+  'auth.password': 4,
   // Carts (docs/carts.md): the cart (one GetItem), everything its lines name with the account (one
   // BatchGetItem; a replaced legacy table a second one), one conditional Put. A write answered with a
   // legacy line's missing cell also lists the cells priced (one Query). Merge reads both carts at once

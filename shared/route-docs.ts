@@ -55,7 +55,11 @@ export const routeDocs: Record<string, { summary: string; tag: string }> = {
     summary: "Sendcloud's parcel status callbacks (signed with the account's Sendcloud secret)",
     tag: 'Shipments',
   },
-  'auth.register': { summary: 'Register a customer account (a storefront, with a publishable key)', tag: 'Customer accounts' },
+  'auth.register': {
+    summary: 'Register a customer account: mails a code to the address (always 202; a storefront, with a publishable key)',
+    tag: 'Customer accounts',
+  },
+  'auth.registerConfirm': { summary: 'Confirm a registration with the mailed code: the login is made', tag: 'Customer accounts' },
   'auth.login': { summary: 'Log a customer in: an access token and a refresh token', tag: 'Customer accounts' },
   'auth.refresh': { summary: 'A new access token and a new refresh token (the old one is used up)', tag: 'Customer accounts' },
   'auth.logout': { summary: "End the refresh token's session", tag: 'Customer accounts' },

@@ -466,7 +466,8 @@ export const carriersSendcloudWebhook = /* @__PURE__ */ r({
 // Customer accounts: a storefront (publishable key) signs its customers in
 const auth = (id: string, path: string, handler: string, extra: Partial<RouteDefinition> = {}) =>
   r({ id, method: 'POST', path, handler: `customer-auth/${handler}`, scopes: ['auth:customer'], storefront: true, ...extra });
-export const authRegister = /* @__PURE__ */ auth('auth.register', '/v1/auth/register', 'register');
+export const authRegister = /* @__PURE__ */ auth('auth.register', '/v1/auth/register', 'register', { mail: true });
+export const authRegisterConfirm = /* @__PURE__ */ auth('auth.registerConfirm', '/v1/auth/register/confirm', 'register-confirm');
 export const authLogin = /* @__PURE__ */ auth('auth.login', '/v1/auth/login', 'login', { signsTokens: true });
 export const authRefresh = /* @__PURE__ */ auth('auth.refresh', '/v1/auth/refresh', 'refresh', { signsTokens: true });
 export const authLogout = /* @__PURE__ */ auth('auth.logout', '/v1/auth/logout', 'logout');
@@ -928,6 +929,7 @@ export const routes: readonly RouteDefinition[] = [
   carriersConfigure,
   carriersSendcloudWebhook,
   authRegister,
+  authRegisterConfirm,
   authLogin,
   authRefresh,
   authLogout,

@@ -11,5 +11,7 @@ export const handler = defineHandler(
     await confirmPasswordReset(tenant, body);
     return ok({ ok: true });
   },
-  { idempotency: idempotent({ secretFields: ['token', 'password'] }), quota: storefrontQuota },
+  // The code stays in the fingerprint (a replay must be of the same code; it is 256 random bits, so
+  // the fingerprint's SHA-256 of it reveals nothing); the password stays out.
+  { idempotency: idempotent({ secretFields: ['password'] }), quota: storefrontQuota },
 );

@@ -3,14 +3,17 @@
  * when its signature verifies against the published keys with the pinned algorithm, issuer and
  * audience (tokens.ts), and — read at once — its account exists, the customer still has a login
  * in that account and mode, and the token's session was neither logged out nor ended by a password
- * change. The tenant is the verified token's own (`acct`, `mode`): nothing in the request chooses it.
+ * change or reset (the login's session generation, session-rules.ts: one comparison however many
+ * sessions the change ended). The tenant is the verified token's own (`acct`, `mode`): nothing in
+ * the request chooses it.
  */
 import type { Principal } from '#shared/auth/principal';
 import { getAccountRecord } from '#shared/accounts/repository';
 import { keyLimitsOf, usageKeyOf } from '#shared/accounts/service';
 import { readLogin } from './credentials';
 import { publishedKeys } from './published-keys';
-import { sessionActive } from './refresh-tokens';
+import { readSession } from './refresh-tokens';
+import { sessionCurrent } from './session-rules';
 import { InvalidAccessToken, tokenContext, verifyAccessToken } from './tokens';
 
 /** A JWS in compact form (`header.payload.signature`, base64url, a JSON header): never an API key. */
@@ -30,14 +33,15 @@ export async function resolveAccessToken(token: string, now = new Date()): Promi
     throw error;
   }
   const { tenant, customerId, sessionId } = claims;
-  const [account, login, alive] = await Promise.all([
+  const [account, login, session] = await Promise.all([
     getAccountRecord(tenant.accountId),
     readLogin(tenant, customerId),
-    sessionId ? sessionActive(tenant, sessionId, customerId) : Promise.resolve(false),
+    sessionId ? readSession(tenant, sessionId, customerId) : Promise.resolve(undefined),
   ]);
   if (!account) return { status: 'unknown', reason: 'no such account' };
   if (!login) return { status: 'unknown', reason: 'the customer has no login' };
-  if (!alive) return { status: 'unknown', reason: 'the session has ended' };
+  if (!session) return { status: 'unknown', reason: 'the session was logged out' };
+  if (!sessionCurrent(login, session)) return { status: 'unknown', reason: 'a password change or reset ended the session' };
   const usageKey = usageKeyOf(account, tenant.mode, 'publishable');
   return {
     status: 'ok',

@@ -3,7 +3,6 @@
  * (`import * as authOperations`); the schemas are marked pure, so each bundle keeps only its own.
  */
 import type * as z from 'zod';
-import { CustomerSchema } from '#shared/customers/schema';
 import type { Operation } from '#shared/schemas/operation';
 import {
   authJwks,
@@ -16,21 +15,26 @@ import {
   authPasswordResetConfirm,
   authRefresh,
   authRegister,
+  authRegisterConfirm,
 } from '#shared/routes';
 import {
   DoneSchema,
   JwksSchema,
   LoginSchema,
+  OwnCustomerSchema,
   PasswordChangeSchema,
   PasswordResetConfirmSchema,
   ProfileUpdateSchema,
   PasswordResetSchema,
   RefreshSchema,
+  RegisterConfirmSchema,
   RegisterSchema,
+  RegistrationPendingSchema,
   TokenPairSchema,
 } from './schema';
 
-export const register = { route: authRegister, body: RegisterSchema, status: 201, errors: [409] } satisfies Operation;
+export const register = { route: authRegister, body: RegisterSchema, status: 202 } satisfies Operation;
+export const registerConfirm = { route: authRegisterConfirm, body: RegisterConfirmSchema, status: 201, errors: [409] } satisfies Operation;
 export const login = { route: authLogin, body: LoginSchema } satisfies Operation;
 export const refresh = { route: authRefresh, body: RefreshSchema } satisfies Operation;
 export const logout = { route: authLogout, body: RefreshSchema } satisfies Operation;
@@ -42,21 +46,22 @@ export const changePassword = { route: authPassword, body: PasswordChangeSchema 
 export const jwks = { route: authJwks, envelope: false } satisfies Operation;
 
 const session = /* @__PURE__ */ (() =>
-  TokenPairSchema.extend({ customer: CustomerSchema }).meta({ id: 'CustomerSession', description: 'Tokens and the customer' }))();
+  TokenPairSchema.extend({ customer: OwnCustomerSchema }).meta({ id: 'CustomerSession', description: 'Tokens and the customer' }))();
 
 /**
  * What each operation answers (its `data`), for the OpenAPI document: kept apart from the
  * operations, so handler bundles leave the response schemas out.
  */
 export const responses = {
-  register: CustomerSchema,
+  register: RegistrationPendingSchema,
+  registerConfirm: OwnCustomerSchema,
   login: session,
   refresh: TokenPairSchema,
   logout: DoneSchema,
   passwordReset: DoneSchema,
   passwordResetConfirm: DoneSchema,
-  me: CustomerSchema,
-  updateMe: CustomerSchema,
+  me: OwnCustomerSchema,
+  updateMe: OwnCustomerSchema,
   changePassword: DoneSchema,
   jwks: JwksSchema,
 } satisfies Record<string, z.ZodType>;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { CustomerUpdateSchema } from '#shared/customers/schema';
+import { CustomerSchema, CustomerUpdateSchema } from '#shared/customers/schema';
 import { lineText, requiredText } from '#shared/schemas/common';
+import { OWN_CUSTOMER_FIELDS } from './own-view';
 import { MAX_PASSWORD_LENGTH } from './passwords';
 
 /*
@@ -25,6 +26,15 @@ const password = /* @__PURE__ */ z
 const refreshToken = /* @__PURE__ */ z.string().min(1).max(200).meta({ example: 'rt_…' });
 
 export const RegisterSchema = /* @__PURE__ */ z.strictObject({ email, password, name: requiredText(200) }).meta({ id: 'CustomerRegister' });
+/** A registration code as the mail gives it: `reg_` and 43 characters (malformed ones are a 422, unknown ones a 401). */
+export const RegisterConfirmSchema = /* @__PURE__ */ z
+  .strictObject({ code: lineText(200).min(1, 'must not be empty').meta({ example: 'reg_…' }) })
+  .meta({ id: 'CustomerRegisterConfirm' });
+export const RegistrationPendingSchema = /* @__PURE__ */ z.object({ status: z.literal('pending_confirmation') }).meta({
+  id: 'CustomerRegistrationPending',
+  description:
+    'The same answer whatever the email: a code was mailed to it (to confirm the registration, or — when the address has an account — to reset its password)',
+});
 export const LoginSchema = /* @__PURE__ */ z.strictObject({ email, password }).meta({ id: 'CustomerLogin' });
 export const RefreshSchema = /* @__PURE__ */ z.strictObject({ refresh_token: refreshToken }).meta({ id: 'CustomerRefresh' });
 export const PasswordResetSchema = /* @__PURE__ */ z.strictObject({ email }).meta({ id: 'CustomerPasswordReset' });
@@ -48,6 +58,15 @@ export const ProfileUpdateSchema = /* @__PURE__ */ (() =>
 export const PasswordChangeSchema = /* @__PURE__ */ z
   .strictObject({ current_password: password, new_password: password })
   .meta({ id: 'CustomerPasswordChange' });
+
+/** A customer's own record as they see it (own-view.ts): the shop's notes and bookkeeping left out. */
+export const OwnCustomerSchema = /* @__PURE__ */ (() =>
+  CustomerSchema.pick(
+    Object.fromEntries(OWN_CUSTOMER_FIELDS.map((field) => [field, true] as const)) as Record<(typeof OWN_CUSTOMER_FIELDS)[number], true>,
+  ).meta({
+    id: 'CustomerAccount',
+    description: "The signed-in customer's own record: their contact details, never the shop's notes about them",
+  }))();
 
 export const TokenPairSchema = /* @__PURE__ */ z
   .object({

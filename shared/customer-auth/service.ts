@@ -1,50 +1,18 @@
 /**
- * Customer accounts: the flows that do not sign — register, logout, password change, password reset
- * and its confirmation (signing in: sessions.ts). Every credential that does not authenticate answers the
- * same 401, and a reset request the same 202 whether or not the email has an account.
+ * Customer accounts: the flows that do not sign — logout, the customer's own record, password
+ * change, password reset and its confirmation (registration: registration.ts; signing in:
+ * sessions.ts). Every credential that does not authenticate answers the same 401, and a reset
+ * request the same 202 whether or not the email has an account.
  */
 import type { Tenant } from '#shared/auth/principal';
-import { findCustomerIdByEmail } from '#shared/customers/repository';
-import { createCustomer, getCustomer, updateCustomer } from '#shared/customers/service';
-import { ConflictError, UnauthorizedError, ValidationError } from '#shared/errors';
+import { getCustomer, updateCustomer } from '#shared/customers/service';
+import { UnauthorizedError, ValidationError } from '#shared/errors';
 import { sendMail } from '#shared/mail/send';
-import { consumeResetToken, createLogin, issueResetToken, readLogin, replacePasswordHash } from './credentials';
+import { changePasswordHash, issueResetToken, readLogin, resetPassword } from './credentials';
+import { findLoginByEmail } from './find-login';
+import { ownView, type OwnCustomer } from './own-view';
 import { assertPassword, hashPassword, verifyPassword } from './passwords';
-import { familyOf, revokeCustomerFamilies, revokeFamily } from './refresh-tokens';
-
-type Customer = Awaited<ReturnType<typeof getCustomer>>;
-
-/**
- * `POST /v1/auth/register`: a new customer (`customer.created`) with a login, or a login for the
- * existing customer of that email who has none yet; answers the customer (tokens come from a
- * login). An email that has a login answers 409 with nothing more than that.
- */
-export async function register(
-  tenant: Tenant,
-  input: { email: string; password: string; name: string },
-  now = new Date(),
-): Promise<Customer> {
-  assertPassword(input.password, input.email);
-  const passwordHash = await hashPassword(input.password);
-  const taken = () => new ConflictError('An account with this email exists: log in, or reset its password');
-  let customerId = await findCustomerIdByEmail(tenant, input.email);
-  if (customerId === undefined) {
-    try {
-      customerId = (await createCustomer(tenant, { name: input.name, email: input.email })).id;
-    } catch (error) {
-      // Registered by a concurrent request a moment ago.
-      if (error instanceof ConflictError) throw taken();
-      throw error;
-    }
-  }
-  try {
-    await createLogin(tenant, customerId, passwordHash, now);
-  } catch (error) {
-    if (error instanceof ConflictError) throw taken();
-    throw error;
-  }
-  return getCustomer(tenant, customerId);
-}
+import { familyOf, revokeFamily } from './refresh-tokens';
 
 /** `POST /v1/auth/logout`: revokes the refresh token's family (an unknown token changes nothing). */
 export async function logout(tenant: Tenant, refreshToken: string, now = new Date()): Promise<void> {
@@ -52,19 +20,21 @@ export async function logout(tenant: Tenant, refreshToken: string, now = new Dat
   if (familyId) await revokeFamily(tenant, familyId, now);
 }
 
-/** `GET /v1/auth/me`: the signed-in customer's record. */
-export const profile = (tenant: Tenant, customerId: number): Promise<Customer> => getCustomer(tenant, customerId);
+/** `GET /v1/auth/me`: the signed-in customer's own view of their record (no shop notes). */
+export const profile = async (tenant: Tenant, customerId: number): Promise<OwnCustomer> => ownView(await getCustomer(tenant, customerId));
 
-/** `PUT /v1/auth/me`: name, phone, company (`customer.updated`); the email is the login and stays. */
-export const updateProfile = (
+/** `PUT /v1/auth/me`: name, phone, company (`customer.updated`); the email is the login and stays. Answers the own view. */
+export const updateProfile = async (
   tenant: Tenant,
   customerId: number,
   changes: { name?: string | undefined; phone?: string | null | undefined; company?: string | null | undefined },
-): Promise<Customer> => updateCustomer(tenant, customerId, changes);
+): Promise<OwnCustomer> => ownView(await updateCustomer(tenant, customerId, changes));
 
 /**
- * `POST /v1/auth/password`: the current password, then the new one; every other session is revoked.
- * A wrong current password is a 422 on that field, not a 401: the access token did authenticate.
+ * `POST /v1/auth/password`: the current password, then the new one. Every other session and every
+ * outstanding reset code end in the same one update of the login (its generations, session-rules.ts);
+ * the session of the access token that made the change (`sid`) goes on. A wrong current password is
+ * a 422 on that field, not a 401: the access token did authenticate.
  */
 export async function changePassword(
   tenant: Tenant,
@@ -78,36 +48,57 @@ export async function changePassword(
     throw new ValidationError('The current password is wrong', [{ field: 'current_password', message: 'is not the current password' }]);
   }
   assertPassword(input.new_password);
-  await replacePasswordHash(tenant, customerId, await hashPassword(input.new_password), now);
-  await revokeCustomerFamilies(tenant, customerId, sessionId ?? undefined, now);
+  await changePasswordHash(
+    tenant,
+    customerId,
+    { verifiedHash: stored.password_hash, passwordHash: await hashPassword(input.new_password), keepSession: sessionId },
+    now,
+  );
 }
 
 /**
- * `POST /v1/auth/password-reset`: always the same answer; when the email has a login, a
- * single-use token valid 30 minutes goes to that email (and only there).
+ * `POST /v1/auth/password-reset`: always the same answer, after the same work whatever the email —
+ * the same two reads (find-login.ts), one code written, one mail sent. With a login, the mail holds
+ * a single-use code valid 30 minutes; without one, the code is bound to no one and the mail says
+ * that the address has no account. Either mail goes to that address only.
  */
 export async function requestPasswordReset(tenant: Tenant, email: string, now = new Date()): Promise<void> {
-  const customerId = await findCustomerIdByEmail(tenant, email);
-  if (customerId === undefined || !(await readLogin(tenant, customerId))) return;
-  const { token, expiresAt } = await issueResetToken(tenant, customerId, now);
-  await sendMail({
-    to: email,
-    subject: `${tenant.mode === 'test' ? '[TEST] ' : ''}Reset your password`,
-    text: [
-      'Someone asked to reset the password of your account. If it was you, use this code within 30 minutes:',
-      '',
-      token,
-      '',
-      `It works once and expires at ${expiresAt}. If it was not you, ignore this message: your password stays as it is.`,
-    ].join('\n'),
-  });
+  const { login } = await findLoginByEmail(tenant, email);
+  const { token, expiresAt } = await issueResetToken(tenant, login, now);
+  await sendMail(login ? resetMail(tenant, email, token, expiresAt) : noAccountMail(tenant, email));
 }
 
-/** `POST /v1/auth/password-reset/confirm`: a valid token sets the password once and revokes every session. */
+const subjectOf = (tenant: Tenant, subject: string) => `${tenant.mode === 'test' ? '[TEST] ' : ''}${subject}`;
+
+const resetMail = (tenant: Tenant, email: string, code: string, expiresAt: string) => ({
+  to: email,
+  subject: subjectOf(tenant, 'Reset your password'),
+  text: [
+    'Someone asked to reset the password of your account. If it was you, use this code within 30 minutes:',
+    '',
+    code,
+    '',
+    `It works once and expires at ${expiresAt}. If it was not you, ignore this message: your password stays as it is.`,
+  ].join('\n'),
+});
+
+const noAccountMail = (tenant: Tenant, email: string) => ({
+  to: email,
+  subject: subjectOf(tenant, 'Reset your password'),
+  text: [
+    'Someone asked to reset the password of an account with this email address, but there is no account with a',
+    'password for this address. If it was you, you can register with this address instead.',
+    '',
+    'If it was not you, ignore this message.',
+  ].join('\n'),
+});
+
+/**
+ * `POST /v1/auth/password-reset/confirm`: a valid code sets the password once and, in the same
+ * transaction, ends every session and every other reset code of the customer.
+ */
 export async function confirmPasswordReset(tenant: Tenant, input: { token: string; password: string }, now = new Date()): Promise<void> {
   assertPassword(input.password);
-  const customerId = await consumeResetToken(tenant, input.token, now);
+  const customerId = await resetPassword(tenant, input.token, await hashPassword(input.password), now);
   if (customerId === undefined) throw new UnauthorizedError('The reset code is not valid (wrong, used or expired)');
-  await replacePasswordHash(tenant, customerId, await hashPassword(input.password), now);
-  await revokeCustomerFamilies(tenant, customerId, undefined, now);
 }

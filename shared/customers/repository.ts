@@ -11,7 +11,7 @@ import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type 
 import { adjustTotal } from '#shared/db/totals';
 import { batchGet, keyId } from '#shared/db/batch';
 import { createdSortKey, cursorKeys, customerAuthKeys, nameSortKey, tenantKeys, type ItemKey } from '#shared/db/keys';
-import { tableName, type TransactItem } from '#shared/db/table';
+import { tableName, type TransactionPart, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { buildUpdate, versionedDelete, versionedUpdate } from '#shared/db/update-expression';
 import { ConflictError, NotFoundError, UnknownCursorError, VersionConflict } from '#shared/errors';
@@ -53,14 +53,22 @@ const customerUpdate = (
     counters ? { set: [counters.set], values: counters.values } : {},
   );
 
-export async function insertCustomer(tenant: Tenant, customer: CustomerRecord, event: TransactItem): Promise<void> {
-  await transactWrite([
-    customerPut(tenant, customer),
-    { item: emailMarkerPut(tenant, customer.email, customer.id), onConditionFailure: () => emailTaken(customer.email) },
-    adjustTotal(tenant, CUSTOMERS, 1),
-    event,
-  ]);
-}
+/**
+ * The writes that create a customer — the customer, its email marker (`onEmailTaken` when the
+ * email has a customer: a 409 by default), the total, its event — for one transaction, which a
+ * caller may extend with writes of its own (a confirmed registration adds the login).
+ */
+export const customerInsertion = (
+  tenant: Tenant,
+  customer: CustomerRecord,
+  event: TransactItem,
+  onEmailTaken: () => Error = () => emailTaken(customer.email),
+): (TransactItem | TransactionPart)[] => [
+  customerPut(tenant, customer),
+  { item: emailMarkerPut(tenant, customer.email, customer.id), onConditionFailure: onEmailTaken },
+  adjustTotal(tenant, CUSTOMERS, 1),
+  event,
+];
 
 /**
  * A guest's customer, as parts of another writer's transaction (a checkout's order): the put with
@@ -68,7 +76,7 @@ export async function insertCustomer(tenant: Tenant, customer: CustomerRecord, e
  * update of the same item could not join the put in one transaction), the list total and the
  * event. No email marker: a guest's email may be another customer's (stored.ts).
  */
-export function customerCreation(
+export function guestCustomerInsertion(
   tenant: Tenant,
   customer: CustomerRecord,
   counts: Record<string, number>,
@@ -296,8 +304,10 @@ export async function deleteAddress(
   ]);
 }
 
-export async function findCustomerIdByEmail(tenant: Tenant, email: string): Promise<number | undefined> {
-  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.customerEmail(tenant, email) }));
+export async function findCustomerIdByEmail(tenant: Tenant, email: string, consistent = false): Promise<number | undefined> {
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: tenantKeys.customerEmail(tenant, email), ConsistentRead: consistent }),
+  );
   return result.Item ? Number(result.Item.customer_id) : undefined;
 }
 

@@ -6,9 +6,10 @@
 import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
+import type { TransactionPart, TransactItem } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, VersionConflict } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
-import type { TransactItem } from '#shared/db/table';
 import { eventPut } from '#shared/events/outbox';
 import { customerCreated, customerUpdated } from './events';
 import * as repo from './repository';
@@ -45,10 +46,28 @@ function newCustomerRecord(id: number, input: CustomerCreate, guest: boolean, no
 }
 
 export async function createCustomer(tenant: Tenant, input: CustomerCreate): Promise<Customer> {
+  const { customer, writes } = await customerCreation(tenant, input);
+  await transactWrite(writes);
+  return customer;
+}
+
+/**
+ * A new customer (its id taken) and the writes that create it with its `customer.created` event,
+ * for a caller that writes them in a transaction of its own with more (a confirmed registration:
+ * the login with it, all or nothing). `onEmailTaken`: what a customer of that email, made
+ * meanwhile, means to the caller (a 409 by default).
+ */
+export async function customerCreation(
+  tenant: Tenant,
+  input: CustomerCreate,
+  onEmailTaken?: () => Error,
+): Promise<{ customer: Customer; writes: (TransactItem | TransactionPart)[] }> {
   const customer = newCustomerRecord(await nextId(tenant, 'customer'), input, false, new Date().toISOString());
   const presented = presentCustomer(customer);
-  await repo.insertCustomer(tenant, customer, eventPut(tenant, customerCreated, { customer: presented }).item);
-  return presented;
+  return {
+    customer: presented,
+    writes: repo.customerInsertion(tenant, customer, eventPut(tenant, customerCreated, { customer: presented }).item, onEmailTaken),
+  };
 }
 
 /** A guest checkout's customer, not yet written: its writes join the order's own transaction. */
@@ -69,7 +88,7 @@ export interface GuestCustomer {
 export async function draftGuestCustomer(tenant: Tenant, guest: { name: string; email: string }, now = new Date()): Promise<GuestCustomer> {
   const customer = newCustomerRecord(await nextId(tenant, 'customer'), guest, true, now.toISOString());
   const event = eventPut(tenant, customerCreated, { customer: presentCustomer(customer) }, now).item;
-  return { customer, creation: (counts) => repo.customerCreation(tenant, customer, counts, event) };
+  return { customer, creation: (counts) => repo.guestCustomerInsertion(tenant, customer, counts, event) };
 }
 
 export async function getCustomer(tenant: Tenant, id: number): Promise<Customer> {

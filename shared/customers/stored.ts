@@ -116,3 +116,13 @@ export const emailMarkerPut = (tenant: Tenant, email: string, customerId: number
     ConditionExpression: 'attribute_not_exists(pk)',
   },
 });
+
+/** A transaction's check that the email still belongs to the customer (its marker names them). */
+export const emailOwnerCheck = (tenant: Tenant, email: string, customerId: number): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key: tenantKeys.customerEmail(tenant, email),
+    ConditionExpression: 'customer_id = :id',
+    ExpressionAttributeValues: { ':id': customerId },
+  },
+});

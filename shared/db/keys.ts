@@ -39,6 +39,12 @@ export const platformKeys = {
 export const accountSettingsKey = (accountId: string): ItemKey => ({ pk: `T#${accountId}#ACCOUNT`, sk: 'SETTINGS' });
 
 /** Which products a product list index partition holds. */
+/**
+ * Whose Idempotency-Key records these are: the caller's kind, its customer for a customer token,
+ * and for a publishable key the key and the client address it is used from.
+ */
+export type IdempotencyCaller = Pick<Principal, 'kind' | 'customerId'> & { keyId?: string; client?: string };
+
 export type ProductListState = 'all' | 'active' | 'inactive';
 
 /** Named per-tenant sequences (integer ids) and totals (list counts). */
@@ -132,17 +138,19 @@ export const tenantKeys = {
   /**
    * An Idempotency-Key's record, by the key's SHA-256; all of a tenant's share one partition. Scoped
    * per caller kind, so a publishable key (public, in browsers) cannot claim the key a merchant's
-   * server will send, and per customer for customer tokens, so no customer meets another's answer;
-   * secret keys keep the unprefixed sort key their records have always had.
+   * server will send; per customer for customer tokens, so no customer meets another's answer; and
+   * per publishable key and client address (the rate limiter's client: an IPv4 address, an IPv6
+   * /64) for storefront visitors, so one visitor never replays or blocks another's request. Secret
+   * keys keep the unprefixed sort key their records have always had.
    */
-  idempotency: (tenant: Tenant, caller: Pick<Principal, 'kind' | 'customerId'>, keyHash: string): ItemKey => ({
+  idempotency: (tenant: Tenant, caller: IdempotencyCaller, keyHash: string): ItemKey => ({
     pk: `${tenantPrefix(tenant)}#IDEMPOTENCY`,
     sk:
       caller.kind === 'secret'
         ? `idempotency#${keyHash}`
         : caller.kind === 'customer'
           ? `idempotency#customer#${caller.customerId}#${keyHash}`
-          : `idempotency#${caller.kind}#${keyHash}`,
+          : `idempotency#${caller.kind}#${caller.keyId ?? 'unknown'}#${caller.client ?? 'unknown'}#${keyHash}`,
   }),
   /** gsi1 partition of a tenant's events, in creation order (event ids are time-ordered). */
   eventsCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#EVENTS`,
@@ -314,13 +322,16 @@ export const customerAuthKeys = {
     pk: `${tenantPrefix(tenant)}#PASSWORD_RESET#${tokenHash}`,
     sk: 'RESET',
   }),
+  /** A registration waiting for its mailed code, by the code's SHA-256: single use, 30 minutes. */
+  registration: (tenant: Tenant, codeHash: string): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#REGISTRATION#${codeHash}`,
+    sk: 'REGISTRATION',
+  }),
   /** Failed logins of one email (by the SHA-256 of the lower-cased address): the lockout counter. */
   loginFailures: (tenant: Tenant, emailHash: string): ItemKey => ({
     pk: `${tenantPrefix(tenant)}#LOGIN_FAILURES#${emailHash}`,
     sk: 'FAILURES',
   }),
-  /** gsi1 partition of a customer's families (its sessions), newest first. */
-  customerFamilies: (tenant: Tenant, customerId: number): string => `${tenantPrefix(tenant)}#CUSTOMER#${customerId}#SESSIONS`,
 };
 
 /**

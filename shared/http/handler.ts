@@ -9,7 +9,8 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal, Tenant } from '#shared/auth/principal';
-import type { QuotaOf } from '#shared/limits/quota';
+import type { IdempotencyCaller } from '#shared/db/keys';
+import { clientOf, type QuotaOf } from '#shared/limits/quota';
 import { toProxyResult, type HttpResult } from './envelope';
 import { admissionError, invocationOf } from './invocation';
 import { guard } from './middleware/guard';
@@ -28,12 +29,21 @@ export type IdempotencyRunner = (
   tenant: Tenant,
   input: {
     headers: Record<string, string>;
-    caller: Pick<Principal, 'kind' | 'customerId'>;
+    caller: IdempotencyCaller;
     request: { route: string; path: string; body: unknown };
   },
   context: Context | undefined,
   work: () => Promise<HttpResult>,
 ) => Promise<HttpResult>;
+
+/**
+ * Whose records a request's Idempotency-Key names: a storefront visitor's are their own — per
+ * publishable key and client address, as the rate limiter counts them (docs/platform.md).
+ */
+const idempotencyCallerOf = (principal: Principal, sourceIp: string | undefined): IdempotencyCaller =>
+  principal.kind === 'publishable'
+    ? { kind: principal.kind, keyId: principal.keyId, client: clientOf(sourceIp) }
+    : { kind: principal.kind, ...(principal.customerId !== undefined ? { customerId: principal.customerId } : {}) };
 
 export interface HandlerOptions {
   /** Every POST handler passes `idempotent()` (a unit test checks it); other methods never need it. */
@@ -73,7 +83,11 @@ export function defineHandler<S extends Operation>(
     const result = options.idempotency
       ? await options.idempotency(
           tenant,
-          { headers: request.headers, caller: principal, request: { route: route.id, path: event.path, body: request.body ?? null } },
+          {
+            headers: request.headers,
+            caller: idempotencyCallerOf(principal, event.requestContext?.identity?.sourceIp),
+            request: { route: route.id, path: event.path, body: request.body ?? null },
+          },
           context,
           () => fn(request),
         )

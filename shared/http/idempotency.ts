@@ -6,16 +6,18 @@
  *   same key + other request → 409 idempotency_conflict;
  *   same key while the first still runs → 409 idempotency_conflict.
  * Records live in the tenant's partition (keys are scoped per tenant and per key kind, so a
- * publishable key cannot claim a secret key's Idempotency-Key) and expire after 24 h.
+ * publishable key cannot claim a secret key's Idempotency-Key; per customer for customer tokens;
+ * per publishable key and client address for storefront visitors, so one visitor neither replays
+ * nor blocks another's) and expire after 24 h.
  * A request that fails (throws) leaves no record, so it may be retried with the same key.
  */
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context } from 'aws-lambda';
 import { createHash } from 'node:crypto';
-import type { Principal, Tenant } from '#shared/auth/principal';
+import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
-import { tenantKeys } from '#shared/db/keys';
+import { tenantKeys, type IdempotencyCaller } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
 import { logger } from '#shared/logger';
 import type { HttpResult } from './envelope';
@@ -27,10 +29,10 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export interface IdempotentInput {
   key: string;
   /**
-   * Records are scoped per caller kind (a publishable key never meets a secret key's record) and
-   * per customer for customer tokens.
+   * Records are scoped per caller kind (a publishable key never meets a secret key's record), per
+   * customer for customer tokens, and per publishable key and client address for storefront visitors.
    */
-  caller: Pick<Principal, 'kind' | 'customerId'>;
+  caller: IdempotencyCaller;
   request: { route: string; path: string; body: unknown };
 }
 

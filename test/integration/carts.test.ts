@@ -9,6 +9,7 @@ import { pdfOf, uploadForm } from '#test/support/files';
 import { CartSchema } from '#shared/carts/schema';
 import { OrderSchema } from '#shared/orders/schema';
 import { call, uniqueEmail } from '#test/support/http';
+import { signUp } from '#test/support/customer-accounts';
 import { brochure, businessCards, posterA2, smallTable } from '#test/support/products';
 
 /**
@@ -37,7 +38,7 @@ describe('carts', () => {
 
   async function signIn() {
     const email = uniqueEmail('cart');
-    const registered = await call('POST', '/v1/auth/register', { key: shop.publishable, body: { email, password, name: 'Carla' } });
+    const registered = await signUp(shop.publishable, { email, password, name: 'Carla' });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
     const session = await call('POST', '/v1/auth/login', { key: shop.publishable, body: { email, password } });
     expect(session.status, JSON.stringify(session.body)).toBe(200);

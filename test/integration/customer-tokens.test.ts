@@ -5,6 +5,7 @@ import { signingKeys } from '#shared/customer-auth/key-store';
 import { newSigningKey } from '#shared/customer-auth/signing-keys';
 import { issueAccessToken, tokenContext } from '#shared/customer-auth/tokens';
 import { call, uniqueEmail } from '#test/support/http';
+import { signIn as signInCustomer } from '#test/support/customer-accounts';
 import { eventually } from '#test/support/wait';
 import { businessCards } from '#test/support/products';
 
@@ -20,19 +21,7 @@ describe('customer access tokens', () => {
   const password = 'correct horse battery';
 
   /** A registered customer of `publishable`'s shop, signed in. */
-  async function signIn(publishable = shop.publishable) {
-    const email = uniqueEmail('token');
-    const registered = await call('POST', '/v1/auth/register', { key: publishable, body: { email, password, name: 'Tess' } });
-    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-    const session = await call('POST', '/v1/auth/login', { key: publishable, body: { email, password } });
-    expect(session.status, JSON.stringify(session.body)).toBe(200);
-    return {
-      id: registered.body.data.id as number,
-      email,
-      token: session.body.data.access_token as string,
-      refresh: session.body.data.refresh_token as string,
-    };
-  }
+  const signIn = (publishable = shop.publishable) => signInCustomer(publishable, { email: uniqueEmail('token'), password, name: 'Tess' });
 
   const order = (token: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
     call('POST', '/v1/orders', {

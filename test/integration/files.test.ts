@@ -13,6 +13,7 @@ import { fileFromItem, fileItem, type FileRecord } from '#shared/files/stored';
 import { pdfOf, pngOf, postToS3, sha256, storedObjects, uploadForm } from '#test/support/files';
 import { call, dynamoDbWork, uniqueEmail } from '#test/support/http';
 import { businessCards } from '#test/support/products';
+import { signUp } from '#test/support/customer-accounts';
 
 /**
  * Files over HTTP: multipart uploads through the local gateway (which passes the body base64-encoded,
@@ -184,7 +185,7 @@ describe('files', () => {
 
     const signIn = async () => {
       const email = uniqueEmail('files');
-      await call('POST', '/v1/auth/register', { key: shop.publishable, body: { email, password: 'correct horse battery', name: 'F' } });
+      expect((await signUp(shop.publishable, { email, name: 'F' })).status).toBe(201);
       return (await call('POST', '/v1/auth/login', { key: shop.publishable, body: { email, password: 'correct horse battery' } })).body
         .data;
     };
@@ -246,7 +247,7 @@ describe('the files list by cursor', () => {
       tenant: { accountId: created.account.id, mode: 'test' },
     };
     const email = uniqueEmail('cursor');
-    await call('POST', '/v1/auth/register', { key: shop.publishable, body: { email, password: 'correct horse battery', name: 'Anna' } });
+    expect((await signUp(shop.publishable, { email, name: 'Anna' })).status).toBe(201);
     anna = (await call('POST', '/v1/auth/login', { key: shop.publishable, body: { email, password: 'correct horse battery' } })).body.data;
     // The oldest files: a proof of the shop's and two of Anna's.
     uploaded = [];
@@ -407,7 +408,7 @@ describe('files on order lines', () => {
 
   it("lets a customer token order with its own files only, and read its own order's files", async () => {
     const email = uniqueEmail('order-files');
-    await call('POST', '/v1/auth/register', { key: shop.publishable, body: { email, password: 'correct horse battery', name: 'O' } });
+    expect((await signUp(shop.publishable, { email, name: 'O' })).status).toBe(201);
     const session = (await call('POST', '/v1/auth/login', { key: shop.publishable, body: { email, password: 'correct horse battery' } }))
       .body.data;
     const own = (await uploadForm(session.access_token, { bytes: pngOf(5, 5), name: 'mine.png', type: 'image/png' })).body.data;

@@ -92,6 +92,37 @@ describe('Idempotency-Key', () => {
     expect(storefrontAgain.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it("keeps a storefront visitor's records apart from another visitor's with the same publishable key: neither replayed nor blocked", async () => {
+    const { shop } = inject('fixtures');
+    const idempotencyKey = key();
+    const product = await call('POST', '/v1/products', { body: businessCards() });
+    expect(product.status).toBe(201);
+    const calculate = (quantity: number, from: string) =>
+      call('POST', `/v1/products/${product.body.data.id}/calculate`, {
+        key: shop.publishableTest,
+        body: { quantity, options: { paper: 'matt300' } },
+        headers: { 'Idempotency-Key': idempotencyKey },
+        from,
+      });
+    const first = await calculate(500, '127.0.0.1');
+    expect(first.status).toBe(200);
+    // Another visitor (another address) with the same key: another request is not a conflict…
+    const other = await calculate(1000, '127.0.0.2');
+    expect(other.status, JSON.stringify(other.body)).toBe(200);
+    expect(other.headers.get('idempotent-replayed')).toBeNull();
+    expect(other.body.data).not.toEqual(first.body.data);
+    // …and the same request is their own, not a replay of the first visitor's answer.
+    const same = await calculate(500, '127.0.0.3');
+    expect(same.status).toBe(200);
+    expect(same.headers.get('idempotent-replayed')).toBeNull();
+    // Each visitor still replays their own.
+    const again = await calculate(500, '127.0.0.1');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await calculate(1000, '127.0.0.2')).headers.get('idempotent-replayed')).toBe('true');
+    expect((await calculate(1000, '127.0.0.1')).status).toBe(409);
+  });
+
   it('refuses a malformed key with 422', async () => {
     const response = await call('POST', '/v1/customers', {
       body: { name: 'A', email: uniqueEmail() },

@@ -32,6 +32,7 @@ import { produceOrder } from '#test/support/production';
 import { brochure, businessCards, smallTable } from '#test/support/products';
 import { startReceiver, type Receiver } from '#test/support/receiver';
 import { eventually } from '#test/support/wait';
+import { signUp } from '#test/support/customer-accounts';
 
 // ---- The explicit lists: every exception to a check, with its reason -------------------------
 
@@ -59,6 +60,7 @@ const NO_FOREIGN_ID: Record<string, string> = {
   'quotes.list': "lists the caller's own quotes; no id in the path",
   'quotes.create': 'makes a quote; no id in the path (foreign customer and product ids in the body: as orders.create)',
   'auth.register': "registers a customer of the calling key's tenant; no id in the path",
+  'auth.registerConfirm': 'takes a registration code of the tenant; no id in the path',
   'auth.login': "logs in a customer of the calling key's tenant; no id in the path",
   'auth.refresh': 'takes a refresh token of the tenant; no id in the path',
   'auth.logout': 'takes a refresh token of the tenant; no id in the path',
@@ -135,6 +137,7 @@ const CARRIER_CALLBACKS: Record<string, string> = {
 /** The routes a storefront (publishable key, in a browser) calls today: the catalogue and its prices. */
 const STOREFRONT = [
   'auth.register',
+  'auth.registerConfirm',
   'auth.login',
   'auth.refresh',
   'auth.logout',
@@ -273,6 +276,7 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
   'carriers.configure': { json: { public_key: 'probe', secret_key: 'set by the security suite' } },
   // Refused by validation (a common password, a malformed email, an empty token) when a key gets through: nothing is created.
   'auth.register': { json: { email: 'probe@example.com', password: 'password123', name: 'Probe' } },
+  'auth.registerConfirm': { json: { code: '' } },
   'auth.login': { json: { email: 'not-an-email', password: 'whatever it is' } },
   'auth.refresh': { json: { refresh_token: '' } },
   'auth.logout': { json: { refresh_token: '' } },
@@ -454,7 +458,7 @@ beforeAll(async () => {
   // A customer of A with a login (none of the fixtures are theirs), signed in through A's storefront.
   const login = { email: `customer.${marker}@example.com`, password: 'correct horse battery' };
   const storefront = a.keys.publishable_test.key;
-  await created(call('POST', '/v1/auth/register', { key: storefront, body: { ...login, name: 'Signed-in customer' } }), 'registration');
+  await created(signUp(storefront, { ...login, name: 'Signed-in customer' }), 'registration');
   const session = await call('POST', '/v1/auth/login', { key: storefront, body: login });
   if (session.status !== 200) throw new Error(`fixture login: ${session.status} ${JSON.stringify(session.body)}`);
   const customerToken: string = session.body.data.access_token;

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { inject } from 'vitest';
 
 export interface ApiResponse<T = any> {
@@ -6,11 +7,15 @@ export interface ApiResponse<T = any> {
   body: T;
 }
 
-/** Calls the local gateway; `key: null` sends no Authorization header. */
+/**
+ * Calls the local gateway; `key: null` sends no Authorization header. `from` is the local address
+ * the request leaves from (another loopback address, e.g. `127.0.0.2`: another client to the
+ * gateway, which reads the client's address from the connection).
+ */
 export async function call<T = any>(
   method: string,
   path: string,
-  options: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  options: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; from?: string } = {},
 ): Promise<ApiResponse<T>> {
   const { api, shop } = inject('fixtures');
   const key = options.key === undefined ? shop.secretTest : options.key;
@@ -19,9 +24,31 @@ export async function call<T = any>(
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['Content-Type'] ??= 'application/json';
+  if (options.from) return callFrom<T>(options.from, new URL(`${api}${path}`), method, headers, body);
   const response = await fetch(`${api}${path}`, { method, headers, body });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** `call` over node:http, whose requests can leave from a chosen local address (fetch's cannot). */
+function callFrom<T>(localAddress: string, url: URL, method: string, headers: Record<string, string>, body?: string) {
+  return new Promise<ApiResponse<T>>((resolve, reject) => {
+    const outgoing = httpRequest(url, { method, headers, localAddress }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const answered = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined) answered.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        resolve({ status: response.statusCode ?? 0, headers: answered, body: text ? JSON.parse(text) : undefined });
+      });
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
 }
 
 let counter = 0;

@@ -69,8 +69,12 @@ describe('a customer principal', () => {
       tenantKeys.idempotency(tenant, { kind: 'publishable' }, 'h').sk,
       tenantKeys.idempotency(tenant, { kind: 'customer', customerId: 42 }, 'h').sk,
       tenantKeys.idempotency(tenant, { kind: 'customer', customerId: 43 }, 'h').sk,
+      // Storefront visitors: per publishable key and client address.
+      tenantKeys.idempotency(tenant, { kind: 'publishable', keyId: 'key_pk', client: '203.0.113.7' }, 'h').sk,
+      tenantKeys.idempotency(tenant, { kind: 'publishable', keyId: 'key_pk', client: '203.0.113.8' }, 'h').sk,
+      tenantKeys.idempotency(tenant, { kind: 'publishable', keyId: 'key_pk2', client: '203.0.113.7' }, 'h').sk,
     ];
-    expect(new Set(sortKeys).size).toBe(4);
+    expect(new Set(sortKeys).size).toBe(7);
     expect(sortKeys[0]).toBe('idempotency#h');
   });
 });

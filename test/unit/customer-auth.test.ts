@@ -1,5 +1,9 @@
 import { SignJWT, UnsecuredJWT, createLocalJWKSet, decodeProtectedHeader, jwtVerify, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { LOCKOUT_WINDOW_SECONDS, lockoutState, MAX_FAILURES } from '#shared/customer-auth/lockout';
+import { OWN_CUSTOMER_FIELDS, ownView } from '#shared/customer-auth/own-view';
+import { OwnCustomerSchema } from '#shared/customer-auth/schema';
+import { generationCondition, sessionCurrent } from '#shared/customer-auth/session-rules';
 import { hashPassword, passwordProblem, verifyNothing, verifyPassword, type ScryptParameters } from '#shared/customer-auth/passwords';
 import { jwksOf, newSigningKey, rotated, type SigningKeySet } from '#shared/customer-auth/signing-keys';
 import {
@@ -143,5 +147,74 @@ describe('customer access tokens', () => {
     expect(refreshTokenHash(token)).toMatch(/^[0-9a-f]{64}$/);
     expect(refreshTokenHash(token)).not.toContain(token.slice(3));
     expect((await newSigningKey()).kid).toMatch(/^[\w-]{43}$/);
+  });
+});
+
+describe("a customer's own view", () => {
+  const record = {
+    id: 7,
+    name: 'Zofia',
+    email: 'zofia@example.com',
+    phone: '+48 12 345',
+    company: 'Zofia sp. z o.o.',
+    vat_id: 'PL1234567890',
+    notes: 'Shop only: pays late',
+    guest: false,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-02T00:00:00.000Z',
+  };
+
+  it('shows their contact details and never the shop’s notes, nor a field it does not list', () => {
+    const view = ownView({ ...record, internal_flag: true } as typeof record);
+    expect(view).toEqual({
+      id: 7,
+      name: 'Zofia',
+      email: 'zofia@example.com',
+      phone: '+48 12 345',
+      company: 'Zofia sp. z o.o.',
+      vat_id: 'PL1234567890',
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-02T00:00:00.000Z',
+    });
+    expect(Object.keys(OwnCustomerSchema.shape).sort()).toEqual([...OWN_CUSTOMER_FIELDS].sort());
+    expect(OwnCustomerSchema.safeParse(view).success).toBe(true);
+    expect(OwnCustomerSchema.shape).not.toHaveProperty('notes');
+  });
+});
+
+describe('login lockout state', () => {
+  const start = 1_800_000_000;
+
+  it('opens a window without a count or after one ended, has checks left below ten, and locks until the window ends', () => {
+    expect(lockoutState(undefined, start)).toEqual({ state: 'no-window' });
+    expect(lockoutState({ failures: 3, window_start: start }, start + 60)).toEqual({ state: 'open' });
+    expect(lockoutState({ failures: 9, window_start: start }, start + 60)).toEqual({ state: 'open' });
+    expect(lockoutState({ failures: 10, window_start: start }, start + 60)).toEqual({ state: 'locked', retryAfter: 15 * 60 - 60 });
+    expect(lockoutState({ failures: 25, window_start: start }, start + LOCKOUT_WINDOW_SECONDS - 1)).toEqual({
+      state: 'locked',
+      retryAfter: 1,
+    });
+    expect(lockoutState({ failures: 25, window_start: start }, start + LOCKOUT_WINDOW_SECONDS)).toEqual({ state: 'no-window' });
+    expect(MAX_FAILURES).toBe(10);
+  });
+});
+
+describe('sessions ended by the login generation', () => {
+  const login = { session_generation: 2, kept_session: 'family-kept' };
+
+  it('holds a session of the current generation, or the one a password change kept; ends every other', () => {
+    expect(sessionCurrent(login, { familyId: 'family-new', generation: 2 })).toBe(true);
+    expect(sessionCurrent(login, { familyId: 'family-kept', generation: 0 })).toBe(true);
+    expect(sessionCurrent(login, { familyId: 'family-old', generation: 1 })).toBe(false);
+    expect(sessionCurrent({ session_generation: 2, kept_session: null }, { familyId: 'family-kept', generation: 1 })).toBe(false);
+    // A fresh login (generation 0): every session of it holds.
+    expect(sessionCurrent({ session_generation: 0, kept_session: null }, { familyId: 'family-1', generation: 0 })).toBe(true);
+  });
+
+  it('matches generation 0 also on a login stored before generations existed', () => {
+    expect(generationCondition('session_generation', ':g', 0)).toBe(
+      '(attribute_not_exists(session_generation) OR session_generation = :g)',
+    );
+    expect(generationCondition('code_generation', ':g', 3)).toBe('code_generation = :g');
   });
 });
