@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { priceCart } from '#shared/carts/line-pricing';
 import { priceKey, revisionOf, versionOf, type Catalogue } from '#shared/carts/pricing';
 import { mergeLines } from '#shared/carts/merge';
-import { MAX_LINE_FILES, MAX_LINE_QUANTITY } from '#shared/orders/schema';
+import { CartLineInputSchema } from '#shared/carts/schema';
+import { MAX_PAGES, MAX_QUANTITY as MAX_LEGACY_QUANTITY, MAX_VALUE_LENGTH } from '#shared/legacy-products/price-table';
+import { MAX_LINE_FILES, MAX_LINE_QUANTITY, OrderLineInputSchema } from '#shared/orders/schema';
+import { MAX_PRODUCT_OPTIONS } from '#shared/schemas/common';
 import type { CartLineRecord, CartRecord } from '#shared/carts/stored';
 import type { LegacyProductRecord } from '#shared/legacy-products/stored';
 import type { ProductRecord } from '#shared/products/stored';
@@ -157,5 +160,37 @@ describe('the merge rule', () => {
     const shared = mergeLines(cart([line({ file_ids: files(1) })]), cart([line({ file_ids: files(1) })]), unbounded);
     expect(shared.items.map((entry) => [entry.quantity, entry.file_ids.length])).toEqual([[200, 15]]);
     expect(MAX_LINE_FILES).toBe(20);
+  });
+});
+
+describe("a cart's lines as an order's", () => {
+  it("stay within every bound of an order line: the cart's largest lines are valid order lines (checkout casts nothing past it)", () => {
+    const files = Array.from({ length: MAX_LINE_FILES }, (_, index) => index + 1);
+    const options = Object.fromEntries(Array.from({ length: MAX_PRODUCT_OPTIONS }, (_, index) => [`o${index}`, 'v'.repeat(50)]));
+    const largest = [
+      { product_id: 1, quantity: MAX_LINE_QUANTITY, options, file_ids: files, note: 'n'.repeat(500) },
+      {
+        legacy_product_id: 1,
+        format: 'f'.repeat(MAX_VALUE_LENGTH),
+        color: 'c'.repeat(MAX_VALUE_LENGTH),
+        pages: MAX_PAGES,
+        quantity: Math.max(MAX_LINE_QUANTITY, MAX_LEGACY_QUANTITY),
+        file_ids: files,
+      },
+    ];
+    for (const line of largest) {
+      const cartLine = CartLineInputSchema.parse(line);
+      const { note: _note, ...orderLine } = cartLine;
+      expect(OrderLineInputSchema.safeParse(orderLine).error?.issues ?? []).toEqual([]);
+    }
+    // One more of anything is refused by the cart already.
+    for (const [field, value] of [
+      ['quantity', MAX_LINE_QUANTITY + 1],
+      ['file_ids', [...files, 99]],
+    ] as const) {
+      expect(CartLineInputSchema.safeParse({ ...largest[0], [field]: value }).success, field).toBe(false);
+    }
+    expect(CartLineInputSchema.safeParse({ ...largest[1], format: 'f'.repeat(MAX_VALUE_LENGTH + 1) }).success).toBe(false);
+    expect(CartLineInputSchema.safeParse({ ...largest[1], pages: MAX_PAGES + 1 }).success).toBe(false);
   });
 });
