@@ -30,11 +30,22 @@ export const COMPLETION_LEASE_MS = 2 * 60_000;
 
 const unsupported = (message: string) => new DomainError('unsupported_media_type', message);
 
+/**
+ * The type a client declared, by the one list both ways in take (ALLOWED_TYPES and their aliases,
+ * types.ts): a declared type outside it is a 415 whatever the bytes are; `undefined` means "look
+ * at the bytes" (application/octet-stream, or nothing).
+ */
+function acceptedDeclaration(declared: string | null | undefined): FileType | undefined {
+  const said = declaredType(declared ?? undefined);
+  if (said === null) throw unsupported(`${declared} is not an accepted type (${allowedTypesText})`);
+  return said;
+}
+
 /** What a file is by its bytes, refusing what is not taken or not what it was declared to be. */
 function typeOf(head: Uint8Array, declared: string | null): FileType {
+  const said = acceptedDeclaration(declared);
   const detected = detectFileType(head);
   if (!detected) throw unsupported(`The file is not one of the accepted types (${allowedTypesText}), judged by its content`);
-  const said = declaredType(declared ?? undefined);
   if (said && said !== detected) throw unsupported(`The file was declared as ${said} but its content is ${detected}`);
   return detected;
 }
@@ -126,14 +137,8 @@ export async function uploadFile(tenant: Tenant, caller: Caller, upload: Multipa
 
 /** `POST /v1/files/uploads`: a pending file and a presigned POST for exactly its declared size and type. */
 export async function startUpload(tenant: Tenant, caller: Caller, input: FileUpload, now = new Date()) {
-  const said = declaredType(input.content_type);
-  if (!said) {
-    throw unsupported(
-      said === null
-        ? `${input.content_type} is not an accepted type (${allowedTypesText})`
-        : `Declare what the file is (one of ${allowedTypesText}); it is checked against its content on completion`,
-    );
-  }
+  const said = acceptedDeclaration(input.content_type);
+  if (!said) throw unsupported(`Declare what the file is (one of ${allowedTypesText}); it is checked against its content on completion`);
   await assertOrder(tenant, caller, input.order_id);
   const id = await nextId(tenant, 'file');
   const at = now.toISOString();

@@ -113,6 +113,28 @@ describe('files', () => {
     expect(png.body.data.content_type).toBe('image/png');
   });
 
+  it('refuses a multipart file declared as a type outside the accepted list with 415, as the presigned path does, whatever its bytes', async () => {
+    const before = await storedObjects(shop.tenant);
+    const pdf = await pdfOf({ pages: 1 });
+    for (const type of ['text/html', 'application/x-msdownload', 'image/gif']) {
+      const multipart = await uploadForm(shop.secret, { bytes: pdf, name: 'flyer.pdf', type });
+      expect(multipart.status, `${type}: ${JSON.stringify(multipart.body)}`).toBe(415);
+      expect(multipart.body.error).toMatchObject({ code: 'unsupported_media_type', message: expect.stringContaining(type) });
+      // The presigned path answers the same declaration the same way, before any upload.
+      const presigned = await call('POST', '/v1/files/uploads', {
+        key: shop.secret,
+        body: { filename: 'flyer.pdf', content_type: type, size: pdf.length },
+      });
+      expect(presigned.status, type).toBe(415);
+      expect(presigned.body.error.message).toBe(multipart.body.error.message);
+    }
+    expect(await storedObjects(shop.tenant)).toEqual(before);
+    // A part without a type of its own is text/plain to the form encoding (RFC 7578): "look at the bytes", like octet-stream.
+    const untyped = await uploadForm(shop.secret, { bytes: pdf, name: 'flyer.pdf', type: 'text/plain' });
+    expect(untyped.status, JSON.stringify(untyped.body)).toBe(201);
+    expect(untyped.body.data.content_type).toBe('application/pdf');
+  });
+
   it('completes a 20 MB presigned upload with its declared sha256, byte-identical on download', async () => {
     const bytes = await pdfOf({ pages: 1, padTo: 20 * 1024 * 1024 });
     const started = await call('POST', '/v1/files/uploads', {
