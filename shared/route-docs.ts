@@ -98,7 +98,11 @@ export const routeDocs: Record<string, { summary: string; tag: string }> = {
   'webhooks.redeliver': { summary: 'Send a delivery again', tag: 'Webhooks' },
   'files.upload': { summary: 'Upload a file (multipart/form-data, up to 4 MiB)', tag: 'Files' },
   'files.createUpload': { summary: 'Start a presigned upload (up to 2 GiB): a file id and an S3 POST form', tag: 'Files' },
-  'files.complete': { summary: 'Complete a presigned upload: size, checksum and type checked; the file ready', tag: 'Files' },
+  'files.complete': {
+    summary:
+      'Complete a presigned upload: size and type checked; checksum verified here (up to 32 MiB) or by the worker (202); the file ready',
+    tag: 'Files',
+  },
   'files.list': { summary: 'List files (newest first; by order, purpose, status)', tag: 'Files' },
   'files.get': { summary: "Retrieve a file's metadata and preflight", tag: 'Files' },
   'files.download': { summary: 'Download a file: 302 to a presigned URL (15 minutes), or the URL as JSON', tag: 'Files' },

@@ -40,7 +40,14 @@ export const upload = {
   errors: [413, 415],
 } satisfies Operation;
 export const createUpload = { route: filesCreateUpload, body: FileUploadSchema, status: 201, errors: [415] } satisfies Operation;
-export const complete = { route: filesComplete, params: filePath, errors: [404, 409, 415] } satisfies Operation;
+export const complete = {
+  route: filesComplete,
+  params: filePath,
+  accepted:
+    'An upload over 32 MiB: `processing` while the file worker verifies its SHA-256 and moves it off the request path; ' +
+    'it becomes `ready` (or `rejected`, with the reason) shortly — read it with GET /v1/files/{id}.',
+  errors: [404, 409, 415],
+} satisfies Operation;
 export const list = { route: filesList, query: FileListQuerySchema, list: true } satisfies Operation;
 export const get = { route: filesGet, params: filePath, errors: [404] } satisfies Operation;
 export const download = {

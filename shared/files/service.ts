@@ -14,11 +14,12 @@ import { cursorEntry } from '#shared/schemas/pagination';
 import { readOrder } from '#shared/orders/repository';
 import { detectFileType, FILE_HEAD_BYTES, type FileType } from './detect';
 import { sanitizeFilename } from './filename';
-import { MAX_MULTIPART_FILE_BYTES, PREFLIGHT_MAX_BYTES } from './limits';
+import { finishUpload, handedToWorker, initialPreflight, pendingPreflight, rejectUpload } from './arrival';
+import { MAX_MULTIPART_FILE_BYTES, SYNC_COMPLETE_MAX_BYTES } from './limits';
 import * as objects from './objects';
 import * as repo from './repository';
 import type { FileListQuery, FileUpload, FileView } from './schema';
-import { storedFile, type FileRecord, type Preflight } from './stored';
+import { storedFile, type FileRecord } from './stored';
 import { allowedTypesText, declaredType } from './types';
 
 type Caller = Pick<Principal, 'kind' | 'customerId'>;
@@ -48,24 +49,6 @@ function typeOf(head: Uint8Array, declared: string | null): FileType {
   if (!detected) throw unsupported(`The file is not one of the accepted types (${allowedTypesText}), judged by its content`);
   if (said && said !== detected) throw unsupported(`The file was declared as ${said} but its content is ${detected}`);
   return detected;
-}
-
-/** The preflight a ready file starts with: pending, or skipped above the size the check reads. */
-function initialPreflight(size: number): Preflight {
-  const skipped = size > PREFLIGHT_MAX_BYTES;
-  return {
-    status: skipped ? 'skipped' : 'pending',
-    checks: skipped
-      ? [{ code: 'size', result: 'warning', message: `Not checked: larger than ${PREFLIGHT_MAX_BYTES / 1024 / 1024} MB` }]
-      : [],
-    pages: null,
-    page_sizes: [],
-    encrypted: null,
-    width_px: null,
-    height_px: null,
-    dpi: null,
-    checked_at: null,
-  };
 }
 
 /** The order a file is for must be the tenant's (and, for a customer token, the customer's own). */
@@ -120,6 +103,7 @@ export async function uploadFile(tenant: Tenant, caller: Caller, upload: Multipa
     status: 'ready',
     rejection: null,
     preflight: initialPreflight(upload.bytes.length),
+    worker_started_at: null,
     created_at: at,
     updated_at: at,
     version: 1,
@@ -155,6 +139,7 @@ export async function startUpload(tenant: Tenant, caller: Caller, input: FileUpl
     status: 'pending_upload',
     rejection: null,
     preflight: null,
+    worker_started_at: null,
     created_at: at,
     updated_at: at,
     version: 1,
@@ -164,18 +149,28 @@ export async function startUpload(tenant: Tenant, caller: Caller, input: FileUpl
   return { file: present(record), upload };
 }
 
+export interface Completion {
+  file: FileView;
+  /** True while the file worker verifies the upload (`processing`): the answer is 202. */
+  verifying: boolean;
+}
+
 /**
- * `POST /v1/files/{id}/complete`: the uploaded object checked — there, of the declared size, of
- * the declared SHA-256 (S3's checksum on AWS, hashed here otherwise) and of the declared type by
- * its bytes — then moved to its final key and the file `ready`. A wrong size or checksum is a 422
- * (the object is removed; the upload may be sent again while its URL is valid); a wrong type a 415
- * (the file is `rejected`). Completing a ready file again answers it as it is.
+ * `POST /v1/files/{id}/complete`: bounded work at any size. The uploaded object is checked — there
+ * (else 409), of the declared size and of the declared type by its first bytes — then an upload of
+ * up to SYNC_COMPLETE_MAX_BYTES is verified here (its SHA-256: S3's checksum, or hashed) and moved
+ * to its final key, the file `ready`; a larger one is handed to the file worker (`processing`, 202),
+ * which does the same off the request path (arrival.ts). A wrong size or checksum found here is a
+ * 422 (the object is removed; the upload may be sent again while its URL is valid); a wrong type a
+ * 415 (the file is `rejected`). Completing a ready file, or one the worker is verifying, again
+ * answers it as it is.
  */
-export async function completeUpload(tenant: Tenant, caller: Caller, id: number, now = new Date()): Promise<FileView> {
+export async function completeUpload(tenant: Tenant, caller: Caller, id: number, now = new Date()): Promise<Completion> {
   return retryOnVersionConflict('file', async () => {
     const file = await visibleFile(tenant, caller, id, true);
-    if (file.status === 'ready') return present(file);
+    if (file.status === 'ready') return { file: present(file), verifying: false };
     if (file.status === 'rejected') throw new ConflictError(`File ${id} was rejected: ${file.rejection ?? 'its upload was refused'}`);
+    if (handedToWorker(file)) return { file: present(file), verifying: true };
     if (file.status === 'processing' && now.getTime() - Date.parse(file.updated_at) < COMPLETION_LEASE_MS) {
       throw new ConflictError(`File ${id} is being completed by another request; retry shortly`);
     }
@@ -183,7 +178,8 @@ export async function completeUpload(tenant: Tenant, caller: Caller, id: number,
     const held: FileRecord = { ...file, status: 'processing', updated_at: now.toISOString(), version: file.version + 1 };
     await repo.saveFile(tenant, file, held);
     try {
-      return present(await checkUpload(tenant, held, now));
+      const checked = await checkUpload(tenant, held, now);
+      return { file: present(checked), verifying: checked.status === 'processing' };
     } catch (error) {
       // Refused or failed: back to waiting for (another) upload, unless the check rejected it for good.
       if (!(error instanceof DomainError && error.code === 'unsupported_media_type')) {
@@ -205,30 +201,24 @@ async function checkUpload(tenant: Tenant, held: FileRecord, now: Date): Promise
     return new ValidationError('The upload does not match its declaration; send it again', [{ field, message }]);
   };
   if (head.size !== held.size) throw await refuseUpload('size', `the upload has ${head.size} bytes, ${held.size} were declared`);
-  const sha256 = head.sha256 ?? (await objects.hashObject(pending));
-  if (held.sha256 && sha256 !== held.sha256) throw await refuseUpload('sha256', `the upload's SHA-256 is ${sha256}`);
   let contentType: FileType;
   try {
     contentType = typeOf(await objects.readHead(pending, FILE_HEAD_BYTES), held.declared_type);
   } catch (error) {
-    await objects.deleteObject(pending);
-    const rejection = (error as Error).message;
-    await repo.saveFile(tenant, held, { ...held, status: 'rejected', rejection, updated_at: now.toISOString(), version: held.version + 1 });
+    await rejectUpload(tenant, held, (error as Error).message, now);
     throw error;
   }
-  await objects.copyObject(pending, fileKeys.object(tenant, held.id), contentType);
-  const ready: FileRecord = {
-    ...held,
-    status: 'ready',
-    content_type: contentType,
-    sha256,
-    preflight: initialPreflight(held.size),
-    updated_at: now.toISOString(),
-    version: held.version + 1,
-  };
-  await repo.saveFile(tenant, held, ready);
-  await objects.deleteObject(pending).catch(() => undefined);
-  return ready;
+  const typed: FileRecord = { ...held, content_type: contentType };
+  if (held.size > SYNC_COMPLETE_MAX_BYTES) {
+    // Too large to hash and copy within a request: the file worker verifies it (its stream filter
+    // takes a processing file with a pending preflight), and the record keeps its TTL meanwhile.
+    const handed: FileRecord = { ...typed, preflight: pendingPreflight(), updated_at: now.toISOString(), version: held.version + 1 };
+    await repo.saveFile(tenant, held, handed);
+    return handed;
+  }
+  const arrival = await finishUpload(tenant, typed, head.sha256, now);
+  if ('mismatch' in arrival) throw await refuseUpload('sha256', `the upload's SHA-256 is ${arrival.mismatch}`);
+  return arrival.ready;
 }
 
 export async function getFile(tenant: Tenant, caller: Caller, id: number): Promise<FileView> {

@@ -8,11 +8,12 @@ import { batchWriteAll, putRequest } from '#shared/db/batch';
 import { MAX_EXAMINED, TOTAL_CAP } from '#shared/db/collections';
 import { fileKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
-import { MAX_MULTIPART_FILE_BYTES } from '#shared/files/limits';
+import { MAX_MULTIPART_FILE_BYTES, SYNC_COMPLETE_MAX_BYTES } from '#shared/files/limits';
 import { fileFromItem, fileItem, type FileRecord } from '#shared/files/stored';
 import { pdfOf, pngOf, postToS3, sha256, storedObjects, uploadForm } from '#test/support/files';
 import { call, dynamoDbWork, uniqueEmail } from '#test/support/http';
 import { businessCards } from '#test/support/products';
+import { eventually } from '#test/support/wait';
 
 /**
  * Files over HTTP: multipart uploads through the local gateway (which passes the body base64-encoded,
@@ -164,6 +165,63 @@ describe('files', () => {
     const fetched = await download(shop.secret, file.id);
     expect(sha256(fetched.bytes)).toBe(sha256(bytes));
     expect((await storedObjects(shop.tenant)).filter((key) => key.startsWith('tmp/'))).toEqual([]);
+  });
+
+  it('completes an upload over 32 MiB off the request path: 202 processing at once, then ready, hashed by the worker, byte-identical', async () => {
+    const bytes = await pdfOf({ pages: 2, padTo: SYNC_COMPLETE_MAX_BYTES + 1024 * 1024 });
+    expect(bytes.length).toBeGreaterThan(SYNC_COMPLETE_MAX_BYTES);
+    // Declared without a SHA-256: the file's own is computed from the object, by the worker.
+    const started = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'large.pdf', content_type: 'application/pdf', size: bytes.length },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const { file, upload } = started.body.data;
+    expect((await postToS3(upload, bytes)).status).toBeLessThan(300);
+    const completed = await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret });
+    expect(completed.status, JSON.stringify(completed.body)).toBe(202);
+    expect(completed.body.data).toMatchObject({ id: file.id, status: 'processing', content_type: 'application/pdf', sha256: null });
+    // The request read the object's head and its first kilobyte, made three DynamoDB calls, and no more.
+    expect(dynamoDbWork(completed).commands.toSorted()).toEqual(['GetItem[1]', 'PutItem', 'PutItem']);
+    // Completing again while the worker verifies it answers it as it is.
+    const again = await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret });
+    expect([200, 202]).toContain(again.status);
+
+    const ready = await eventually(
+      () => call('GET', `/v1/files/${file.id}`, { key: shop.secret }),
+      (response) => response.body.data.status !== 'processing' && response.body.data.preflight?.status !== 'pending',
+      30_000,
+    );
+    expect(ready.body.data).toMatchObject({ status: 'ready', sha256: sha256(bytes), size: bytes.length, content_type: 'application/pdf' });
+    expect(ready.body.data.preflight).toMatchObject({ status: 'passed', pages: 2 });
+    expect(sha256((await download(shop.secret, file.id)).bytes)).toBe(sha256(bytes));
+    expect((await storedObjects(shop.tenant)).filter((key) => key.startsWith('tmp/'))).toEqual([]);
+    expect((await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret })).status).toBe(200);
+  });
+
+  it('answers a large upload with a wrong SHA-256 202 — the request does not hash it — and the worker rejects it, saying why', async () => {
+    const bytes = await pdfOf({ pages: 1, padTo: SYNC_COMPLETE_MAX_BYTES + 1024 * 1024 });
+    const declared = 'b'.repeat(64);
+    const started = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'wrong.pdf', content_type: 'application/pdf', size: bytes.length, sha256: declared },
+    });
+    const { file, upload } = started.body.data;
+    await postToS3(upload, bytes);
+    const completed = await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret });
+    expect(completed.status, JSON.stringify(completed.body)).toBe(202);
+    const rejected = await eventually(
+      () => call('GET', `/v1/files/${file.id}`, { key: shop.secret }),
+      (response) => response.body.data.status !== 'processing',
+      30_000,
+    );
+    expect(rejected.body.data).toMatchObject({
+      status: 'rejected',
+      rejection: `The upload's SHA-256 is ${sha256(bytes)}, ${declared} was declared: upload it again`,
+      preflight: null,
+    });
+    expect((await storedObjects(shop.tenant)).some((key) => key.endsWith(String(file.id).padStart(12, '0')))).toBe(false);
+    expect((await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret })).status).toBe(409);
   });
 
   it('answers 422 on completion for a wrong sha256 or size, removes the upload, and takes a correct one after', async () => {
