@@ -154,10 +154,26 @@ describe('file preflight', () => {
     ]);
     expect((await checked(normal.id)).preflight).toMatchObject({ status: 'passed', pages: 2 });
     const outcomes = {
-      [pages.id]: { status: 'skipped', code: 'limits', message: 'Not checked: more than 10,000 pages (its page tree counts 20,000); preflight reads at most 10,000' },
-      [bomb.id]: { status: 'failed', code: 'readable', message: 'A compressed object stream of the PDF inflates to more than 32 MB: it is not read' },
-      [loop.id]: { status: 'failed', code: 'readable', message: "The PDF's page tree is not a tree: a node is reached twice (it loops, or is shared)" },
-      [shared.id]: { status: 'failed', code: 'readable', message: "The PDF's page tree is not a tree: a node is reached twice (it loops, or is shared)" },
+      [pages.id]: {
+        status: 'skipped',
+        code: 'limits',
+        message: 'Not checked: more than 10,000 pages (its page tree counts 20,000); preflight reads at most 10,000',
+      },
+      [bomb.id]: {
+        status: 'failed',
+        code: 'readable',
+        message: 'A compressed object stream of the PDF inflates to more than 32 MB: it is not read',
+      },
+      [loop.id]: {
+        status: 'failed',
+        code: 'readable',
+        message: "The PDF's page tree is not a tree: a node is reached twice (it loops, or is shared)",
+      },
+      [shared.id]: {
+        status: 'failed',
+        code: 'readable',
+        message: "The PDF's page tree is not a tree: a node is reached twice (it loops, or is shared)",
+      },
       [nested.id]: { status: 'failed', code: 'readable', message: 'The PDF nests arrays or dictionaries more than 100 levels deep' },
     };
     for (const [id, outcome] of Object.entries(outcomes)) {

@@ -268,7 +268,14 @@ describe('the preflight worker', () => {
 
   it('keeps a TTL on the records of uploads not ready yet — pending and processing — and none on others', () => {
     const created = '2026-03-01T10:00:00.000Z';
-    const base = { id: 7, purpose: 'artwork', customer_id: null, order_id: null, created_at: created, preflight: null } as unknown as FileRecord;
+    const base = {
+      id: 7,
+      purpose: 'artwork',
+      customer_id: null,
+      order_id: null,
+      created_at: created,
+      preflight: null,
+    } as unknown as FileRecord;
     const expires = Date.parse(created) / 1000 + PENDING_TTL_SECONDS;
     const tenant = { accountId: 'acc_1', mode: 'test' as const };
     expect(fileItem(tenant, { ...base, status: 'pending_upload' }).expires_at).toBe(expires);
