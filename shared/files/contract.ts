@@ -34,12 +34,14 @@ export const upload = {
     schema: MultipartUploadSchema,
     description:
       'The file in the field `file` (up to 4 MiB: what API Gateway and Lambda carry after base64), optional `purpose` and `order_id`. ' +
-      'Its type is decided by its bytes: PDF, PNG, JPEG, TIFF, SVG, PostScript/EPS or ZIP; a declared type that differs is 415.',
+      'Its type is decided by its bytes: PDF, PNG, JPEG, TIFF, SVG, PostScript/EPS or ZIP; a declared type that differs, ' +
+      'or one outside that list, is 415. Counted against the daily upload quota: 429 when its files are used up, 413 when its bytes would be.',
   },
   status: 201,
   errors: [413, 415],
 } satisfies Operation;
-export const createUpload = { route: filesCreateUpload, body: FileUploadSchema, status: 201, errors: [415] } satisfies Operation;
+/** 413 also when the declared size would pass the day's upload volume; 429 when the day's files are used up. */
+export const createUpload = { route: filesCreateUpload, body: FileUploadSchema, status: 201, errors: [413, 415] } satisfies Operation;
 export const complete = {
   route: filesComplete,
   params: filePath,

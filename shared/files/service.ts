@@ -17,12 +17,13 @@ import { sanitizeFilename } from './filename';
 import { finishUpload, handedToWorker, initialPreflight, pendingPreflight, rejectUpload } from './arrival';
 import { MAX_MULTIPART_FILE_BYTES, SYNC_COMPLETE_MAX_BYTES } from './limits';
 import * as objects from './objects';
+import { quotaDay, quotaExpiry, quotaRefusal, uploadQuotaOf } from './quota';
 import * as repo from './repository';
 import type { FileListQuery, FileUpload, FileView } from './schema';
 import { storedFile, type FileRecord } from './stored';
 import { allowedTypesText, declaredType } from './types';
 
-type Caller = Pick<Principal, 'kind' | 'customerId'>;
+type Caller = Pick<Principal, 'kind' | 'customerId' | 'plan'>;
 
 export const present: typeof storedFile.view = (value) => storedFile.view(value);
 
@@ -69,6 +70,23 @@ async function visibleFile(tenant: Tenant, caller: Caller, id: number, consisten
   return file;
 }
 
+/**
+ * Counts an upload of `bytes` against the tenant's daily quota (429/413 QuotaExceededError when it
+ * does not fit, counting nothing) and runs `store`; if that fails, the count is given back.
+ */
+async function withinQuota<T>(tenant: Tenant, caller: Caller, bytes: number, now: Date, store: () => Promise<T>): Promise<T> {
+  const quota = uploadQuotaOf(caller.plan);
+  const day = quotaDay(now);
+  const used = await repo.reserveUpload(tenant, day, bytes, quota, quotaExpiry(now));
+  if (used) throw quotaRefusal(quota, used, bytes, now);
+  try {
+    return await store();
+  } catch (error) {
+    await repo.releaseUpload(tenant, day, bytes).catch(() => undefined);
+    throw error;
+  }
+}
+
 export interface MultipartFile {
   filename: string | undefined;
   declaredType: string | undefined;
@@ -88,6 +106,10 @@ export async function uploadFile(tenant: Tenant, caller: Caller, upload: Multipa
   if (upload.bytes.length === 0) throw new ValidationError('The upload is invalid', [{ field: 'file', message: 'is empty' }]);
   const contentType = typeOf(upload.bytes.subarray(0, FILE_HEAD_BYTES), upload.declaredType ?? null);
   await assertOrder(tenant, caller, upload.orderId);
+  return withinQuota(tenant, caller, upload.bytes.length, now, () => storeUpload(tenant, caller, upload, contentType, now));
+}
+
+async function storeUpload(tenant: Tenant, caller: Caller, upload: MultipartFile, contentType: FileType, now: Date): Promise<FileView> {
   const id = await nextId(tenant, 'file');
   const at = now.toISOString();
   const record: FileRecord = {
@@ -124,9 +146,18 @@ export async function startUpload(tenant: Tenant, caller: Caller, input: FileUpl
   const said = acceptedDeclaration(input.content_type);
   if (!said) throw unsupported(`Declare what the file is (one of ${allowedTypesText}); it is checked against its content on completion`);
   await assertOrder(tenant, caller, input.order_id);
-  const id = await nextId(tenant, 'file');
+  // The declared size counts: the POST policy takes exactly that many bytes.
+  return withinQuota(tenant, caller, input.size, now, async () => {
+    const record = pendingRecord(caller, input, said, await nextId(tenant, 'file'), now);
+    await repo.insertFile(tenant, record);
+    const upload = await objects.presignedPost(fileKeys.pendingObject(tenant, record.id), said, input.size, input.sha256, now);
+    return { file: present(record), upload };
+  });
+}
+
+function pendingRecord(caller: Caller, input: FileUpload, said: FileType, id: number, now: Date): FileRecord {
   const at = now.toISOString();
-  const record: FileRecord = {
+  return {
     id,
     filename: sanitizeFilename(input.filename),
     content_type: null,
@@ -144,9 +175,6 @@ export async function startUpload(tenant: Tenant, caller: Caller, input: FileUpl
     updated_at: at,
     version: 1,
   };
-  await repo.insertFile(tenant, record);
-  const upload = await objects.presignedPost(fileKeys.pendingObject(tenant, id), said, input.size, input.sha256, now);
-  return { file: present(record), upload };
 }
 
 export interface Completion {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { uploadQuotas } from '#shared/accounts/plans';
 import { createAccount, setPlan } from '#shared/accounts/service';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
@@ -499,5 +500,88 @@ describe('files on order lines', () => {
     expect(placed.status, JSON.stringify(placed.body)).toBe(201);
     const listed = await call('GET', `/v1/orders/${placed.body.data.id}/files`, { key: session.access_token });
     expect(listed.body.data.map((file: { id: number }) => file.id)).toEqual([own.id]);
+  });
+});
+
+/**
+ * Daily upload quotas per tenant and plan (docs/files.md#quotas): the day's count and bytes are one
+ * counter item, moved by one conditional write per upload, so uploads that race for the last of a
+ * day's quota get exactly what is left. The counter is set near the starter plan's figures first.
+ */
+describe('daily upload quotas', () => {
+  const quota = uploadQuotas.starter;
+  let shop: { secret: string; tenant: Tenant };
+
+  beforeAll(async () => {
+    const created = await createAccount({ name: 'Quota Print', plan: 'starter' });
+    // Rate limits apart: these tests are about the upload quota.
+    await setPlan(created.account.id, 'starter', 1_000_000);
+    shop = { secret: created.keys.secret_test.key, tenant: { accountId: created.account.id, mode: 'test' } };
+  });
+
+  const today = () => new Date().toISOString().slice(0, 10);
+  const tomorrow = () => `${new Date(Date.parse(today()) + 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`;
+  const counter = async () =>
+    (await dynamo().send(new GetCommand({ TableName: tableName(), Key: fileKeys.uploadQuota(shop.tenant, today()), ConsistentRead: true })))
+      .Item;
+  const seed = (files: number, bytes: number) =>
+    dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...fileKeys.uploadQuota(shop.tenant, today()), files, bytes } }));
+  const listed = async () => (await call('GET', '/v1/files', { key: shop.secret })).body.pagination.total as number;
+
+  it("lets exactly what is left of the day's count through when uploads race, and answers the rest 429 naming the limit", async () => {
+    await seed(quota.files - 3, 0);
+    const before = await listed();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => uploadForm(shop.secret, { bytes: pngOf(2, 2), name: `${index}.png`, type: 'image/png' })),
+    );
+    expect(answers.map((answer) => answer.status).toSorted()).toEqual([201, 201, 201, 429, 429, 429, 429, 429, 429, 429]);
+    const refused = answers.find((answer) => answer.status === 429)!;
+    expect(refused.body.error).toMatchObject({
+      code: 'upload_quota_exceeded',
+      message: `The daily upload quota is used up: ${quota.files} files a day on the starter plan; it starts again at ${tomorrow()}`,
+      details: [{ field: 'files_per_day', message: `${quota.files} of ${quota.files} uploaded today` }],
+    });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(86_400);
+    expect(await counter()).toMatchObject({ files: quota.files, bytes: 3 * pngOf(2, 2).length });
+    expect(await listed()).toBe(before + 3);
+    // The presigned path counts against the same quota.
+    const presigned = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'a.pdf', content_type: 'application/pdf', size: 10 },
+    });
+    expect(presigned.status).toBe(429);
+    expect(presigned.body.error.code).toBe('upload_quota_exceeded');
+  });
+
+  it("refuses an upload that would pass the day's bytes with 413 naming the limit, on both ways in, and takes one that fits exactly", async () => {
+    await seed(0, quota.bytes - 1000);
+    const over = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'big.pdf', content_type: 'application/pdf', size: 1001 },
+    });
+    expect(over.status).toBe(413);
+    expect(over.body.error).toMatchObject({
+      code: 'upload_volume_exceeded',
+      message: `The daily upload volume would be exceeded: ${quota.bytes} bytes a day on the starter plan; it starts again at ${tomorrow()}`,
+      details: [{ field: 'bytes_per_day', message: `${quota.bytes - 1000} of ${quota.bytes} uploaded today; this upload has 1001` }],
+    });
+    const fits = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'fits.pdf', content_type: 'application/pdf', size: 1000 },
+    });
+    expect(fits.status, JSON.stringify(fits.body)).toBe(201);
+    const multipart = await uploadForm(shop.secret, { bytes: pngOf(2, 2), name: 'a.png', type: 'image/png' });
+    expect(multipart.status).toBe(413);
+    expect(multipart.body.error.code).toBe('upload_volume_exceeded');
+    expect(await counter()).toMatchObject({ files: 1, bytes: quota.bytes });
+  });
+
+  it('counts nothing for an upload refused for what it is', async () => {
+    await seed(0, 0);
+    const refused = await uploadForm(shop.secret, { bytes: Buffer.from('just text'), name: 'a.txt', type: 'application/octet-stream' });
+    expect(refused.status).toBe(415);
+    expect(await counter()).toMatchObject({ files: 0, bytes: 0 });
   });
 });
