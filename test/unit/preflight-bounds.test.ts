@@ -170,6 +170,14 @@ describe('hostile PDFs', () => {
     const { error } = await crossed(brokenObjectsPdf(1000));
     expect(error).toMatchObject({ limit: 'invalidObjects', outcome: 'failed', message: 'More than 100 objects of the PDF cannot be read' });
     expect(warn.mock.calls.length).toBeLessThanOrEqual(2 * 101 + 2);
+    // Object streams that cannot be decoded count among them.
+    const undecodable = rawPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Count 1 /Kids [3 0 R] >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
+      ...Array.from({ length: 200 }, () => streamBody('/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', Buffer.from('not deflate'))),
+    ]);
+    expect((await crossed(undecodable)).error).toMatchObject({ limit: 'invalidObjects' });
   });
 
   it("does not decode a cross-reference stream's table, whatever size it claims", async () => {

@@ -81,12 +81,15 @@ function refuseLongNumber(bytes: Bytes, accept: (byte: number) => boolean): void
   if (runLength(bytes, accept, MAX_DIGITS) > MAX_DIGITS) throw LONG_NUMBER;
 }
 
-/** pdf-lib's parse of one object or value, as a step of the guard's. */
-function guardedParse(guard: ParseGuard, parse: () => PDFObject): PDFObject {
+/**
+ * pdf-lib's parse of one object or value, as a step of the guard's, with what it holds when it is an
+ * object stream (expandStream): an object stream that cannot be read counts as a broken object.
+ */
+function guardedParse(guard: ParseGuard, context: PDFContext, parse: () => PDFObject): PDFObject {
   guard.enter();
   let object: PDFObject;
   try {
-    object = parse();
+    object = expandStream(parse(), context, guard);
   } catch (error) {
     guard.leave(true);
     throw error;
@@ -145,12 +148,10 @@ export function decodeBounded(stream: PDFRawStream, guard: ParseGuard): PDFRawSt
   if (filter === undefined) stages = [];
   else if (filter instanceof PDFName) stages = [{ filter, params }];
   else if (filter instanceof PDFArray) {
-    stages = filter
-      .asArray()
-      .map((_, index) => ({
-        filter: filter.lookup(index, PDFName),
-        params: params instanceof PDFArray ? params.lookupMaybe(index, PDFDict) : undefined,
-      }));
+    stages = filter.asArray().map((_, index) => ({
+      filter: filter.lookup(index, PDFName),
+      params: params instanceof PDFArray ? params.lookupMaybe(index, PDFDict) : undefined,
+    }));
   } else throw new Error("The stream's Filter is neither a name nor an array");
   let bytes = stream.contents;
   for (const stage of stages) {
@@ -225,11 +226,7 @@ class BoundedObjectStreamParser extends PDFObjectStreamParser {
   }
 
   override parseObject(): PDFObject {
-    return expandStream(
-      guardedParse(this.guard, () => super.parseObject()),
-      this.context,
-      this.guard,
-    );
+    return guardedParse(this.guard, this.context, () => super.parseObject());
   }
 
   protected override matchKeyword(keyword: number[]): boolean {
@@ -272,11 +269,7 @@ export class BoundedPdfParser extends PDFParser {
   }
 
   override parseObject(): PDFObject {
-    return expandStream(
-      guardedParse(this.guard, () => super.parseObject()),
-      this.context,
-      this.guard,
-    );
+    return guardedParse(this.guard, this.context, () => super.parseObject());
   }
 
   protected override matchKeyword(keyword: number[]): boolean {
