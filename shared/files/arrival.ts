@@ -9,6 +9,7 @@
  */
 import type { Tenant } from '#shared/auth/principal';
 import { fileKeys } from '#shared/db/keys';
+import { VersionConflict } from '#shared/errors';
 import { PREFLIGHT_MAX_BYTES } from './limits';
 import * as objects from './objects';
 import * as repo from './repository';
@@ -54,7 +55,8 @@ export async function finishUpload(tenant: Tenant, held: FileRecord, checksum: s
   const pending = fileKeys.pendingObject(tenant, held.id);
   const sha256 = checksum ?? (await objects.hashObject(pending));
   if (held.sha256 && sha256 !== held.sha256) return { mismatch: sha256 };
-  await objects.copyObject(pending, fileKeys.object(tenant, held.id), held.content_type!);
+  const final = fileKeys.object(tenant, held.id);
+  await objects.copyObject(pending, final, held.content_type!);
   const ready: FileRecord = {
     ...held,
     status: 'ready',
@@ -64,7 +66,15 @@ export async function finishUpload(tenant: Tenant, held: FileRecord, checksum: s
     updated_at: now.toISOString(),
     version: held.version + 1,
   };
-  await repo.saveFile(tenant, held, ready);
+  try {
+    await repo.saveFile(tenant, held, ready);
+  } catch (error) {
+    // Deleted meanwhile (the only change a file being verified can see): the copy must not outlive its record.
+    if (error instanceof VersionConflict && !(await repo.readFile(tenant, held.id, true))) {
+      await objects.deleteObject(final).catch(() => undefined);
+    }
+    throw error;
+  }
   await objects.deleteObject(pending).catch(() => undefined);
   return { ready };
 }

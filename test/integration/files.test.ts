@@ -225,6 +225,27 @@ describe('files', () => {
     expect((await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret })).status).toBe(409);
   });
 
+  it('leaves no object behind when a large upload is deleted while the worker verifies it', async () => {
+    const bytes = await pdfOf({ pages: 1, padTo: SYNC_COMPLETE_MAX_BYTES + 1024 * 1024 });
+    const started = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'gone.pdf', content_type: 'application/pdf', size: bytes.length },
+    });
+    const { file, upload } = started.body.data;
+    await postToS3(upload, bytes);
+    expect((await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret })).status).toBe(202);
+    expect((await call('DELETE', `/v1/files/${file.id}`, { key: shop.secret })).status).toBe(200);
+    const suffix = String(file.id).padStart(12, '0');
+    // Whichever came first — the worker's move or the delete — neither the record nor an object stays.
+    const left = await eventually(
+      async () => (await storedObjects(shop.tenant)).filter((key) => key.endsWith(suffix)),
+      (keys) => keys.length === 0,
+      15_000,
+    );
+    expect(left).toEqual([]);
+    expect((await call('GET', `/v1/files/${file.id}`, { key: shop.secret })).status).toBe(404);
+  });
+
   it('answers 422 on completion for a wrong sha256 or size, removes the upload, and takes a correct one after', async () => {
     const bytes = await pdfOf({ pages: 1 });
     const start = (body: Record<string, unknown>) =>
