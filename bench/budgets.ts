@@ -147,6 +147,11 @@ export const CALLS_BUDGET: Record<string, number> = {
   'cart.removeItem': 3,
   'cart.merge': 3,
   'cart.checkout': 7,
+  // Uploads: the day's upload quota counter (one conditional ADD), the file id, the record (and the
+  // order, when the file is for one). Completing: the file, its hold and its ready (or handed-over) write.
+  'files.upload': 4,
+  'files.createUpload': 4,
+  'files.complete': 3,
   'legacy-products.create': Number.POSITIVE_INFINITY, // bulk import: one BatchWriteItem per 25 prices
   'legacy-products.prices': Number.POSITIVE_INFINITY,
 };

@@ -108,6 +108,7 @@ export async function benchFiles(bundleFile: (id: string) => string): Promise<Fi
       order_id: null,
       customer_id: null,
       status: 'ready',
+      worker_started_at: null,
       rejection: null,
       preflight: {
         status: 'pending',

@@ -44,7 +44,10 @@ export type ErrorCode =
   | 'carrier_error'
   // A setup step of the stage is missing (the customer-token signing keys): an operator's to do.
   | 'service_unavailable'
-  | 'timeout';
+  | 'timeout'
+  // A tenant's daily upload quota (shared/files/quota.ts): its files (429) or its bytes (413).
+  | 'upload_quota_exceeded'
+  | 'upload_volume_exceeded';
 
 export class DomainError extends Error {
   constructor(
@@ -102,6 +105,21 @@ export class RateLimitedError extends DomainError {
     readonly retryAfterSeconds: number,
   ) {
     super('rate_limited', message);
+  }
+}
+
+/**
+ * A daily quota of the tenant's is used up (uploads: files 429, bytes 413): the details name the
+ * limit and the use; `retryAfterSeconds` is when it starts again (the next UTC day).
+ */
+export class QuotaExceededError extends DomainError {
+  constructor(
+    code: 'upload_quota_exceeded' | 'upload_volume_exceeded',
+    message: string,
+    details: ErrorDetail[],
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message, details);
   }
 }
 

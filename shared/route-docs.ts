@@ -103,9 +103,17 @@ export const routeDocs: Record<string, { summary: string; tag: string }> = {
   'webhooks.deliveries': { summary: "List a webhook's deliveries", tag: 'Webhooks' },
   'webhooks.delivery': { summary: 'Retrieve a delivery with its attempts', tag: 'Webhooks' },
   'webhooks.redeliver': { summary: 'Send a delivery again', tag: 'Webhooks' },
-  'files.upload': { summary: 'Upload a file (multipart/form-data, up to 4 MiB)', tag: 'Files' },
-  'files.createUpload': { summary: 'Start a presigned upload (up to 2 GiB): a file id and an S3 POST form', tag: 'Files' },
-  'files.complete': { summary: 'Complete a presigned upload: size, checksum and type checked; the file ready', tag: 'Files' },
+  'files.upload': { summary: 'Upload a file (multipart/form-data, up to 4 MiB; counted against the daily upload quota)', tag: 'Files' },
+  'files.createUpload': {
+    summary:
+      'Start a presigned upload (up to 2 GiB; its declared size counted against the daily upload quota): a file id and an S3 POST form',
+    tag: 'Files',
+  },
+  'files.complete': {
+    summary:
+      'Complete a presigned upload: size and type checked; checksum verified here (up to 32 MiB) or by the worker (202); the file ready',
+    tag: 'Files',
+  },
   'files.list': { summary: 'List files (newest first; by order, purpose, status)', tag: 'Files' },
   'files.get': { summary: "Retrieve a file's metadata and preflight", tag: 'Files' },
   'files.download': { summary: 'Download a file: 302 to a presigned URL (15 minutes), or the URL as JSON', tag: 'Files' },

@@ -13,10 +13,11 @@ export type QueueRef = 'deliveries' | 'deliveriesDlq' | 'routerFailures' | 'pref
 
 /**
  * Lambda event filter pattern (the JSON syntax of event source mapping filter criteria). Only
- * the subset used here: nested objects whose leaves are lists of allowed exact values.
+ * the subset used here: nested objects whose leaves are lists of allowed exact values, or
+ * `{ exists: false }` for a field that must be absent.
  */
 export interface FilterPattern {
-  [field: string]: string[] | FilterPattern;
+  [field: string]: (string | { exists: false })[] | FilterPattern;
 }
 
 export interface StreamSource {
@@ -71,9 +72,9 @@ export interface WorkerDefinition {
   memorySizeMb?: number;
   /**
    * Least privilege: what the function itself does (the event source's own reads are granted with
-   * it); `files: 'read'` reads objects of the files bucket.
+   * it); `files` reads (and writes) objects of the files bucket.
    */
-  access: { table: 'read' | 'readWrite'; sendTo: QueueRef[]; files?: 'read' };
+  access: { table: 'read' | 'readWrite'; sendTo: QueueRef[]; files?: 'read' | 'readWrite' };
 }
 
 export const workers: readonly WorkerDefinition[] = [
@@ -136,39 +137,57 @@ export const workers: readonly WorkerDefinition[] = [
   {
     id: 'FilePreflight',
     handler: 'functions/files/preflight.ts',
-    description: 'Print preflight of ready files: PDF pages, page sizes and encryption; image pixels and dpi',
+    description:
+      'Verifies large presigned uploads, then the print preflight of ready files: PDF pages, page sizes and encryption; image pixels and dpi',
     source: {
       kind: 'table-stream',
-      // Files that became ready with a pending preflight (an upload, a completion); the recorded
-      // result no longer matches, so the worker's own write does not invoke it again.
+      // Files with work for it: a large presigned upload handed over by its completion (processing,
+      // its preflight pending) and a ready file whose preflight is pending (an upload, a completion).
+      // Not one whose work has started (`worker_started_at`: the worker's own mark), nor the worker's
+      // own results, which no longer match: its writes do not invoke it again.
       filter: {
-        dynamodb: { NewImage: { entity: { S: ['FILE'] }, status: { S: ['ready'] }, preflight: { M: { status: { S: ['pending'] } } } } },
+        dynamodb: {
+          NewImage: {
+            entity: { S: ['FILE'] },
+            status: { S: ['ready', 'processing'] },
+            preflight: { M: { status: { S: ['pending'] } } },
+            worker_started_at: { S: [{ exists: false }] },
+          },
+        },
       },
       // One file per invocation: memory and timeout are sized for one file of PREFLIGHT_MAX_BYTES.
       batchSize: 1,
       bisectBatchOnError: false,
-      // A failure (S3 or DynamoDB unavailable, a file that times the check out) holds up the shard's
-      // later files meanwhile, so: 3 retries within an hour, then the record's range goes to the
-      // on-failure queue (with an alarm) and the file keeps its pending preflight — usable as it is.
+      // A file's own trouble never fails the record: a file that cannot be checked is recorded failed
+      // or skipped, and one the worker stopped on (out of time or memory) is set aside by the retry,
+      // which finds its start marked (docs/files.md#the-worker). What throws is S3 or DynamoDB being
+      // unavailable, which holds up the shard's later files meanwhile, so: 3 retries within an hour,
+      // then the record's range goes to the on-failure queue (with an alarm).
       retryAttempts: 3,
       maxRecordAgeSeconds: 3600,
       onFailure: 'preflightFailures',
     },
-    // A 200 MB PDF (PREFLIGHT_MAX_BYTES) is read whole and parsed by pdf-lib, which copies its
-    // streams: about three times the file in memory at the peak (a 195 MB PDF of 400 pages parsed
-    // in 0.3 s adding 200 MB); 2 GB leaves room for PDFs of many small objects and buys CPU (over
-    // one vCPU). docs/files.md#preflight has the figures.
-    timeoutSeconds: 120,
+    // A 200 MB PDF (PREFLIGHT_MAX_BYTES) is read whole and parsed by pdf-lib, within its bounds
+    // (shared/files/preflight/bounds.ts: 30 s, 128 MB inflated, 2,000,000 objects); 2 GB leaves room
+    // for that and buys CPU (over one vCPU). Verifying a 2 GiB upload streams it through SHA-256 and
+    // copies it within the bucket: about a minute, hence 300 s. docs/files.md#the-worker has the figures.
+    timeoutSeconds: 300,
     memorySizeMb: 2048,
-    access: { table: 'readWrite', sendTo: [], files: 'read' },
+    access: { table: 'readWrite', sendTo: [], files: 'readWrite' },
   },
 ];
 
-/** True when `value` matches the filter pattern (the subset of Lambda's filter syntax used above). */
+/**
+ * True when `value` matches the filter pattern (the subset of Lambda's filter syntax used above): a
+ * field matches a list holding its value, or `{ exists: false }` when it is absent — also when an
+ * object on its path is.
+ */
 export function matchesFilter(pattern: FilterPattern, value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+  const object = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   return Object.entries(pattern).every(([field, rule]) => {
-    const actual = (value as Record<string, unknown>)[field];
-    return Array.isArray(rule) ? rule.includes(actual as string) : matchesFilter(rule, actual);
+    const actual = object[field];
+    if (!Array.isArray(rule))
+      return (actual === undefined || (typeof actual === 'object' && actual !== null)) && matchesFilter(rule, actual);
+    return rule.some((allowed) => (typeof allowed === 'string' ? actual === allowed : actual === undefined));
   });
 }

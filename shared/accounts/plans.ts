@@ -10,6 +10,19 @@ export const plans = { starter: 100, professional: 500, enterprise: 1000 } as co
 
 export type Plan = keyof typeof plans;
 
+const GiB = 1024 * 1024 * 1024;
+
+/**
+ * Uploads per tenant (account and mode) and UTC day, by plan (docs/files.md#quotas): files, and
+ * bytes — a presigned upload counts its declared size when it is declared. Storage and the work on
+ * files cost per upload; the figures leave a busy shop far from them.
+ */
+export const uploadQuotas: Readonly<Record<Plan, { files: number; bytes: number }>> = {
+  starter: { files: 500, bytes: 5 * GiB },
+  professional: { files: 5000, bytes: 50 * GiB },
+  enterprise: { files: 50_000, bytes: 500 * GiB },
+};
+
 export const PLAN_NAMES = Object.keys(plans) as [Plan, ...Plan[]];
 
 export const isPlan = (value: string): value is Plan => Object.hasOwn(plans, value);

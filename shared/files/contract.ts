@@ -34,13 +34,22 @@ export const upload = {
     schema: MultipartUploadSchema,
     description:
       'The file in the field `file` (up to 4 MiB: what API Gateway and Lambda carry after base64), optional `purpose` and `order_id`. ' +
-      'Its type is decided by its bytes: PDF, PNG, JPEG, TIFF, SVG, PostScript/EPS or ZIP; a declared type that differs is 415.',
+      'Its type is decided by its bytes: PDF, PNG, JPEG, TIFF, SVG, PostScript/EPS or ZIP; a declared type that differs, ' +
+      'or one outside that list, is 415. Counted against the daily upload quota: 429 when its files are used up, 413 when its bytes would be.',
   },
   status: 201,
   errors: [413, 415],
 } satisfies Operation;
-export const createUpload = { route: filesCreateUpload, body: FileUploadSchema, status: 201, errors: [415] } satisfies Operation;
-export const complete = { route: filesComplete, params: filePath, errors: [404, 409, 415] } satisfies Operation;
+/** 413 also when the declared size would pass the day's upload volume; 429 when the day's files are used up. */
+export const createUpload = { route: filesCreateUpload, body: FileUploadSchema, status: 201, errors: [413, 415] } satisfies Operation;
+export const complete = {
+  route: filesComplete,
+  params: filePath,
+  accepted:
+    'An upload over 32 MiB: `processing` while the file worker verifies its SHA-256 and moves it off the request path; ' +
+    'it becomes `ready` (or `rejected`, with the reason) shortly — read it with GET /v1/files/{id}.',
+  errors: [404, 409, 415],
+} satisfies Operation;
 export const list = { route: filesList, query: FileListQuerySchema, list: true } satisfies Operation;
 export const get = { route: filesGet, params: filePath, errors: [404] } satisfies Operation;
 export const download = {

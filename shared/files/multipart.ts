@@ -20,10 +20,18 @@ export const MultipartFieldsSchema = /* @__PURE__ */ z.strictObject({
   order_id: z.string().refine(isIdText, 'must be a positive integer').transform(Number).optional(),
 });
 
+/**
+ * The form encoding gives a part without a Content-Type of its own `text/plain` (RFC 7578 §4.4), so
+ * the parser cannot tell it from a declared one: for a file part it means "look at the bytes", as
+ * application/octet-stream does. Any other type is a declaration, checked against the one list.
+ */
+const declaredOf = (mimetype: string | undefined): string | undefined =>
+  mimetype === undefined || /^text\/plain\s*(;|$)/i.test(mimetype) ? undefined : mimetype;
+
 export function multipartUploadOf(fields: z.output<typeof MultipartFieldsSchema>): MultipartFile {
   return {
     filename: fields.file.filename,
-    declaredType: fields.file.mimetype,
+    declaredType: declaredOf(fields.file.mimetype),
     bytes: new Uint8Array(fields.file.content.buffer, fields.file.content.byteOffset, fields.file.content.byteLength),
     purpose: fields.purpose,
     orderId: fields.order_id,

@@ -58,6 +58,18 @@ export async function readObject(key: string): Promise<Uint8Array> {
   return object.Body ? await object.Body.transformToByteArray() : new Uint8Array();
 }
 
+const isMissing = (error: unknown) => ['NoSuchKey', 'NotFound'].includes((error as { name?: string }).name ?? '');
+
+/** The whole object, or undefined when there is none under the key (any other failure throws). */
+export async function readObjectIfPresent(key: string): Promise<Uint8Array | undefined> {
+  try {
+    return await readObject(key);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
 /** The SHA-256 (hex) of the object, streamed through the hash without holding it in memory. */
 export async function hashObject(key: string): Promise<string> {
   const object = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));

@@ -3,13 +3,15 @@
  * it read (its index sort keys carry the status), so two requests that complete or delete one
  * file cannot both win.
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { countCollectionUpTo, getMany, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
 import { cursorKeys, fileKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
 import { NotFoundError, VersionConflict } from '#shared/errors';
+import type { QuotaUse, UploadQuota } from './quota';
 import { fileFromItem, fileIdOfSortKey, fileItem, fileSortKey, sortKeyFacets, type FileRecord } from './stored';
 
 export async function insertFile(tenant: Tenant, record: FileRecord): Promise<void> {
@@ -118,4 +120,57 @@ export async function listFiles(
   ]);
   const next = window.next && fileIdOfSortKey(String(window.next[`${query.index}sk`]));
   return { items: window.items.map(fileFromItem), hasMore: window.hasMore, next, ...total };
+}
+
+/**
+ * Counts one upload of `bytes` on the tenant's counter of `day`, on condition that the day's files
+ * stay under the quota's and its bytes within it — one conditional ADD, so uploads that race get
+ * exactly what is left. Undefined when it was counted; else the day's use as it stood (nothing counted).
+ */
+export async function reserveUpload(
+  tenant: Tenant,
+  day: string,
+  bytes: number,
+  quota: UploadQuota,
+  expiresAt: number,
+): Promise<QuotaUse | undefined> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: fileKeys.uploadQuota(tenant, day),
+        UpdateExpression: 'ADD files :one, bytes :bytes SET expires_at = :expires',
+        ConditionExpression:
+          ':bytes <= :quotaBytes AND (attribute_not_exists(files) OR files < :files) AND (attribute_not_exists(bytes) OR bytes <= :room)',
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':bytes': bytes,
+          ':expires': expiresAt,
+          ':files': quota.files,
+          ':quotaBytes': quota.bytes,
+          ':room': quota.bytes - bytes,
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return undefined;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const raw = (error as { Item?: Record<string, never> }).Item;
+    const item = raw ? unmarshall(raw) : {};
+    return { files: Number(item.files ?? 0), bytes: Number(item.bytes ?? 0) };
+  }
+}
+
+/** Gives an upload's count back (it was counted, then failed before it was stored). */
+export async function releaseUpload(tenant: Tenant, day: string, bytes: number): Promise<void> {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: fileKeys.uploadQuota(tenant, day),
+      UpdateExpression: 'ADD files :minusOne, bytes :minusBytes',
+      ConditionExpression: 'attribute_exists(files)',
+      ExpressionAttributeValues: { ':minusOne': -1, ':minusBytes': -bytes },
+    }),
+  );
 }

@@ -14,14 +14,16 @@ import { cursorEntry } from '#shared/schemas/pagination';
 import { readOrder } from '#shared/orders/repository';
 import { detectFileType, FILE_HEAD_BYTES, type FileType } from './detect';
 import { sanitizeFilename } from './filename';
-import { MAX_MULTIPART_FILE_BYTES, PREFLIGHT_MAX_BYTES } from './limits';
+import { finishUpload, handedToWorker, initialPreflight, pendingPreflight, rejectUpload } from './arrival';
+import { MAX_MULTIPART_FILE_BYTES, SYNC_COMPLETE_MAX_BYTES } from './limits';
 import * as objects from './objects';
+import { quotaDay, quotaExpiry, quotaRefusal, uploadQuotaOf } from './quota';
 import * as repo from './repository';
 import type { FileListQuery, FileUpload, FileView } from './schema';
-import { storedFile, type FileRecord, type Preflight } from './stored';
+import { storedFile, type FileRecord } from './stored';
 import { allowedTypesText, declaredType } from './types';
 
-type Caller = Pick<Principal, 'kind' | 'customerId'>;
+type Caller = Pick<Principal, 'kind' | 'customerId' | 'plan'>;
 
 export const present: typeof storedFile.view = (value) => storedFile.view(value);
 
@@ -30,31 +32,24 @@ export const COMPLETION_LEASE_MS = 2 * 60_000;
 
 const unsupported = (message: string) => new DomainError('unsupported_media_type', message);
 
-/** What a file is by its bytes, refusing what is not taken or not what it was declared to be. */
-function typeOf(head: Uint8Array, declared: string | null): FileType {
-  const detected = detectFileType(head);
-  if (!detected) throw unsupported(`The file is not one of the accepted types (${allowedTypesText}), judged by its content`);
+/**
+ * The type a client declared, by the one list both ways in take (ALLOWED_TYPES and their aliases,
+ * types.ts): a declared type outside it is a 415 whatever the bytes are; `undefined` means "look
+ * at the bytes" (application/octet-stream, or nothing).
+ */
+function acceptedDeclaration(declared: string | null | undefined): FileType | undefined {
   const said = declaredType(declared ?? undefined);
-  if (said && said !== detected) throw unsupported(`The file was declared as ${said} but its content is ${detected}`);
-  return detected;
+  if (said === null) throw unsupported(`${declared} is not an accepted type (${allowedTypesText})`);
+  return said;
 }
 
-/** The preflight a ready file starts with: pending, or skipped above the size the check reads. */
-function initialPreflight(size: number): Preflight {
-  const skipped = size > PREFLIGHT_MAX_BYTES;
-  return {
-    status: skipped ? 'skipped' : 'pending',
-    checks: skipped
-      ? [{ code: 'size', result: 'warning', message: `Not checked: larger than ${PREFLIGHT_MAX_BYTES / 1024 / 1024} MB` }]
-      : [],
-    pages: null,
-    page_sizes: [],
-    encrypted: null,
-    width_px: null,
-    height_px: null,
-    dpi: null,
-    checked_at: null,
-  };
+/** What a file is by its bytes, refusing what is not taken or not what it was declared to be. */
+function typeOf(head: Uint8Array, declared: string | null): FileType {
+  const said = acceptedDeclaration(declared);
+  const detected = detectFileType(head);
+  if (!detected) throw unsupported(`The file is not one of the accepted types (${allowedTypesText}), judged by its content`);
+  if (said && said !== detected) throw unsupported(`The file was declared as ${said} but its content is ${detected}`);
+  return detected;
 }
 
 /** The order a file is for must be the tenant's (and, for a customer token, the customer's own). */
@@ -73,6 +68,23 @@ async function visibleFile(tenant: Tenant, caller: Caller, id: number, consisten
   const own = customerOf(caller);
   if (own !== undefined && file.customer_id !== own) throw new NotFoundError('file', id);
   return file;
+}
+
+/**
+ * Counts an upload of `bytes` against the tenant's daily quota (429/413 QuotaExceededError when it
+ * does not fit, counting nothing) and runs `store`; if that fails, the count is given back.
+ */
+async function withinQuota<T>(tenant: Tenant, caller: Caller, bytes: number, now: Date, store: () => Promise<T>): Promise<T> {
+  const quota = uploadQuotaOf(caller.plan);
+  const day = quotaDay(now);
+  const used = await repo.reserveUpload(tenant, day, bytes, quota, quotaExpiry(now));
+  if (used) throw quotaRefusal(quota, used, bytes, now);
+  try {
+    return await store();
+  } catch (error) {
+    await repo.releaseUpload(tenant, day, bytes).catch(() => undefined);
+    throw error;
+  }
 }
 
 export interface MultipartFile {
@@ -94,6 +106,10 @@ export async function uploadFile(tenant: Tenant, caller: Caller, upload: Multipa
   if (upload.bytes.length === 0) throw new ValidationError('The upload is invalid', [{ field: 'file', message: 'is empty' }]);
   const contentType = typeOf(upload.bytes.subarray(0, FILE_HEAD_BYTES), upload.declaredType ?? null);
   await assertOrder(tenant, caller, upload.orderId);
+  return withinQuota(tenant, caller, upload.bytes.length, now, () => storeUpload(tenant, caller, upload, contentType, now));
+}
+
+async function storeUpload(tenant: Tenant, caller: Caller, upload: MultipartFile, contentType: FileType, now: Date): Promise<FileView> {
   const id = await nextId(tenant, 'file');
   const at = now.toISOString();
   const record: FileRecord = {
@@ -109,6 +125,7 @@ export async function uploadFile(tenant: Tenant, caller: Caller, upload: Multipa
     status: 'ready',
     rejection: null,
     preflight: initialPreflight(upload.bytes.length),
+    worker_started_at: null,
     created_at: at,
     updated_at: at,
     version: 1,
@@ -126,18 +143,21 @@ export async function uploadFile(tenant: Tenant, caller: Caller, upload: Multipa
 
 /** `POST /v1/files/uploads`: a pending file and a presigned POST for exactly its declared size and type. */
 export async function startUpload(tenant: Tenant, caller: Caller, input: FileUpload, now = new Date()) {
-  const said = declaredType(input.content_type);
-  if (!said) {
-    throw unsupported(
-      said === null
-        ? `${input.content_type} is not an accepted type (${allowedTypesText})`
-        : `Declare what the file is (one of ${allowedTypesText}); it is checked against its content on completion`,
-    );
-  }
+  const said = acceptedDeclaration(input.content_type);
+  if (!said) throw unsupported(`Declare what the file is (one of ${allowedTypesText}); it is checked against its content on completion`);
   await assertOrder(tenant, caller, input.order_id);
-  const id = await nextId(tenant, 'file');
+  // The declared size counts: the POST policy takes exactly that many bytes.
+  return withinQuota(tenant, caller, input.size, now, async () => {
+    const record = pendingRecord(caller, input, said, await nextId(tenant, 'file'), now);
+    await repo.insertFile(tenant, record);
+    const upload = await objects.presignedPost(fileKeys.pendingObject(tenant, record.id), said, input.size, input.sha256, now);
+    return { file: present(record), upload };
+  });
+}
+
+function pendingRecord(caller: Caller, input: FileUpload, said: FileType, id: number, now: Date): FileRecord {
   const at = now.toISOString();
-  const record: FileRecord = {
+  return {
     id,
     filename: sanitizeFilename(input.filename),
     content_type: null,
@@ -150,27 +170,35 @@ export async function startUpload(tenant: Tenant, caller: Caller, input: FileUpl
     status: 'pending_upload',
     rejection: null,
     preflight: null,
+    worker_started_at: null,
     created_at: at,
     updated_at: at,
     version: 1,
   };
-  await repo.insertFile(tenant, record);
-  const upload = await objects.presignedPost(fileKeys.pendingObject(tenant, id), said, input.size, input.sha256, now);
-  return { file: present(record), upload };
+}
+
+export interface Completion {
+  file: FileView;
+  /** True while the file worker verifies the upload (`processing`): the answer is 202. */
+  verifying: boolean;
 }
 
 /**
- * `POST /v1/files/{id}/complete`: the uploaded object checked — there, of the declared size, of
- * the declared SHA-256 (S3's checksum on AWS, hashed here otherwise) and of the declared type by
- * its bytes — then moved to its final key and the file `ready`. A wrong size or checksum is a 422
- * (the object is removed; the upload may be sent again while its URL is valid); a wrong type a 415
- * (the file is `rejected`). Completing a ready file again answers it as it is.
+ * `POST /v1/files/{id}/complete`: bounded work at any size. The uploaded object is checked — there
+ * (else 409), of the declared size and of the declared type by its first bytes — then an upload of
+ * up to SYNC_COMPLETE_MAX_BYTES is verified here (its SHA-256: S3's checksum, or hashed) and moved
+ * to its final key, the file `ready`; a larger one is handed to the file worker (`processing`, 202),
+ * which does the same off the request path (arrival.ts). A wrong size or checksum found here is a
+ * 422 (the object is removed; the upload may be sent again while its URL is valid); a wrong type a
+ * 415 (the file is `rejected`). Completing a ready file, or one the worker is verifying, again
+ * answers it as it is.
  */
-export async function completeUpload(tenant: Tenant, caller: Caller, id: number, now = new Date()): Promise<FileView> {
+export async function completeUpload(tenant: Tenant, caller: Caller, id: number, now = new Date()): Promise<Completion> {
   return retryOnVersionConflict('file', async () => {
     const file = await visibleFile(tenant, caller, id, true);
-    if (file.status === 'ready') return present(file);
+    if (file.status === 'ready') return { file: present(file), verifying: false };
     if (file.status === 'rejected') throw new ConflictError(`File ${id} was rejected: ${file.rejection ?? 'its upload was refused'}`);
+    if (handedToWorker(file)) return { file: present(file), verifying: true };
     if (file.status === 'processing' && now.getTime() - Date.parse(file.updated_at) < COMPLETION_LEASE_MS) {
       throw new ConflictError(`File ${id} is being completed by another request; retry shortly`);
     }
@@ -178,7 +206,8 @@ export async function completeUpload(tenant: Tenant, caller: Caller, id: number,
     const held: FileRecord = { ...file, status: 'processing', updated_at: now.toISOString(), version: file.version + 1 };
     await repo.saveFile(tenant, file, held);
     try {
-      return present(await checkUpload(tenant, held, now));
+      const checked = await checkUpload(tenant, held, now);
+      return { file: present(checked), verifying: checked.status === 'processing' };
     } catch (error) {
       // Refused or failed: back to waiting for (another) upload, unless the check rejected it for good.
       if (!(error instanceof DomainError && error.code === 'unsupported_media_type')) {
@@ -200,30 +229,24 @@ async function checkUpload(tenant: Tenant, held: FileRecord, now: Date): Promise
     return new ValidationError('The upload does not match its declaration; send it again', [{ field, message }]);
   };
   if (head.size !== held.size) throw await refuseUpload('size', `the upload has ${head.size} bytes, ${held.size} were declared`);
-  const sha256 = head.sha256 ?? (await objects.hashObject(pending));
-  if (held.sha256 && sha256 !== held.sha256) throw await refuseUpload('sha256', `the upload's SHA-256 is ${sha256}`);
   let contentType: FileType;
   try {
     contentType = typeOf(await objects.readHead(pending, FILE_HEAD_BYTES), held.declared_type);
   } catch (error) {
-    await objects.deleteObject(pending);
-    const rejection = (error as Error).message;
-    await repo.saveFile(tenant, held, { ...held, status: 'rejected', rejection, updated_at: now.toISOString(), version: held.version + 1 });
+    await rejectUpload(tenant, held, (error as Error).message, now);
     throw error;
   }
-  await objects.copyObject(pending, fileKeys.object(tenant, held.id), contentType);
-  const ready: FileRecord = {
-    ...held,
-    status: 'ready',
-    content_type: contentType,
-    sha256,
-    preflight: initialPreflight(held.size),
-    updated_at: now.toISOString(),
-    version: held.version + 1,
-  };
-  await repo.saveFile(tenant, held, ready);
-  await objects.deleteObject(pending).catch(() => undefined);
-  return ready;
+  const typed: FileRecord = { ...held, content_type: contentType };
+  if (held.size > SYNC_COMPLETE_MAX_BYTES) {
+    // Too large to hash and copy within a request: the file worker verifies it (its stream filter
+    // takes a processing file with a pending preflight), and the record keeps its TTL meanwhile.
+    const handed: FileRecord = { ...typed, preflight: pendingPreflight(), updated_at: now.toISOString(), version: held.version + 1 };
+    await repo.saveFile(tenant, held, handed);
+    return handed;
+  }
+  const arrival = await finishUpload(tenant, typed, head.sha256, now);
+  if ('mismatch' in arrival) throw await refuseUpload('sha256', `the upload's SHA-256 is ${arrival.mismatch}`);
+  return arrival.ready;
 }
 
 export async function getFile(tenant: Tenant, caller: Caller, id: number): Promise<FileView> {

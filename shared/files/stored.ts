@@ -67,6 +67,10 @@ export const storedFile = /* @__PURE__ */ (() =>
     status: field(c.enumOf(FILE_STATUSES)),
     rejection: field(c.nullable(c.string)).describe('Why a file was rejected'),
     preflight: field(c.nullable(preflightShape)).describe('The print check of a ready file (off the request path)'),
+    // When the file worker began its work on the file (verifying an upload, or the preflight); removed
+    // with its result. A retried record that finds it set knows the worker stopped there (out of time
+    // or memory) and records that instead of trying again (docs/files.md#the-worker).
+    worker_started_at: field(c.nullable(c.timestamp)).internal(),
     created_at: field(c.timestamp).fixed(),
     updated_at: field(c.timestamp),
     version: field(c.int).fixed().internal(),
@@ -75,8 +79,15 @@ export const storedFile = /* @__PURE__ */ (() =>
 export type FileRecord = RecordOf<typeof storedFile.shape>;
 export type Preflight = NonNullable<FileRecord['preflight']>;
 
-/** Seconds a pending upload's record lives (the presigned POST is valid 15 minutes; the object's tmp/ prefix expires in a day). */
+/**
+ * Seconds a pending upload's record lives (the presigned POST is valid 15 minutes; the object's tmp/
+ * prefix expires in a day), counted from its creation — also while it is `processing`: a completion
+ * that never ends (its function or the worker stopped) leaves no record behind.
+ */
 export const PENDING_TTL_SECONDS = 24 * 3600;
+
+/** The statuses whose records expire: an upload not (yet) ready. */
+const EXPIRING: readonly FileStatus[] = ['pending_upload', 'processing'];
 
 /**
  * The index sort key: newest first by creation, then the purpose, the status and the uploading
@@ -95,7 +106,7 @@ export function sortKeyFacets(sortKey: string): { purpose: string; status: strin
   return { purpose: parts.at(-3) ?? '', status: parts.at(-2) ?? '', customer: parts.at(-1) ?? '' };
 }
 
-/** The file's item with its index slots; a pending upload's expires by TTL (`expires_at`, epoch seconds). */
+/** The file's item with its index slots; an upload not ready yet expires by TTL (`expires_at`, epoch seconds). */
 export function fileItem(tenant: Tenant, record: FileRecord): Record<string, unknown> {
   const sortKey = fileSortKey(record);
   return {
@@ -105,7 +116,7 @@ export function fileItem(tenant: Tenant, record: FileRecord): Record<string, unk
     gsi1pk: fileKeys.filesCollection(tenant),
     gsi1sk: sortKey,
     ...(record.order_id !== null ? { gsi2pk: fileKeys.orderFiles(tenant, record.order_id), gsi2sk: sortKey } : {}),
-    ...(record.status === 'pending_upload' ? { expires_at: Math.floor(Date.parse(record.created_at) / 1000) + PENDING_TTL_SECONDS } : {}),
+    ...(EXPIRING.includes(record.status) ? { expires_at: Math.floor(Date.parse(record.created_at) / 1000) + PENDING_TTL_SECONDS } : {}),
   };
 }
 

@@ -96,6 +96,13 @@ export const created = (data: unknown, headers?: Record<string, string>): HttpRe
   headers,
 });
 
+/** Accepted, still being worked on off the request path (a large upload the file worker verifies): 202 with the resource as it is. */
+export const accepted = (data: unknown, headers?: Record<string, string>): HttpResult => ({
+  status: 202,
+  body: { success: true, data },
+  headers,
+});
+
 export const listed = (data: unknown[], pagination: ListPagination): HttpResult => ({
   status: 200,
   body: { success: true, data, pagination },

@@ -7,6 +7,7 @@ import {
   MAX_DETAIL_MESSAGE_LENGTH,
   MAX_ERROR_DETAILS,
   moreDetails,
+  QuotaExceededError,
   RateLimitedError,
   VersionConflict,
   type ErrorCode,
@@ -41,6 +42,10 @@ export const statusOf: Record<ErrorCode, number> = {
   service_unavailable: 503,
   /** The request ran out of time (shared/http/middleware/request-scope.ts answers before Lambda stops it). */
   timeout: 504,
+  /** The day's uploads of the tenant are as many files as its plan takes (shared/files/quota.ts). */
+  upload_quota_exceeded: 429,
+  /** The upload's bytes would pass what the tenant's plan takes in a day. */
+  upload_volume_exceeded: 413,
 };
 
 const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -68,7 +73,8 @@ export function toErrorResult(error: unknown, requestId: string): APIGatewayProx
   } else if (statusOf[known.code] >= 500) {
     logger.error('server error', known);
   }
-  const retryAfter: Record<string, string> = known instanceof RateLimitedError ? { 'Retry-After': String(known.retryAfterSeconds) } : {};
+  const retryAfter: Record<string, string> =
+    known instanceof RateLimitedError || known instanceof QuotaExceededError ? { 'Retry-After': String(known.retryAfterSeconds) } : {};
   const total = known.details?.length ?? 0;
   const message = total > MAX_ERROR_DETAILS ? `${known.message}${moreDetails(total, MAX_ERROR_DETAILS)}` : known.message;
   const details = boundedDetails(known.details);

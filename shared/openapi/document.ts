@@ -74,6 +74,7 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
           ];
     const responses: RouteConfig['responses'] = {
       [operation.status ?? 200]: { description: 'Success', content: { 'application/json': { schema: envelope } } },
+      ...(operation.accepted ? { 202: { description: operation.accepted, content: { 'application/json': { schema: envelope } } } } : {}),
     };
     if (operation.documents) {
       const { contentTypes, description, redirects } = operation.documents;

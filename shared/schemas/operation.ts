@@ -32,6 +32,8 @@ export interface Operation {
   /** False when `response` is the whole body rather than the envelope's `data` (e.g. the spec's webhook test answer). */
   envelope?: false;
   status?: 200 | 201 | 202;
+  /** When the operation may also answer 202 with the same body (work going on off the request path): what that means. */
+  accepted?: string;
   /** Error statuses worth documenting beyond the common ones (401, 403, 422, 429, 500). */
   errors?: number[];
 }

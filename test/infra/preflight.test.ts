@@ -32,7 +32,7 @@ describe('the file preflight worker', () => {
     }
   });
 
-  it("reads the table stream through the worker table's filter: ready files with a pending preflight, one at a time", () => {
+  it("reads the table stream through the worker table's filter: files with work for it whose work has not started, one at a time", () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId(fn) },
       EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.data.table), 'StreamArn'] },
@@ -46,7 +46,12 @@ describe('the file preflight worker', () => {
           {
             Pattern: JSON.stringify({
               dynamodb: {
-                NewImage: { entity: { S: ['FILE'] }, status: { S: ['ready'] }, preflight: { M: { status: { S: ['pending'] } } } },
+                NewImage: {
+                  entity: { S: ['FILE'] },
+                  status: { S: ['ready', 'processing'] },
+                  preflight: { M: { status: { S: ['pending'] } } },
+                  worker_started_at: { S: [{ exists: false }] },
+                },
               },
             }),
           },
@@ -68,10 +73,18 @@ describe('the file preflight worker', () => {
     });
   });
 
-  it('may read the files bucket and write the table, and nothing more', () => {
+  it('may read and write the files bucket (it moves verified uploads) and write the table, and nothing more', () => {
     const granted = actions();
-    expect(granted).toEqual(expect.arrayContaining(['s3:GetObject*', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:GetRecords']));
-    expect(granted.filter((action) => action.startsWith('s3:') && !/^s3:(Get|List)/.test(action))).toEqual([]);
+    expect(granted).toEqual(
+      expect.arrayContaining([
+        's3:GetObject*',
+        's3:PutObject',
+        's3:DeleteObject*',
+        'dynamodb:GetItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:GetRecords',
+      ]),
+    );
     const s3Resources = statements()
       .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('s3:')))
       .flatMap((statement) => [statement.Resource].flat());
@@ -87,7 +100,7 @@ describe('the file preflight worker', () => {
     expect(granted.some((action) => action.startsWith('kms:'))).toBe(false);
   });
 
-  it('is the only worker that reads the files bucket', () => {
+  it('is the only worker that uses the files bucket', () => {
     for (const [id, worker] of stack.workers.functions) {
       if (id === 'FilePreflight') continue;
       const role = logicalId(worker.role!);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { uploadQuotas } from '#shared/accounts/plans';
 import { createAccount, setPlan } from '#shared/accounts/service';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
@@ -8,12 +9,13 @@ import { batchWriteAll, putRequest } from '#shared/db/batch';
 import { MAX_EXAMINED, TOTAL_CAP } from '#shared/db/collections';
 import { fileKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
-import { MAX_MULTIPART_FILE_BYTES } from '#shared/files/limits';
+import { MAX_MULTIPART_FILE_BYTES, SYNC_COMPLETE_MAX_BYTES } from '#shared/files/limits';
 import { fileFromItem, fileItem, type FileRecord } from '#shared/files/stored';
 import { pdfOf, pngOf, postToS3, sha256, storedObjects, uploadForm } from '#test/support/files';
 import { call, dynamoDbWork, uniqueEmail } from '#test/support/http';
 import { businessCards } from '#test/support/products';
 import { signUp } from '#test/support/customer-accounts';
+import { eventually } from '#test/support/wait';
 
 /**
  * Files over HTTP: multipart uploads through the local gateway (which passes the body base64-encoded,
@@ -114,6 +116,28 @@ describe('files', () => {
     expect(png.body.data.content_type).toBe('image/png');
   });
 
+  it('refuses a multipart file declared as a type outside the accepted list with 415, as the presigned path does, whatever its bytes', async () => {
+    const before = await storedObjects(shop.tenant);
+    const pdf = await pdfOf({ pages: 1 });
+    for (const type of ['text/html', 'application/x-msdownload', 'image/gif']) {
+      const multipart = await uploadForm(shop.secret, { bytes: pdf, name: 'flyer.pdf', type });
+      expect(multipart.status, `${type}: ${JSON.stringify(multipart.body)}`).toBe(415);
+      expect(multipart.body.error).toMatchObject({ code: 'unsupported_media_type', message: expect.stringContaining(type) });
+      // The presigned path answers the same declaration the same way, before any upload.
+      const presigned = await call('POST', '/v1/files/uploads', {
+        key: shop.secret,
+        body: { filename: 'flyer.pdf', content_type: type, size: pdf.length },
+      });
+      expect(presigned.status, type).toBe(415);
+      expect(presigned.body.error.message).toBe(multipart.body.error.message);
+    }
+    expect(await storedObjects(shop.tenant)).toEqual(before);
+    // A part without a type of its own is text/plain to the form encoding (RFC 7578): "look at the bytes", like octet-stream.
+    const untyped = await uploadForm(shop.secret, { bytes: pdf, name: 'flyer.pdf', type: 'text/plain' });
+    expect(untyped.status, JSON.stringify(untyped.body)).toBe(201);
+    expect(untyped.body.data.content_type).toBe('application/pdf');
+  });
+
   it('completes a 20 MB presigned upload with its declared sha256, byte-identical on download', async () => {
     const bytes = await pdfOf({ pages: 1, padTo: 20 * 1024 * 1024 });
     const started = await call('POST', '/v1/files/uploads', {
@@ -143,6 +167,84 @@ describe('files', () => {
     const fetched = await download(shop.secret, file.id);
     expect(sha256(fetched.bytes)).toBe(sha256(bytes));
     expect((await storedObjects(shop.tenant)).filter((key) => key.startsWith('tmp/'))).toEqual([]);
+  });
+
+  it('completes an upload over 32 MiB off the request path: 202 processing at once, then ready, hashed by the worker, byte-identical', async () => {
+    const bytes = await pdfOf({ pages: 2, padTo: SYNC_COMPLETE_MAX_BYTES + 1024 * 1024 });
+    expect(bytes.length).toBeGreaterThan(SYNC_COMPLETE_MAX_BYTES);
+    // Declared without a SHA-256: the file's own is computed from the object, by the worker.
+    const started = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'large.pdf', content_type: 'application/pdf', size: bytes.length },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const { file, upload } = started.body.data;
+    expect((await postToS3(upload, bytes)).status).toBeLessThan(300);
+    const completed = await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret });
+    expect(completed.status, JSON.stringify(completed.body)).toBe(202);
+    expect(completed.body.data).toMatchObject({ id: file.id, status: 'processing', content_type: 'application/pdf', sha256: null });
+    // The request read the object's head and its first kilobyte, made three DynamoDB calls, and no more.
+    expect(dynamoDbWork(completed).commands.toSorted()).toEqual(['GetItem[1]', 'PutItem', 'PutItem']);
+    // Completing again while the worker verifies it answers it as it is.
+    const again = await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret });
+    expect([200, 202]).toContain(again.status);
+
+    const ready = await eventually(
+      () => call('GET', `/v1/files/${file.id}`, { key: shop.secret }),
+      (response) => response.body.data.status !== 'processing' && response.body.data.preflight?.status !== 'pending',
+      30_000,
+    );
+    expect(ready.body.data).toMatchObject({ status: 'ready', sha256: sha256(bytes), size: bytes.length, content_type: 'application/pdf' });
+    expect(ready.body.data.preflight).toMatchObject({ status: 'passed', pages: 2 });
+    expect(sha256((await download(shop.secret, file.id)).bytes)).toBe(sha256(bytes));
+    expect((await storedObjects(shop.tenant)).filter((key) => key.startsWith('tmp/'))).toEqual([]);
+    expect((await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret })).status).toBe(200);
+  });
+
+  it('answers a large upload with a wrong SHA-256 202 — the request does not hash it — and the worker rejects it, saying why', async () => {
+    const bytes = await pdfOf({ pages: 1, padTo: SYNC_COMPLETE_MAX_BYTES + 1024 * 1024 });
+    const declared = 'b'.repeat(64);
+    const started = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'wrong.pdf', content_type: 'application/pdf', size: bytes.length, sha256: declared },
+    });
+    const { file, upload } = started.body.data;
+    await postToS3(upload, bytes);
+    const completed = await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret });
+    expect(completed.status, JSON.stringify(completed.body)).toBe(202);
+    const rejected = await eventually(
+      () => call('GET', `/v1/files/${file.id}`, { key: shop.secret }),
+      (response) => response.body.data.status !== 'processing',
+      30_000,
+    );
+    expect(rejected.body.data).toMatchObject({
+      status: 'rejected',
+      rejection: `The upload's SHA-256 is ${sha256(bytes)}, ${declared} was declared: upload it again`,
+      preflight: null,
+    });
+    expect((await storedObjects(shop.tenant)).some((key) => key.endsWith(String(file.id).padStart(12, '0')))).toBe(false);
+    expect((await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret })).status).toBe(409);
+  });
+
+  it('leaves no object behind when a large upload is deleted while the worker verifies it', async () => {
+    const bytes = await pdfOf({ pages: 1, padTo: SYNC_COMPLETE_MAX_BYTES + 1024 * 1024 });
+    const started = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'gone.pdf', content_type: 'application/pdf', size: bytes.length },
+    });
+    const { file, upload } = started.body.data;
+    await postToS3(upload, bytes);
+    expect((await call('POST', `/v1/files/${file.id}/complete`, { key: shop.secret })).status).toBe(202);
+    expect((await call('DELETE', `/v1/files/${file.id}`, { key: shop.secret })).status).toBe(200);
+    const suffix = String(file.id).padStart(12, '0');
+    // Whichever came first — the worker's move or the delete — neither the record nor an object stays.
+    const left = await eventually(
+      async () => (await storedObjects(shop.tenant)).filter((key) => key.endsWith(suffix)),
+      (keys) => keys.length === 0,
+      15_000,
+    );
+    expect(left).toEqual([]);
+    expect((await call('GET', `/v1/files/${file.id}`, { key: shop.secret })).status).toBe(404);
   });
 
   it('answers 422 on completion for a wrong sha256 or size, removes the upload, and takes a correct one after', async () => {
@@ -420,5 +522,88 @@ describe('files on order lines', () => {
     expect(placed.status, JSON.stringify(placed.body)).toBe(201);
     const listed = await call('GET', `/v1/orders/${placed.body.data.id}/files`, { key: session.access_token });
     expect(listed.body.data.map((file: { id: number }) => file.id)).toEqual([own.id]);
+  });
+});
+
+/**
+ * Daily upload quotas per tenant and plan (docs/files.md#quotas): the day's count and bytes are one
+ * counter item, moved by one conditional write per upload, so uploads that race for the last of a
+ * day's quota get exactly what is left. The counter is set near the starter plan's figures first.
+ */
+describe('daily upload quotas', () => {
+  const quota = uploadQuotas.starter;
+  let shop: { secret: string; tenant: Tenant };
+
+  beforeAll(async () => {
+    const created = await createAccount({ name: 'Quota Print', plan: 'starter' });
+    // Rate limits apart: these tests are about the upload quota.
+    await setPlan(created.account.id, 'starter', 1_000_000);
+    shop = { secret: created.keys.secret_test.key, tenant: { accountId: created.account.id, mode: 'test' } };
+  });
+
+  const today = () => new Date().toISOString().slice(0, 10);
+  const tomorrow = () => `${new Date(Date.parse(today()) + 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`;
+  const counter = async () =>
+    (await dynamo().send(new GetCommand({ TableName: tableName(), Key: fileKeys.uploadQuota(shop.tenant, today()), ConsistentRead: true })))
+      .Item;
+  const seed = (files: number, bytes: number) =>
+    dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...fileKeys.uploadQuota(shop.tenant, today()), files, bytes } }));
+  const listed = async () => (await call('GET', '/v1/files', { key: shop.secret })).body.pagination.total as number;
+
+  it("lets exactly what is left of the day's count through when uploads race, and answers the rest 429 naming the limit", async () => {
+    await seed(quota.files - 3, 0);
+    const before = await listed();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => uploadForm(shop.secret, { bytes: pngOf(2, 2), name: `${index}.png`, type: 'image/png' })),
+    );
+    expect(answers.map((answer) => answer.status).toSorted()).toEqual([201, 201, 201, 429, 429, 429, 429, 429, 429, 429]);
+    const refused = answers.find((answer) => answer.status === 429)!;
+    expect(refused.body.error).toMatchObject({
+      code: 'upload_quota_exceeded',
+      message: `The daily upload quota is used up: ${quota.files} files a day on the starter plan; it starts again at ${tomorrow()}`,
+      details: [{ field: 'files_per_day', message: `${quota.files} of ${quota.files} uploaded today` }],
+    });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(86_400);
+    expect(await counter()).toMatchObject({ files: quota.files, bytes: 3 * pngOf(2, 2).length });
+    expect(await listed()).toBe(before + 3);
+    // The presigned path counts against the same quota.
+    const presigned = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'a.pdf', content_type: 'application/pdf', size: 10 },
+    });
+    expect(presigned.status).toBe(429);
+    expect(presigned.body.error.code).toBe('upload_quota_exceeded');
+  });
+
+  it("refuses an upload that would pass the day's bytes with 413 naming the limit, on both ways in, and takes one that fits exactly", async () => {
+    await seed(0, quota.bytes - 1000);
+    const over = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'big.pdf', content_type: 'application/pdf', size: 1001 },
+    });
+    expect(over.status).toBe(413);
+    expect(over.body.error).toMatchObject({
+      code: 'upload_volume_exceeded',
+      message: `The daily upload volume would be exceeded: ${quota.bytes} bytes a day on the starter plan; it starts again at ${tomorrow()}`,
+      details: [{ field: 'bytes_per_day', message: `${quota.bytes - 1000} of ${quota.bytes} uploaded today; this upload has 1001` }],
+    });
+    const fits = await call('POST', '/v1/files/uploads', {
+      key: shop.secret,
+      body: { filename: 'fits.pdf', content_type: 'application/pdf', size: 1000 },
+    });
+    expect(fits.status, JSON.stringify(fits.body)).toBe(201);
+    const multipart = await uploadForm(shop.secret, { bytes: pngOf(2, 2), name: 'a.png', type: 'image/png' });
+    expect(multipart.status).toBe(413);
+    expect(multipart.body.error.code).toBe('upload_volume_exceeded');
+    expect(await counter()).toMatchObject({ files: 1, bytes: quota.bytes });
+  });
+
+  it('counts nothing for an upload refused for what it is', async () => {
+    await seed(0, 0);
+    const refused = await uploadForm(shop.secret, { bytes: Buffer.from('just text'), name: 'a.txt', type: 'application/octet-stream' });
+    expect(refused.status).toBe(415);
+    expect(await counter()).toMatchObject({ files: 0, bytes: 0 });
   });
 });

@@ -1,14 +1,28 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '#shared/accounts/service';
 import type { Tenant } from '#shared/auth/principal';
+import { dynamo } from '#shared/clients/dynamodb';
+import { itemBytes } from '#shared/db/item-size';
 import { fileKeys } from '#shared/db/keys';
+import { tableName } from '#shared/db/table';
+import { MAX_CHECK_MESSAGE_LENGTH } from '#shared/files/preflight/bounds';
 import { preflightRecord } from '#shared/files/preflight/worker';
 import { readFile } from '#shared/files/repository';
+import { fileItem } from '#shared/files/stored';
 import { pdfOf, pngOf, postToS3, sha256, uploadForm } from '#test/support/files';
 import { call } from '#test/support/http';
-import { encryptedPdfOf, jpegOf } from '#test/support/preflight-files';
+import {
+  cyclicPageTreePdf,
+  encryptedPdfOf,
+  inflatingPdf,
+  jpegOf,
+  manyPagesPdf,
+  nestedPdf,
+  sharedPageTreePdf,
+} from '#test/support/preflight-files';
 import { eventually } from '#test/support/wait';
 
 /**
@@ -126,6 +140,102 @@ describe('file preflight', () => {
     const file = await checked(started.body.data.file.id);
     expect(file.preflight).toMatchObject({ status: 'warnings', width_px: 3000, height_px: 2000, dpi: null });
     expect(file.preflight.checks[0].message).toContain('the file states no resolution');
+  });
+
+  it('checks a normal PDF uploaded with hostile ones, and ends each hostile one failed or skipped with its reason, every item bounded', async () => {
+    const started = Date.now();
+    const [normal, pages, bomb, loop, shared, nested] = await Promise.all([
+      upload(await pdfOf({ pages: 2 }), 'normal.pdf', 'application/pdf'),
+      upload(manyPagesPdf(20_000), 'pages.pdf', 'application/pdf'),
+      upload(inflatingPdf(300), 'bomb.pdf', 'application/pdf'),
+      upload(cyclicPageTreePdf(), 'loop.pdf', 'application/pdf'),
+      upload(sharedPageTreePdf(40), 'shared.pdf', 'application/pdf'),
+      upload(nestedPdf(100_000), 'nested.pdf', 'application/pdf'),
+    ]);
+    expect((await checked(normal.id)).preflight).toMatchObject({ status: 'passed', pages: 2 });
+    const outcomes = {
+      [pages.id]: {
+        status: 'skipped',
+        code: 'limits',
+        message: 'Not checked: more than 10,000 pages (its page tree counts 20,000); preflight reads at most 10,000',
+      },
+      [bomb.id]: {
+        status: 'failed',
+        code: 'readable',
+        message: 'A compressed object stream of the PDF inflates to more than 32 MB: it is not read',
+      },
+      [loop.id]: {
+        status: 'failed',
+        code: 'readable',
+        message: "The PDF's page tree is not a tree: a node is reached twice (it loops, or is shared)",
+      },
+      [shared.id]: {
+        status: 'failed',
+        code: 'readable',
+        message: "The PDF's page tree is not a tree: a node is reached twice (it loops, or is shared)",
+      },
+      [nested.id]: { status: 'failed', code: 'readable', message: 'The PDF nests arrays or dictionaries more than 100 levels deep' },
+    };
+    for (const [id, outcome] of Object.entries(outcomes)) {
+      const file = await checked(Number(id));
+      expect(file.status, id).toBe('ready');
+      expect(file.preflight, id).toMatchObject({ status: outcome.status, page_sizes: [] });
+      expect(file.preflight.checks, id).toEqual([
+        { code: outcome.code, result: outcome.status === 'failed' ? 'failed' : 'warning', message: outcome.message },
+      ]);
+    }
+    // All six within seconds, one after the other on the stream; what is stored stays small.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    for (const file of [normal, pages, bomb, loop, shared, nested]) {
+      const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: fileKeys.file(shop.tenant, file.id) }));
+      expect(itemBytes(Item!)).toBeLessThan(4096);
+      for (const check of (Item!.preflight as { checks: { message: string }[] }).checks) {
+        expect(check.message.length).toBeLessThanOrEqual(MAX_CHECK_MESSAGE_LENGTH);
+      }
+    }
+  });
+
+  it("does not hold another tenant's file behind a hostile one", async () => {
+    const other = await createAccount({ name: 'Other Preflight Print', plan: 'enterprise' });
+    const otherKey = other.keys.secret_test.key;
+    await upload(sharedPageTreePdf(40), 'shared.pdf', 'application/pdf');
+    await upload(inflatingPdf(1000), 'bomb.pdf', 'application/pdf');
+    const theirs = await uploadForm(otherKey, { bytes: await pdfOf({ pages: 1 }), name: 'theirs.pdf', type: 'application/pdf' });
+    expect(theirs.status).toBe(201);
+    const started = Date.now();
+    const file = await eventually(
+      () => call('GET', `/v1/files/${theirs.body.data.id}`, { key: otherKey }),
+      (response) => response.body.data.preflight.status !== 'pending',
+      20_000,
+    );
+    expect(file.body.data.preflight.status).toBe('passed');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('sets a file aside once the worker stopped on it without a result: its record, retried, records it skipped and checks nothing', async () => {
+    // What a worker that ran out of time or memory leaves: a ready file, its preflight pending, its start marked.
+    const template = await readFile(shop.tenant, (await upload(pngOf(4, 4, 300), 'seed.png', 'image/png')).id, true);
+    const id = template!.id + 1000;
+    const at = new Date().toISOString();
+    const stuck = { ...template!, id, preflight: { ...template!.preflight!, status: 'pending' as const, checks: [], checked_at: null } };
+    await dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...fileItem(shop.tenant, stuck), worker_started_at: at } }));
+    const { pk, sk } = fileKeys.file(shop.tenant, id);
+    const retried = { eventName: 'INSERT', dynamodb: { Keys: { pk: { S: pk }, sk: { S: sk } } } } as DynamoDBRecord;
+    expect(await preflightRecord(retried)).toBe('gave-up');
+    const file = await readFile(shop.tenant, id, true);
+    expect(file?.preflight).toMatchObject({
+      status: 'skipped',
+      checks: [
+        {
+          code: 'limits',
+          result: 'warning',
+          message: `Not checked: the check stopped without a result (out of time or memory), started ${at}; it is not tried again`,
+        },
+      ],
+    });
+    expect(file?.worker_started_at).toBeNull();
+    // Replayed once more: nothing left to do.
+    expect(await preflightRecord(retried)).toBe('not-pending');
   });
 
   it('changes nothing when a record is replayed', async () => {

@@ -68,7 +68,7 @@ export async function uploadForm(
   key: string,
   file: { bytes: Uint8Array; name: string; type: string },
   fields: Record<string, string> = {},
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: any; headers: Headers }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   form.set('file', new Blob([file.bytes], { type: file.type }), file.name);
@@ -78,7 +78,7 @@ export async function uploadForm(
     body: form,
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }
 
 /** The objects of a tenant in the files bucket (final and pending). */

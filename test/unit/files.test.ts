@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectFileType } from '#shared/files/detect';
 import { attachmentDisposition, sanitizeFilename } from '#shared/files/filename';
+import { multipartUploadOf } from '#shared/files/multipart';
 import { declaredType } from '#shared/files/types';
 
 const bytes = (...values: (number | string)[]) =>
@@ -42,6 +43,15 @@ describe('declared types', () => {
     expect(declaredType('application/octet-stream')).toBeUndefined();
     expect(declaredType(undefined)).toBeUndefined();
     expect(declaredType('text/html')).toBeNull();
+  });
+
+  it("takes a multipart part's text/plain — what the form encoding gives a part without a type — as no declaration", () => {
+    const part = (mimetype: string) =>
+      multipartUploadOf({ file: { filename: 'a.pdf', mimetype, content: Buffer.from('%PDF-') }, purpose: 'artwork', order_id: undefined });
+    expect(part('text/plain').declaredType).toBeUndefined();
+    expect(part('text/plain; charset=utf-8').declaredType).toBeUndefined();
+    expect(part('text/html').declaredType).toBe('text/html');
+    expect(part('application/pdf').declaredType).toBe('application/pdf');
   });
 });
 

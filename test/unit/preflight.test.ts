@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { MAX_LISTED_PAGES, pageSizeGroups, preflightOf, statusOf } from '#shared/files/preflight/checks';
 import { ImageHeaderError, jpegFacts, pngFacts, tiffFacts } from '#shared/files/preflight/images';
 import { pdfFacts, PdfReadError } from '#shared/files/preflight/pdf';
-import { awaitsPreflight, fileOfKey } from '#shared/files/preflight/worker';
-import type { FileRecord } from '#shared/files/stored';
+import { awaitsPreflight, awaitsVerification, fileOfKey, runCheck } from '#shared/files/preflight/worker';
+import { fileItem, PENDING_TTL_SECONDS, type FileRecord } from '#shared/files/stored';
 import { matchesFilter, workers, type StreamSource } from '#shared/workers';
 import { pdfOf, pngOf } from '#test/support/files';
 import { encryptedPdfOf, jpegOf, tiffOf } from '#test/support/preflight-files';
@@ -212,20 +212,44 @@ describe('the preflight worker', () => {
       eventName,
       dynamodb: { Keys: { pk: { S: 'T#acc_1#test#FILE#7' }, sk: { S: 'FILE' } }, ...(image ? { NewImage: image } : {}) },
     }) as DynamoDBRecord;
-  const fileImage = (status: string, preflight?: string) => ({
+  const fileImage = (status: string, preflight?: string, started?: string) => ({
     entity: { S: 'FILE' },
     status: { S: status },
     ...(preflight ? { preflight: { M: { status: { S: preflight }, checks: { L: [] } } } } : {}),
+    ...(started ? { worker_started_at: { S: started } } : {}),
   });
 
-  it('is fed only records of ready files whose preflight is pending (its filter pattern)', () => {
+  it('is fed only records of files with work for it, and not of one whose work has started (its filter pattern)', () => {
     expect(matchesFilter(source.filter, record('INSERT', fileImage('ready', 'pending')))).toBe(true);
     expect(matchesFilter(source.filter, record('MODIFY', fileImage('ready', 'pending')))).toBe(true);
+    // A large upload its completion handed over.
+    expect(matchesFilter(source.filter, record('MODIFY', fileImage('processing', 'pending')))).toBe(true);
+    expect(matchesFilter(source.filter, record('MODIFY', fileImage('processing')))).toBe(false);
     expect(matchesFilter(source.filter, record('MODIFY', fileImage('ready', 'passed')))).toBe(false);
     expect(matchesFilter(source.filter, record('MODIFY', fileImage('ready', 'skipped')))).toBe(false);
     expect(matchesFilter(source.filter, record('INSERT', fileImage('pending_upload')))).toBe(false);
     expect(matchesFilter(source.filter, record('REMOVE'))).toBe(false);
     expect(matchesFilter(source.filter, record('INSERT', { entity: { S: 'EVENT' }, status: { S: 'ready' } }))).toBe(false);
+    // The worker's own mark before its work: its write does not invoke it again.
+    expect(matchesFilter(source.filter, record('MODIFY', fileImage('ready', 'pending', '2026-03-01T10:00:00.000Z')))).toBe(false);
+  });
+
+  it('matches `exists: false` when the field, or an object on its path, is absent', () => {
+    const pattern = { a: { b: [{ exists: false as const }] }, c: ['x'] };
+    expect(matchesFilter(pattern, { c: 'x' })).toBe(true);
+    expect(matchesFilter(pattern, { a: {}, c: 'x' })).toBe(true);
+    expect(matchesFilter(pattern, { a: { b: 'y' }, c: 'x' })).toBe(false);
+    expect(matchesFilter(pattern, { c: 'y' })).toBe(false);
+  });
+
+  it('records a check that throws on a file as failed, saying what it said', async () => {
+    const preflight = await runCheck('application/pdf', new Uint8Array(), NOW, () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'x')");
+    });
+    expect(preflight).toMatchObject({ status: 'failed', checked_at: NOW.toISOString() });
+    expect(preflight.checks).toEqual([
+      { code: 'readable', result: 'failed', message: "The file could not be checked: Cannot read properties of undefined (reading 'x')" },
+    ]);
   });
 
   it("reads the tenant and the file's id from the key, and works only on a ready file with a pending preflight", () => {
@@ -237,5 +261,26 @@ describe('the preflight worker', () => {
     expect(awaitsPreflight({ ...file, preflight: { ...file.preflight!, status: 'passed' } })).toBe(false);
     expect(awaitsPreflight({ ...file, status: 'processing' })).toBe(false);
     expect(awaitsPreflight(undefined)).toBe(false);
+    expect(awaitsVerification({ ...file, status: 'processing' })).toBe(true);
+    expect(awaitsVerification({ ...file, status: 'processing', preflight: null })).toBe(false);
+    expect(awaitsVerification(file)).toBe(false);
+  });
+
+  it('keeps a TTL on the records of uploads not ready yet — pending and processing — and none on others', () => {
+    const created = '2026-03-01T10:00:00.000Z';
+    const base = {
+      id: 7,
+      purpose: 'artwork',
+      customer_id: null,
+      order_id: null,
+      created_at: created,
+      preflight: null,
+    } as unknown as FileRecord;
+    const expires = Date.parse(created) / 1000 + PENDING_TTL_SECONDS;
+    const tenant = { accountId: 'acc_1', mode: 'test' as const };
+    expect(fileItem(tenant, { ...base, status: 'pending_upload' }).expires_at).toBe(expires);
+    expect(fileItem(tenant, { ...base, status: 'processing' }).expires_at).toBe(expires);
+    expect(fileItem(tenant, { ...base, status: 'ready' }).expires_at).toBeUndefined();
+    expect(fileItem(tenant, { ...base, status: 'rejected' }).expires_at).toBeUndefined();
   });
 });

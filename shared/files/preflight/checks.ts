@@ -15,6 +15,7 @@
  */
 import type { FileType } from '#shared/files/detect';
 import type { Preflight } from '#shared/files/stored';
+import { count, MAX_CHECK_MESSAGE_LENGTH, PdfLimitError } from './bounds';
 import { imageReaders, ImageHeaderError, type CheckedImageType, type ImageFacts } from './images';
 import { pdfFacts, PdfReadError, type PdfPageSize } from './pdf';
 
@@ -26,6 +27,8 @@ export const MIN_PRINT_DPI = 300;
 export const MAX_LISTED_PAGES = 500;
 /** Page sizes closer than this (mm, on each side) are the same size. */
 export const PAGE_SIZE_TOLERANCE_MM = 1;
+/** Sizes a mixed-size warning names at most (the most common ones, when there are more). */
+export const MAX_NAMED_SIZES = 5;
 
 const TYPE_NAMES: Record<FileType, string> = {
   'application/pdf': 'PDF',
@@ -62,9 +65,18 @@ const sizeText = (width: number, height: number) => `${format(width)} × ${forma
 /** The size a page is cut to: its TrimBox when it has one, else its MediaBox. */
 const finalSize = (page: PdfPageSize): [number, number] => [page.trim_width_mm ?? page.width_mm, page.trim_height_mm ?? page.height_mm];
 
-/** The distinct page sizes (within the tolerance), each with its pages, in order of first appearance. */
-export function pageSizeGroups(sizes: readonly PdfPageSize[]): { width: number; height: number; pages: number }[] {
-  const groups: { width: number; height: number; pages: number }[] = [];
+export interface SizeGroup {
+  width: number;
+  height: number;
+  pages: number;
+}
+
+/**
+ * The distinct page sizes (within the tolerance), each with its pages, in order of first appearance.
+ * Pages × sizes comparisons at most: both are bounded by the pages preflight reads (bounds.ts).
+ */
+export function pageSizeGroups(sizes: readonly PdfPageSize[]): SizeGroup[] {
+  const groups: SizeGroup[] = [];
   for (const page of sizes) {
     const [width, height] = finalSize(page);
     const same = groups.find(
@@ -76,11 +88,39 @@ export function pageSizeGroups(sizes: readonly PdfPageSize[]): { width: number; 
   return groups;
 }
 
+const pagesText = (pages: number) => `${count(pages)} page${pages === 1 ? '' : 's'}`;
+const groupText = (group: SizeGroup) => `${sizeText(group.width, group.height)} (${pagesText(group.pages)})`;
+
+/**
+ * The warning for pages of more than one size: each size with its pages, in order of appearance —
+ * or, beyond MAX_NAMED_SIZES, the most common ones and a count of the rest, so that a file of
+ * thousands of sizes still gets one short message.
+ */
+export function mixedSizesMessage(groups: readonly SizeGroup[]): string {
+  if (groups.length <= MAX_NAMED_SIZES) return `Mixed page sizes: ${groups.map(groupText).join(', ')}`;
+  const named = groups
+    .map((group, index) => ({ group, index }))
+    .sort((a, b) => b.group.pages - a.group.pages || a.index - b.index)
+    .slice(0, MAX_NAMED_SIZES)
+    .map(({ group }) => group);
+  const restPages = groups.reduce((sum, group) => sum + group.pages, 0) - named.reduce((sum, group) => sum + group.pages, 0);
+  const rest = groups.length - named.length;
+  return `Mixed page sizes (${count(groups.length)} sizes): ${named.map(groupText).join(', ')}, and ${count(rest)} more size${rest === 1 ? '' : 's'} (${pagesText(restPages)})`;
+}
+
+/** A PDF that crossed a bound of preflight's: skipped (larger than it reads) or failed (built to be unreadable), saying which. */
+function limitPreflight(error: PdfLimitError): Omit<Preflight, 'checked_at'> {
+  return error.outcome === 'skipped'
+    ? { ...empty(), status: 'skipped', checks: [{ code: 'limits', result: 'warning', message: error.message }] }
+    : { ...empty(), status: 'failed', checks: [{ code: 'readable', result: 'failed', message: error.message }] };
+}
+
 export async function pdfPreflight(bytes: Uint8Array): Promise<Omit<Preflight, 'checked_at'>> {
   let facts;
   try {
     facts = await pdfFacts(bytes);
   } catch (error) {
+    if (error instanceof PdfLimitError) return limitPreflight(error);
     if (!(error instanceof PdfReadError)) throw error;
     return { ...empty(), status: 'failed', checks: [{ code: 'readable', result: 'failed', message: error.message }] };
   }
@@ -95,12 +135,11 @@ export async function pdfPreflight(bytes: Uint8Array): Promise<Omit<Preflight, '
   } else if (facts.pages === 0) {
     checks.push({ code: 'pages', result: 'failed', message: 'The PDF has no pages' });
   } else {
-    checks.push({ code: 'pages', result: 'passed', message: `${facts.pages} page${facts.pages === 1 ? '' : 's'}` });
+    checks.push({ code: 'pages', result: 'passed', message: pagesText(facts.pages) });
   }
   const groups = pageSizeGroups(facts.sizes);
   if (groups.length > 1) {
-    const listed = groups.map((group) => `${sizeText(group.width, group.height)} (${group.pages} page${group.pages === 1 ? '' : 's'})`);
-    checks.push({ code: 'page_size', result: 'warning', message: `Mixed page sizes: ${listed.join(', ')}` });
+    checks.push({ code: 'page_size', result: 'warning', message: mixedSizesMessage(groups) });
   } else if (groups.length === 1) {
     checks.push({ code: 'page_size', result: 'passed', message: `Every page is ${sizeText(groups[0]!.width, groups[0]!.height)}` });
   }
@@ -157,7 +196,22 @@ export function notCheckedPreflight(type: FileType): Omit<Preflight, 'checked_at
   };
 }
 
-/** The preflight of a file of `type` with these bytes, checked at `now`. */
+/**
+ * A file whose check could not run to its end (the reader failed on it, or the worker stopped while
+ * checking it): `failed` or `skipped` with the reason, so that no file stays pending.
+ */
+export function unfinishedPreflight(status: 'failed' | 'skipped', message: string): Omit<Preflight, 'checked_at'> {
+  return {
+    ...empty(),
+    status,
+    checks: [status === 'failed' ? { code: 'readable', result: 'failed', message } : { code: 'limits', result: 'warning', message }],
+  };
+}
+
+const bounded = (message: string) =>
+  message.length > MAX_CHECK_MESSAGE_LENGTH ? `${message.slice(0, MAX_CHECK_MESSAGE_LENGTH - 1)}…` : message;
+
+/** The preflight of a file of `type` with these bytes, checked at `now`; no message longer than MAX_CHECK_MESSAGE_LENGTH. */
 export async function preflightOf(type: FileType, bytes: Uint8Array, now = new Date()): Promise<Preflight> {
   const result =
     type === 'application/pdf'
@@ -165,5 +219,9 @@ export async function preflightOf(type: FileType, bytes: Uint8Array, now = new D
       : type in imageReaders
         ? imagePreflight(type as CheckedImageType, bytes)
         : notCheckedPreflight(type);
-  return { ...result, checked_at: now.toISOString() };
+  return {
+    ...result,
+    checks: result.checks.map((check) => ({ ...check, message: bounded(check.message) })),
+    checked_at: now.toISOString(),
+  };
 }
