@@ -23,6 +23,17 @@ export const uploadQuotas: Readonly<Record<Plan, { files: number; bytes: number 
   enterprise: { files: 50_000, bytes: 500 * GiB },
 };
 
+/**
+ * Uploads of one customer (a customer access token) a UTC day, by the shop's plan: counted apart
+ * from the shop's own quota (above), which customers never spend — anyone may register, so a
+ * customer's uploads must not use up the shop's day. Room for a day's artwork of a large job.
+ */
+export const customerUploadQuotas: Readonly<Record<Plan, { files: number; bytes: number }>> = {
+  starter: { files: 50, bytes: 2 * GiB },
+  professional: { files: 100, bytes: 5 * GiB },
+  enterprise: { files: 200, bytes: 10 * GiB },
+};
+
 export const PLAN_NAMES = Object.keys(plans) as [Plan, ...Plan[]];
 
 export const isPlan = (value: string): value is Plan => Object.hasOwn(plans, value);

@@ -344,8 +344,14 @@ export const fileKeys = {
   file: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#FILE#${id}`, sk: 'FILE' }),
   filesCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#FILES`,
   orderFiles: (tenant: Tenant, orderId: number): string => `${tenantPrefix(tenant)}#ORDER#${orderId}#FILES`,
-  /** The tenant's uploads of one UTC day (`2026-03-01`): a count and bytes, against its plan's quota. */
-  uploadQuota: (tenant: Tenant, day: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#FILE_QUOTA`, sk: `day#${day}` }),
+  /**
+   * The tenant's uploads of one UTC day (`2026-03-01`): a count and bytes, against its plan's quota;
+   * with `customerId`, that customer's uploads of the day (a customer token's, counted apart).
+   */
+  uploadQuota: (tenant: Tenant, day: string, customerId?: number): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#FILE_QUOTA`,
+    sk: customerId === undefined ? `day#${day}` : `customer#${customerId}#day#${day}`,
+  }),
   pendingObject: (tenant: Tenant, id: number): string => `tmp/uploads/${tenant.accountId}/${tenant.mode}/${padId(id)}`,
   object: (tenant: Tenant, id: number): string => `files/${tenant.accountId}/${tenant.mode}/${padId(id)}`,
 };

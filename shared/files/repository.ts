@@ -138,7 +138,7 @@ export async function reserveUpload(
     await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: fileKeys.uploadQuota(tenant, day),
+        Key: fileKeys.uploadQuota(tenant, day, quota.customerId),
         UpdateExpression: 'ADD files :one, bytes :bytes SET expires_at = :expires',
         ConditionExpression:
           ':bytes <= :quotaBytes AND (attribute_not_exists(files) OR files < :files) AND (attribute_not_exists(bytes) OR bytes <= :room)',
@@ -162,12 +162,12 @@ export async function reserveUpload(
   }
 }
 
-/** Gives an upload's count back (it was counted, then failed before it was stored). */
-export async function releaseUpload(tenant: Tenant, day: string, bytes: number): Promise<void> {
+/** Gives an upload's count back (it was counted, then failed before it was stored); `customerId`: on that customer's counter. */
+export async function releaseUpload(tenant: Tenant, day: string, bytes: number, customerId?: number): Promise<void> {
   await dynamo().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: fileKeys.uploadQuota(tenant, day),
+      Key: fileKeys.uploadQuota(tenant, day, customerId),
       UpdateExpression: 'ADD files :minusOne, bytes :minusBytes',
       ConditionExpression: 'attribute_exists(files)',
       ExpressionAttributeValues: { ':minusOne': -1, ':minusBytes': -bytes },

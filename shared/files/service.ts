@@ -71,18 +71,19 @@ async function visibleFile(tenant: Tenant, caller: Caller, id: number, consisten
 }
 
 /**
- * Counts an upload of `bytes` against the tenant's daily quota (429/413 QuotaExceededError when it
- * does not fit, counting nothing) and runs `store`; if that fails, the count is given back.
+ * Counts an upload of `bytes` against the daily quota — the tenant's, or a customer token's own
+ * (quota.ts) — (429/413 QuotaExceededError when it does not fit, counting nothing) and runs
+ * `store`; if that fails, the count is given back.
  */
 async function withinQuota<T>(tenant: Tenant, caller: Caller, bytes: number, now: Date, store: () => Promise<T>): Promise<T> {
-  const quota = uploadQuotaOf(caller.plan);
+  const quota = uploadQuotaOf(caller.plan, customerOf(caller));
   const day = quotaDay(now);
   const used = await repo.reserveUpload(tenant, day, bytes, quota, quotaExpiry(now));
   if (used) throw quotaRefusal(quota, used, bytes, now);
   try {
     return await store();
   } catch (error) {
-    await repo.releaseUpload(tenant, day, bytes).catch(() => undefined);
+    await repo.releaseUpload(tenant, day, bytes, quota.customerId).catch(() => undefined);
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { uploadQuotas } from '#shared/accounts/plans';
+import { customerUploadQuotas, uploadQuotas } from '#shared/accounts/plans';
 import { createAccount, setPlan } from '#shared/accounts/service';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
@@ -14,7 +14,7 @@ import { fileFromItem, fileItem, type FileRecord } from '#shared/files/stored';
 import { pdfOf, pngOf, postToS3, sha256, storedObjects, uploadForm } from '#test/support/files';
 import { call, dynamoDbWork, uniqueEmail } from '#test/support/http';
 import { businessCards } from '#test/support/products';
-import { signUp } from '#test/support/customer-accounts';
+import { signIn as signInCustomer, signUp } from '#test/support/customer-accounts';
 import { eventually } from '#test/support/wait';
 
 /**
@@ -532,13 +532,17 @@ describe('files on order lines', () => {
  */
 describe('daily upload quotas', () => {
   const quota = uploadQuotas.starter;
-  let shop: { secret: string; tenant: Tenant };
+  let shop: { secret: string; publishable: string; tenant: Tenant };
 
   beforeAll(async () => {
     const created = await createAccount({ name: 'Quota Print', plan: 'starter' });
     // Rate limits apart: these tests are about the upload quota.
     await setPlan(created.account.id, 'starter', 1_000_000);
-    shop = { secret: created.keys.secret_test.key, tenant: { accountId: created.account.id, mode: 'test' } };
+    shop = {
+      secret: created.keys.secret_test.key,
+      publishable: created.keys.publishable_test.key,
+      tenant: { accountId: created.account.id, mode: 'test' },
+    };
   });
 
   const today = () => new Date().toISOString().slice(0, 10);
@@ -598,6 +602,50 @@ describe('daily upload quotas', () => {
     expect(multipart.status).toBe(413);
     expect(multipart.body.error.code).toBe('upload_volume_exceeded');
     expect(await counter()).toMatchObject({ files: 1, bytes: quota.bytes });
+  });
+
+  it("counts a customer's uploads on the customer's own quota: customers never use up the shop's day, nor one another's", async () => {
+    const own = customerUploadQuotas.starter;
+    const [mallory, anna] = [
+      await signInCustomer(shop.publishable, { email: uniqueEmail('mallory') }),
+      await signInCustomer(shop.publishable, { email: uniqueEmail('anna') }),
+    ];
+    const customerCounter = async (id: number) =>
+      (
+        await dynamo().send(
+          new GetCommand({ TableName: tableName(), Key: fileKeys.uploadQuota(shop.tenant, today(), id), ConsistentRead: true }),
+        )
+      ).Item;
+    await seed(0, 0);
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...fileKeys.uploadQuota(shop.tenant, today(), mallory.id), files: own.files - 1, bytes: 0 },
+      }),
+    );
+    const png = () => ({ bytes: pngOf(2, 2), name: 'art.png', type: 'image/png' });
+    expect((await uploadForm(mallory.token, png())).status).toBe(201);
+    const refused = await uploadForm(mallory.token, png());
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({
+      code: 'upload_quota_exceeded',
+      message: `The daily upload quota is used up: ${own.files} files a day for each customer of this shop; it starts again at ${tomorrow()}`,
+    });
+    const presigned = await call('POST', '/v1/files/uploads', {
+      key: mallory.token,
+      body: { filename: 'art.pdf', content_type: 'application/pdf', size: 10 },
+    });
+    expect(presigned.status).toBe(429);
+    // The shop and another customer upload as before; the shop's counter holds none of the customers' uploads.
+    expect((await uploadForm(anna.token, png())).status).toBe(201);
+    expect((await uploadForm(shop.secret, png())).status).toBe(201);
+    expect(await counter()).toMatchObject({ files: 1, bytes: pngOf(2, 2).length });
+    expect(await customerCounter(mallory.id)).toMatchObject({ files: own.files });
+    expect(await customerCounter(anna.id)).toMatchObject({ files: 1 });
+    // And a full shop quota does not stop a customer.
+    await seed(quota.files, 0);
+    expect((await uploadForm(shop.secret, png())).status).toBe(429);
+    expect((await uploadForm(anna.token, png())).status).toBe(201);
   });
 
   it('counts nothing for an upload refused for what it is', async () => {
