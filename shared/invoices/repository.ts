@@ -15,11 +15,12 @@ import {
   type PageRequest,
   type Total,
 } from '#shared/db/collections';
-import { createdSortKey, cursorKeys, dueSortKey, invoiceKeys, tenantKeys } from '#shared/db/keys';
+import { createdSortKey, cursorKeys, dueSortKey, invoiceKeys } from '#shared/db/keys';
 import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
 import { orderFromItem, type OrderRecord } from '#shared/orders/stored';
+import { orderKey } from '#shared/orders/transitions';
 import type { InvoiceStatus } from './status';
 import { INVOICES, invoiceFromItem, invoiceStatusCounter, invoiceUpdate, type InvoiceRecord } from './stored';
 
@@ -44,11 +45,11 @@ export async function readOrderToInvoice(
   tenant: Tenant,
   orderId: number,
 ): Promise<{ order: OrderRecord; marked: { id: number; invoice_number: string } | undefined }> {
-  const orderKey = tenantKeys.order(tenant, orderId);
-  const items = await getMany([orderKey, invoiceKeys.orderInvoice(tenant, orderId)], { consistent: true });
-  const orderItem = items.find((item) => item.sk === orderKey.sk);
+  const orderItemKey = orderKey(tenant, orderId);
+  const items = await getMany([orderItemKey, invoiceKeys.orderInvoice(tenant, orderId)], { consistent: true });
+  const orderItem = items.find((item) => item.sk === orderItemKey.sk);
   if (!orderItem) throw new NotFoundError('order', orderId);
-  const mark = items.find((item) => item.sk !== orderKey.sk);
+  const mark = items.find((item) => item.sk !== orderItemKey.sk);
   return {
     order: orderFromItem(orderItem),
     marked: mark ? { id: Number(mark.invoice_id), invoice_number: String(mark.invoice_number) } : undefined,

@@ -15,6 +15,7 @@ import { ConflictError, ValidationError } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
 import type { OrderRecord } from '#shared/orders/stored';
+import { orderInvoiceableCheck } from '#shared/orders/transitions';
 import { formatInvoiceNumber, lastInvoiceSequence, takeInvoiceNumber } from './numbering';
 import * as repo from './repository';
 import type { CustomerInvoicesQuery, InvoiceCreateInput, InvoiceListQuery } from './schema';
@@ -22,7 +23,6 @@ import { invoiceCreated } from './events';
 import { present, today, type Invoice } from './present';
 import {
   invoiceCreation,
-  orderInvoiceableCheck,
   orderInvoiceMarkPut,
   type InvoiceCustomerRecord,
   type InvoiceLineRecord,

@@ -8,7 +8,7 @@
  * number, parties, lines and amounts — is fixed when it is issued; only the payment state moves.
  */
 import type { Tenant } from '#shared/auth/principal';
-import { createdSortKey, dueSortKey, invoiceKeys, tenantKeys } from '#shared/db/keys';
+import { createdSortKey, dueSortKey, invoiceKeys } from '#shared/db/keys';
 import { adjustTotal } from '#shared/db/totals';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { versionedUpdate } from '#shared/db/update-expression';
@@ -201,19 +201,6 @@ export function orderInvoiceMarkPut(tenant: Tenant, orderId: number, invoice: Pi
         invoice_number: invoice.invoice_number,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
-}
-
-/** The order may be invoiced: it exists and is neither pending nor cancelled (checked in the create's transaction). */
-export function orderInvoiceableCheck(tenant: Tenant, orderId: number): TransactItem {
-  return {
-    ConditionCheck: {
-      TableName: tableName(),
-      Key: tenantKeys.order(tenant, orderId),
-      ConditionExpression: 'attribute_exists(pk) AND #status <> :pending AND #status <> :cancelled',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pending': 'pending', ':cancelled': 'cancelled' },
     },
   };
 }

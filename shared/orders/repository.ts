@@ -12,8 +12,8 @@ import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type 
 import { createdSortKey, tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
-import { NotFoundError, ValidationError, VersionConflict } from '#shared/errors';
-import { stockReleaseItems, type StockPlan } from '#shared/products/stock';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import type { StockPlan } from '#shared/products/stock';
 import {
   ORDERS,
   creationCounters,
@@ -23,17 +23,12 @@ import {
   listEntryPut,
   orderFromItem,
   orderPut,
-  orderUpdate,
-  statusMoveItems,
   type OrderRecord,
-  type OrderUpdateExtras,
 } from './stored';
 import type { OrderStatus } from './status';
 
 const customerGone = (customerId: number) => () =>
   new ValidationError('The customer cannot take orders', [{ field: 'customer_id', message: `No customer with id ${customerId}` }]);
-
-const orderMoved = () => new VersionConflict('order');
 
 /** What creating an order writes: the order with its list entry, counters, stock and events (one transaction's parts). */
 export function orderCreationParts(
@@ -86,40 +81,12 @@ export async function requireOrder(tenant: Tenant, id: number, consistent = fals
 }
 
 /**
- * Writes a change that does not touch the lines: the order (conditional on status and version),
- * on a status change its list and counter moves, on a cancel the stock it held, and the events.
- * `more`: what production adds (its jobs, created or cancelled) with what goes into the order's update.
+ * Writes a change of an order: its parts (transitions.ts `orderChangeParts`: the order, its list and
+ * counter moves, the stock a cancel gives back, its events) with what else the change writes — the
+ * jobs production creates or cancels with it, the stock difference of new lines.
  */
-export async function saveOrder(
-  tenant: Tenant,
-  before: OrderRecord,
-  after: OrderRecord,
-  events: TransactItem[],
-  more: { parts: (TransactItem | TransactionPart)[]; extras: OrderUpdateExtras } = { parts: [], extras: {} },
-): Promise<void> {
-  await transactWrite([
-    { item: orderUpdate(tenant, before, after, more.extras), onConditionFailure: orderMoved },
-    ...more.parts,
-    ...(before.status !== after.status ? statusMoveItems(tenant, before, before.status, after.status) : []),
-    ...(after.status === 'cancelled' ? stockReleaseItems(tenant, before.reserved) : []),
-    ...events,
-  ]);
-}
-
-/** Replaces the lines of a pending order: the order, the stock difference the service planned, the events. */
-export async function saveOrderLines(
-  tenant: Tenant,
-  before: OrderRecord,
-  after: OrderRecord,
-  stock: StockPlan,
-  events: TransactItem[],
-): Promise<void> {
-  await transactWrite([
-    { item: orderUpdate(tenant, before, after), onConditionFailure: orderMoved },
-    ...stock.parts,
-    ...events,
-    ...stock.events,
-  ]);
+export async function writeOrderChange(parts: (TransactItem | TransactionPart)[]): Promise<void> {
+  await transactWrite(parts);
 }
 
 export interface OrderFilter {

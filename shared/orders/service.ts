@@ -24,13 +24,14 @@ import { planStock } from '#shared/products/stock';
 import type { ProductRecord } from '#shared/products/stored';
 import { addressChoices, needsCustomerAddresses, resolveAddress } from './addresses';
 import { prepareOffer, readOwner } from './offers';
-import { changeEvents, orderCreated } from './events';
+import { orderCreated } from './events';
 import { inputProductIds, legacyCellsOf, orderTotals, priceLines, productIdsOf, stockLinesOf } from './lines';
 import { nextOrderNumber } from './numbering';
 import { assertIfMatch, type IfMatch } from './preconditions';
 import * as repo from './repository';
+import { orderChangeParts } from './transitions';
 import type { CustomerOrdersQuery, Order, OrderCreate, OrderLineInput, OrderListQuery, OrderUpdate } from './schema';
-import { assertTransition, eventsForChange } from './status';
+import { assertTransition } from './status';
 import { storedOrder, type OrderAddressRecord, type OrderLineRecord, type OrderRecord } from './stored';
 
 const present: typeof storedOrder.view = (value) => storedOrder.view(value);
@@ -52,9 +53,6 @@ const productsOf = (tenant: Tenant, lines: readonly OrderLineInput[]): Promise<M
 function assertValid(problems: ErrorDetail[]): void {
   if (problems.length) throw new ValidationError('The order is invalid', problems);
 }
-
-const eventItem = (tenant: Tenant, kind: keyof typeof changeEvents, order: OrderRecord): TransactItem =>
-  eventPut(tenant, changeEvents[kind], { order: present(order) }).item;
 
 // ---- Create -----------------------------------------------------------------------------------
 
@@ -259,8 +257,10 @@ export async function updateOrder(tenant: Tenant, id: number, changes: OrderUpda
         // Confirming creates the production jobs, cancelling cancels them; ready waits for them (shared/production/order-jobs.ts).
         const production = await productionForOrderChange(tenant, order, after, by);
         const stored: OrderRecord = production.jobIds ? { ...after, job_ids: production.jobIds } : after;
-        const events = eventsForChange(order.status, stored.status).map((kind) => eventItem(tenant, kind, stored));
-        await repo.saveOrder(tenant, order, stored, events, production);
+        await repo.writeOrderChange([
+          ...orderChangeParts(tenant, order, stored, { by: 'hand', extras: production.extras }),
+          ...production.parts,
+        ]);
         return present(stored);
       }
       // Only the difference to what the order holds moves; references move for products added or dropped.
@@ -269,7 +269,7 @@ export async function updateOrder(tenant: Tenant, id: number, changes: OrderUpda
         orderRefs: referenceMoves(order.items, after.items),
       });
       const stored: OrderRecord = { ...after, reserved: stock.reserved };
-      await repo.saveOrderLines(tenant, order, stored, stock, [eventItem(tenant, 'order.updated', stored)]);
+      await repo.writeOrderChange([...orderChangeParts(tenant, order, stored, { by: 'hand' }), ...stock.parts, ...stock.events]);
       return present(stored);
     },
     ORDER_WRITE_ATTEMPTS,

@@ -24,6 +24,35 @@ export const nextStatuses = (from: OrderStatus): readonly OrderStatus[] => TRANS
 
 export const canTransition = (from: OrderStatus, to: OrderStatus): boolean => TRANSITIONS[from].includes(to);
 
+/** Who moves an order: by hand (`PUT /v1/orders/{id}`), or the system — production (its jobs), shipments (their milestones). */
+export type Mover = 'hand' | 'production' | 'shipments';
+
+/**
+ * The moves the system makes, each along the table above and only these: production starts a
+ * confirmed order and finishes one in production; shipments ship a ready order and complete a
+ * shipped one. By hand, any move of the table.
+ */
+export const SYSTEM_MOVES: Readonly<Record<Exclude<Mover, 'hand'>, readonly (readonly [OrderStatus, OrderStatus])[]>> = {
+  production: [
+    ['confirmed', 'in_production'],
+    ['in_production', 'ready'],
+  ],
+  shipments: [
+    ['ready', 'shipped'],
+    ['shipped', 'completed'],
+  ],
+};
+
+/** 409 `invalid_transition` unless `by` may move an order from `from` to `to` (the table, and for the system its own moves). */
+export function assertMove(by: Mover, from: OrderStatus, to: OrderStatus): void {
+  assertTransition(from, to);
+  if (by !== 'hand' && !SYSTEM_MOVES[by].some(([a, b]) => a === from && b === to)) {
+    throw new DomainError('invalid_transition', `${by} does not move an order from ${from} to ${to}`, [
+      { field: 'status', message: `not a move of ${by}` },
+    ]);
+  }
+}
+
 /** Completed and cancelled orders are closed: they no longer count as the customer's open orders. */
 export const isClosed = (status: OrderStatus): boolean => status === 'completed' || status === 'cancelled';
 
@@ -45,11 +74,14 @@ const entered: Partial<Record<OrderStatus, OrderChangeEvent>> = {
   cancelled: 'order.cancelled',
 };
 
+/** The event kinds of the states entered, in order: shipped, completed and cancelled have their own. */
+export const enteredEvents = (states: readonly OrderStatus[]): OrderChangeEvent[] =>
+  states.flatMap((state) => (entered[state] ? [entered[state]] : []));
+
 /**
  * Event kinds an accepted change writes (in its own transaction): every change is an
  * `order.updated`; entering shipped, completed or cancelled adds its own kind.
  */
 export function eventsForChange(from: OrderStatus, to: OrderStatus): OrderChangeEvent[] {
-  const specific = from === to ? undefined : entered[to];
-  return specific ? ['order.updated', specific] : ['order.updated'];
+  return from === to ? ['order.updated'] : ['order.updated', ...enteredEvents([to])];
 }

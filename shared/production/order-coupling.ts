@@ -10,41 +10,22 @@
  * "the last": the loser reads again.
  */
 import type { Tenant } from '#shared/auth/principal';
-import { tenantKeys } from '#shared/db/keys';
-import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
-import { VersionConflict } from '#shared/errors';
+import { jobClosedCount, orderChangeParts, productionStartMark, type Part } from '#shared/orders/transitions';
+import type { OrderRecord } from '#shared/orders/stored';
 import { eventPut } from '#shared/events/outbox';
-import { changeEvents } from '#shared/orders/events';
-import { eventsForChange } from '#shared/orders/status';
-import { orderUpdate, statusMoveItems, storedOrder, type OrderRecord } from '#shared/orders/stored';
 import { productionCompleted, productionStarted } from './events';
 import { isClosedJob, type JobStatus } from './status';
 import { storedJob, type JobRecord } from './stored';
-
-type Part = TransactItem | TransactionPart;
-
-const orderMoved = () => new VersionConflict('order');
 
 /** Whether a move to `to` concerns the order (then the service reads it first). */
 export const concernsOrder = (to: JobStatus): boolean => to === 'printing' || isClosedJob(to);
 
 const orderReference = (order: OrderRecord) => ({ id: order.id, order_number: order.order_number, status: order.status });
 
-/** The order's move (when its status changes): the list and counter moves and `order.updated`. */
-function orderMove(tenant: Tenant, before: OrderRecord, after: OrderRecord): Part[] {
-  if (before.status === after.status) return [];
-  return [
-    ...statusMoveItems(tenant, before, before.status, after.status),
-    ...eventsForChange(before.status, after.status).map(
-      (kind) => eventPut(tenant, changeEvents[kind], { order: storedOrder.view(after) }).item,
-    ),
-  ];
-}
-
 /**
- * The first start: a confirmed order moves to in_production (a change of the order: versioned);
- * an order moved there by hand already only gets its start time — no new version, since nothing
- * the API shows changes (a client's If-Match stays valid).
+ * The first start: a confirmed order moves to in_production (a change of the order: versioned,
+ * through the orders' transitions); an order moved there by hand already only gets its start time
+ * — no new version, since nothing the API shows changes (a client's If-Match stays valid).
  */
 function started(tenant: Tenant, order: OrderRecord, job: JobRecord, now: string): Part[] {
   if (order.production_started_at !== null) return [];
@@ -53,43 +34,16 @@ function started(tenant: Tenant, order: OrderRecord, job: JobRecord, now: string
     ? { ...order, status: 'in_production', production_started_at: now, updated_at: now, version: order.version + 1 }
     : order;
   const event = eventPut(tenant, productionStarted, { production_job: storedJob.view(job), order: orderReference(after) }).item;
-  if (moves) {
-    const mark = { set: ['production_started_at = :started'], values: { ':started': now } };
-    return [{ item: orderUpdate(tenant, order, after, mark), onConditionFailure: orderMoved }, ...orderMove(tenant, order, after), event];
-  }
-  const mark: TransactItem = {
-    Update: {
-      TableName: tableName(),
-      Key: tenantKeys.order(tenant, order.id),
-      UpdateExpression: 'SET production_started_at = :now',
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(production_started_at)',
-      ExpressionAttributeValues: { ':now': now },
-    },
-  };
-  return [{ item: mark, onConditionFailure: orderMoved }, event];
-}
-
-/** A plain move of the order's job counters, conditional on whether this job is its last open one. */
-function countersOnly(tenant: Tenant, order: OrderRecord, completed: number, last: boolean): Part {
-  return {
-    item: {
-      Update: {
-        TableName: tableName(),
-        Key: tenantKeys.order(tenant, order.id),
-        UpdateExpression: 'ADD open_jobs :minus, completed_jobs :completed',
-        ConditionExpression: last ? 'open_jobs = :one' : 'open_jobs > :one',
-        ExpressionAttributeValues: { ':minus': -1, ':completed': completed, ':one': 1 },
-      },
-    },
-    onConditionFailure: orderMoved,
-  };
+  if (!moves) return [productionStartMark(tenant, order.id, now), event];
+  const mark = { set: ['production_started_at = :started'], values: { ':started': now } };
+  return [...orderChangeParts(tenant, order, after, { by: 'production', extras: mark }), event];
 }
 
 function closed(tenant: Tenant, order: OrderRecord, job: JobRecord, now: string): Part[] {
   const completed = job.status === 'completed' ? 1 : 0;
   const last = order.open_jobs <= 1;
   const finishes = last && order.completed_jobs + completed > 0 && order.status === 'in_production';
-  if (!finishes) return [countersOnly(tenant, order, completed, last)];
+  if (!finishes) return [jobClosedCount(tenant, order.id, completed, last)];
   const after: OrderRecord = {
     ...order,
     status: 'ready',
@@ -109,8 +63,7 @@ function closed(tenant: Tenant, order: OrderRecord, job: JobRecord, now: string)
     values: { ':one': 1, ':zero': 0, ':completed': completed, ':finished': now },
   };
   return [
-    { item: orderUpdate(tenant, order, after, counters), onConditionFailure: orderMoved },
-    ...orderMove(tenant, order, after),
+    ...orderChangeParts(tenant, order, after, { by: 'production', extras: counters }),
     eventPut(tenant, productionCompleted, { production_job: storedJob.view(job), order: orderReference(after) }).item,
   ];
 }

@@ -24,15 +24,15 @@ import { createHash } from 'node:crypto';
 import { getAccount } from '#shared/accounts/repository';
 import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
-import { tenantKeys } from '#shared/db/keys';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
+import type { TransactItem, TransactionPart } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, NotFoundError, ValidationError, VersionConflict, type ErrorDetail } from '#shared/errors';
 import { logger } from '#shared/logger';
 import { snapshotAddress } from '#shared/orders/addresses';
 import { readOwner } from '#shared/orders/offers';
 import type { OrderRecord } from '#shared/orders/stored';
+import { orderStatusCheck } from '#shared/orders/transitions';
 import {
   CarrierOutcomeUnknown,
   CarrierReferenceSpent,
@@ -63,7 +63,6 @@ type ShipmentView = ReturnType<typeof presentShipment>;
 export const STALE_CREATION_MS = 2 * 60_000;
 
 const summaryMoved = () => new VersionConflict('order shipping');
-const orderMoved = () => new VersionConflict('order');
 
 /** Thrown inside when another request recorded or removed a `creating` shipment first. */
 class Settled extends Error {}
@@ -456,18 +455,8 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
     await transactWrite([
       creatingShipmentPut(tenant, shipment),
       { item: orderShippingWrite(tenant, shipping, summary), onConditionFailure: summaryMoved },
-      {
-        item: {
-          ConditionCheck: {
-            TableName: tableName(),
-            Key: tenantKeys.order(tenant, order.id),
-            ConditionExpression: '#status = :status',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':status': order.status },
-          },
-        },
-        onConditionFailure: orderMoved,
-      },
+      // Only an order still as it was read ships (ready, or in production for a partial shipment): the orders' own check.
+      orderStatusCheck(tenant, order.id, order.status),
     ]);
     reserved = { shipment, summary };
   });

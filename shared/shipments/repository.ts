@@ -8,10 +8,11 @@ import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { batchGet, keyId } from '#shared/db/batch';
 import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
-import { createdSortKey, cursorKeys, shipmentKeys, tenantKeys } from '#shared/db/keys';
+import { createdSortKey, cursorKeys, shipmentKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
 import { NotFoundError } from '#shared/errors';
 import { orderFromItem, type OrderRecord } from '#shared/orders/stored';
+import { orderKey } from '#shared/orders/transitions';
 import type { CarrierName, ConfigurableCarrier } from './carriers/carrier';
 import type { ShipmentStatus } from './status';
 import {
@@ -53,10 +54,10 @@ export async function readOrderWithShipping(
   tenant: Tenant,
   orderId: number,
 ): Promise<{ order: OrderRecord | undefined; shipping: OrderShippingRecord | undefined }> {
-  const orderKey = tenantKeys.order(tenant, orderId);
+  const orderItemKey = orderKey(tenant, orderId);
   const shippingKey = shipmentKeys.orderShipping(tenant, orderId);
-  const items = await batchGet([orderKey, shippingKey], { consistent: true });
-  const order = items.get(keyId(orderKey));
+  const items = await batchGet([orderItemKey, shippingKey], { consistent: true });
+  const order = items.get(keyId(orderItemKey));
   const shipping = items.get(keyId(shippingKey));
   return { order: order ? orderFromItem(order) : undefined, shipping: shipping ? orderShippingFromItem(shipping) : undefined };
 }

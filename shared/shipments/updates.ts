@@ -19,8 +19,8 @@ import type { TransactItem, TransactionPart } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { VersionConflict } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
-import { changeEvents } from '#shared/orders/events';
-import { orderUpdate, statusMoveItems, storedOrder, type OrderRecord } from '#shared/orders/stored';
+import type { OrderRecord } from '#shared/orders/stored';
+import { orderChangeParts, type Part } from '#shared/orders/transitions';
 import { shipmentDelivered } from './events';
 import { milestonesOf, orderStatusAfter, type Milestones } from './milestones';
 import * as repo from './repository';
@@ -42,24 +42,17 @@ export interface UpdateOptions {
   now?: Date;
 }
 
-const orderMoved = () => new VersionConflict('order');
 const summaryMoved = () => new VersionConflict('order shipping');
 const shipmentMoved = () => new VersionConflict('shipment');
 
-/** The order's move and events for its milestones (nothing when there are none). */
-function orderParts(tenant: Tenant, order: OrderRecord, milestones: Milestones, now: Date): TransactItem[] {
+/** The order's move for its milestones, through the orders' transitions (nothing when there are none). */
+function orderParts(tenant: Tenant, order: OrderRecord, milestones: Milestones, now: Date): Part[] {
   const to = orderStatusAfter(order.status, milestones);
   if (to === order.status) return [];
   const after: OrderRecord = { ...order, status: to, updated_at: now.toISOString(), version: order.version + 1 };
-  const view = storedOrder.view(after);
-  const kinds: (keyof typeof changeEvents)[] = ['order.updated'];
-  if (milestones.ship) kinds.push('order.shipped');
-  if (milestones.complete) kinds.push('order.completed');
-  return [
-    orderUpdate(tenant, order, after),
-    ...statusMoveItems(tenant, order, order.status, to),
-    ...kinds.map((kind) => eventPut(tenant, changeEvents[kind], { order: view }, now).item),
-  ];
+  // Shipped and completed by one change: it passes through shipped (order.shipped, then order.completed).
+  const via = milestones.ship && milestones.complete ? (['shipped'] as const) : [];
+  return orderChangeParts(tenant, order, after, { by: 'shipments', via, now });
 }
 
 /** Applies `updates` to recorded shipment `id` (see the module comment). */
@@ -109,8 +102,7 @@ export async function applyCarrierUpdates(
       parts.push({ item: orderShippingWrite(tenant, shipping, nextSummary), onConditionFailure: summaryMoved });
       if (order) {
         milestones = milestonesOf(order.status, order.items, entries);
-        const orderItems = orderParts(tenant, order, milestones, now);
-        if (orderItems.length) parts.push({ item: orderItems[0]!, onConditionFailure: orderMoved }, ...orderItems.slice(1));
+        parts.push(...orderParts(tenant, order, milestones, now));
       }
       if (delivered) parts.push(eventPut(tenant, shipmentDelivered, { shipment: presentShipment(after) }, now).item);
     }
