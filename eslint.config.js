@@ -62,6 +62,25 @@ const layers = [
 ];
 const tooling = '^#(infra|local-aws|scripts|test|bench|admin)/';
 
+/**
+ * The order has one owner (docs/orders.md#one-owner): outside shared/orders (and the process layer
+ * above the domains) nothing builds an order's keys — so no update, condition check or delete of an
+ * order item can be written elsewhere — nor takes orders' item builders; other writers ask
+ * shared/orders/transitions.ts for the parts of a change and join them to their transactions.
+ */
+const orderOwner = [
+  {
+    selector:
+      "MemberExpression[object.name='tenantKeys'][property.name=/^(order|orderListEntry|orderOfListEntry|ordersCollection|ordersByStatus|customerOrders|customerOrdersByStatus|orderNumberSequence)$/]",
+    message: "Only shared/orders builds an order's keys: use its transitions (orderChangeParts, orderKey, the checks) instead.",
+  },
+  {
+    selector:
+      "ImportDeclaration[source.value='#shared/orders/stored'] ImportSpecifier[imported.name=/^(orderUpdate|statusMoveItems|customerCounts|orderPut|listEntryPut|creationCounters|creationCustomerCounts|creationCustomerMoves)$/]",
+    message: "Orders' item builders are orders' own: ask shared/orders/transitions.ts for the parts of a change.",
+  },
+];
+
 /** Rules for every module that runs in a Lambda: no Scan, no `../` chains, no tooling. */
 const noScan = ['@aws-sdk/lib-dynamodb', '@aws-sdk/client-dynamodb'].map((name) => ({
   name,
@@ -124,6 +143,11 @@ export default tseslint.config(
     // Tests read JSON bodies of many shapes; typing each one would add noise, not safety.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['functions/**/*.ts', 'events/**/*.ts', 'shared/**/*.ts'],
+    ignores: ['shared/orders/**', 'shared/fulfilment/**', 'shared/db/keys.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...orderOwner] },
   },
   {
     // Handlers and domain code log through the structured logger, never console.

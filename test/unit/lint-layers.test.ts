@@ -48,4 +48,24 @@ describe('the layer rules', () => {
     );
     expect(down.filter((message) => message.startsWith('no-restricted-imports'))).toEqual([]);
   });
+
+  it("keep the order's writes to shared/orders: another folder building an order key or taking orders' item builders is refused", async () => {
+    const key = await messagesFor(
+      'shared/production/probe.ts',
+      "import { tenantKeys } from '#shared/db/keys';\nexport const x = (t: never) => tenantKeys.order(t, 1);\n",
+    );
+    expect(
+      key.some((message) => message.startsWith('no-restricted-syntax') && message.includes("Only shared/orders builds an order's keys")),
+    ).toBe(true);
+    const builder = await messagesFor(
+      'shared/shipments/probe.ts',
+      "import { orderUpdate } from '#shared/orders/stored';\nexport const x = orderUpdate;\n",
+    );
+    expect(builder.some((message) => message.includes("Orders' item builders are orders' own"))).toBe(true);
+    const own = await messagesFor(
+      'shared/orders/probe.ts',
+      "import { tenantKeys } from '#shared/db/keys';\nexport const x = (t: never) => tenantKeys.order(t, 1);\n",
+    );
+    expect(own.filter((message) => message.startsWith('no-restricted-syntax'))).toEqual([]);
+  });
 });
