@@ -11,6 +11,7 @@ import project from './scripts/lint/no-import-cycle.js';
  *   functions/                      handlers, one per route
  *   events/                         the event pipeline: stream router, delivery worker, dead letters
  *   platform                        shared/http, shared/openapi, shared/{resources,workers,route-docs}.ts
+ *   process                         shared/fulfilment: what spans domains that must not import each other
  *   domains                         shared/<resource>: business rules and storage, one folder per resource
  *   event core                      shared/events: catalogue, outbox writer, stored-event reader
  *   storage                         shared/db, shared/queues: DynamoDB and SQS helpers, key patterns
@@ -52,6 +53,8 @@ const layers = [
   { name: 'storage', files: ['shared/{db,queues}/**/*.ts'], imports: '^#shared/(db|queues)/' },
   { name: 'the event core', files: ['shared/events/**/*.ts'], imports: '^#shared/events/' },
   { name: 'the domains', files: [`shared/{${domainNames.join(',')}}/**/*.ts`], imports: `^#shared/(${domainNames.join('|')})/` },
+  // What spans domains that must not import each other (an order's change and production's part in it).
+  { name: 'the process layer (shared/fulfilment)', files: ['shared/fulfilment/**/*.ts'], imports: '^#shared/fulfilment/' },
   {
     name: 'the platform (HTTP, OpenAPI)',
     files: ['shared/{http,openapi}/**/*.ts', 'shared/{resources,workers,route-docs}.ts'],

@@ -1,5 +1,5 @@
 import * as fileOperations from '#shared/files/contract';
-import { startUpload } from '#shared/files/service';
+import { startUpload } from '#shared/fulfilment/order-files';
 import { created } from '#shared/http/envelope';
 import { defineHandler } from '#shared/http/handler';
 import { idempotent } from '#shared/http/idempotency';

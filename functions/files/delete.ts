@@ -1,5 +1,5 @@
 import * as fileOperations from '#shared/files/contract';
-import { deleteFile } from '#shared/files/service';
+import { deleteFile } from '#shared/fulfilment/order-files';
 import { ok } from '#shared/http/envelope';
 import { defineHandler } from '#shared/http/handler';
 

@@ -1,5 +1,5 @@
 import * as fileOperations from '#shared/files/contract';
-import { orderFiles } from '#shared/files/service';
+import { orderFiles } from '#shared/fulfilment/order-files';
 import { listed, pagination } from '#shared/http/envelope';
 import { defineHandler } from '#shared/http/handler';
 

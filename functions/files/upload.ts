@@ -1,7 +1,7 @@
 import * as fileOperations from '#shared/files/contract';
 import { MAX_MULTIPART_FILE_BYTES } from '#shared/files/limits';
 import { MultipartFieldsSchema, multipartUploadOf } from '#shared/files/multipart';
-import { uploadFile } from '#shared/files/service';
+import { uploadFile } from '#shared/fulfilment/order-files';
 import { created } from '#shared/http/envelope';
 import { defineHandler } from '#shared/http/handler';
 import { idempotent } from '#shared/http/idempotency';

@@ -11,7 +11,6 @@ import { fileKeys } from '#shared/db/keys';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
-import { readOrder } from '#shared/orders/repository';
 import { detectFileType, FILE_HEAD_BYTES, type FileType } from './detect';
 import { sanitizeFilename } from './filename';
 import { finishUpload, handedToWorker, initialPreflight, pendingPreflight, rejectUpload } from './arrival';
@@ -24,6 +23,20 @@ import { storedFile, type FileRecord } from './stored';
 import { allowedTypesText, declaredType } from './types';
 
 type Caller = Pick<Principal, 'kind' | 'customerId' | 'plan'>;
+
+/**
+ * What the files' rules need of an order a file is for, read by the process layer
+ * (shared/fulfilment/order-files.ts) — files do not read orders: orders name files on their lines.
+ * Undefined: the tenant has no such order.
+ */
+export interface OrderFacts {
+  id: number;
+  order_number: string;
+  status: string;
+  customer_id: number;
+  /** The files the order's lines name, in line order. */
+  file_ids: number[];
+}
 
 export const present: typeof storedFile.view = (value) => storedFile.view(value);
 
@@ -53,11 +66,10 @@ function typeOf(head: Uint8Array, declared: string | null): FileType {
 }
 
 /** The order a file is for must be the tenant's (and, for a customer token, the customer's own). */
-async function assertOrder(tenant: Tenant, caller: Caller, orderId: number | undefined): Promise<void> {
+function assertOrder(caller: Caller, orderId: number | undefined, order: OrderFacts | undefined): void {
   if (orderId === undefined) return;
-  const order = await readOrder(tenant, orderId);
   const own = customerOf(caller);
-  if (!order || (own !== undefined && order.customer.id !== own)) {
+  if (!order || order.id !== orderId || (own !== undefined && order.customer_id !== own)) {
     throw new ValidationError('The file cannot be attached', [{ field: 'order_id', message: `No order with id ${orderId}` }]);
   }
 }
@@ -97,7 +109,13 @@ export interface MultipartFile {
 }
 
 /** `POST /v1/files`: the file checked and stored, ready at once (its preflight follows off the request path). */
-export async function uploadFile(tenant: Tenant, caller: Caller, upload: MultipartFile, now = new Date()): Promise<FileView> {
+export async function uploadFile(
+  tenant: Tenant,
+  caller: Caller,
+  upload: MultipartFile,
+  order: OrderFacts | undefined,
+  now = new Date(),
+): Promise<FileView> {
   if (upload.bytes.length > MAX_MULTIPART_FILE_BYTES) {
     throw new DomainError(
       'payload_too_large',
@@ -106,7 +124,7 @@ export async function uploadFile(tenant: Tenant, caller: Caller, upload: Multipa
   }
   if (upload.bytes.length === 0) throw new ValidationError('The upload is invalid', [{ field: 'file', message: 'is empty' }]);
   const contentType = typeOf(upload.bytes.subarray(0, FILE_HEAD_BYTES), upload.declaredType ?? null);
-  await assertOrder(tenant, caller, upload.orderId);
+  assertOrder(caller, upload.orderId, order);
   return withinQuota(tenant, caller, upload.bytes.length, now, () => storeUpload(tenant, caller, upload, contentType, now));
 }
 
@@ -143,10 +161,10 @@ async function storeUpload(tenant: Tenant, caller: Caller, upload: MultipartFile
 }
 
 /** `POST /v1/files/uploads`: a pending file and a presigned POST for exactly its declared size and type. */
-export async function startUpload(tenant: Tenant, caller: Caller, input: FileUpload, now = new Date()) {
+export async function startUpload(tenant: Tenant, caller: Caller, input: FileUpload, order: OrderFacts | undefined, now = new Date()) {
   const said = acceptedDeclaration(input.content_type);
   if (!said) throw unsupported(`Declare what the file is (one of ${allowedTypesText}); it is checked against its content on completion`);
-  await assertOrder(tenant, caller, input.order_id);
+  assertOrder(caller, input.order_id, order);
   // The declared size counts: the POST policy takes exactly that many bytes.
   return withinQuota(tenant, caller, input.size, now, async () => {
     const record = pendingRecord(caller, input, said, await nextId(tenant, 'file'), now);
@@ -285,11 +303,10 @@ export async function downloadFile(tenant: Tenant, caller: Caller, id: number, n
  * preflight), in the order the lines name them; a file deleted since is left out. A customer token
  * reads its own orders' only (another's is 404).
  */
-export async function orderFiles(tenant: Tenant, caller: Caller, orderId: number): Promise<FileView[]> {
-  const order = await readOrder(tenant, orderId);
+export async function orderFiles(tenant: Tenant, caller: Caller, orderId: number, order: OrderFacts | undefined): Promise<FileView[]> {
   const own = customerOf(caller);
-  if (!order || (own !== undefined && order.customer.id !== own)) throw new NotFoundError('order', orderId);
-  const ids = [...new Set(order.items.flatMap((line) => line.file_ids))];
+  if (!order || (own !== undefined && order.customer_id !== own)) throw new NotFoundError('order', orderId);
+  const ids = [...new Set(order.file_ids)];
   const files = await repo.readFiles(tenant, ids);
   return ids
     .map((id) => files.get(id))
@@ -297,15 +314,21 @@ export async function orderFiles(tenant: Tenant, caller: Caller, orderId: number
     .map(present);
 }
 
-/** `DELETE /v1/files/{id}`: the object and the record — not while the file's order is in production. */
-export async function deleteFile(tenant: Tenant, caller: Caller, id: number): Promise<{ id: number; deleted: true }> {
+/**
+ * `DELETE /v1/files/{id}`: the object and the record — not while the file's order is in production.
+ * `orderOf`: the order the file is for (read by the process layer once the file is known).
+ */
+export async function deleteFile(
+  tenant: Tenant,
+  caller: Caller,
+  id: number,
+  orderOf: (orderId: number) => Promise<OrderFacts | undefined>,
+): Promise<{ id: number; deleted: true }> {
   return retryOnVersionConflict('file', async () => {
     const file = await visibleFile(tenant, caller, id, true);
-    if (file.order_id !== null) {
-      const order = await readOrder(tenant, file.order_id);
-      if (order?.status === 'in_production') {
-        throw new ConflictError(`File ${id} is on order ${order.order_number}, which is in production`);
-      }
+    const order = file.order_id === null ? undefined : await orderOf(file.order_id);
+    if (order?.status === 'in_production') {
+      throw new ConflictError(`File ${id} is on order ${order.order_number}, which is in production`);
     }
     await repo.deleteFileRecord(tenant, file);
     await objects.deleteObject(fileKeys.object(tenant, id)).catch(() => undefined);

@@ -18,7 +18,6 @@ import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
 import { checkLineFiles, withFileCopies } from '#shared/files/line-files';
 import { priceLegacyLines, type LegacyLinePrice } from '#shared/legacy-products/line-prices';
-import { productionForOrderChange } from '#shared/production/order-jobs';
 import { readProducts } from '#shared/products/repository';
 import { planStock } from '#shared/products/stock';
 import type { ProductRecord } from '#shared/products/stored';
@@ -29,7 +28,7 @@ import { inputProductIds, legacyCellsOf, orderTotals, priceLines, productIdsOf, 
 import { nextOrderNumber } from './numbering';
 import { assertIfMatch, type IfMatch } from './preconditions';
 import * as repo from './repository';
-import { orderChangeParts } from './transitions';
+import { orderChangeParts, type Part } from './transitions';
 import type { CustomerOrdersQuery, Order, OrderCreate, OrderLineInput, OrderListQuery, OrderUpdate } from './schema';
 import { assertTransition } from './status';
 import { storedOrder, type OrderAddressRecord, type OrderLineRecord, type OrderRecord } from './stored';
@@ -244,34 +243,37 @@ function referenceMoves(before: readonly OrderLineRecord[], after: readonly Orde
   ]);
 }
 
-/** `by`: who changes it (the key prefix), for the history of the production jobs a status change creates or cancels. */
-export async function updateOrder(tenant: Tenant, id: number, changes: OrderUpdate, ifMatch: IfMatch, by: string): Promise<Order> {
-  return retryOnVersionConflict(
-    'order',
-    async () => {
-      const order = await repo.requireOrder(tenant, id, true);
-      assertAllowed(order, changes, ifMatch);
-      const prepared = await prepare(tenant, order, changes);
-      const after = apply(order, changes, prepared);
-      if (!prepared.lines) {
-        // Confirming creates the production jobs, cancelling cancels them; ready waits for them (shared/production/order-jobs.ts).
-        const production = await productionForOrderChange(tenant, order, after, by);
-        const stored: OrderRecord = production.jobIds ? { ...after, job_ids: production.jobIds } : after;
-        await repo.writeOrderChange([
-          ...orderChangeParts(tenant, order, stored, { by: 'hand', extras: production.extras }),
-          ...production.parts,
-        ]);
-        return present(stored);
-      }
-      // Only the difference to what the order holds moves; references move for products added or dropped.
-      const stock = planStock(tenant, prepared.lines.products, stockLinesOf(after.items), {
-        release: order.reserved,
-        orderRefs: referenceMoves(order.items, after.items),
-      });
-      const stored: OrderRecord = { ...after, reserved: stock.reserved };
-      await repo.writeOrderChange([...orderChangeParts(tenant, order, stored, { by: 'hand' }), ...stock.parts, ...stock.events]);
-      return present(stored);
-    },
-    ORDER_WRITE_ATTEMPTS,
-  );
+/**
+ * A change of an order as decided from the order read now (strongly consistent): the order after
+ * it and, when the lines change (a pending order's), the parts that write it with its stock
+ * difference. A change without new lines is written by the process layer with what production
+ * adds to it (shared/fulfilment/order-changes.ts); orders never ask production themselves.
+ */
+export type PreparedChange =
+  | { kind: 'lines'; before: OrderRecord; after: OrderRecord; parts: Part[] }
+  | { kind: 'other'; before: OrderRecord; after: OrderRecord };
+
+export async function prepareOrderChange(tenant: Tenant, id: number, changes: OrderUpdate, ifMatch: IfMatch): Promise<PreparedChange> {
+  const order = await repo.requireOrder(tenant, id, true);
+  assertAllowed(order, changes, ifMatch);
+  const prepared = await prepare(tenant, order, changes);
+  const after = apply(order, changes, prepared);
+  if (!prepared.lines) return { kind: 'other', before: order, after };
+  // Only the difference to what the order holds moves; references move for products added or dropped.
+  const stock = planStock(tenant, prepared.lines.products, stockLinesOf(after.items), {
+    release: order.reserved,
+    orderRefs: referenceMoves(order.items, after.items),
+  });
+  const stored: OrderRecord = { ...after, reserved: stock.reserved };
+  return {
+    kind: 'lines',
+    before: order,
+    after: stored,
+    parts: [...orderChangeParts(tenant, order, stored, { by: 'hand' }), ...stock.parts, ...stock.events],
+  };
 }
+
+/** Attempts of a change of an order that met another change (its order or its stock moved): read and decide again. */
+export const changeWithRetries = <T>(change: () => Promise<T>): Promise<T> => retryOnVersionConflict('order', change, ORDER_WRITE_ATTEMPTS);
+
+export { present as presentOrder };

@@ -1,23 +1,21 @@
 /**
  * Production jobs: read, list, change by hand, move along the status machine. A move reads the
- * job (and what it concerns: the machines it leaves or starts on, its order), decides with the
- * pure rules (status.ts, job-records.ts, order-coupling.ts) and writes everything in one
- * transaction — conditional on the job's status and version, on a machine being idle for a start,
- * on the order's version or count of open jobs. When any of those changed since the read, the move
- * reads again and decides again: of two moves racing, the loser meets the winner's result (409).
+ * job and the machines it leaves or starts on, decides with the pure rules (status.ts,
+ * job-records.ts) and builds its parts — conditional on the job's status and version and on a
+ * machine being idle for a start; the process layer (shared/fulfilment/job-moves.ts) adds what the
+ * move does to the job's order and writes it all in one transaction. When any of those changed
+ * since the read, the move reads again and decides again: of two moves racing, the loser meets
+ * the winner's result (409).
  */
 import type { Tenant } from '#shared/auth/principal';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import type { TransactItem, TransactionPart } from '#shared/db/table';
-import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, ValidationError, VersionConflict } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
-import { readOrder, requireOrder } from '#shared/orders/repository';
 import { jobCompleted } from './events';
 import { estimateMinutes } from './estimates';
 import { movedJob } from './job-records';
-import { concernsOrder, orderPartsOfMove } from './order-coupling';
 import * as repo from './repository';
 import type { Job, JobListQuery, JobStatusChange, JobUpdate } from './schema';
 import { assertJobTransition, isClosedJob, isOpenJob, isRunning, machineEffects, needsMachine, priorityRank } from './status';
@@ -54,12 +52,23 @@ export async function listJobs(
   const filter = { status: query.status, machineId: query.machine_id, dueBefore: query.due_before };
   const page: repo.JobPageRequest = { page: query.page, perPage: query.per_page };
   if (query.order_id !== undefined) {
-    const [order, after] = await Promise.all([readOrder(tenant, query.order_id), cursorOf(tenant, query.starting_after)]);
-    return listOrderJobs(tenant, order?.job_ids ?? [], filter, { ...page, after });
+    // An order's jobs are the ids the order holds (shared/fulfilment/job-moves.ts reads them): none here.
+    return listJobsOfOrder(tenant, [], query);
   }
   const after = await cursorOf(tenant, query.starting_after);
   const result = await repo.listJobs(tenant, filter, { ...page, after });
   return { ...result, items: result.items.map(present) };
+}
+
+/** The jobs of an order (`jobIds`: the ids the order holds; none for an unknown order), filtered and paged as `query` says. */
+export async function listJobsOfOrder(
+  tenant: Tenant,
+  jobIds: readonly number[],
+  query: JobListQuery,
+): Promise<{ items: Job[]; total: number; capped: boolean; hasMore: boolean }> {
+  const filter = { status: query.status, machineId: query.machine_id, dueBefore: query.due_before };
+  const after = await cursorOf(tenant, query.starting_after);
+  return listOrderJobs(tenant, jobIds, filter, { page: query.page, perPage: query.per_page, after });
 }
 
 /** The cursor's job: the one `starting_after` names (422 when the tenant has none). */
@@ -152,48 +161,61 @@ async function machinesOf(tenant: Tenant, ids: (number | null | undefined)[]): P
   return machines;
 }
 
-/** Moves a job along the status machine (PUT /v1/production/jobs/{id}/status); `by`: the key prefix. */
-export async function changeJobStatus(tenant: Tenant, id: number, change: JobStatusChange, by: string): Promise<Job> {
-  return retryOnVersionConflict('production job', async () => {
-    const job = await repo.requireJob(tenant, id, true);
-    assertJobTransition(job.status, change.status, job.held_from);
-    const machineId = change.machine_id ?? job.machine_id;
-    if (needsMachine(change.status) && machineId === null) {
-      throw new ValidationError(`A job needs a machine to be ${change.status}`, [
-        { field: 'machine_id', message: `required: job ${id} has no machine yet` },
-      ]);
-    }
-    if (change.machine_id !== undefined && change.machine_id !== job.machine_id && isRunning(job.status) && !isRunning(change.status)) {
-      throw new ConflictError(
-        `Job ${id} is ${job.status} on machine ${job.machine_id}; it can change machine when it moves on to run elsewhere`,
-        [{ field: 'machine_id', message: `cannot change while the job is ${job.status}` }],
-      );
-    }
-    const effects = machineEffects(job.status, change.status, job.machine_id, machineId);
-    const changedMachine = machineId !== job.machine_id ? machineId : undefined;
-    const [machines, order] = await Promise.all([
-      machinesOf(tenant, [changedMachine, effects.claim]),
-      concernsOrder(change.status) ? requireOrder(tenant, job.order_id, true) : undefined,
+/** A job's move, decided: the job before and after it, and the parts that write it (the job, its machines, `production.job.completed`). */
+export interface JobMove {
+  before: JobRecord;
+  after: JobRecord;
+  parts: Part[];
+  now: string;
+}
+
+/**
+ * Decides a move of `job` along the status machine (PUT /v1/production/jobs/{id}/status; `by`: the
+ * key prefix): the rules, the machines it leaves or starts on (read), the job after it and its
+ * parts. What the move does to the job's order is the process layer's to add
+ * (shared/fulfilment/job-moves.ts), in the same transaction.
+ */
+export async function prepareJobMove(tenant: Tenant, job: JobRecord, change: JobStatusChange, by: string): Promise<JobMove> {
+  const id = job.id;
+  assertJobTransition(job.status, change.status, job.held_from);
+  const machineId = change.machine_id ?? job.machine_id;
+  if (needsMachine(change.status) && machineId === null) {
+    throw new ValidationError(`A job needs a machine to be ${change.status}`, [
+      { field: 'machine_id', message: `required: job ${id} has no machine yet` },
     ]);
-    if (effects.claim !== undefined) assertCanStart(machines.get(effects.claim)!, id);
-    const now = new Date().toISOString();
-    const after = movedJob(job, {
-      to: change.status,
-      machineId,
-      machine: changedMachine == null ? undefined : machines.get(changedMachine),
-      note: change.note ?? null,
-      by,
-      now,
-    });
-    await transactWrite([
+  }
+  if (change.machine_id !== undefined && change.machine_id !== job.machine_id && isRunning(job.status) && !isRunning(change.status)) {
+    throw new ConflictError(
+      `Job ${id} is ${job.status} on machine ${job.machine_id}; it can change machine when it moves on to run elsewhere`,
+      [{ field: 'machine_id', message: `cannot change while the job is ${job.status}` }],
+    );
+  }
+  const effects = machineEffects(job.status, change.status, job.machine_id, machineId);
+  const changedMachine = machineId !== job.machine_id ? machineId : undefined;
+  const machines = await machinesOf(tenant, [changedMachine, effects.claim]);
+  if (effects.claim !== undefined) assertCanStart(machines.get(effects.claim)!, id);
+  const now = new Date().toISOString();
+  const after = movedJob(job, {
+    to: change.status,
+    machineId,
+    machine: changedMachine == null ? undefined : machines.get(changedMachine),
+    note: change.note ?? null,
+    by,
+    now,
+  });
+  return {
+    before: job,
+    after,
+    now,
+    parts: [
       ...jobParts(tenant, job, after),
       ...machineParts(job, after, now, tenant),
-      ...(order ? orderPartsOfMove(tenant, order, after, now) : []),
       ...(after.status === 'completed' ? [eventPut(tenant, jobCompleted, { production_job: present(after) }).item] : []),
-    ]);
-    return present(after);
-  });
+    ],
+  };
 }
+
+export { present as presentJob };
 
 /** Changes a job's machine, priority, due date or notes (PUT /v1/production/jobs/{id}). */
 export async function updateJob(tenant: Tenant, id: number, changes: JobUpdate): Promise<Job> {
@@ -224,7 +246,7 @@ export async function updateJob(tenant: Tenant, id: number, changes: JobUpdate):
       updated_at: now,
       version: job.version + 1,
     };
-    await transactWrite([...jobParts(tenant, job, after), ...machineParts(job, after, now, tenant)]);
+    await repo.writeProduction([...jobParts(tenant, job, after), ...machineParts(job, after, now, tenant)]);
     return present(after);
   });
 }

@@ -8,7 +8,6 @@ import type { Tenant } from '#shared/auth/principal';
 import { productionKeys } from '#shared/db/keys';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import { transactWrite } from '#shared/db/transactions';
 import { versionedDelete } from '#shared/db/update-expression';
 import { ConflictError, VersionConflict } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
@@ -50,7 +49,7 @@ export async function createMachine(tenant: Tenant, input: MachineCreate): Promi
     version: 1,
     open_jobs: 0,
   };
-  await transactWrite([machinePut(tenant, machine), machineTotal(tenant, 1)]);
+  await repo.writeProduction([machinePut(tenant, machine), machineTotal(tenant, 1)]);
   return present(machine);
 }
 
@@ -93,7 +92,7 @@ export async function updateMachine(tenant: Tenant, id: number, changes: Machine
       updated_at: new Date().toISOString(),
       version: machine.version + 1,
     };
-    await transactWrite([{ item: machineUpdate(tenant, machine, after), onConditionFailure: machineMoved }]);
+    await repo.writeProduction([{ item: machineUpdate(tenant, machine, after), onConditionFailure: machineMoved }]);
     return present(after);
   });
 }
@@ -107,7 +106,7 @@ export async function deleteMachine(tenant: Tenant, id: number): Promise<{ id: n
         { field: 'id', message: `machine has ${machine.open_jobs} open job${machine.open_jobs === 1 ? '' : 's'}` },
       ]);
     if (machine.open_jobs > 0) throw blocked();
-    await transactWrite([
+    await repo.writeProduction([
       { item: versionedDelete(productionKeys.machine(tenant, id), machine.version, 'open_jobs'), onConditionFailure: machineMoved },
       machineTotal(tenant, -1),
     ]);

@@ -1,7 +1,8 @@
 /**
  * Production jobs and machines in the single table (keys and access patterns: docs/data-model.md).
- * Reads and lists here; every write is one TransactWriteItems that a service assembles from the
- * item builders of stored.ts and sends with `transactWrite`.
+ * Reads, lists and writes here; every write is one TransactWriteItems that a service assembles
+ * from the item builders of stored.ts (with what the process layer joins: an order's part in a
+ * job's move) and hands to `writeJobMove` / `writeProduction`.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
@@ -18,7 +19,8 @@ import {
   type Total,
 } from '#shared/db/collections';
 import { cursorKeys, jobsDueBefore, machineSortKey, productionKeys } from '#shared/db/keys';
-import { tableName } from '#shared/db/table';
+import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
 import { NotFoundError } from '#shared/errors';
 import {
   JOBS,
@@ -199,3 +201,11 @@ export async function listMachines(
   ]);
   return { items: window.items.map(machineFromItem), hasMore: window.hasMore, ...count };
 }
+
+/** Writes a change of jobs and machines as one transaction: its parts, built from stored.ts. */
+export async function writeProduction(parts: (TransactItem | TransactionPart)[]): Promise<void> {
+  await transactWrite(parts);
+}
+
+/** Writes a job's move: its parts and its order's (shared/fulfilment/job-moves.ts), one transaction. */
+export const writeJobMove = writeProduction;

@@ -13,9 +13,9 @@ import type { Tenant } from '#shared/auth/principal';
 import { jobClosedCount, orderChangeParts, productionStartMark, type Part } from '#shared/orders/transitions';
 import type { OrderRecord } from '#shared/orders/stored';
 import { eventPut } from '#shared/events/outbox';
-import { productionCompleted, productionStarted } from './events';
-import { isClosedJob, type JobStatus } from './status';
-import { storedJob, type JobRecord } from './stored';
+import { productionCompleted, productionStarted } from '#shared/production/events';
+import { isClosedJob, type JobStatus } from '#shared/production/status';
+import { storedJob, type JobRecord } from '#shared/production/stored';
 
 /** Whether a move to `to` concerns the order (then the service reads it first). */
 export const concernsOrder = (to: JobStatus): boolean => to === 'printing' || isClosedJob(to);
