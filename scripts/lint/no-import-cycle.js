@@ -6,6 +6,10 @@
  * connected components are found (Tarjan), and a module in a component of more than one module —
  * or one that imports itself — is reported at each import that leads back into its component.
  *
+ * Folders too: the same graph with each folder of shared/ as one node (`shared/orders`), so two
+ * domains that import each other through different modules — no module cycle, but a tangle all
+ * the same — are reported at each import from one folder into another of its folder cycle.
+ *
  * Written here rather than taken from eslint-plugin-import-x: that plugin's resolver is a native
  * package whose platform builds the project's registry does not all serve, which breaks `npm ci`.
  */
@@ -49,8 +53,18 @@ export function resolveSpecifier(/** @type {string} */ from, /** @type {string} 
   return target && existsSync(join(root, target)) ? target : undefined;
 }
 
-/** @type {{ edges: Map<string, string[]>, component: Map<string, string[]> } | undefined} */
+/**
+ * @typedef {Map<string, string[]>} Edges
+ * @typedef {{ edges: Edges, component: Edges, folderEdges: Edges, folderComponent: Edges }} Graph
+ * @type {Graph | undefined}
+ */
 let graph;
+
+/** The folder of shared/ a module is in (`shared/orders`), or undefined for the others (shared/*.ts, functions/, events/). */
+export const folderOf = (/** @type {string} */ file) => {
+  const parts = file.split('/');
+  return parts[0] === 'shared' && parts.length > 2 ? `shared/${parts[1]}` : undefined;
+};
 
 function buildGraph() {
   /** @type {Map<string, string[]>} */
@@ -62,7 +76,29 @@ function buildGraph() {
       .filter((target) => target !== undefined);
     edges.set(file, [...new Set(targets)]);
   }
-  // Tarjan's strongly connected components.
+  const folderEdges = foldersOf(edges);
+  return { edges, component: components(edges), folderEdges, folderComponent: components(folderEdges) };
+}
+
+/** The module graph with each folder of shared/ as one node: which folders each imports from. */
+export function foldersOf(/** @type {Map<string, string[]>} */ edges) {
+  /** @type {Map<string, Set<string>>} */
+  const folders = new Map();
+  for (const [file, targets] of edges) {
+    const from = folderOf(file);
+    if (!from) continue;
+    const into = folders.get(from) ?? new Set();
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to && to !== from) into.add(to);
+    }
+    folders.set(from, into);
+  }
+  return new Map([...folders].map(([folder, into]) => [folder, [...into]]));
+}
+
+/** Tarjan's strongly connected components of a graph: each node's component. */
+export function components(/** @type {Map<string, string[]>} */ edges) {
   /** @type {Map<string, string[]>} */
   const component = new Map();
   const index = new Map();
@@ -98,7 +134,7 @@ function buildGraph() {
     }
   };
   for (const node of edges.keys()) if (!index.has(node)) visit(node);
-  return { edges, component };
+  return component;
 }
 
 /** A shortest path of imports from `start` back to `goal` inside one component. */
@@ -130,10 +166,12 @@ export const noImportCycle = {
   create(context) {
     const file = relative(root, context.filename);
     graph ??= buildGraph();
-    const { edges, component } = graph;
+    const { edges, component, folderEdges, folderComponent } = graph;
     const members = new Set(component.get(file) ?? []);
     const selfImport = (edges.get(file) ?? []).includes(file);
-    if (members.size <= 1 && !selfImport) return {};
+    const folder = folderOf(file);
+    const folderMembers = new Set((folder && folderComponent.get(folder)) ?? []);
+    if (members.size <= 1 && !selfImport && folderMembers.size <= 1) return {};
     /**
      * @param {import('estree').ImportDeclaration | import('estree').ExportNamedDeclaration | import('estree').ExportAllDeclaration} node
      */
@@ -141,9 +179,17 @@ export const noImportCycle = {
       if (!node.source || ('importKind' in node && node.importKind === 'type') || ('exportKind' in node && node.exportKind === 'type'))
         return;
       const target = resolveSpecifier(file, String(node.source.value));
-      if (!target || !members.has(target)) return;
-      const cycle = target === file ? [file, file] : [file, ...pathBack(edges, members, target, file)];
-      context.report({ node, message: `Import cycle: ${cycle.join(' → ')}` });
+      if (!target) return;
+      if (members.has(target)) {
+        const cycle = target === file ? [file, file] : [file, ...pathBack(edges, members, target, file)];
+        context.report({ node, message: `Import cycle: ${cycle.join(' → ')}` });
+        return;
+      }
+      const into = folderOf(target);
+      if (folder && into && into !== folder && folderMembers.has(into)) {
+        const cycle = [folder, ...pathBack(folderEdges, folderMembers, into, folder)];
+        context.report({ node, message: `Folder import cycle: ${cycle.join(' → ')} (move what spans them into shared/fulfilment)` });
+      }
     };
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
   },

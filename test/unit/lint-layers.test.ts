@@ -1,6 +1,7 @@
 import { ESLint } from 'eslint';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { components, foldersOf } from '../../scripts/lint/no-import-cycle.js';
 
 /**
  * The lint rules that keep the layers one way (eslint.config.js), tried on code that breaks them:
@@ -67,5 +68,20 @@ describe('the layer rules', () => {
       "import { tenantKeys } from '#shared/db/keys';\nexport const x = (t: never) => tenantKeys.order(t, 1);\n",
     );
     expect(own.filter((message) => message.startsWith('no-restricted-syntax'))).toEqual([]);
+  });
+
+  it('see folders: two folders of shared/ importing each other through different modules are one cycle', () => {
+    const edges = new Map([
+      ['shared/orders/offers.ts', ['shared/files/line-files.ts']],
+      ['shared/files/line-files.ts', []],
+      ['shared/files/service.ts', ['shared/orders/repository.ts']],
+      ['shared/orders/repository.ts', ['shared/db/keys.ts']],
+      ['shared/db/keys.ts', []],
+    ]);
+    expect(components(edges).get('shared/orders/offers.ts')).toEqual(['shared/orders/offers.ts']); // no module cycle
+    const folders = foldersOf(edges);
+    expect(folders.get('shared/orders')).toEqual(['shared/files', 'shared/db']);
+    expect([...components(folders).get('shared/orders')!].sort()).toEqual(['shared/files', 'shared/orders']);
+    expect(components(folders).get('shared/db')).toEqual(['shared/db']);
   });
 });
