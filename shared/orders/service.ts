@@ -250,8 +250,7 @@ function referenceMoves(before: readonly OrderLineRecord[], after: readonly Orde
  * adds to it (shared/fulfilment/order-changes.ts); orders never ask production themselves.
  */
 export type PreparedChange =
-  | { kind: 'lines'; before: OrderRecord; after: OrderRecord; parts: Part[] }
-  | { kind: 'other'; before: OrderRecord; after: OrderRecord };
+  { kind: 'lines'; before: OrderRecord; after: OrderRecord; parts: Part[] } | { kind: 'other'; before: OrderRecord; after: OrderRecord };
 
 export async function prepareOrderChange(tenant: Tenant, id: number, changes: OrderUpdate, ifMatch: IfMatch): Promise<PreparedChange> {
   const order = await repo.requireOrder(tenant, id, true);
