@@ -1,8 +1,9 @@
 /**
- * Checking a cart out (docs/carts.md#checkout): the order is created through the orders' own
- * creation (`createOrder`), the cart's close joined to its one transaction and conditional on the
- * revision read; the lines are priced again against what the order was priced from, and a version
- * whose prices are no longer the cart's is refused before anything is written.
+ * Checking a cart out (docs/carts.md#checkout): the order is created through the orders' one
+ * creation (shared/orders/creation.ts), the cart's close joined to its one transaction as a part
+ * and conditional on the revision read; the lines are priced again against what the order was
+ * priced from, and a version whose prices are no longer the cart's is refused before anything is
+ * written.
  */
 import { retry } from '#shared/async/retry';
 import type { Tenant } from '#shared/auth/principal';
@@ -10,7 +11,9 @@ import { ConflictError, ValidationError } from '#shared/errors';
 import type { LegacyLinePrice } from '#shared/legacy-products/line-prices';
 import { MAX_ORDER_LINES, MAX_ORDER_NOTES, type OrderCreate, type Order } from '#shared/orders/schema';
 import { draftGuestCustomer, type GuestCustomer } from '#shared/customers/service';
-import { createOrder, getOrder } from '#shared/orders/service';
+import { createPlannedOrder, takeOrderNumber } from '#shared/orders/creation';
+import { offerOrThrow, readOffer } from '#shared/orders/offers';
+import { getOrder, presentOrder } from '#shared/orders/service';
 import {
   changeMessage,
   priceCartWith,
@@ -229,15 +232,29 @@ export async function checkout(
       const { files_of: files, guest, customer_id: named, ...orderTerms } = await settled;
       const fileOwner = guest ? guest.customer.id : files;
       const input = orderInputOf(cart, { ...orderTerms, customer_id: guest ? guest.customer.id : named! });
-      const order = await createOrder(tenant, input, {
-        ...(fileOwner === undefined ? {} : { fileOwner }),
-        ...(guest ? { guest } : {}),
-        check: checkAgainst(cart, version),
-        parts: (order) => [
-          { item: repo.cartWrite(tenant, closed(cart, order.id, now), cart.revision), onConditionFailure: () => new CartMoved() },
-        ],
-      });
-      return { order, created: true };
+      // The orders' one creation: the offer read and priced (a guest's customer taken as made, not read)…
+      const read = await readOffer(tenant, input, { fileOwner, owner: guest && { customer: guest.customer, addresses: [] } });
+      // …judged first in the cart's own terms (409: lines unavailable, prices changed), then the order's (422)…
+      checkAgainst(cart, version)(read.products, read.account, read.legacy);
+      const offer = offerOrThrow(read, 'order');
+      // …and created with the cart's close in its transaction, conditional on the revision read.
+      const numbered = await takeOrderNumber(tenant, now);
+      const close = {
+        item: repo.cartWrite(tenant, closed(cart, numbered.id, now), cart.revision),
+        onConditionFailure: () => new CartMoved(),
+      };
+      const order = await createPlannedOrder(
+        tenant,
+        { ...offer, due_date: input.due_date ?? null, quote_id: null },
+        numbered,
+        read.products,
+        {
+          at: now,
+          newCustomer: guest?.creation,
+          more: [close],
+        },
+      );
+      return { order: presentOrder(order), created: true };
     },
     {
       isRetryable: (error) => error instanceof CartMoved,

@@ -1,9 +1,10 @@
 /**
  * What an order and a quote are both made of: a customer's priced lines with totals and address
- * copies — read, priced and checked once, here, so there is one pricing path. Three independent
- * reads at once (strongly consistent: a customer or product created a moment ago must be found):
- * the customer with addresses, the products, the account (currency, tax rate, company settings).
- * Every problem is collected and refused together (422) before anything is written or numbered.
+ * copies — read, priced and checked once, here, so there is one pricing path. Independent reads at
+ * once (strongly consistent: a customer or product created a moment ago must be found): the
+ * customer with addresses, the products, the account (currency, tax rate, company settings), the
+ * lines' files and legacy prices. Every problem is collected and refused together (422) before
+ * anything is written or numbered.
  */
 import { getAccount } from '#shared/accounts/repository';
 import type { Account } from '#shared/accounts/stored';
@@ -50,31 +51,36 @@ export async function readOwner(tenant: Tenant, customerId: number): Promise<Cus
   }
 }
 
+/** What an offer was read and priced from, with its problems: the caller judges it (`offerOrThrow`). */
+export interface OfferRead {
+  /** The offer; undefined when there are problems. */
+  offer: PricedOffer | undefined;
+  /** Every problem found, each naming its field (422 when the offer is refused for them). */
+  problems: ErrorDetail[];
+  /** The products, the account and the legacy prices it was priced from (a cart's checkout judges its version by them). */
+  products: Map<number, ProductRecord>;
+  account: Account | undefined;
+  legacy: ReadonlyMap<number, LegacyLinePrice>;
+}
+
 /**
- * The priced offer, the products it was priced from (orders plan their stock with them) and the
- * account; `check` adds problems of the caller's own (a quote's validity), or refuses the offer in
- * its own terms from what was read (a cart's checkout: unavailable lines, changed prices). 422 `what is invalid`.
+ * Reads and prices an offer: the customer with addresses (unless `owner` gives it: one made with
+ * the offer, a guest checkout's), the products, the account, the lines' files (`fileOwner`: they
+ * must be this customer's, a customer token's order) and the legacy prices, all at once. Nothing is
+ * thrown for the offer's problems: they are data, for the caller to add its own to (a quote's
+ * validity) or to judge first in its own terms (a cart's checkout: unavailable lines, changed
+ * prices), then `offerOrThrow`.
  */
-export async function prepareOffer(
+export async function readOffer(
   tenant: Tenant,
   input: OfferInput,
-  what: string,
-  check: (
-    account: Account | undefined,
-    problems: ErrorDetail[],
-    products: ReadonlyMap<number, ProductRecord>,
-    legacy: ReadonlyMap<number, LegacyLinePrice>,
-  ) => void = () => {},
-  /** The lines' files must be this customer's (a customer token's order): shared/files/line-files.ts. */
-  fileOwner?: number,
-  /** The customer as it is, not read: one made with the offer (a guest checkout's). */
-  knownOwner?: CustomerAddresses,
-): Promise<{ offer: PricedOffer; products: Map<number, ProductRecord>; account: Account | undefined }> {
+  options: { fileOwner?: number | undefined; owner?: CustomerAddresses | undefined } = {},
+): Promise<OfferRead> {
   const [owner, products, account, files, legacy] = await Promise.all([
-    knownOwner ?? readOwner(tenant, input.customer_id),
+    options.owner ?? readOwner(tenant, input.customer_id),
     readProducts(tenant, inputProductIds(input.items)),
     getAccount(tenant.accountId),
-    checkLineFiles(tenant, input.items, fileOwner === undefined ? {} : { owner: fileOwner }),
+    checkLineFiles(tenant, input.items, options.fileOwner === undefined ? {} : { owner: options.fileOwner }),
     priceLegacyLines(tenant, legacyCellsOf(input.items)),
   ]);
   const pricing = { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 };
@@ -85,10 +91,11 @@ export async function prepareOffer(
   const choices = addressChoices(input);
   const shippingAddress = owner ? resolveAddress('shipping', choices.shipping, owner, true, problems) : null;
   const billingAddress = owner ? resolveAddress('billing', choices.billing, owner, true, problems) : null;
-  check(account, problems, products, legacy);
-  if (problems.length) throw new ValidationError(`The ${what} is invalid`, problems);
+  const read = { problems, products, account, legacy };
+  if (problems.length) return { ...read, offer: undefined };
   const { id, name, email } = owner!.customer;
   return {
+    ...read,
     offer: {
       customer: { id, name, email },
       items: withFileCopies(priced.lines, files.copies),
@@ -100,7 +107,11 @@ export async function prepareOffer(
       billing_address: billingAddress ?? null,
       notes: input.notes ?? null,
     },
-    products,
-    account,
   };
+}
+
+/** The offer, or 422 `The <what> is invalid` with every problem (the read's and the caller's own). */
+export function offerOrThrow(read: OfferRead, what: string): PricedOffer {
+  if (read.problems.length || !read.offer) throw new ValidationError(`The ${what} is invalid`, read.problems);
+  return read.offer;
 }

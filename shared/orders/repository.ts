@@ -12,59 +12,13 @@ import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type 
 import { createdSortKey, tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
-import { NotFoundError, ValidationError } from '#shared/errors';
-import type { StockPlan } from '#shared/products/stock';
-import {
-  ORDERS,
-  creationCounters,
-  creationCustomerCounts,
-  creationCustomerMoves,
-  customerCountAttribute,
-  listEntryPut,
-  orderFromItem,
-  orderPut,
-  type OrderRecord,
-} from './stored';
+import { NotFoundError } from '#shared/errors';
+import { ORDERS, customerCountAttribute, orderFromItem, type OrderRecord } from './stored';
 import type { OrderStatus } from './status';
 
-const customerGone = (customerId: number) => () =>
-  new ValidationError('The customer cannot take orders', [{ field: 'customer_id', message: `No customer with id ${customerId}` }]);
-
-/** What creating an order writes: the order with its list entry, counters, stock and events (one transaction's parts). */
-export function orderCreationParts(
-  tenant: Tenant,
-  order: OrderRecord,
-  stock: StockPlan,
-  events: TransactItem[],
-  /** A customer made with the order (a guest's): its writes, holding the order's counts, instead of the counters' update. */
-  newCustomer?: (counts: Record<string, number>) => TransactItem[],
-): (TransactItem | TransactionPart)[] {
-  return [
-    orderPut(tenant, order),
-    listEntryPut(tenant, order),
-    ...creationCounters(tenant, order),
-    // The customer's counters are conditional on the customer: one deleted meanwhile refuses the order.
-    ...(newCustomer
-      ? newCustomer(creationCustomerMoves(order))
-      : [{ item: creationCustomerCounts(tenant, order), onConditionFailure: customerGone(order.customer.id) }]),
-    ...stock.parts,
-    ...events,
-    ...stock.events,
-  ];
-}
-
-/** Creates the order with its list entry, counters, stock and events (and `more`: a joined writer's parts): one transaction. */
-export async function insertOrder(
-  tenant: Tenant,
-  order: OrderRecord,
-  stock: StockPlan,
-  events: TransactItem[],
-  joined: {
-    more?: (TransactItem | TransactionPart)[] | undefined;
-    newCustomer?: ((counts: Record<string, number>) => TransactItem[]) | undefined;
-  } = {},
-): Promise<void> {
-  await transactWrite([...orderCreationParts(tenant, order, stock, events, joined.newCustomer), ...(joined.more ?? [])]);
+/** Creates an order: its plan's parts (creation.ts `planOrderCreation`) with what its creator joins, one transaction. */
+export async function insertOrder(parts: (TransactItem | TransactionPart)[]): Promise<void> {
+  await transactWrite(parts);
 }
 
 export async function readOrder(tenant: Tenant, id: number, consistent = false): Promise<OrderRecord | undefined> {

@@ -8,24 +8,18 @@
  * If-Match a stale version is 412 and nothing changes.
  */
 import type { Tenant } from '#shared/auth/principal';
-import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import type { GuestCustomer } from '#shared/customers/service';
-import type { Account } from '#shared/accounts/stored';
-import type { TransactItem, TransactionPart } from '#shared/db/table';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
-import { eventPut } from '#shared/events/outbox';
 import { checkLineFiles, withFileCopies } from '#shared/files/line-files';
-import { priceLegacyLines, type LegacyLinePrice } from '#shared/legacy-products/line-prices';
+import { priceLegacyLines } from '#shared/legacy-products/line-prices';
 import { readProducts } from '#shared/products/repository';
 import { planStock } from '#shared/products/stock';
 import type { ProductRecord } from '#shared/products/stored';
 import { addressChoices, needsCustomerAddresses, resolveAddress } from './addresses';
-import { prepareOffer, readOwner } from './offers';
-import { orderCreated } from './events';
+import { offerOrThrow, readOffer, readOwner } from './offers';
+import { createPlannedOrder, takeOrderNumber } from './creation';
 import { inputProductIds, legacyCellsOf, orderTotals, priceLines, productIdsOf, stockLinesOf } from './lines';
-import { nextOrderNumber } from './numbering';
 import { assertIfMatch, type IfMatch } from './preconditions';
 import * as repo from './repository';
 import { orderChangeParts, type Part } from './transitions';
@@ -55,77 +49,14 @@ function assertValid(problems: ErrorDetail[]): void {
 
 // ---- Create -----------------------------------------------------------------------------------
 
-/**
- * What another resource adds to an order it creates through `createOrder` (a cart's checkout): the
- * one order creation, joined rather than copied.
- */
-export interface JoinedCreation {
-  /**
-   * Judges the products and account the offer was priced from, before any problem of the offer is
-   * refused and before any number is taken: throw to refuse the order in the caller's own terms.
-   */
-  check?: (
-    products: ReadonlyMap<number, ProductRecord>,
-    account: Account | undefined,
-    legacy: ReadonlyMap<number, LegacyLinePrice>,
-  ) => void;
-  /** The caller's own writes, in the order's one transaction (their failed conditions mean what the parts say). */
-  parts?: (order: OrderRecord) => (TransactItem | TransactionPart)[];
-  /** A customer token's order: the files its lines name must be that customer's own. */
-  fileOwner?: number;
-  /**
-   * A guest checkout's customer, new (`input.customer_id` is its id): not read but taken as it is,
-   * and written in the order's transaction — its put holds the order's counts — so a refused order
-   * leaves no customer behind (shared/customers/service.ts `draftGuestCustomer`).
-   */
-  guest?: GuestCustomer;
-}
-
-export async function createOrder(tenant: Tenant, input: OrderCreate, joined: JoinedCreation = {}): Promise<Order> {
-  // Before any number is taken: a refused order leaves no gap.
-  const { offer, products } = await prepareOffer(
-    tenant,
-    input,
-    'order',
-    (account, _problems, read, legacy) => joined.check?.(read, account, legacy),
-    joined.fileOwner,
-    joined.guest && { customer: joined.guest.customer, addresses: [] },
-  );
-  const now = new Date().toISOString();
-  const [id, orderNumber] = await Promise.all([nextId(tenant, 'order'), nextOrderNumber(tenant, now)]);
-  const base: OrderRecord = {
-    id,
-    order_number: orderNumber,
-    status: 'pending',
-    ...offer,
-    due_date: input.due_date ?? null,
-    created_at: now,
-    updated_at: now,
-    version: 1,
-    quote_id: null,
-    reserved: [],
-    job_ids: [],
-    open_jobs: 0,
-    completed_jobs: 0,
-    production_started_at: null,
-    production_completed_at: null,
-  };
-  const references = new Map(productIdsOf(base.items).map((productId) => [productId, 1]));
-  return retryOnVersionConflict(
-    'stock',
-    async (attempt) => {
-      // The first attempt plans from the products read above; a later one from a fresh read.
-      const current = attempt === 1 ? products : await productsOf(tenant, input.items);
-      const stock = planStock(tenant, current, stockLinesOf(base.items), { orderRefs: references });
-      const order: OrderRecord = { ...base, reserved: stock.reserved };
-      await repo.insertOrder(tenant, order, stock, [eventPut(tenant, orderCreated, { order: present(order) }).item], {
-        more: joined.parts?.(order),
-        newCustomer: joined.guest?.creation,
-      });
-      return present(order);
-    },
-    ORDER_WRITE_ATTEMPTS,
-  );
+/** `POST /v1/orders`: the offer read and priced (422 with every problem before a number is taken), then the one creation (creation.ts). */
+export async function createOrder(tenant: Tenant, input: OrderCreate, options: { fileOwner?: number } = {}): Promise<Order> {
+  const read = await readOffer(tenant, input, options);
+  const offer = offerOrThrow(read, 'order');
+  const at = new Date();
+  const numbered = await takeOrderNumber(tenant, at);
+  const draft = { ...offer, due_date: input.due_date ?? null, quote_id: null };
+  return present(await createPlannedOrder(tenant, draft, numbered, read.products, { at }));
 }
 
 // ---- Read and list ----------------------------------------------------------------------------

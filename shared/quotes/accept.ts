@@ -7,17 +7,13 @@
  * Too little stock is a 409 naming the lines, with nothing written.
  */
 import type { Tenant } from '#shared/auth/principal';
-import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { ConflictError, ValidationError } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
-import { orderCreated } from '#shared/orders/events';
-import { productIdsOf, stockLinesOf } from '#shared/orders/lines';
-import { nextOrderNumber } from '#shared/orders/numbering';
-import { orderCreationParts } from '#shared/orders/repository';
-import { storedOrder, type OrderRecord } from '#shared/orders/stored';
+import { planOrderCreation, takeOrderNumber, type OrderDraft, type OrderNumber } from '#shared/orders/creation';
+import { productIdsOf } from '#shared/orders/lines';
+import { storedOrder } from '#shared/orders/stored';
 import { readProducts } from '#shared/products/repository';
-import { planStock } from '#shared/products/stock';
 import { quoteAccepted } from './events';
 import { present, today, type QuoteView } from './present';
 import * as repo from './repository';
@@ -32,79 +28,57 @@ export interface Accepted {
   order: ReturnType<typeof storedOrder.view>;
 }
 
-/** The order a quote becomes: its lines, totals, addresses and notes as quoted. */
-function orderOf(quote: QuoteRecord, id: number, orderNumber: string, at: string): OrderRecord {
-  return {
-    id,
-    order_number: orderNumber,
-    status: 'pending',
-    customer: quote.customer,
-    items: quote.items,
-    subtotal: quote.subtotal,
-    tax_rate: quote.tax_rate,
-    tax: quote.tax,
-    shipping: quote.shipping,
-    total: quote.total,
-    currency: quote.currency,
-    shipping_address: quote.shipping_address,
-    billing_address: quote.billing_address,
-    notes: quote.notes,
-    due_date: null,
-    created_at: at,
-    updated_at: at,
-    version: 1,
-    quote_id: quote.id,
-    reserved: [],
-    job_ids: [],
-    open_jobs: 0,
-    completed_jobs: 0,
-    production_started_at: null,
-    production_completed_at: null,
-  };
-}
+/** The order a quote becomes: its lines, totals, addresses and notes as quoted (never priced again). */
+const draftOf = (quote: QuoteRecord): OrderDraft => ({
+  customer: quote.customer,
+  items: quote.items,
+  subtotal: quote.subtotal,
+  tax_rate: quote.tax_rate,
+  tax: quote.tax,
+  shipping: quote.shipping,
+  total: quote.total,
+  currency: quote.currency,
+  shipping_address: quote.shipping_address,
+  billing_address: quote.billing_address,
+  notes: quote.notes,
+  due_date: null,
+  quote_id: quote.id,
+});
 
 export async function acceptQuote(tenant: Tenant, id: number, now = new Date()): Promise<Accepted> {
   // The order's id and number are taken once (orders' numbers are unique, not gap-free; a failed accept leaves a gap).
-  let taken: { id: number; number: string } | undefined;
+  let numbered: OrderNumber | undefined;
   return retryOnVersionConflict(
     'quote',
     async () => {
       const before = await repo.requireQuote(tenant, id, true);
       assertAcceptable(before.quote_number, before.status as StoredQuoteStatus, before.valid_until, today(now));
       const products = await readProducts(tenant, productIdsOf(before.items));
-      let stock;
+      // The orders' one creation, its parts joined by the quote's acceptance in the same transaction.
+      // Planned first without a number (pure), so a quote that cannot become an order takes none.
+      const plan = (order: OrderNumber) => planOrderCreation(tenant, draftOf(before), order, products, { at: now });
       try {
-        stock = planStock(tenant, products, stockLinesOf(before.items), {
-          orderRefs: new Map(productIdsOf(before.items).map((productId) => [productId, 1])),
-        });
+        plan({ id: 0, order_number: '' });
       } catch (error) {
         // A quoted product deleted since: the quote can no longer become an order as it stands.
         if (error instanceof ValidationError)
           throw new ConflictError(`Quote ${before.quote_number} names products that no longer exist`, error.details);
         throw error;
       }
+      numbered ??= await takeOrderNumber(tenant, now);
+      const created = plan(numbered);
       const at = now.toISOString();
-      if (!taken) {
-        const [orderId, number] = await Promise.all([nextId(tenant, 'order'), nextOrderNumber(tenant, at)]);
-        taken = { id: orderId, number };
-      }
-      const ids = taken;
-      const order: OrderRecord = { ...orderOf(before, ids.id, ids.number, at), reserved: stock.reserved };
       const after: QuoteRecord = {
         ...before,
         status: 'accepted',
-        order_id: order.id,
+        order_id: created.order.id,
         accepted_at: at,
         updated_at: at,
         version: before.version + 1,
       };
       const quote = present(after, now);
-      const orderView = storedOrder.view(order);
-      await repo.saveQuote(tenant, before, after, [
-        ...orderCreationParts(tenant, order, stock, [eventPut(tenant, orderCreated, { order: orderView }, now).item]),
-        eventPut(tenant, quoteAccepted, { quote }, now).item,
-      ]);
-      return { quote, order: orderView };
+      await repo.saveQuote(tenant, before, after, [...created.parts, eventPut(tenant, quoteAccepted, { quote }, now).item]);
+      return { quote, order: storedOrder.view(created.order) };
     },
     ACCEPT_ATTEMPTS,
   );

@@ -13,7 +13,7 @@ import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { ValidationError, type ErrorDetail } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
-import { prepareOffer } from '#shared/orders/offers';
+import { offerOrThrow, readOffer } from '#shared/orders/offers';
 import { inputProductIds, legacyCellsOf, orderTotals, priceLines } from '#shared/orders/lines';
 import { assertIfMatch, type IfMatch } from '#shared/orders/preconditions';
 import type { OrderLineInput } from '#shared/orders/schema';
@@ -48,12 +48,11 @@ function assertValidity(validUntil: string, now: Date): void {
 
 /** `POST /v1/quotes`: priced lines, totals, address copies, the next gap-free number and `quote.created`, in one transaction. */
 export async function createQuote(tenant: Tenant, input: QuoteCreate, now = new Date()): Promise<QuoteView> {
-  let validUntil = input.valid_until ?? '';
   // Before a number is read: a refused quote takes none.
-  const { offer } = await prepareOffer(tenant, input, 'quote', (account, problems) => {
-    validUntil = input.valid_until ?? addDays(today(now), account?.company?.quote_validity_days ?? DEFAULT_QUOTE_VALIDITY_DAYS);
-    if (validUntil < today(now)) problems.push({ field: 'valid_until', message: 'must be today or later' });
-  });
+  const read = await readOffer(tenant, input);
+  const validUntil = input.valid_until ?? addDays(today(now), read.account?.company?.quote_validity_days ?? DEFAULT_QUOTE_VALIDITY_DAYS);
+  if (validUntil < today(now)) read.problems.push({ field: 'valid_until', message: 'must be today or later' });
+  const offer = offerOrThrow(read, 'quote');
   const at = now.toISOString();
   const id = await nextId(tenant, 'quote');
   const base: Omit<QuoteRecord, 'quote_number'> = {
