@@ -1,6 +1,6 @@
 /**
- * The login of an email, with the same work whatever the email is (apart from the modules the
- * authorizer uses, which reads logins by customer id, so that it carries none of the customers repository).
+ * The login of an email, with the same work whatever the email is: apart from the modules the
+ * authorizer uses (it reads logins by customer id), so that it carries none of the customers repository.
  */
 import type { Tenant } from '#shared/auth/principal';
 import { findCustomerIdByEmail } from '#shared/customers/repository';
