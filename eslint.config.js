@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { allowedGlobs, restrictedPaths } from './scripts/lint/dynamodb-access.js';
 import project from './scripts/lint/no-import-cycle.js';
 
 /**
@@ -15,7 +16,8 @@ import project from './scripts/lint/no-import-cycle.js';
  *   domains                         shared/<resource>: business rules and storage, one folder per resource
  *   event core                      shared/events: catalogue, outbox writer, stored-event reader
  *   storage                         shared/db, shared/queues: DynamoDB and SQS helpers, key patterns
- *   base                            errors, ids, money, config, logger, routes, clients, auth, crypto, schemas, async, mail
+ *   base                            errors, ids, money, config, logger, routes, clients, auth, crypto, schemas, async,
+ *                                   lambda-stand-ins, mail
  */
 const domainNames = [
   'accounts',
@@ -91,25 +93,34 @@ const noScan = ['@aws-sdk/lib-dynamodb', '@aws-sdk/client-dynamodb'].map((name) 
   message: 'No request path or worker may scan the table: query an index instead (docs/data-model.md).',
 }));
 
-const layerRules = layers.map((layer, position) => ({
-  files: layer.files,
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        paths: noScan,
-        patterns: [
-          ...layers.slice(position + 1).map((above) => ({
-            regex: above.imports,
-            message: `${layer.name} must not import ${above.name}: dependencies point down (docs/architecture.md).`,
-          })),
-          { regex: tooling, message: 'Code that runs in a Lambda never imports tooling, tests or the CDK app.' },
-          { regex: '^\\.\\./', message: 'Import across folders with a subpath import (#shared/…), not a ../ chain.' },
-        ],
-      },
-    ],
-  },
-}));
+/**
+ * One layer's `no-restricted-imports`: no layer above, no tooling, no `../` chain, no Scan — and,
+ * with `dynamoDb`, neither the DynamoDB client nor the transaction writer, which only repositories
+ * (and the modules scripts/lint/dynamodb-access.js lists) import. A file gets its layer's last
+ * matching entry (ESLint does not merge a rule's options), so each layer has two: without the
+ * DynamoDB paths for the allowed files, with them for every other file.
+ */
+const layerRule = (/** @type {typeof layers[number]} */ layer, /** @type {number} */ position, /** @type {boolean} */ dynamoDb) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [...noScan, ...(dynamoDb ? restrictedPaths : [])],
+      patterns: [
+        ...layers.slice(position + 1).map((above) => ({
+          regex: above.imports,
+          message: `${layer.name} must not import ${above.name}: dependencies point down (docs/architecture.md).`,
+        })),
+        { regex: tooling, message: 'Code that runs in a Lambda never imports tooling, tests or the CDK app.' },
+        { regex: '^\\.\\./', message: 'Import across folders with a subpath import (#shared/…), not a ../ chain.' },
+      ],
+    },
+  ],
+});
+
+const layerRules = layers.flatMap((layer, position) => [
+  { files: layer.files, rules: layerRule(layer, position, false) },
+  { files: layer.files, ignores: allowedGlobs(), rules: layerRule(layer, position, true) },
+]);
 
 export default tseslint.config(
   {

@@ -10,9 +10,9 @@
 import type { Principal } from '#shared/auth/principal';
 import { getAccountRecord } from '#shared/accounts/repository';
 import { keyLimitsOf, usageKeyOf } from '#shared/accounts/service';
-import { readLogin } from './credentials';
 import { publishedKeys } from './published-keys';
 import { readSession } from './refresh-tokens';
+import { readLogin } from './repository';
 import { sessionCurrent } from './session-rules';
 import { InvalidAccessToken, tokenContext, verifyAccessToken } from './tokens';
 

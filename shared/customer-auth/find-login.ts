@@ -1,10 +1,11 @@
 /**
- * The login of an email, with the same work whatever the email is (apart from credentials.ts, so
- * that the authorizer, which reads logins by customer id, carries none of the customers repository).
+ * The login of an email, with the same work whatever the email is: apart from the modules the
+ * authorizer uses (it reads logins by customer id), so that it carries none of the customers repository.
  */
 import type { Tenant } from '#shared/auth/principal';
 import { findCustomerIdByEmail } from '#shared/customers/repository';
-import { readLogin, type Login } from './credentials';
+import type { Login } from './credentials';
+import { readLogin } from './repository';
 
 /** No customer has this id (ids start at 1): the login read for an email no customer has. */
 const NOBODY = 0;

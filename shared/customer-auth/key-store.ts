@@ -16,31 +16,22 @@
  * Functions keep what they read for a few minutes: a rotated key signs within that time
  * everywhere, and verification accepts the previous key meanwhile.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'jose';
 import { retry } from '#shared/async/retry';
-import { dynamo } from '#shared/clients/dynamodb';
 import { isCurrentSeal, open, seal } from '#shared/crypto/envelope';
-import { platformKeys } from '#shared/db/keys';
-import { isConditionFailure, tableName } from '#shared/db/table';
 import { ServiceUnavailableError } from '#shared/errors';
 import { KEY_CACHE_MS, MISSING_KEYS_MESSAGE, resetPublishedKeys } from './published-keys';
+import * as repo from './repository';
 import { newSigningKey, publicPart, type SigningKeySet, type StoredSigningKey } from './signing-keys';
+import type { SigningKeyEntry, SigningKeysRecord } from './stored';
 
 export { KEY_CACHE_MS };
-
-interface StoredEntry {
-  kid: string;
-  public_jwk: JWK;
-  private_sealed: string;
-  created_at: string;
-}
 
 const aad = (kid: string) => `customer-token-signing-key:${kid}`;
 /** Their own encryption context (shared/crypto/kinds.ts): only the token signers are granted it. */
 const KIND = 'customer-token-signing-key';
 
-async function entryOf(key: StoredSigningKey): Promise<StoredEntry> {
+async function entryOf(key: StoredSigningKey): Promise<SigningKeyEntry> {
   return {
     kid: key.kid,
     public_jwk: publicPart(key.private_jwk),
@@ -49,7 +40,7 @@ async function entryOf(key: StoredSigningKey): Promise<StoredEntry> {
   };
 }
 
-async function keyOf(entry: StoredEntry): Promise<StoredSigningKey> {
+async function keyOf(entry: SigningKeyEntry): Promise<StoredSigningKey> {
   return {
     kid: entry.kid,
     private_jwk: JSON.parse(await open(entry.private_sealed, aad(entry.kid), KIND)) as JWK,
@@ -57,35 +48,20 @@ async function keyOf(entry: StoredEntry): Promise<StoredSigningKey> {
   };
 }
 
-async function readEntries(): Promise<StoredEntries | undefined> {
-  const item = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: platformKeys.customerTokenKeys, ConsistentRead: true })))
-    .Item;
-  return item ? { current: item.current as StoredEntry, previous: (item.previous as StoredEntry | undefined) ?? null } : undefined;
-}
-
-type StoredEntries = { current: StoredEntry; previous: StoredEntry | null };
+const readEntries = (): Promise<SigningKeysRecord | undefined> => repo.readSigningKeys();
 
 /** Puts `set` on condition that the current kid is still `expectedKid` (none: no keys yet); answers what it stored, or undefined. */
-async function write(set: SigningKeySet, expectedKid: string | null): Promise<StoredEntries | undefined> {
-  const stored = { current: await entryOf(set.current), previous: set.previous ? await entryOf(set.previous) : null };
-  try {
-    await dynamo().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...platformKeys.customerTokenKeys, entity: 'SIGNING_KEYS', ...stored, current_kid: set.current.kid },
-        ConditionExpression: expectedKid === null ? 'attribute_not_exists(pk)' : 'current_kid = :kid',
-        ...(expectedKid === null ? {} : { ExpressionAttributeValues: { ':kid': expectedKid } }),
-      }),
-    );
-    return stored;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+async function write(set: SigningKeySet, expectedKid: string | null): Promise<SigningKeysRecord | undefined> {
+  const stored: SigningKeysRecord = {
+    current: await entryOf(set.current),
+    previous: set.previous ? await entryOf(set.previous) : null,
+    current_kid: set.current.kid,
+  };
+  return (await repo.putSigningKeys(stored, expectedKid)) ? stored : undefined;
 }
 
 /** The stored entries; a route never makes them (its role may not write platform items). */
-async function entries(): Promise<StoredEntries> {
+async function entries(): Promise<SigningKeysRecord> {
   const stored = await readEntries();
   if (!stored) throw new ServiceUnavailableError(MISSING_KEYS_MESSAGE);
   return stored;

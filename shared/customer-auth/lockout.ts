@@ -11,23 +11,17 @@
  * DynamoDB (one item per tenant and email, by the SHA-256 of the address, expiring by TTL), not in
  * a function's memory: every instance sees the same count.
  */
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { createHash } from 'node:crypto';
 import type { Tenant } from '#shared/auth/principal';
-import { dynamo } from '#shared/clients/dynamodb';
-import { customerAuthKeys } from '#shared/db/keys';
-import { isConditionFailure, tableName } from '#shared/db/table';
 import { RateLimitedError } from '#shared/errors';
+import * as repo from './repository';
+import type { LoginFailuresRecord } from './stored';
 
 export const MAX_FAILURES = 10;
 export const LOCKOUT_WINDOW_SECONDS = 15 * 60;
 
-/** The stored count of one email: attempts in the window that started at `window_start` (Unix seconds). */
-export interface AttemptCount {
-  failures: number;
-  window_start: number;
-}
+/** The stored count of one email (stored.ts): attempts in the window that started at `window_start` (Unix seconds). */
+export type AttemptCount = Pick<LoginFailuresRecord, 'failures' | 'window_start'>;
 
 /**
  * What a count means at `nowSeconds`: no window open (the next attempt starts one), a window with
@@ -42,8 +36,8 @@ export function lockoutState(
   return { state: 'locked', retryAfter: count.window_start + LOCKOUT_WINDOW_SECONDS - nowSeconds };
 }
 
-const keyOf = (tenant: Tenant, email: string) =>
-  customerAuthKeys.loginFailures(tenant, createHash('sha256').update(email.trim().toLowerCase()).digest('hex'));
+/** The count is kept by the SHA-256 of the address, trimmed and lower-cased: one count whatever its spelling. */
+const emailHash = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
 
 const locked = (retryAfter: number) => new RateLimitedError('Too many failed logins for this email; try again later', retryAfter);
 
@@ -57,51 +51,20 @@ const RESERVE_ATTEMPTS = 3;
  * none being open, so two attempts racing at its start count in one window).
  */
 export async function reserveAttempt(tenant: Tenant, email: string, now = new Date()): Promise<void> {
-  const key = keyOf(tenant, email);
+  const hash = emailHash(email);
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const windowOpen = nowSeconds - LOCKOUT_WINDOW_SECONDS;
   for (let attempt = 1; ; attempt++) {
-    let count: AttemptCount | undefined;
-    try {
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: key,
-          UpdateExpression: 'ADD failures :one',
-          ConditionExpression: 'window_start > :windowOpen AND failures < :max',
-          ExpressionAttributeValues: { ':one': 1, ':windowOpen': windowOpen, ':max': MAX_FAILURES },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const old = (error as { Item?: Record<string, never> }).Item;
-      count = old ? (unmarshall(old) as AttemptCount) : undefined;
-    }
-    const state = lockoutState(count && { failures: Number(count.failures), window_start: Number(count.window_start) }, nowSeconds);
+    const reservation = await repo.countAttempt(tenant, hash, windowOpen, MAX_FAILURES);
+    if (reservation.reserved) return;
+    const state = lockoutState(reservation.count, nowSeconds);
     if (state.state === 'locked') throw locked(state.retryAfter);
     // No window open (or one opened since): this attempt starts one — unless a racing attempt just did.
-    if (state.state === 'no-window') {
-      try {
-        await dynamo().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: key,
-            UpdateExpression: 'SET failures = :one, window_start = :now, expires_at = :ttl',
-            ConditionExpression: 'attribute_not_exists(pk) OR window_start <= :windowOpen',
-            ExpressionAttributeValues: {
-              ':one': 1,
-              ':now': nowSeconds,
-              ':ttl': nowSeconds + 2 * LOCKOUT_WINDOW_SECONDS,
-              ':windowOpen': windowOpen,
-            },
-          }),
-        );
-        return;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+    if (
+      state.state === 'no-window' &&
+      (await repo.startAttemptWindow(tenant, hash, { nowSeconds, windowOpen, expiresAt: nowSeconds + 2 * LOCKOUT_WINDOW_SECONDS }))
+    ) {
+      return;
     }
     // Lost a race with an attempt that opened the window: counted in that window now. Losing every
     // time (never in practice) refuses the attempt: a check not reserved is never run.
@@ -111,5 +74,5 @@ export async function reserveAttempt(tenant: Tenant, email: string, now = new Da
 
 /** A successful login clears the count. */
 export async function clearFailures(tenant: Tenant, email: string): Promise<void> {
-  await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: keyOf(tenant, email) }));
+  await repo.deleteAttempts(tenant, emailHash(email));
 }

@@ -3,12 +3,9 @@
  * token needs. Apart from the key store, so the authorizer reads the public JWKs only — it never
  * opens a private key or carries the KMS client — and for the JWKS endpoint.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { JSONWebKeySet, JWK } from 'jose';
-import { dynamo } from '#shared/clients/dynamodb';
-import { platformKeys } from '#shared/db/keys';
-import { tableName } from '#shared/db/table';
+import type { JSONWebKeySet } from 'jose';
 import { ServiceUnavailableError } from '#shared/errors';
+import { readPublishedJwks } from './repository';
 
 /** What a route answers when the stage has no keys yet: nothing a caller can fix, so 503 naming the operator's step. */
 export const MISSING_KEYS_MESSAGE =
@@ -20,17 +17,7 @@ export const KEY_CACHE_MS = 5 * 60_000;
 let cached: { at: number; jwks: Promise<JSONWebKeySet> } | undefined;
 
 async function readPublished(): Promise<JSONWebKeySet> {
-  const item = (
-    await dynamo().send(
-      new GetCommand({
-        TableName: tableName(),
-        Key: platformKeys.customerTokenKeys,
-        ProjectionExpression: '#current.public_jwk, #previous.public_jwk',
-        ExpressionAttributeNames: { '#current': 'current', '#previous': 'previous' },
-      }),
-    )
-  ).Item as { current?: { public_jwk: JWK }; previous?: { public_jwk: JWK } | null } | undefined;
-  return { keys: [item?.current?.public_jwk, item?.previous?.public_jwk].filter((jwk): jwk is JWK => jwk !== undefined) };
+  return { keys: await readPublishedJwks() };
 }
 
 /**

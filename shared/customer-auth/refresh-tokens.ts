@@ -8,14 +8,11 @@
  * one token cannot both succeed (the second counts as reuse), and no family a password change or
  * reset ended refreshes again.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '#shared/auth/principal';
-import { dynamo } from '#shared/clients/dynamodb';
-import { customerAuthKeys } from '#shared/db/keys';
-import { isTransactionCanceled, tableName, type TransactItem } from '#shared/db/table';
-import { transactWrite } from '#shared/db/transactions';
-import { generationCondition, type SessionStamp } from './session-rules';
+import * as repo from './repository';
+import type { SessionStamp } from './session-rules';
+import type { RefreshTokenRecord } from './stored';
 import { newRefreshToken, REFRESH_TOKEN_DAYS, refreshTokenHash } from './tokens';
 
 /** Why a refresh token was refused; the API answers 401 for every one of them, without saying which. */
@@ -30,24 +27,26 @@ export class RefreshRefused extends Error {
 
 const DAY_MS = 86_400_000;
 
-function tokenPut(tenant: Tenant, token: string, familyId: string, customerId: number, generation: number, now: Date): TransactItem {
+/** A new token of a family, issued at `now`: valid for REFRESH_TOKEN_DAYS, its item leaving the table then (the TTL). */
+function newToken(
+  familyId: string,
+  customerId: number,
+  generation: number,
+  now: Date,
+): { token: string; tokenHash: string; record: RefreshTokenRecord } {
+  const token = newRefreshToken();
   const expires = new Date(now.getTime() + REFRESH_TOKEN_DAYS * DAY_MS);
   return {
-    Put: {
-      TableName: tableName(),
-      Item: {
-        ...customerAuthKeys.refreshToken(tenant, refreshTokenHash(token)),
-        entity: 'REFRESH_TOKEN',
-        family_id: familyId,
-        customer_id: customerId,
-        // The family's login generation (a rotation checks it against the login's without reading the family).
-        generation,
-        created_at: now.toISOString(),
-        valid_until: expires.toISOString(),
-        // The table's TTL attribute (epoch seconds): the item leaves once the token has expired.
-        expires_at: Math.floor(expires.getTime() / 1000),
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
+    token,
+    tokenHash: refreshTokenHash(token),
+    record: {
+      family_id: familyId,
+      customer_id: customerId,
+      generation,
+      created_at: now.toISOString(),
+      valid_until: expires.toISOString(),
+      expires_at: Math.floor(expires.getTime() / 1000),
+      used_at: null,
     },
   };
 }
@@ -64,34 +63,27 @@ export async function startFamily(
   generation = 0,
 ): Promise<{ refreshToken: string; familyId: string }> {
   const familyId = randomUUID();
-  const refreshToken = newRefreshToken();
-  const expires = new Date(now.getTime() + REFRESH_TOKEN_DAYS * DAY_MS);
-  await transactWrite([
+  const first = newToken(familyId, customerId, generation, now);
+  await repo.insertFamily(
+    tenant,
+    familyId,
+    // The family outlives its tokens by nothing: each rotation moves its expiry with the new token.
     {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...customerAuthKeys.family(tenant, familyId),
-          entity: 'REFRESH_FAMILY',
-          customer_id: customerId,
-          generation,
-          created_at: now.toISOString(),
-          // The family outlives its tokens by nothing: each rotation moves its expiry with the new token.
-          expires_at: Math.floor(expires.getTime() / 1000),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
+      customer_id: customerId,
+      generation,
+      created_at: now.toISOString(),
+      expires_at: first.record.expires_at,
+      last_used_at: null,
+      revoked_at: null,
     },
-    tokenPut(tenant, refreshToken, familyId, customerId, generation, now),
-  ]);
-  return { refreshToken, familyId };
+    { tokenHash: first.tokenHash, token: first.record },
+  );
+  return { refreshToken: first.token, familyId };
 }
 
 /** The family of a refresh token (logout), or undefined for an unknown one. */
 export async function familyOf(tenant: Tenant, token: string): Promise<string | undefined> {
-  const key = customerAuthKeys.refreshToken(tenant, refreshTokenHash(token));
-  const stored = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
-  return stored ? String(stored.family_id) : undefined;
+  return (await repo.readRefreshToken(tenant, refreshTokenHash(token)))?.family_id;
 }
 
 /**
@@ -100,35 +92,14 @@ export async function familyOf(tenant: Tenant, token: string): Promise<string | 
  * a logout, a password change or a reset ends them at once, not only at their expiry.
  */
 export async function readSession(tenant: Tenant, familyId: string, customerId: number): Promise<SessionStamp | undefined> {
-  const family = (
-    await dynamo().send(
-      new GetCommand({
-        TableName: tableName(),
-        Key: customerAuthKeys.family(tenant, familyId),
-        ProjectionExpression: 'customer_id, revoked_at, generation',
-        ConsistentRead: true,
-      }),
-    )
-  ).Item;
-  if (family === undefined || Number(family.customer_id) !== customerId || family.revoked_at !== undefined) return undefined;
-  return { familyId, generation: Number(family.generation ?? 0) };
+  const family = await repo.readFamily(tenant, familyId);
+  if (family === undefined || family.customer_id !== customerId || family.revoked_at !== null) return undefined;
+  return { familyId, generation: family.generation };
 }
 
 /** Revokes a family: none of its tokens refreshes again. Idempotent. */
 export async function revokeFamily(tenant: Tenant, familyId: string, now = new Date()): Promise<void> {
-  await dynamo()
-    .send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: customerAuthKeys.family(tenant, familyId),
-        UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': now.toISOString() },
-      }),
-    )
-    .catch((error: unknown) => {
-      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    });
+  await repo.revokeFamily(tenant, familyId, now);
 }
 
 /**
@@ -140,63 +111,27 @@ export async function rotate(
   token: string,
   now = new Date(),
 ): Promise<{ customerId: number; refreshToken: string; familyId: string }> {
-  const key = customerAuthKeys.refreshToken(tenant, refreshTokenHash(token));
-  const stored = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+  const tokenHash = refreshTokenHash(token);
+  const stored = await repo.readRefreshToken(tenant, tokenHash);
   if (!stored) throw new RefreshRefused('unknown');
-  const familyId = String(stored.family_id);
-  const customerId = Number(stored.customer_id);
-  const generation = Number(stored.generation ?? 0);
+  const { family_id: familyId, customer_id: customerId, generation } = stored;
   if (stored.used_at) {
     await revokeFamily(tenant, familyId, now);
     throw new RefreshRefused('reused');
   }
-  if (String(stored.valid_until) <= now.toISOString()) throw new RefreshRefused('expired');
-  const next = newRefreshToken();
-  try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName(),
-          Key: key,
-          UpdateExpression: 'SET used_at = :now',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(used_at)',
-          ExpressionAttributeValues: { ':now': now.toISOString() },
-        },
-      },
-      {
-        Update: {
-          TableName: tableName(),
-          Key: customerAuthKeys.family(tenant, familyId),
-          UpdateExpression: 'SET last_used_at = :now, expires_at = :ttl',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at)',
-          ExpressionAttributeValues: {
-            ':now': now.toISOString(),
-            ':ttl': Math.floor((now.getTime() + REFRESH_TOKEN_DAYS * DAY_MS) / 1000),
-          },
-        },
-      },
-      tokenPut(tenant, next, familyId, customerId, generation, now),
-      {
-        // The login still exists, and a password change or reset has not ended the family's generation.
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: customerAuthKeys.login(tenant, customerId),
-          ConditionExpression: `attribute_exists(pk) AND (${generationCondition('session_generation', ':generation', generation)} OR kept_session = :family)`,
-          ExpressionAttributeValues: { ':generation': generation, ':family': familyId },
-        },
-      },
-    ]);
-  } catch (error) {
-    if (!isTransactionCanceled(error)) throw error;
-    const [tokenReason, familyReason, , loginReason] = (error.CancellationReasons ?? []).map((reason) => reason?.Code);
-    if (familyReason === 'ConditionalCheckFailed') throw new RefreshRefused('revoked');
-    if (loginReason === 'ConditionalCheckFailed') throw new RefreshRefused('ended');
-    // Used by a concurrent refresh a moment ago: the same token twice is a reuse, whoever came first.
-    if (tokenReason === 'ConditionalCheckFailed') {
-      await revokeFamily(tenant, familyId, now);
-      throw new RefreshRefused('reused');
-    }
-    throw error;
+  if (stored.valid_until <= now.toISOString()) throw new RefreshRefused('expired');
+  const next = newToken(familyId, customerId, generation, now);
+  const outcome = await repo.rotateRefreshToken(
+    tenant,
+    { tokenHash, familyId, customerId, generation, next: { tokenHash: next.tokenHash, token: next.record } },
+    now,
+  );
+  if (outcome === 'family-revoked') throw new RefreshRefused('revoked');
+  if (outcome === 'login-ended') throw new RefreshRefused('ended');
+  // Used by a concurrent refresh a moment ago: the same token twice is a reuse, whoever came first.
+  if (outcome === 'token-used') {
+    await revokeFamily(tenant, familyId, now);
+    throw new RefreshRefused('reused');
   }
-  return { customerId, refreshToken: next, familyId };
+  return { customerId, refreshToken: next.token, familyId };
 }

@@ -15,14 +15,13 @@
 import type { Tenant } from '#shared/auth/principal';
 import { findCustomerIdByEmail } from '#shared/customers/repository';
 import { customerCreation, getCustomer } from '#shared/customers/service';
-import { emailOwnerCheck } from '#shared/customers/stored';
-import { transactWrite } from '#shared/db/transactions';
 import { ConflictError } from '#shared/errors';
 import { sendMail } from '#shared/mail/send';
-import { invalidRegistrationCode, issueRegistrationCode, issueResetToken, loginPut, readRegistration } from './credentials';
+import { invalidRegistrationCode, issueRegistrationCode, issueResetToken, newLogin, readRegistration } from './credentials';
 import { findLoginByEmail } from './find-login';
 import { ownView, type OwnCustomer } from './own-view';
 import { assertPassword, hashPassword } from './passwords';
+import { attachRegisteredLogin, insertRegisteredCustomer } from './repository';
 
 /** What `POST /v1/auth/register` answers, whatever the address. */
 export interface RegistrationPending {
@@ -84,14 +83,17 @@ export async function confirmRegistration(tenant: Tenant, code: string, now = ne
           { name: registration.name, email: registration.email },
           () => new EmailMoved(),
         );
-        await transactWrite([use, ...writes, loginPut(tenant, customer.id, registration.password_hash, now)]);
+        await insertRegisteredCustomer(tenant, use, writes, newLogin(customer.id, registration.password_hash, now));
         return ownView(customer);
       }
-      await transactWrite([
+      await attachRegisteredLogin(
+        tenant,
         use,
-        { item: loginPut(tenant, customerId, registration.password_hash, now), onConditionFailure: accountExists },
-        { item: emailOwnerCheck(tenant, registration.email, customerId), onConditionFailure: () => new EmailMoved() },
-      ]);
+        newLogin(customerId, registration.password_hash, now),
+        registration.email,
+        accountExists,
+        () => new EmailMoved(),
+      );
       return ownView(await getCustomer(tenant, customerId));
     } catch (error) {
       if (!(error instanceof EmailMoved)) throw error;

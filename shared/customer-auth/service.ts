@@ -8,11 +8,12 @@ import type { Tenant } from '#shared/auth/principal';
 import { getCustomer, updateCustomer } from '#shared/customers/service';
 import { UnauthorizedError, ValidationError } from '#shared/errors';
 import { sendMail } from '#shared/mail/send';
-import { changePasswordHash, issueResetToken, readLogin, resetPassword } from './credentials';
+import { changePasswordHash, issueResetToken, resetPassword } from './credentials';
 import { findLoginByEmail } from './find-login';
 import { ownView, type OwnCustomer } from './own-view';
 import { assertPassword, hashPassword, verifyPassword } from './passwords';
 import { familyOf, revokeFamily } from './refresh-tokens';
+import { readLogin } from './repository';
 
 /** `POST /v1/auth/logout`: revokes the refresh token's family (an unknown token changes nothing). */
 export async function logout(tenant: Tenant, refreshToken: string, now = new Date()): Promise<void> {

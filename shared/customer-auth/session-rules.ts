@@ -8,7 +8,7 @@
  * stamped with an older generation has ended at once, however many there are — nothing is walked.
  * A change keeps the session it was made from (`kept_session`); a reset keeps none.
  */
-import type { Login } from './credentials';
+import type { LoginRecord as Login } from './stored';
 
 /** A session as its generation says: the refresh-token family (an access token's `sid`) and the login generation it began in. */
 export interface SessionStamp {

@@ -70,6 +70,11 @@ export const customerInsertion = (
   event,
 ];
 
+/** Writes a customer's creation (`customerInsertion`'s writes) in one transaction. */
+export async function insertCustomer(writes: (TransactItem | TransactionPart)[]): Promise<void> {
+  await transactWrite(writes);
+}
+
 /**
  * A guest's customer, as parts of another writer's transaction (a checkout's order): the put with
  * its first counter values (`counts`: the order's moves of the customer's counters, which an

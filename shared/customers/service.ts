@@ -7,7 +7,6 @@ import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import type { TransactionPart, TransactItem } from '#shared/db/table';
-import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, VersionConflict } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
@@ -47,7 +46,7 @@ function newCustomerRecord(id: number, input: CustomerCreate, guest: boolean, no
 
 export async function createCustomer(tenant: Tenant, input: CustomerCreate): Promise<Customer> {
   const { customer, writes } = await customerCreation(tenant, input);
-  await transactWrite(writes);
+  await repo.insertCustomer(writes);
   return customer;
 }
 
