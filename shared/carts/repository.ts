@@ -13,6 +13,7 @@ import { dynamo } from '#shared/clients/dynamodb';
 import { batchGet, keyId } from '#shared/db/batch';
 import { cartKeys, legacyProductKeys, platformKeys, tenantKeys, type ItemKey } from '#shared/db/keys';
 import { isConditionFailure, tableName, type TransactItem } from '#shared/db/table';
+import { transactWrite } from '#shared/db/transactions';
 import { NotFoundError, VersionConflict } from '#shared/errors';
 import { legacyProductFromItem, type LegacyProductRecord } from '#shared/legacy-products/stored';
 import { productFromItem, type ProductRecord } from '#shared/products/stored';
@@ -158,6 +159,24 @@ export async function saveCart(tenant: Tenant, after: CartRecord, revisionRead: 
 
 /** The cart's part of a transaction of another writer (a merge, a checkout), conditional on the revision read. */
 export const cartWrite = (tenant: Tenant, after: CartRecord, revisionRead: number): TransactItem => cartPut(tenant, after, revisionRead);
+
+/**
+ * A merge: the customer's cart and the session cart's marker (`merged`), each conditional on the
+ * revision read, in one transaction — a cart that moved meanwhile is a VersionConflict (read again).
+ */
+export async function saveMerge(
+  tenant: Tenant,
+  customer: CartRecord,
+  customerRevision: number,
+  session: CartRecord,
+  sessionRevision: number,
+) {
+  const moved = () => new VersionConflict('cart');
+  await transactWrite([
+    { item: cartWrite(tenant, customer, customerRevision), onConditionFailure: moved },
+    { item: cartWrite(tenant, session, sessionRevision), onConditionFailure: moved },
+  ]);
+}
 
 /** Deletes a session cart (whatever its state); 404 when there is none. */
 export async function deleteSessionCart(tenant: Tenant, id: string): Promise<void> {

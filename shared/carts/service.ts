@@ -7,8 +7,7 @@
  */
 import type { Tenant } from '#shared/auth/principal';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import { transactWrite } from '#shared/db/transactions';
-import { ConflictError, NotFoundError, ValidationError, VersionConflict, type ErrorDetail } from '#shared/errors';
+import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { randomToken } from '#shared/ids';
 import { missingCellProblem } from '#shared/legacy-products/lookup';
 import { pricedCells } from '#shared/legacy-products/prices';
@@ -360,11 +359,7 @@ export function mergeCart(tenant: Tenant, customerId: number, sessionId: string)
     after.expires_at = expiryOf(after, now);
     const gone: CartRecord = { ...session, status: 'merged', items: [], updated_at: at, revision: session.revision + 1 };
     gone.expires_at = expiryOf(gone, now);
-    const moved = () => new VersionConflict('cart');
-    await transactWrite([
-      { item: repo.cartWrite(tenant, after, customer.revision), onConditionFailure: moved },
-      { item: repo.cartWrite(tenant, gone, session.revision), onConditionFailure: moved },
-    ]);
+    await repo.saveMerge(tenant, after, customer.revision, gone, session.revision);
     return presentCart(after, catalogue);
   });
 }

@@ -26,7 +26,6 @@ import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import type { TransactItem, TransactionPart } from '#shared/db/table';
-import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, NotFoundError, ValidationError, VersionConflict, type ErrorDetail } from '#shared/errors';
 import { logger } from '#shared/logger';
 import { snapshotAddress } from '#shared/orders/addresses';
@@ -216,7 +215,7 @@ async function recordLabel(
         version: (summary?.version ?? 0) + 1,
       };
       const [shipmentUpdate, ...rest] = recordedShipmentParts(tenant, creating, recorded);
-      await transactWrite([
+      await repo.writeShipmentChange([
         { item: shipmentUpdate!, onConditionFailure: () => new Settled() },
         ...rest,
         { item: orderShippingWrite(tenant, summary, next), onConditionFailure: summaryMoved },
@@ -244,7 +243,7 @@ async function releaseCreation(tenant: Tenant, creating: ShipmentRecord): Promis
         const next = { ...summary, shipments: summary.shipments.filter((entry) => entry.id !== creating.id), version: summary.version + 1 };
         parts.push({ item: orderShippingWrite(tenant, summary, next), onConditionFailure: summaryMoved });
       }
-      await transactWrite(parts);
+      await repo.writeShipmentChange(parts);
     });
   } catch (error) {
     if (!(error instanceof Settled)) throw error;
@@ -281,7 +280,7 @@ async function recoverStale(
           shipments: current.shipments.filter((candidate) => candidate.id !== entry.id),
           version: current.version + 1,
         };
-        await transactWrite([{ item: orderShippingWrite(tenant, current, next), onConditionFailure: summaryMoved }]);
+        await repo.writeShipmentChange([{ item: orderShippingWrite(tenant, current, next), onConditionFailure: summaryMoved }]);
       });
       continue;
     }
@@ -452,7 +451,7 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
       shipments: [...(shipping?.shipments ?? []), { id, status: 'creating', items }],
       version: (shipping?.version ?? 0) + 1,
     };
-    await transactWrite([
+    await repo.writeShipmentChange([
       creatingShipmentPut(tenant, shipment),
       { item: orderShippingWrite(tenant, shipping, summary), onConditionFailure: summaryMoved },
       // Only an order still as it was read ships (ready, or in production for a partial shipment): the orders' own check.

@@ -6,10 +6,11 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
+import { transactWrite } from '#shared/db/transactions';
 import { batchGet, keyId } from '#shared/db/batch';
 import { countCollectionUpTo, readTotal, readWindow, type CollectionQuery, type PageRequest, type Total } from '#shared/db/collections';
 import { createdSortKey, cursorKeys, shipmentKeys } from '#shared/db/keys';
-import { isConditionFailure, tableName } from '#shared/db/table';
+import { isConditionFailure, tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
 import { NotFoundError } from '#shared/errors';
 import { orderFromItem, type OrderRecord } from '#shared/orders/stored';
 import { orderKey } from '#shared/orders/transitions';
@@ -218,4 +219,13 @@ export async function listShipments(
     total(),
   ]);
   return { items: window.items.map(shipmentFromItem), hasMore: window.hasMore, ...count };
+}
+
+/**
+ * Writes a change of shipments — a shipment, its order's shipping summary, its parcel references,
+ * and what other owners join (an order's move, built by shared/orders/transitions.ts) — as one
+ * transaction of parts built from stored.ts; a part's failed condition means what it says.
+ */
+export async function writeShipmentChange(parts: (TransactItem | TransactionPart)[]): Promise<void> {
+  await transactWrite(parts);
 }

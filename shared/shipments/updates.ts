@@ -16,7 +16,6 @@
 import type { Tenant } from '#shared/auth/principal';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import type { TransactItem, TransactionPart } from '#shared/db/table';
-import { transactWrite } from '#shared/db/transactions';
 import { VersionConflict } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
 import type { OrderRecord } from '#shared/orders/stored';
@@ -106,7 +105,7 @@ export async function applyCarrierUpdates(
       }
       if (delivered) parts.push(eventPut(tenant, shipmentDelivered, { shipment: presentShipment(after) }, now).item);
     }
-    await transactWrite(parts);
+    await repo.writeShipmentChange(parts);
     return { shipment: after, outcomes, milestones };
   });
 }
