@@ -1,4 +1,4 @@
-import type { Pagination } from '../api/types';
+import type { CountedPagination } from '../api/types';
 import { plural } from '../lib/format';
 import { Link } from './link';
 
@@ -12,7 +12,7 @@ export function Pager({
   noun,
   hrefFor,
 }: {
-  pagination: Pagination;
+  pagination: CountedPagination;
   noun: [string, string];
   hrefFor: (page: number) => string;
 }) {

@@ -245,11 +245,11 @@ function InvoiceOverview({ invoice, onChanged }: { invoice: Invoice; onChanged: 
           <dd>{money(invoice.total)}</dd>
         </div>
       </dl>
-      {(invoice.payments?.length ?? 0) > 0 && (
+      {invoice.payments.length > 0 && (
         <>
           <h2 class="card-title">Payments</h2>
           <ul class="list" aria-label="Payments">
-            {invoice.payments!.map((payment) => (
+            {invoice.payments.map((payment) => (
               <li key={payment.id}>
                 {money(payment.amount)} · {PAYMENT_METHODS.find(([value]) => value === payment.method)?.[1] ?? payment.method} ·{' '}
                 <DateTime iso={payment.paid_at} />
