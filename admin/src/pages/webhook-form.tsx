@@ -16,18 +16,18 @@ import { validateWebhookUrl } from '../lib/webhook-url';
 import { navigate } from '../router';
 import { handOverSecret } from '../secret-store';
 import { useFlash, useSession } from '../session-context';
-import { ScopeMissing } from './scope-missing';
+import { WebhooksScopePage } from '../components/scope-notice';
 
 const FIELDS = ['url', 'events', 'active', 'description'] as const;
 const DESCRIPTION_MAX = 500;
 
-export function NewWebhook() {
-  useTitle('Add webhook');
-  return <WebhookFormPage />;
+/** Adds a webhook (no `id`) or edits one: the same form, the edited registration's values filled in. */
+export function WebhookForm({ id }: { id?: number }) {
+  useTitle(id === undefined ? 'Add webhook' : 'Edit webhook');
+  return id === undefined ? <WebhookFormPage /> : <EditedWebhook id={id} />;
 }
 
-export function EditWebhook({ id }: { id: number }) {
-  useTitle('Edit webhook');
+function EditedWebhook({ id }: { id: number }) {
   const { client } = useSession();
   const webhook = useAsync(() => client.getWebhook(id), [client, id]);
   if (webhook.loading) return <Loading label="Loading the webhook…" />;
@@ -49,7 +49,7 @@ function WebhookFormPage({ existing }: { existing?: Webhook }) {
   const [formError, setFormError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  if (!canWriteWebhooks(account)) return <ScopeMissing account={account} />;
+  if (!canWriteWebhooks(account)) return <WebhooksScopePage account={account} />;
 
   const urlError = serverErrors.url ?? (touched.url || touched.submitted ? validateWebhookUrl(form.url) : undefined);
   const eventsError = serverErrors.events ?? (touched.submitted ? validateEvents(form.events) : undefined);

@@ -13,7 +13,7 @@ import { formatDate, formatMoney, INVOICE_STATUSES, invoiceStatusLabel, invoiceS
 import { navigate } from '../router';
 import { useSession } from '../session-context';
 
-export function InvoicesList({ search }: { search: string }) {
+export function InvoiceList({ search }: { search: string }) {
   const { account, client } = useSession();
   useTitle('Invoices');
   const readable = canRead(account, 'invoices');

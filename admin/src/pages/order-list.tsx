@@ -18,7 +18,7 @@ import { useSession } from '../session-context';
 
 const PER_PAGE = 25;
 
-export function OrdersList({ search }: { search: string }) {
+export function OrderList({ search }: { search: string }) {
   const { account, client } = useSession();
   useTitle('Orders');
   const readable = canRead(account, 'orders');

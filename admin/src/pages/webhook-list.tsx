@@ -12,18 +12,18 @@ import { deliveryStatusView } from '../lib/delivery-status';
 import { summarizeEvents } from '../lib/events';
 import { pathFor } from '../lib/routes';
 import { useSession } from '../session-context';
-import { ScopeMissing } from './scope-missing';
+import { WebhooksScopePage } from '../components/scope-notice';
 
-export function WebhooksList() {
+export function WebhookList() {
   const { account, client } = useSession();
   useTitle('Webhooks');
   const readable = canReadWebhooks(account);
   const list = useAsync(() => (readable ? client.listWebhooks() : Promise.resolve(undefined)), [client, readable]);
   const now = useNow();
 
-  if (!readable) return <ScopeMissing account={account} />;
+  if (!readable) return <WebhooksScopePage account={account} />;
   const forbidden = list.error instanceof ApiError && list.error.status === 403;
-  if (forbidden) return <ScopeMissing account={account} />;
+  if (forbidden) return <WebhooksScopePage account={account} />;
   const writable = canWriteWebhooks(account);
 
   return (
