@@ -1,10 +1,12 @@
-import { ApiError } from '../api/client';
-import type { Invoice, InvoiceFilters } from '../api/types';
+import type { InvoiceFilters } from '../api/types';
 import { StatusBadge } from '../components/badges';
+import { DataTable } from '../components/data-table';
+import { FilterSelect } from '../components/filter-select';
 import { Link } from '../components/link';
+import { PageHeader } from '../components/page-header';
 import { Pager } from '../components/pager';
 import { ScopePage } from '../components/scope-notice';
-import { EmptyState, LoadError, Loading } from '../components/states';
+import { answered, EmptyState, ListState } from '../components/states';
 import { useAsync } from '../hooks/use-async';
 import { useTitle } from '../hooks/use-title';
 import { canRead } from '../lib/access';
@@ -19,8 +21,7 @@ export function InvoiceList({ search }: { search: string }) {
   const readable = canRead(account, 'invoices');
   const filters = parseInvoiceFilters(search);
   const list = useAsync(() => (readable ? client.listInvoices(filters, 25) : Promise.resolve(undefined)), [client, readable, search]);
-  if (!readable || (list.error instanceof ApiError && list.error.status === 403))
-    return <ScopePage account={account} area="invoices" title="Invoices" />;
+  if (!readable || answered(list.error, 403)) return <ScopePage account={account} area="invoices" title="Invoices" />;
   const base = pathFor({ name: 'invoices' });
   const show = filters.overdue ? 'overdue' : (filters.status ?? '');
   const setShow = (value: string) => {
@@ -30,98 +31,75 @@ export function InvoiceList({ search }: { search: string }) {
   };
   return (
     <>
-      <div class="page-header">
-        <div>
-          <h1 class="page-title" tabIndex={-1}>
-            Invoices
-          </h1>
-          <p class="page-lead">Newest first; overdue invoices earliest due first. Invoices are issued from an order's page.</p>
-        </div>
-      </div>
+      <PageHeader title="Invoices" lead="Newest first; overdue invoices earliest due first. Invoices are issued from an order's page." />
       <section class="card" aria-label="Invoices">
         <form class="filters" aria-label="Filter invoices" onSubmit={(event) => event.preventDefault()}>
-          <div class="filter">
-            <label for="filter-invoice-status">Show</label>
-            <select id="filter-invoice-status" class="input select" value={show} onChange={(event) => setShow(event.currentTarget.value)}>
-              <option value="">All invoices</option>
-              {INVOICE_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {invoiceStatusLabel(status)}
-                </option>
-              ))}
-              <option value="overdue">Overdue (unpaid, past due)</option>
-            </select>
-          </div>
+          <FilterSelect
+            id="filter-invoice-status"
+            label="Show"
+            value={show}
+            options={[
+              { value: '', label: 'All invoices' },
+              ...INVOICE_STATUSES.map((status) => ({ value: status, label: invoiceStatusLabel(status) })),
+              { value: 'overdue', label: 'Overdue (unpaid, past due)' },
+            ]}
+            onChange={setShow}
+          />
           <div class="filter filter-actions">
             <button type="button" class="btn btn-secondary" onClick={() => void list.reload(true)}>
               Refresh
             </button>
           </div>
         </form>
-        {list.loading && <Loading label="Loading invoices…" />}
-        {!list.loading && !list.data && <LoadError error={list.error} what="the invoices" onRetry={() => void list.reload()} />}
-        {list.data && list.data.items.length === 0 && (
-          <EmptyState title={show ? 'No invoices match this filter' : 'No invoices yet'}>
-            <p>{show ? 'Choose another filter.' : 'Open a confirmed order and press “Create invoice”.'}</p>
-          </EmptyState>
-        )}
-        {list.data && list.data.items.length > 0 && (
-          <>
-            <table class="table responsive" aria-label="Invoices">
-              <thead>
-                <tr>
-                  <th scope="col">Invoice</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">
-                    Total
-                  </th>
-                  <th scope="col" class="num">
-                    Due amount
-                  </th>
-                  <th scope="col">Due date</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.items.map((invoice) => (
-                  <InvoiceRow key={invoice.id} invoice={invoice} />
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              pagination={list.data.pagination}
-              noun={['invoice', 'invoices']}
-              hrefFor={(page) => base + invoiceFiltersQuery({ ...filters, page })}
-            />
-          </>
-        )}
+        <ListState
+          state={list}
+          what="invoices"
+          empty={
+            <EmptyState title={show ? 'No invoices match this filter' : 'No invoices yet'}>
+              <p>{show ? 'Choose another filter.' : 'Open a confirmed order and press “Create invoice”.'}</p>
+            </EmptyState>
+          }
+        >
+          {(found) => (
+            <>
+              <DataTable
+                label="Invoices"
+                rows={found.items}
+                rowKey={(invoice) => invoice.id}
+                rowAttributes={(invoice) => ({ 'data-invoice': invoice.id })}
+                columns={[
+                  {
+                    label: 'Invoice',
+                    class: 'cell-main',
+                    cell: (invoice) => (
+                      <>
+                        <Link href={pathFor({ name: 'invoice', id: invoice.id })} class="mono id-link">
+                          {invoice.invoice_number}
+                        </Link>
+                        {invoice.order_number && <div class="cell-sub">Order {invoice.order_number}</div>}
+                      </>
+                    ),
+                  },
+                  { label: 'Customer', cell: (invoice) => invoice.customer.name },
+                  { label: 'Status', cell: (invoice) => <StatusBadge view={invoiceStatusView(invoice)} /> },
+                  { label: 'Total', class: 'num', cell: (invoice) => formatMoney(invoice.total, invoice.currency) },
+                  { label: 'Due amount', class: 'num', cell: (invoice) => formatMoney(invoice.amount_due, invoice.currency) },
+                  {
+                    label: 'Due date',
+                    class: (invoice) => (invoice.overdue ? 'overdue' : undefined),
+                    cell: (invoice) => formatDate(invoice.due_date),
+                  },
+                ]}
+              />
+              <Pager
+                pagination={found.pagination}
+                noun={['invoice', 'invoices']}
+                hrefFor={(number) => base + invoiceFiltersQuery({ ...filters, page: number })}
+              />
+            </>
+          )}
+        </ListState>
       </section>
     </>
-  );
-}
-
-function InvoiceRow({ invoice }: { invoice: Invoice }) {
-  return (
-    <tr data-invoice={invoice.id}>
-      <td data-label="Invoice" class="cell-main">
-        <Link href={pathFor({ name: 'invoice', id: invoice.id })} class="mono id-link">
-          {invoice.invoice_number}
-        </Link>
-        {invoice.order_number && <div class="cell-sub">Order {invoice.order_number}</div>}
-      </td>
-      <td data-label="Customer">{invoice.customer.name}</td>
-      <td data-label="Status">
-        <StatusBadge view={invoiceStatusView(invoice)} />
-      </td>
-      <td data-label="Total" class="num">
-        {formatMoney(invoice.total, invoice.currency)}
-      </td>
-      <td data-label="Due amount" class="num">
-        {formatMoney(invoice.amount_due, invoice.currency)}
-      </td>
-      <td data-label="Due date" class={invoice.overdue ? 'overdue' : undefined}>
-        {formatDate(invoice.due_date)}
-      </td>
-    </tr>
   );
 }

@@ -1,10 +1,13 @@
 import { useState } from 'preact/hooks';
-import { ApiError } from '../api/client';
-import type { Order, OrderFilters } from '../api/types';
+import type { OrderFilters } from '../api/types';
 import { StatusBadge } from '../components/badges';
+import { DataTable } from '../components/data-table';
+import { FilterSelect } from '../components/filter-select';
 import { Link } from '../components/link';
+import { PageHeader } from '../components/page-header';
+import { CursorPager } from '../components/pager';
 import { ScopePage } from '../components/scope-notice';
-import { EmptyState, LoadError, Loading, errorText } from '../components/states';
+import { answered, EmptyState, errorText, ListState, LoadError } from '../components/states';
 import { RelativeTime } from '../components/time';
 import { useAsync } from '../hooks/use-async';
 import { useNow } from '../hooks/use-interval';
@@ -26,8 +29,7 @@ export function OrderList({ search }: { search: string }) {
   const list = useAsync(() => (readable ? client.listOrders(filters, PER_PAGE) : Promise.resolve(undefined)), [client, readable, search]);
   const now = useNow();
 
-  if (!readable || (list.error instanceof ApiError && list.error.status === 403))
-    return <ScopePage account={account} area="orders" title="Orders" />;
+  if (!readable || answered(list.error, 403)) return <ScopePage account={account} area="orders" title="Orders" />;
 
   const base = pathFor({ name: 'orders' });
   const go = (next: OrderFilters) => navigate(base + orderFiltersQuery(next), { replace: true });
@@ -37,18 +39,19 @@ export function OrderList({ search }: { search: string }) {
     go({ ...rest, ...changes });
   };
   const filtered = filters.status !== undefined || filters.customer_id !== undefined || !!filters.created_from || !!filters.created_to;
-  const invalid = list.error instanceof ApiError && list.error.status === 422;
+  const invalid = answered(list.error, 422);
+
+  const failure = invalid ? (
+    <p class="field-error" role="alert">
+      {errorText(list.error)}
+    </p>
+  ) : (
+    <LoadError error={list.error} what="the orders" onRetry={() => void list.reload()} />
+  );
 
   return (
     <>
-      <div class="page-header">
-        <div>
-          <h1 class="page-title" tabIndex={-1}>
-            Orders
-          </h1>
-          <p class="page-lead">Newest first. Open an order to confirm it, follow its production, invoice it and ship it.</p>
-        </div>
-      </div>
+      <PageHeader title="Orders" lead="Newest first. Open an order to confirm it, follow its production, invoice it and ship it." />
       <section class="card" aria-label="Orders">
         <OrderFilterForm
           filters={filters}
@@ -56,85 +59,72 @@ export function OrderList({ search }: { search: string }) {
           onClear={filtered ? () => go({}) : undefined}
           onRefresh={() => void list.reload(true)}
         />
-        {list.loading && <Loading label="Loading orders…" />}
-        {!list.loading &&
-          list.error !== undefined &&
-          (invalid ? (
-            <p class="field-error" role="alert">
-              {errorText(list.error)}
-            </p>
-          ) : (
-            <LoadError error={list.error} what="the orders" onRetry={() => void list.reload()} />
-          ))}
-        {list.data && list.data.items.length === 0 && (
-          <EmptyState title={filtered ? 'No orders match these filters' : 'No orders yet'}>
-            <p>
-              {filtered
-                ? 'Change or clear the filters.'
-                : 'Orders arrive through the API (POST /v1/orders), from the shop front or an accepted quote.'}
-            </p>
-          </EmptyState>
-        )}
-        {list.data && list.data.items.length > 0 && (
-          <>
-            <table class="table responsive" aria-label="Orders, newest first">
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">
-                    Total
-                  </th>
-                  <th scope="col">Due</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.items.map((order) => (
-                  <OrderRow key={order.id} order={order} now={now} />
-                ))}
-              </tbody>
-            </table>
-            <CursorPager
-              total={list.data.pagination.total}
-              capped={list.data.pagination.total_capped === true}
-              nextCursor={list.data.pagination.has_more ? (list.data.pagination.next_cursor ?? undefined) : undefined}
-              firstHref={filters.after !== undefined ? base + orderFiltersQuery({ ...filters, after: undefined }) : undefined}
-              nextHref={(cursor) => base + orderFiltersQuery({ ...filters, after: Number(cursor) })}
-            />
-          </>
-        )}
+        {/* A failed refresh keeps the orders on screen, under its message. */}
+        {list.data && !list.loading && list.error !== undefined && failure}
+        <ListState
+          state={list}
+          what="orders"
+          failure={failure}
+          empty={
+            <EmptyState title={filtered ? 'No orders match these filters' : 'No orders yet'}>
+              <p>
+                {filtered
+                  ? 'Change or clear the filters.'
+                  : 'Orders arrive through the API (POST /v1/orders), from the shop front or an accepted quote.'}
+              </p>
+            </EmptyState>
+          }
+        >
+          {(found) => (
+            <>
+              <DataTable
+                label="Orders, newest first"
+                rows={found.items}
+                rowKey={(order) => order.id}
+                rowAttributes={(order) => ({ 'data-order': order.id })}
+                columns={[
+                  {
+                    label: 'Order',
+                    class: 'cell-main',
+                    cell: (order) => (
+                      <>
+                        <Link
+                          href={pathFor({ name: 'order', id: order.id })}
+                          class="mono id-link"
+                          aria-label={`Order ${order.order_number}`}
+                        >
+                          {order.order_number}
+                        </Link>
+                        <div class="cell-sub">{plural(order.items.length, 'line')}</div>
+                      </>
+                    ),
+                  },
+                  {
+                    label: 'Customer',
+                    cell: (order) => (
+                      <>
+                        {order.customer.name}
+                        <div class="cell-sub">#{order.customer.id}</div>
+                      </>
+                    ),
+                  },
+                  { label: 'Status', cell: (order) => <StatusBadge view={orderStatusView(order.status)} /> },
+                  { label: 'Total', class: 'num', cell: (order) => formatMoney(order.total, order.currency) },
+                  { label: 'Due', cell: (order) => formatDate(order.due_date) },
+                  { label: 'Created', cell: (order) => <RelativeTime iso={order.created_at} now={now} /> },
+                ]}
+              />
+              <CursorPager
+                pagination={found.pagination}
+                noun={['order', 'orders']}
+                firstHref={filters.after !== undefined ? base + orderFiltersQuery({ ...filters, after: undefined }) : undefined}
+                nextHref={(cursor) => base + orderFiltersQuery({ ...filters, after: Number(cursor) })}
+              />
+            </>
+          )}
+        </ListState>
       </section>
     </>
-  );
-}
-
-function OrderRow({ order, now }: { order: Order; now: number }) {
-  const href = pathFor({ name: 'order', id: order.id });
-  return (
-    <tr data-order={order.id}>
-      <td data-label="Order" class="cell-main">
-        <Link href={href} class="mono id-link" aria-label={`Order ${order.order_number}`}>
-          {order.order_number}
-        </Link>
-        <div class="cell-sub">{plural(order.items.length, 'line')}</div>
-      </td>
-      <td data-label="Customer">
-        {order.customer.name}
-        <div class="cell-sub">#{order.customer.id}</div>
-      </td>
-      <td data-label="Status">
-        <StatusBadge view={orderStatusView(order.status)} />
-      </td>
-      <td data-label="Total" class="num">
-        {formatMoney(order.total, order.currency)}
-      </td>
-      <td data-label="Due">{formatDate(order.due_date)}</td>
-      <td data-label="Created">
-        <RelativeTime iso={order.created_at} now={now} />
-      </td>
-    </tr>
   );
 }
 
@@ -174,25 +164,16 @@ function OrderFilterForm({
         applyCustomer();
       }}
     >
-      <div class="filter">
-        <label for="filter-order-status">Status</label>
-        <select
-          id="filter-order-status"
-          class="input select"
-          value={filters.status ?? ''}
-          onChange={(event) => {
-            const value = event.currentTarget.value;
-            onChange({ status: isOrderStatus(value) ? value : undefined });
-          }}
-        >
-          <option value="">All statuses</option>
-          {ORDER_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {orderStatusView(status).label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        id="filter-order-status"
+        label="Status"
+        value={filters.status ?? ''}
+        options={[
+          { value: '', label: 'All statuses' },
+          ...ORDER_STATUSES.map((status) => ({ value: status, label: orderStatusView(status).label })),
+        ]}
+        onChange={(value) => onChange({ status: isOrderStatus(value) ? value : undefined })}
+      />
       <div class="filter">
         <label for="filter-customer">Customer id</label>
         <input
@@ -242,48 +223,5 @@ function OrderFilterForm({
         </button>
       </div>
     </form>
-  );
-}
-
-/** Cursor paging (the API's `starting_after`): the first page, and the next one while `has_more`. */
-function CursorPager({
-  total,
-  capped,
-  nextCursor,
-  firstHref,
-  nextHref,
-}: {
-  total: number;
-  capped: boolean;
-  nextCursor?: string | number;
-  firstHref?: string;
-  nextHref: (cursor: string | number) => string;
-}) {
-  return (
-    <nav class="pager" aria-label="Pages">
-      <span class="pager-summary">{capped ? `${total.toLocaleString('en-GB')}+ orders` : plural(total, 'order')}</span>
-      {(firstHref || nextCursor !== undefined) && (
-        <span class="pager-links">
-          {firstHref ? (
-            <Link class="btn btn-secondary btn-small" href={firstHref}>
-              ← Newest
-            </Link>
-          ) : (
-            <span class="btn btn-secondary btn-small" aria-disabled="true">
-              ← Newest
-            </span>
-          )}
-          {nextCursor !== undefined ? (
-            <Link class="btn btn-secondary btn-small" href={nextHref(nextCursor)} rel="next">
-              Older →
-            </Link>
-          ) : (
-            <span class="btn btn-secondary btn-small" aria-disabled="true">
-              Older →
-            </span>
-          )}
-        </span>
-      )}
-    </nav>
   );
 }

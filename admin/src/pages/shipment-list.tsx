@@ -1,10 +1,12 @@
-import { ApiError } from '../api/client';
 import type { ShipmentStatus } from '../api/types';
 import { StatusBadge } from '../components/badges';
+import { DataTable } from '../components/data-table';
+import { FilterSelect } from '../components/filter-select';
 import { Link } from '../components/link';
+import { PageHeader } from '../components/page-header';
 import { Pager } from '../components/pager';
 import { ScopePage } from '../components/scope-notice';
-import { EmptyState, LoadError, Loading } from '../components/states';
+import { answered, EmptyState, ListState } from '../components/states';
 import { RelativeTime } from '../components/time';
 import { useAsync } from '../hooks/use-async';
 import { useNow } from '../hooks/use-interval';
@@ -25,8 +27,7 @@ export function ShipmentList({ search }: { search: string }) {
   const page = Number(params.get('page')) > 1 ? Math.floor(Number(params.get('page'))) : 1;
   const list = useAsync(() => (readable ? client.listShipments({ status, page }) : Promise.resolve(undefined)), [client, readable, search]);
   const now = useNow();
-  if (!readable || (list.error instanceof ApiError && list.error.status === 403))
-    return <ScopePage account={account} area="shipments" title="Shipments" />;
+  if (!readable || answered(list.error, 403)) return <ScopePage account={account} area="shipments" title="Shipments" />;
   const base = pathFor({ name: 'shipments' });
   const query = (next: { status?: ShipmentStatus; page: number }) => {
     const out = new URLSearchParams();
@@ -37,85 +38,68 @@ export function ShipmentList({ search }: { search: string }) {
   };
   return (
     <>
-      <div class="page-header">
-        <div>
-          <h1 class="page-title" tabIndex={-1}>
-            Shipments
-          </h1>
-          <p class="page-lead">Newest first. Ship a ready order from its page.</p>
-        </div>
-      </div>
+      <PageHeader title="Shipments" lead="Newest first. Ship a ready order from its page." />
       <section class="card" aria-label="Shipments">
         <form class="filters" aria-label="Filter shipments" onSubmit={(event) => event.preventDefault()}>
-          <div class="filter">
-            <label for="filter-shipment-status">Status</label>
-            <select
-              id="filter-shipment-status"
-              class="input select"
-              value={status ?? ''}
-              onChange={(event) => {
-                const value = event.currentTarget.value;
-                navigate(base + query({ status: isShipmentStatus(value) ? value : undefined, page: 1 }), { replace: true });
-              }}
-            >
-              <option value="">All statuses</option>
-              {SHIPMENT_STATUSES.map((value) => (
-                <option key={value} value={value}>
-                  {shipmentStatusView(value).label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect
+            id="filter-shipment-status"
+            label="Status"
+            value={status ?? ''}
+            options={[
+              { value: '', label: 'All statuses' },
+              ...SHIPMENT_STATUSES.map((value) => ({ value, label: shipmentStatusView(value).label })),
+            ]}
+            onChange={(value) =>
+              navigate(base + query({ status: isShipmentStatus(value) ? value : undefined, page: 1 }), { replace: true })
+            }
+          />
         </form>
-        {list.loading && <Loading label="Loading shipments…" />}
-        {!list.loading && !list.data && <LoadError error={list.error} what="the shipments" onRetry={() => void list.reload()} />}
-        {list.data && list.data.items.length === 0 && <EmptyState title={status ? 'No shipments with this status' : 'No shipments yet'} />}
-        {list.data && list.data.items.length > 0 && (
-          <>
-            <table class="table responsive" aria-label="Shipments">
-              <thead>
-                <tr>
-                  <th scope="col">Shipment</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Tracking</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.items.map((shipment) => (
-                  <tr key={shipment.id} data-shipment={shipment.id}>
-                    <td data-label="Shipment" class="cell-main">
-                      <Link href={pathFor({ name: 'shipment', id: shipment.id })}>Shipment {shipment.id}</Link>
-                      <div class="cell-sub">
-                        {shipment.carrier} · {shipment.service}
-                      </div>
-                    </td>
-                    <td data-label="Order">
+        <ListState
+          state={list}
+          what="shipments"
+          empty={<EmptyState title={status ? 'No shipments with this status' : 'No shipments yet'} />}
+        >
+          {(found) => (
+            <>
+              <DataTable
+                label="Shipments"
+                rows={found.items}
+                rowKey={(shipment) => shipment.id}
+                rowAttributes={(shipment) => ({ 'data-shipment': shipment.id })}
+                columns={[
+                  {
+                    label: 'Shipment',
+                    class: 'cell-main',
+                    cell: (shipment) => (
+                      <>
+                        <Link href={pathFor({ name: 'shipment', id: shipment.id })}>Shipment {shipment.id}</Link>
+                        <div class="cell-sub">
+                          {shipment.carrier} · {shipment.service}
+                        </div>
+                      </>
+                    ),
+                  },
+                  {
+                    label: 'Order',
+                    cell: (shipment) => (
                       <Link href={pathFor({ name: 'order', id: shipment.order_id })} class="mono">
                         {shipment.order_number}
                       </Link>
-                    </td>
-                    <td data-label="Status">
-                      <StatusBadge view={shipmentStatusView(shipment.status)} />
-                    </td>
-                    <td data-label="Tracking" class="mono">
-                      {shipment.tracking_number ?? '—'}
-                    </td>
-                    <td data-label="Updated">
-                      <RelativeTime iso={shipment.updated_at} now={now} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              pagination={list.data.pagination}
-              noun={['shipment', 'shipments']}
-              hrefFor={(next) => base + query({ status, page: next })}
-            />
-          </>
-        )}
+                    ),
+                  },
+                  { label: 'Status', cell: (shipment) => <StatusBadge view={shipmentStatusView(shipment.status)} /> },
+                  { label: 'Tracking', class: 'mono', cell: (shipment) => shipment.tracking_number ?? '—' },
+                  { label: 'Updated', cell: (shipment) => <RelativeTime iso={shipment.updated_at} now={now} /> },
+                ]}
+              />
+              <Pager
+                pagination={found.pagination}
+                noun={['shipment', 'shipments']}
+                hrefFor={(next) => base + query({ status, page: next })}
+              />
+            </>
+          )}
+        </ListState>
       </section>
     </>
   );

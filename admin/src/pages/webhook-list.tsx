@@ -1,8 +1,10 @@
-import { ApiError } from '../api/client';
 import type { Delivery, Webhook } from '../api/types';
 import { ActiveBadge, StatusBadge } from '../components/badges';
+import { DataTable } from '../components/data-table';
 import { Link } from '../components/link';
-import { EmptyState, LoadError, Loading } from '../components/states';
+import { PageHeader } from '../components/page-header';
+import { WebhooksScopePage } from '../components/scope-notice';
+import { answered, EmptyState, ListState } from '../components/states';
 import { RelativeTime } from '../components/time';
 import { useAsync } from '../hooks/use-async';
 import { useNow } from '../hooks/use-interval';
@@ -12,7 +14,6 @@ import { deliveryStatusView } from '../lib/delivery-status';
 import { summarizeEvents } from '../lib/events';
 import { pathFor } from '../lib/routes';
 import { useSession } from '../session-context';
-import { WebhooksScopePage } from '../components/scope-notice';
 
 export function WebhookList() {
   const { account, client } = useSession();
@@ -21,109 +22,96 @@ export function WebhookList() {
   const list = useAsync(() => (readable ? client.listWebhooks() : Promise.resolve(undefined)), [client, readable]);
   const now = useNow();
 
-  if (!readable) return <WebhooksScopePage account={account} />;
-  const forbidden = list.error instanceof ApiError && list.error.status === 403;
-  if (forbidden) return <WebhooksScopePage account={account} />;
+  if (!readable || answered(list.error, 403)) return <WebhooksScopePage account={account} />;
   const writable = canWriteWebhooks(account);
 
   return (
     <>
-      <div class="page-header">
-        <div>
-          <h1 class="page-title" tabIndex={-1}>
-            Webhooks
-          </h1>
-          <p class="page-lead">
-            Your endpoints receive a signed POST for every subscribed event in {account.mode === 'test' ? 'test' : 'live'} mode, retried on
-            failure.
-          </p>
-        </div>
-        {writable && list.data && list.data.items.length > 0 && (
-          <Link href={pathFor({ name: 'webhook-new' })} class="btn btn-primary">
-            + Add webhook
-          </Link>
-        )}
-      </div>
-
-      {list.loading && <Loading label="Loading webhooks…" />}
-      {!list.loading && list.error !== undefined && !list.data && (
-        <LoadError error={list.error} what="the webhooks" onRetry={() => void list.reload()} />
-      )}
-      {list.data && list.data.items.length === 0 && (
-        <EmptyState
-          title="No webhooks yet"
-          action={
-            writable ? (
-              <Link href={pathFor({ name: 'webhook-new' })} class="btn btn-primary">
-                + Add your first webhook
-              </Link>
-            ) : (
-              <p class="muted">This key can read webhooks but not create them (needs webhooks:write).</p>
-            )
-          }
-        >
-          <p>
-            Add an endpoint URL and choose events — orders, invoices, production, shipments and more — to be notified the moment they
-            happen.
-          </p>
-        </EmptyState>
-      )}
-      {list.data && list.data.items.length > 0 && (
-        <div class="card table-card">
-          <table class="table responsive" aria-label="Webhook registrations">
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-                <th scope="col">Last delivery</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.items.map((webhook) => (
-                <WebhookRow key={webhook.id} webhook={webhook} now={now} />
-              ))}
-            </tbody>
-          </table>
-          {list.data.pagination.total > list.data.items.length && (
-            <p class="table-foot muted">
-              Showing {list.data.items.length} of {list.data.pagination.total}.
+      <PageHeader
+        title="Webhooks"
+        lead={`Your endpoints receive a signed POST for every subscribed event in ${account.mode === 'test' ? 'test' : 'live'} mode, retried on failure.`}
+        actions={
+          writable &&
+          list.data &&
+          list.data.items.length > 0 && (
+            <Link href={pathFor({ name: 'webhook-new' })} class="btn btn-primary">
+              + Add webhook
+            </Link>
+          )
+        }
+      />
+      <ListState
+        state={list}
+        what="webhooks"
+        empty={
+          <EmptyState
+            title="No webhooks yet"
+            action={
+              writable ? (
+                <Link href={pathFor({ name: 'webhook-new' })} class="btn btn-primary">
+                  + Add your first webhook
+                </Link>
+              ) : (
+                <p class="muted">This key can read webhooks but not create them (needs webhooks:write).</p>
+              )
+            }
+          >
+            <p>
+              Add an endpoint URL and choose events — orders, invoices, production, shipments and more — to be notified the moment they
+              happen.
             </p>
-          )}
-        </div>
-      )}
+          </EmptyState>
+        }
+      >
+        {(found) => (
+          <div class="card table-card">
+            <DataTable
+              label="Webhook registrations"
+              rows={found.items}
+              rowKey={(webhook) => webhook.id}
+              columns={[
+                {
+                  label: 'Endpoint',
+                  class: 'cell-main',
+                  cell: (webhook) => (
+                    <>
+                      <Link href={pathFor({ name: 'webhook', id: webhook.id })} class="url-link">
+                        {webhook.url}
+                      </Link>
+                      {webhook.description && <div class="cell-sub">{webhook.description}</div>}
+                    </>
+                  ),
+                },
+                {
+                  label: 'Events',
+                  cell: (webhook) => <span title={webhook.events.join(', ')}>{summarizeEvents(webhook.events)}</span>,
+                },
+                { label: 'State', cell: (webhook) => <ActiveBadge active={webhook.active} /> },
+                { label: 'Last delivery', cell: (webhook) => <LastDelivery webhook={webhook} now={now} /> },
+                {
+                  label: 'Actions',
+                  actions: true,
+                  cell: (webhook) => (
+                    <Link
+                      href={pathFor({ name: 'webhook', id: webhook.id })}
+                      class="btn btn-secondary btn-small"
+                      aria-label={`Manage ${webhook.url}`}
+                    >
+                      Manage
+                    </Link>
+                  ),
+                },
+              ]}
+            />
+            {found.pagination.total > found.items.length && (
+              <p class="table-foot muted">
+                Showing {found.items.length} of {found.pagination.total}.
+              </p>
+            )}
+          </div>
+        )}
+      </ListState>
     </>
-  );
-}
-
-function WebhookRow({ webhook, now }: { webhook: Webhook; now: number }) {
-  const href = pathFor({ name: 'webhook', id: webhook.id });
-  return (
-    <tr>
-      <td data-label="Endpoint" class="cell-main">
-        <Link href={href} class="url-link">
-          {webhook.url}
-        </Link>
-        {webhook.description && <div class="cell-sub">{webhook.description}</div>}
-      </td>
-      <td data-label="Events">
-        <span title={webhook.events.join(', ')}>{summarizeEvents(webhook.events)}</span>
-      </td>
-      <td data-label="State">
-        <ActiveBadge active={webhook.active} />
-      </td>
-      <td data-label="Last delivery">
-        <LastDelivery webhook={webhook} now={now} />
-      </td>
-      <td class="cell-actions">
-        <Link href={href} class="btn btn-secondary btn-small" aria-label={`Manage ${webhook.url}`}>
-          Manage
-        </Link>
-      </td>
-    </tr>
   );
 }
 
