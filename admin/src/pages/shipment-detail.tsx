@@ -1,13 +1,14 @@
 import { useState } from 'preact/hooks';
-import { ApiError } from '../api/client';
 import type { Shipment, ShipmentStatus } from '../api/types';
 import { StatusBadge } from '../components/badges';
+import { Breadcrumbs } from '../components/breadcrumbs';
+import { Card, Overview } from '../components/card';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { DocumentFrame } from '../components/document-frame';
-import { Link } from '../components/link';
-import { Notice } from '../components/notice';
+import { Fact } from '../components/facts';
+import { MessageNotice, type Message } from '../components/notice';
 import { ReadOnlyNote, ScopePage } from '../components/scope-notice';
-import { EmptyState, LoadError, Loading, errorText } from '../components/states';
+import { answered, errorText, NotFound, Unloaded } from '../components/states';
 import { DateTime } from '../components/time';
 import { useAsync } from '../hooks/use-async';
 import { useTitle } from '../hooks/use-title';
@@ -23,22 +24,15 @@ export function ShipmentDetail({ id }: { id: number }) {
   const [revision, setRevision] = useState(0);
   const tracking = useAsync(() => (readable ? client.tracking(id) : Promise.resolve(undefined)), [client, id, readable, revision]);
   useTitle(`Shipment ${id}`);
-  if (!readable || (shipment.error instanceof ApiError && shipment.error.status === 403))
-    return <ScopePage account={account} area="shipments" title="Shipment" />;
-  if (shipment.loading && !shipment.data) return <Loading label="Loading the shipment…" />;
+  if (!readable || answered(shipment.error, 403)) return <ScopePage account={account} area="shipments" title="Shipment" />;
   if (!shipment.data) {
-    if (shipment.error instanceof ApiError && shipment.error.status === 404)
-      return (
-        <EmptyState
-          title="Shipment not found"
-          action={
-            <Link href={pathFor({ name: 'shipments' })} class="btn btn-secondary">
-              Back to shipments
-            </Link>
-          }
-        />
-      );
-    return <LoadError error={shipment.error} what="the shipment" onRetry={() => void shipment.reload()} />;
+    return (
+      <Unloaded
+        state={shipment}
+        what="the shipment"
+        notFound={<NotFound title="Shipment not found" back={{ href: pathFor({ name: 'shipments' }), label: 'Back to shipments' }} />}
+      />
+    );
   }
   const current = shipment.data;
   const changed = (next: Shipment) => {
@@ -48,79 +42,52 @@ export function ShipmentDetail({ id }: { id: number }) {
   const events = tracking.data?.events ?? current.events;
   return (
     <>
-      <nav class="breadcrumbs" aria-label="Breadcrumb">
-        <Link href={pathFor({ name: 'order', id: current.order_id })}>Order {current.order_number}</Link>
-        <span aria-hidden="true"> / </span>
-        <span aria-current="page">Shipment {current.id}</span>
-      </nav>
-      <section class="card overview" aria-labelledby="shipment-title">
-        <div class="overview-title">
-          <h1 id="shipment-title" class="page-title" tabIndex={-1}>
-            Shipment {current.id}
-          </h1>
-          <StatusBadge view={shipmentStatusView(current.status)} large />
-        </div>
+      <Breadcrumbs
+        trail={[{ href: pathFor({ name: 'order', id: current.order_id }), label: `Order ${current.order_number}` }]}
+        current={`Shipment ${current.id}`}
+      />
+      <Overview id="shipment" title={`Shipment ${current.id}`} badge={<StatusBadge view={shipmentStatusView(current.status)} large />}>
         <dl class="facts">
-          <div>
-            <dt>Carrier</dt>
-            <dd>
-              {current.carrier} · {current.service}
-            </dd>
-          </div>
-          <div>
-            <dt>Tracking number</dt>
-            <dd class="mono">
-              {current.tracking_url ? (
-                <a href={current.tracking_url} target="_blank" rel="noopener noreferrer">
-                  {current.tracking_number}
-                </a>
-              ) : (
-                (current.tracking_number ?? '—')
-              )}
-            </dd>
-          </div>
-          <div>
-            <dt>Parcels</dt>
-            <dd>
-              {current.parcels.map((parcel, index) => (
-                <div key={index}>
-                  {parcel.weight_g} g · {parcel.length_mm}×{parcel.width_mm}×{parcel.height_mm} mm
-                </div>
-              ))}
-            </dd>
-          </div>
-          <div>
-            <dt>To</dt>
-            <dd>
-              {current.address.name}, {current.address.postal_code} {current.address.city}, {current.address.country}
-            </dd>
-          </div>
-          {current.partial && (
-            <div>
-              <dt>Partial</dt>
-              <dd>Shipped while the order was in production</dd>
-            </div>
-          )}
+          <Fact label="Carrier">
+            {current.carrier} · {current.service}
+          </Fact>
+          <Fact label="Tracking number" class="mono">
+            {current.tracking_url ? (
+              <a href={current.tracking_url} target="_blank" rel="noopener noreferrer">
+                {current.tracking_number}
+              </a>
+            ) : (
+              (current.tracking_number ?? '—')
+            )}
+          </Fact>
+          <Fact label="Parcels">
+            {current.parcels.map((parcel, index) => (
+              <div key={index}>
+                {parcel.weight_g} g · {parcel.length_mm}×{parcel.width_mm}×{parcel.height_mm} mm
+              </div>
+            ))}
+          </Fact>
+          <Fact label="To">
+            {current.address.name}, {current.address.postal_code} {current.address.city}, {current.address.country}
+          </Fact>
+          {current.partial && <Fact label="Partial">Shipped while the order was in production</Fact>}
           {current.delivered_at && (
-            <div>
-              <dt>Delivered</dt>
-              <dd>
-                <DateTime iso={current.delivered_at} />
-              </dd>
-            </div>
+            <Fact label="Delivered">
+              <DateTime iso={current.delivered_at} />
+            </Fact>
           )}
         </dl>
         <ShipmentActions shipment={current} onChanged={changed} />
-      </section>
-      <section class="card" aria-labelledby="tracking-title">
-        <div class="card-header">
-          <h2 id="tracking-title" class="card-title">
-            Tracking
-          </h2>
+      </Overview>
+      <Card
+        id="tracking"
+        title="Tracking"
+        actions={
           <button type="button" class="btn btn-secondary btn-small" onClick={() => setRevision((n) => n + 1)}>
             Refresh
           </button>
-        </div>
+        }
+      >
         {tracking.error !== undefined && <p class="field-error">Tracking could not be refreshed: {errorText(tracking.error)}</p>}
         {events.length === 0 ? (
           <p class="muted">No reports from the carrier yet.</p>
@@ -140,20 +107,15 @@ export function ShipmentDetail({ id }: { id: number }) {
             ))}
           </ol>
         )}
-      </section>
+      </Card>
       {current.label && (
-        <section class="card" aria-labelledby="label-title">
-          <div class="card-header">
-            <h2 id="label-title" class="card-title">
-              Label{current.label.parcels > 1 ? ` (parcel 1 of ${current.label.parcels})` : ''}
-            </h2>
-          </div>
+        <Card id="label" title={`Label${current.label.parcels > 1 ? ` (parcel 1 of ${current.label.parcels})` : ''}`}>
           <DocumentFrame
             load={() => client.shipmentLabel(current.id)}
             title="Shipping label"
             filename={`shipment-${current.id}-label-1.pdf`}
           />
-        </section>
+        </Card>
       )}
     </>
   );
@@ -166,7 +128,7 @@ function ShipmentActions({ shipment, onChanged }: { shipment: Shipment; onChange
   const [status, setStatus] = useState<ShipmentStatus | ''>('');
   const [location, setLocation] = useState('');
   const [busy, setBusy] = useState<'simulate' | 'cancel'>();
-  const [message, setMessage] = useState<{ tone: 'success' | 'danger'; text: string }>();
+  const [message, setMessage] = useState<Message>();
   const [confirmCancel, setConfirmCancel] = useState(false);
   const chosen: ShipmentStatus | undefined = status && (next as ShipmentStatus[]).includes(status) ? status : next[0];
 
@@ -210,11 +172,7 @@ function ShipmentActions({ shipment, onChanged }: { shipment: Shipment; onChange
 
   return (
     <>
-      {message && (
-        <Notice tone={message.tone} onDismiss={() => setMessage(undefined)}>
-          {message.text}
-        </Notice>
-      )}
+      <MessageNotice message={message} onDismiss={() => setMessage(undefined)} />
       {account.mode === 'test' && next.length > 0 && (
         <form class="inline-form simulate" onSubmit={(event) => void simulate(event)} aria-label="Simulate the carrier">
           <label for="simulate-status" class="inline-label">

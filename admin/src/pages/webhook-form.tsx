@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import type { Webhook, WebhookInput } from '../api/types';
+import { Breadcrumbs } from '../components/breadcrumbs';
 import { EventPicker } from '../components/event-picker';
 import { describedBy, Field } from '../components/field';
 import { Link } from '../components/link';
 import { Notice } from '../components/notice';
-import { LoadError, Loading } from '../components/states';
+import { Unloaded } from '../components/states';
 import { useAsync } from '../hooks/use-async';
 import { useTitle } from '../hooks/use-title';
 import { canWriteWebhooks } from '../lib/access';
@@ -30,8 +31,7 @@ export function WebhookForm({ id }: { id?: number }) {
 function EditedWebhook({ id }: { id: number }) {
   const { client } = useSession();
   const webhook = useAsync(() => client.getWebhook(id), [client, id]);
-  if (webhook.loading) return <Loading label="Loading the webhook…" />;
-  if (!webhook.data) return <LoadError error={webhook.error} what="the webhook" onRetry={() => void webhook.reload()} />;
+  if (!webhook.data) return <Unloaded state={webhook} what="the webhook" />;
   return <WebhookFormPage existing={webhook.data} />;
 }
 
@@ -115,15 +115,9 @@ function WebhookFormPage({ existing }: { existing?: Webhook }) {
 
   return (
     <>
-      <nav class="breadcrumbs" aria-label="Breadcrumb">
-        <Link href={pathFor({ name: 'webhooks' })}>Webhooks</Link>
-        {existing && (
-          <>
-            <span aria-hidden="true"> / </span>
-            <Link href={back}>{existing.url}</Link>
-          </>
-        )}
-      </nav>
+      <Breadcrumbs
+        trail={[{ href: pathFor({ name: 'webhooks' }), label: 'Webhooks' }, ...(existing ? [{ href: back, label: existing.url }] : [])]}
+      />
       <h1 class="page-title" tabIndex={-1}>
         {existing ? 'Edit webhook' : 'Add webhook'}
       </h1>

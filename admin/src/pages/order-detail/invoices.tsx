@@ -72,9 +72,9 @@ export function OrderInvoices({ order, revision }: { order: Order; revision: num
             </p>
           }
         >
-          {(page) => (
+          {(found) => (
             <ul class="list">
-              {page.items.map((invoice) => (
+              {found.items.map((invoice) => (
                 <li key={invoice.id}>
                   <Link href={pathFor({ name: 'invoice', id: invoice.id })} class="mono">
                     {invoice.invoice_number}

@@ -41,10 +41,10 @@ export function OrderJobs({ order, revision }: { order: Order; revision: number 
             <p class="muted">{order.status === 'pending' ? 'Confirming the order creates one job per line.' : 'No production jobs.'}</p>
           }
         >
-          {(page) => (
+          {(found) => (
             <DataTable
               label="Production jobs of this order"
-              rows={page.items}
+              rows={found.items}
               rowKey={(job) => job.id}
               rowAttributes={(job) => ({ 'data-job': job.id })}
               columns={[

@@ -59,9 +59,9 @@ export function OrderShipments({ order, revision, onChanged }: { order: Order; r
               </p>
             }
           >
-            {(page) => (
+            {(found) => (
               <ul class="list">
-                {page.items.map((shipment) => (
+                {found.items.map((shipment) => (
                   <li key={shipment.id} data-shipment={shipment.id}>
                     <Link href={pathFor({ name: 'shipment', id: shipment.id })}>Shipment {shipment.id}</Link>{' '}
                     <StatusBadge view={shipmentStatusView(shipment.status)} /> {shipment.service}
