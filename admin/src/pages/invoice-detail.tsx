@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../components/confirm-dialog';
 import { DataTable } from '../components/data-table';
 import { DocumentFrame, saveBlob } from '../components/document-frame';
 import { Fact, Totals } from '../components/facts';
+import { FormActions } from '../components/field';
 import { Link } from '../components/link';
 import { MessageNotice, type Message } from '../components/notice';
 import { ReadOnlyNote, ScopePage } from '../components/scope-notice';
@@ -351,16 +352,7 @@ function PaymentForm({ invoice, onPaid }: { invoice: Invoice; onPaid: (invoice: 
           {errors.reference && <p class="field-error">{errors.reference}</p>}
         </div>
       </div>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="form-actions">
-        <button type="submit" class="btn btn-primary" disabled={busy}>
-          {busy ? 'Recording…' : 'Record payment'}
-        </button>
-      </div>
+      <FormActions error={error} busy={busy} label="Record payment" busyLabel="Recording…" />
     </form>
   );
 }

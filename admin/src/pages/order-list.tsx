@@ -128,6 +128,12 @@ export function OrderList({ search }: { search: string }) {
   );
 }
 
+/** The creation-date bounds: a date picker each, kept in the address as `from` and `to`. */
+const dateFilters = [
+  ['filter-from', 'Created from', 'created_from'],
+  ['filter-to', 'Created to', 'created_to'],
+] as const;
+
 function OrderFilterForm({
   filters,
   onChange,
@@ -192,26 +198,18 @@ function OrderFilterForm({
           </p>
         )}
       </div>
-      <div class="filter">
-        <label for="filter-from">Created from</label>
-        <input
-          id="filter-from"
-          class="input"
-          type="date"
-          value={filters.created_from ?? ''}
-          onChange={(event) => onChange({ created_from: event.currentTarget.value || undefined })}
-        />
-      </div>
-      <div class="filter">
-        <label for="filter-to">Created to</label>
-        <input
-          id="filter-to"
-          class="input"
-          type="date"
-          value={filters.created_to ?? ''}
-          onChange={(event) => onChange({ created_to: event.currentTarget.value || undefined })}
-        />
-      </div>
+      {dateFilters.map(([id, label, field]) => (
+        <div class="filter" key={field}>
+          <label for={id}>{label}</label>
+          <input
+            id={id}
+            class="input"
+            type="date"
+            value={filters[field] ?? ''}
+            onChange={(event) => onChange({ [field]: event.currentTarget.value || undefined })}
+          />
+        </div>
+      ))}
       <div class="filter filter-actions">
         {onClear && (
           <button type="button" class="btn btn-secondary" onClick={onClear}>

@@ -3,7 +3,7 @@ import { ApiError } from '../api/client';
 import type { Webhook, WebhookInput } from '../api/types';
 import { Breadcrumbs } from '../components/breadcrumbs';
 import { EventPicker } from '../components/event-picker';
-import { describedBy, Field } from '../components/field';
+import { describedBy, Field, FormActions } from '../components/field';
 import { Link } from '../components/link';
 import { Notice } from '../components/notice';
 import { Unloaded } from '../components/states';
@@ -186,14 +186,11 @@ function WebhookFormPage({ existing }: { existing?: Webhook }) {
           </p>
         </div>
 
-        <div class="form-actions">
-          <button type="submit" class="btn btn-primary" disabled={busy}>
-            {busy ? 'Saving…' : existing ? 'Save changes' : 'Create webhook'}
-          </button>
+        <FormActions busy={busy} label={existing ? 'Save changes' : 'Create webhook'} busyLabel="Saving…">
           <Link href={back} class="btn btn-secondary">
             Cancel
           </Link>
-        </div>
+        </FormActions>
       </form>
     </>
   );
