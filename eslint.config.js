@@ -164,6 +164,27 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...orderOwner] },
   },
   {
+    // The admin panel takes the API's types from the shared schemas, as types only: its bundle
+    // holds no zod and no server code. Values come only from the pure modules it shares with the
+    // API (the event catalogue, the scope rules, the status tables) — docs/admin.md.
+    files: ['admin/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: 'The panel bundles no zod: import its types with `import type`.', allowTypeImports: true }],
+          patterns: [
+            {
+              regex: '^#shared/(?!(events/catalogue|auth/scopes|orders/status|production/status|shipments/status)$)',
+              message: 'The panel imports this shared module as types only (`import type`): it bundles no server code (docs/admin.md).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Handlers and domain code log through the structured logger, never console.
     files: ['functions/**/*.ts', 'shared/**/*.ts', 'events/**/*.ts'],
     rules: { 'no-console': 'error' },

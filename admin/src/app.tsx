@@ -9,16 +9,18 @@ import type { PanelConfig } from './config';
 import { parseRoute, pathFor, type Route } from './lib/routes';
 import { DeliveryDetail } from './pages/delivery-detail';
 import { InvoiceDetail } from './pages/invoice-detail';
-import { InvoicesList } from './pages/invoices-list';
-import { MachineDetail, MachinesList } from './pages/machines';
+import { InvoiceList } from './pages/invoice-list';
+import { MachineDetail } from './pages/machine-detail';
+import { MachineList } from './pages/machine-list';
 import { OrderDetail } from './pages/order-detail';
-import { OrdersList } from './pages/orders-list';
+import { OrderList } from './pages/order-list';
 import { ProductionBoard } from './pages/production-board';
-import { ShipmentDetail, ShipmentsList } from './pages/shipments';
+import { ShipmentDetail } from './pages/shipment-detail';
+import { ShipmentList } from './pages/shipment-list';
 import { SignIn } from './pages/sign-in';
-import { EditWebhook, NewWebhook } from './pages/webhook-form';
 import { WebhookDetail } from './pages/webhook-detail';
-import { WebhooksList } from './pages/webhooks-list';
+import { WebhookForm } from './pages/webhook-form';
+import { WebhookList } from './pages/webhook-list';
 import { navigate, useLocation } from './router';
 import { forgetKey, storeKey, storedKey } from './session';
 import { FlashContext, SessionContext, type Flash, type Session } from './session-context';
@@ -162,31 +164,31 @@ function sectionOf(route: Route): Section {
 function View({ route, search }: { route: Route; search: string }) {
   switch (route.name) {
     case 'orders':
-      return <OrdersList search={search} />;
+      return <OrderList search={search} />;
     case 'order':
       return <OrderDetail key={route.id} id={route.id} />;
     case 'production':
       return <ProductionBoard search={search} />;
     case 'machines':
-      return <MachinesList />;
+      return <MachineList />;
     case 'machine':
       return <MachineDetail key={route.id} id={route.id} />;
     case 'invoices':
-      return <InvoicesList search={search} />;
+      return <InvoiceList search={search} />;
     case 'invoice':
       return <InvoiceDetail key={route.id} id={route.id} />;
     case 'shipments':
-      return <ShipmentsList search={search} />;
+      return <ShipmentList search={search} />;
     case 'shipment':
       return <ShipmentDetail key={route.id} id={route.id} />;
     case 'webhooks':
-      return <WebhooksList />;
+      return <WebhookList />;
     case 'webhook-new':
-      return <NewWebhook />;
+      return <WebhookForm key="new" />;
     case 'webhook':
       return <WebhookDetail key={route.id} id={route.id} search={search} />;
     case 'webhook-edit':
-      return <EditWebhook id={route.id} />;
+      return <WebhookForm key={route.id} id={route.id} />;
     case 'delivery':
       return <DeliveryDetail key={route.deliveryId} id={route.id} deliveryId={route.deliveryId} />;
     case 'not-found':

@@ -72,6 +72,7 @@ describe('admin access', () => {
     mode: 'test',
     limits: { per_minute: 100, per_hour: null },
     key: { id: 'key_1', prefix: 'sk_test_AbCd', kind: 'secret', scopes },
+    company: null,
   });
 
   it('applies the API’s scope rules: write includes read, * includes all', () => {

@@ -73,7 +73,7 @@ describe('admin shop rules', () => {
       { id: 'evt_2', type: 'order.updated', created_at: 't2', data: order('confirmed') },
       { id: 'evt_4', type: 'order.updated', created_at: 't4', data: order('in_production') },
       { id: 'evt_5', type: 'production.job.created', created_at: 't2', data: { production_job: { id: 1, order_id: 4 } } },
-    ];
+    ] as const;
     expect(statusHistory(events).map((step) => [step.status, step.at])).toEqual([
       ['pending', 't1'],
       ['confirmed', 't2'],

@@ -6,6 +6,7 @@
 import type {
   Account,
   ApiEvent,
+  CountedPagination,
   Delivery,
   DeliveryDetail,
   DeliveryFilters,
@@ -13,7 +14,7 @@ import type {
   Invoice,
   InvoiceFilters,
   Job,
-  JobPriority,
+  JobChanges,
   JobStatus,
   Machine,
   MachineQueue,
@@ -131,8 +132,8 @@ export class ApiClient {
     return (await this.call<{ data: T }>(method, path, options)).data;
   }
 
-  private async page<T>(path: string, query: Query): Promise<Page<T>> {
-    const body = await this.call<{ data: T[]; pagination: Pagination }>('GET', path, { query });
+  private async page<T, P extends Pagination = CountedPagination>(path: string, query: Query): Promise<Page<T, P>> {
+    const body = await this.call<{ data: T[]; pagination: P }>('GET', path, { query });
     return { items: body.data, pagination: body.pagination };
   }
 
@@ -178,8 +179,7 @@ export class ApiClient {
     this.data('PUT', `/v1/production/jobs/${id}/status`, {
       body: machineId === undefined ? { status } : { status, machine_id: machineId },
     });
-  updateJob = (id: number, changes: { machine_id?: number; priority?: JobPriority }): Promise<Job> =>
-    this.data('PUT', `/v1/production/jobs/${id}`, { body: changes });
+  updateJob = (id: number, changes: JobChanges): Promise<Job> => this.data('PUT', `/v1/production/jobs/${id}`, { body: changes });
   listMachines = (): Promise<Page<Machine>> => this.page('/v1/production/machines', { per_page: 100 });
   machineQueue = (id: number): Promise<MachineQueue> => this.data('GET', `/v1/production/machines/${id}/queue`);
 
@@ -214,8 +214,10 @@ export class ApiClient {
 
   // ---- Files and events ----
   getFile = (id: number): Promise<PrintFile> => this.data('GET', `/v1/files/${id}`);
-  listEvents = (query: { type?: string; created_from?: string; starting_after?: string }, perPage = 100): Promise<Page<ApiEvent>> =>
-    this.page('/v1/events', { ...query, per_page: perPage });
+  listEvents = (
+    query: { type?: string; created_from?: string; starting_after?: string },
+    perPage = 100,
+  ): Promise<Page<ApiEvent, Pagination>> => this.page('/v1/events', { ...query, per_page: perPage });
 }
 
 export function queryString(query: Query = {}): string {

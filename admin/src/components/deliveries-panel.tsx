@@ -9,9 +9,12 @@ import { deliveryFiltersQuery, pathFor } from '../lib/routes';
 import { navigate } from '../router';
 import { useSession } from '../session-context';
 import { StatusBadge, StatusCode, TestTag } from './badges';
+import { Card } from './card';
+import { DataTable } from './data-table';
+import { FilterSelect } from './filter-select';
 import { Link } from './link';
 import { Pager } from './pager';
-import { EmptyState, errorText, LoadError, Loading } from './states';
+import { EmptyState, errorText, ListState } from './states';
 import { RelativeTime } from './time';
 
 const PER_PAGE = 20;
@@ -51,13 +54,14 @@ export function DeliveriesPanel({ webhook, filters, watchUntil, refreshToken }: 
   const setFilters = (next: Partial<DeliveryFilters>) =>
     navigate(base + deliveryFiltersQuery({ ...filters, page: 1, ...next }), { replace: true });
   const filtered = Boolean(filters.status || filters.event);
+  const detailHref = (deliveryId: string) => pathFor({ name: 'delivery', id: webhook.id, deliveryId });
 
   return (
-    <section class="card deliveries" aria-labelledby="deliveries-title">
-      <div class="card-header">
-        <h2 id="deliveries-title" class="card-title">
-          Deliveries
-        </h2>
+    <Card
+      id="deliveries"
+      title="Deliveries"
+      class="deliveries"
+      actions={
         <span class="live" aria-live="polite">
           {live ? (
             <>
@@ -67,42 +71,23 @@ export function DeliveriesPanel({ webhook, filters, watchUntil, refreshToken }: 
             updatedAt && <span class="muted">Updated {formatDateTime(new Date(updatedAt).toISOString())}</span>
           )}
         </span>
-      </div>
+      }
+    >
       <form class="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filter deliveries">
-        <div class="filter">
-          <label for="filter-status">Status</label>
-          <select
-            id="filter-status"
-            class="input select"
-            value={filters.status ?? ''}
-            onChange={(event) => {
-              const value = event.currentTarget.value;
-              setFilters({ status: isDeliveryStatus(value) ? (value as DeliveryStatus) : undefined });
-            }}
-          >
-            {statusFilterOptions.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="filter">
-          <label for="filter-event">Event</label>
-          <select
-            id="filter-event"
-            class="input select"
-            value={filters.event ?? ''}
-            onChange={(event) => setFilters({ event: event.currentTarget.value || undefined })}
-          >
-            <option value="">All events</option>
-            {catalogue.map((kind) => (
-              <option key={kind} value={kind}>
-                {kind}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="filter-status"
+          label="Status"
+          value={filters.status ?? ''}
+          options={statusFilterOptions}
+          onChange={(value) => setFilters({ status: isDeliveryStatus(value) ? (value as DeliveryStatus) : undefined })}
+        />
+        <FilterSelect
+          id="filter-event"
+          label="Event"
+          value={filters.event ?? ''}
+          options={[{ value: '', label: 'All events' }, ...catalogue.map((kind) => ({ value: kind, label: kind }))]}
+          onChange={(value) => setFilters({ event: value || undefined })}
+        />
         <div class="filter filter-actions">
           {filtered && (
             <button type="button" class="btn btn-secondary" onClick={() => navigate(base, { replace: true })}>
@@ -115,83 +100,79 @@ export function DeliveriesPanel({ webhook, filters, watchUntil, refreshToken }: 
         </div>
       </form>
 
-      {deliveries.loading && <Loading label="Loading deliveries…" />}
-      {!deliveries.loading && !deliveries.data && (
-        <LoadError error={deliveries.error} what="the deliveries" onRetry={() => void deliveries.reload()} />
-      )}
       {deliveries.data && deliveries.error !== undefined && <p class="field-error">Refreshing failed: {errorText(deliveries.error)}</p>}
-      {deliveries.data && deliveries.data.items.length === 0 && (
-        <EmptyState title={filtered ? 'No deliveries match these filters' : 'No deliveries yet'}>
-          <p>
-            {filtered
-              ? 'Try another status or event, or clear the filters.'
-              : 'Deliveries appear here when a subscribed event happens. Send a test event to see one now.'}
-          </p>
-        </EmptyState>
-      )}
-      {deliveries.data && deliveries.data.items.length > 0 && (
-        <>
-          <table class="table responsive" aria-label="Deliveries, newest first">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Delivery</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="num">
-                  Attempts
-                </th>
-                <th scope="col">Last response</th>
-                <th scope="col">Next retry</th>
-                <th scope="col">
-                  <span class="visually-hidden">Details</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.items.map((delivery) => {
-                const href = pathFor({ name: 'delivery', id: webhook.id, deliveryId: delivery.id });
-                return (
-                  <tr key={delivery.id} data-delivery={delivery.id}>
-                    <td data-label="Event" class="cell-main">
+      <ListState
+        state={deliveries}
+        what="deliveries"
+        empty={
+          <EmptyState title={filtered ? 'No deliveries match these filters' : 'No deliveries yet'}>
+            <p>
+              {filtered
+                ? 'Try another status or event, or clear the filters.'
+                : 'Deliveries appear here when a subscribed event happens. Send a test event to see one now.'}
+            </p>
+          </EmptyState>
+        }
+      >
+        {(found) => (
+          <>
+            <DataTable
+              label="Deliveries, newest first"
+              rows={found.items}
+              rowKey={(delivery) => delivery.id}
+              rowAttributes={(delivery) => ({ 'data-delivery': delivery.id })}
+              columns={[
+                {
+                  label: 'Event',
+                  class: 'cell-main',
+                  cell: (delivery) => (
+                    <>
                       <span class="mono">{delivery.event}</span> {delivery.test && <TestTag />}
                       <div class="cell-sub">
                         <RelativeTime iso={delivery.created_at} now={now} />
                       </div>
-                    </td>
-                    <td data-label="Delivery">
-                      <Link href={href} class="mono id-link">
-                        {delivery.id}
-                      </Link>
-                    </td>
-                    <td data-label="Status">
-                      <StatusBadge view={deliveryStatusView(delivery)} />
-                    </td>
-                    <td data-label="Attempts" class="num">
-                      {delivery.attempt_count}
-                    </td>
-                    <td data-label="Last response">
-                      {delivery.attempt_count === 0 ? <span class="muted">—</span> : <StatusCode code={delivery.last_status_code} />}
-                    </td>
-                    <td data-label="Next retry">
-                      <RelativeTime iso={delivery.next_attempt_at} now={now} />
-                    </td>
-                    <td class="cell-actions">
-                      <Link href={href} class="btn btn-secondary btn-small" aria-label={`Details of delivery ${delivery.id}`}>
-                        Details
-                      </Link>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-          <Pager
-            pagination={deliveries.data.pagination}
-            noun={['delivery', 'deliveries']}
-            hrefFor={(page) => base + deliveryFiltersQuery({ ...filters, page })}
-          />
-        </>
-      )}
-    </section>
+                    </>
+                  ),
+                },
+                {
+                  label: 'Delivery',
+                  cell: (delivery) => (
+                    <Link href={detailHref(delivery.id)} class="mono id-link">
+                      {delivery.id}
+                    </Link>
+                  ),
+                },
+                { label: 'Status', cell: (delivery) => <StatusBadge view={deliveryStatusView(delivery)} /> },
+                { label: 'Attempts', class: 'num', cell: (delivery) => delivery.attempt_count },
+                {
+                  label: 'Last response',
+                  cell: (delivery) =>
+                    delivery.attempt_count === 0 ? <span class="muted">—</span> : <StatusCode code={delivery.last_status_code} />,
+                },
+                { label: 'Next retry', cell: (delivery) => <RelativeTime iso={delivery.next_attempt_at} now={now} /> },
+                {
+                  label: 'Details',
+                  actions: true,
+                  cell: (delivery) => (
+                    <Link
+                      href={detailHref(delivery.id)}
+                      class="btn btn-secondary btn-small"
+                      aria-label={`Details of delivery ${delivery.id}`}
+                    >
+                      Details
+                    </Link>
+                  ),
+                },
+              ]}
+            />
+            <Pager
+              pagination={found.pagination}
+              noun={['delivery', 'deliveries']}
+              hrefFor={(page) => base + deliveryFiltersQuery({ ...filters, page })}
+            />
+          </>
+        )}
+      </ListState>
+    </Card>
   );
 }

@@ -36,3 +36,37 @@ export function Field(props: {
     </div>
   );
 }
+
+/**
+ * The end of a form: the error that stopped it (announced at once), the submit button — its
+ * `busyLabel` while the request runs — and any other buttons (`children`: Cancel).
+ */
+export function FormActions({
+  error,
+  busy,
+  label,
+  busyLabel,
+  children,
+}: {
+  error?: string;
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+  children?: ComponentChildren;
+}) {
+  return (
+    <>
+      {error && (
+        <p class="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="form-actions">
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          {busy ? busyLabel : label}
+        </button>
+        {children}
+      </div>
+    </>
+  );
+}

@@ -33,3 +33,19 @@ export function Notice({
     </div>
   );
 }
+
+/** What an action says about its outcome, shown above the part of the page it changed. */
+export interface Message {
+  tone: 'success' | 'danger';
+  text: string;
+}
+
+/** An action's message, dismissible; nothing without one. */
+export function MessageNotice({ message, onDismiss }: { message: Message | undefined; onDismiss: () => void }) {
+  if (!message) return null;
+  return (
+    <Notice tone={message.tone} onDismiss={onDismiss}>
+      {message.text}
+    </Notice>
+  );
+}

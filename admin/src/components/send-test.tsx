@@ -4,7 +4,7 @@ import type { Webhook } from '../api/types';
 import { describeError } from '../lib/errors';
 import { catalogue, isAllEvents } from '../lib/events';
 import { useSession } from '../session-context';
-import { Notice } from './notice';
+import { MessageNotice, type Message } from './notice';
 
 /** "Send test event": a sample event of a chosen kind through the real pipeline, with the answer shown. */
 export function SendTest({ webhook, disabledReason, onSent }: { webhook: Webhook; disabledReason?: string; onSent: () => void }) {
@@ -12,7 +12,7 @@ export function SendTest({ webhook, disabledReason, onSent }: { webhook: Webhook
   const kinds = isAllEvents(webhook.events) ? catalogue : catalogue.filter((kind) => webhook.events.includes(kind));
   const [kind, setKind] = useState(kinds[0] ?? 'order.created');
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ tone: 'success' | 'danger'; text: string }>();
+  const [result, setResult] = useState<Message>();
 
   async function send() {
     setBusy(true);
@@ -71,11 +71,7 @@ export function SendTest({ webhook, disabledReason, onSent }: { webhook: Webhook
           {disabledReason}
         </p>
       )}
-      {result && (
-        <Notice tone={result.tone} onDismiss={() => setResult(undefined)}>
-          {result.text}
-        </Notice>
-      )}
+      <MessageNotice message={result} onDismiss={() => setResult(undefined)} />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import type { Order, Parcel } from '../api/types';
 import { fieldErrors, otherErrors } from '../lib/errors';
+import { FormActions } from './field';
 import { pathFor } from '../lib/routes';
 import { navigate } from '../router';
 import { useFlash, useSession } from '../session-context';
@@ -174,19 +175,11 @@ export function ShipmentForm({ order, onCancel, onCreated }: { order: Order; onC
           </button>
         )}
       </fieldset>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="form-actions">
-        <button type="submit" class="btn btn-primary" disabled={busy}>
-          {busy ? 'Creating the label…' : 'Create shipment and label'}
-        </button>
+      <FormActions error={error} busy={busy} label="Create shipment and label" busyLabel="Creating the label…">
         <button type="button" class="btn btn-secondary" onClick={onCancel} disabled={busy}>
           Cancel
         </button>
-      </div>
+      </FormActions>
     </form>
   );
 }

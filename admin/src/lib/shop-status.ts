@@ -5,7 +5,7 @@
  * the API allows, and the API stays the judge (its 409 is shown as it comes).
  * Every state has a label and a symbol as well as a colour tone.
  */
-import type { InvoiceStatus, JobPriority, JobStatus, OrderStatus, ShipmentStatus } from '../api/types';
+import type { InvoiceStatus, JobPriority, JobStatus, MachineStatus, OrderStatus, ShipmentStatus } from '../api/types';
 import type { StatusView, Tone } from './delivery-status';
 import { ORDER_STATUSES, TRANSITIONS as ORDER_TRANSITIONS } from '#shared/orders/status';
 import { canMoveJob, needsMachine, nextJobStatuses } from '#shared/production/status';
@@ -112,6 +112,20 @@ export function isOverdueDate(dueDate: string | null, now: number = Date.now()):
 }
 
 export const isJobStatus = (value: string): value is JobStatus => value in jobViews;
+
+// ---- Machines ------------------------------------------------------------------------------------
+
+const machineViews: Record<MachineStatus, StatusView> = {
+  idle: view('idle', 'Idle', '○', 'neutral', 'Free: the next job can start.'),
+  running: view('running', 'Running', '▶', 'success', 'A job is printing or finishing on it.'),
+  maintenance: view('maintenance', 'Maintenance', '⚒', 'warning', 'No job can start until it is idle.'),
+  offline: view('offline', 'Offline', '✕', 'danger', 'No job can start until it is idle.'),
+};
+
+export const machineStatusView = (status: MachineStatus): StatusView => machineViews[status];
+
+/** `digital_press` → "Digital press". */
+export const machineTypeLabel = (type: string): string => type.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
 // ---- Invoices ------------------------------------------------------------------------------------
 

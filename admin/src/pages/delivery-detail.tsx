@@ -2,9 +2,12 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import type { DeliveryDetail as Detail } from '../api/types';
 import { StatusBadge, StatusCode, TestTag } from '../components/badges';
-import { Link } from '../components/link';
-import { Notice } from '../components/notice';
-import { EmptyState, LoadError, Loading } from '../components/states';
+import { Breadcrumbs } from '../components/breadcrumbs';
+import { Overview } from '../components/card';
+import { DataTable } from '../components/data-table';
+import { Fact } from '../components/facts';
+import { MessageNotice, type Message } from '../components/notice';
+import { EmptyState, NotFound, Unloaded } from '../components/states';
 import { DateTime, RelativeTime } from '../components/time';
 import { useAsync } from '../hooks/use-async';
 import { useInterval, useNow } from '../hooks/use-interval';
@@ -35,35 +38,30 @@ export function DeliveryDetail({ id, deliveryId }: { id: number; deliveryId: str
 
   const back = pathFor({ name: 'webhook', id });
   const crumbs = (
-    <nav class="breadcrumbs" aria-label="Breadcrumb">
-      <Link href={pathFor({ name: 'webhooks' })}>Webhooks</Link>
-      <span aria-hidden="true"> / </span>
-      <Link href={back}>Webhook {id}</Link>
-      <span aria-hidden="true"> / </span>
-      <span aria-current="page">Delivery</span>
-    </nav>
+    <Breadcrumbs
+      trail={[
+        { href: pathFor({ name: 'webhooks' }), label: 'Webhooks' },
+        { href: back, label: `Webhook ${id}` },
+      ]}
+      current="Delivery"
+    />
   );
 
-  if (delivery.loading && !delivery.data) return <Loading label="Loading the delivery…" />;
   if (!delivery.data) {
-    if (delivery.error instanceof ApiError && delivery.error.status === 404) {
-      return (
-        <>
-          {crumbs}
-          <EmptyState
-            title="Delivery not found"
-            action={
-              <Link href={back} class="btn btn-secondary">
-                Back to the webhook
-              </Link>
-            }
-          >
-            <p>Delivery history is kept for a limited time, and deleting a webhook removes its history.</p>
-          </EmptyState>
-        </>
-      );
-    }
-    return <LoadError error={delivery.error} what="the delivery" onRetry={() => void delivery.reload()} />;
+    return (
+      <Unloaded
+        state={delivery}
+        what="the delivery"
+        notFound={
+          <>
+            {crumbs}
+            <NotFound title="Delivery not found" back={{ href: back, label: 'Back to the webhook' }}>
+              <p>Delivery history is kept for a limited time, and deleting a webhook removes its history.</p>
+            </NotFound>
+          </>
+        }
+      />
+    );
   }
   return (
     <>
@@ -89,7 +87,7 @@ function Summary({
   const { client, account } = useSession();
   const now = useNow(5000);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ tone: 'success' | 'danger'; text: string }>();
+  const [result, setResult] = useState<Message>();
   const view = deliveryStatusView(delivery);
 
   async function resend() {
@@ -108,55 +106,36 @@ function Summary({
   }
 
   return (
-    <section class="card overview" aria-labelledby="delivery-title">
-      <div class="overview-head">
-        <div class="overview-title">
-          <h1 id="delivery-title" class="page-title" tabIndex={-1}>
-            <span class="mono">{delivery.event}</span> {delivery.test && <TestTag />}
-          </h1>
-          <StatusBadge view={view} large />
-        </div>
-        <p class="page-lead">{view.description}</p>
-      </div>
-      {result && (
-        <Notice tone={result.tone} onDismiss={() => setResult(undefined)}>
-          {result.text}
-        </Notice>
-      )}
+    <Overview
+      id="delivery"
+      title={
+        <>
+          <span class="mono">{delivery.event}</span> {delivery.test && <TestTag />}
+        </>
+      }
+      badge={<StatusBadge view={view} large />}
+      lead={view.description}
+    >
+      <MessageNotice message={result} onDismiss={() => setResult(undefined)} />
       <dl class="facts">
-        <div>
-          <dt>Delivery id</dt>
-          <dd class="mono break">{delivery.id}</dd>
-        </div>
-        <div>
-          <dt>Event id</dt>
-          <dd class="mono break">{delivery.event_id}</dd>
-        </div>
-        <div>
-          <dt>Attempts</dt>
-          <dd>{delivery.attempt_count}</dd>
-        </div>
-        <div>
-          <dt>Last response</dt>
-          <dd>{delivery.attempt_count === 0 ? '—' : <StatusCode code={delivery.last_status_code} />}</dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>
-            <DateTime iso={delivery.created_at} />
-          </dd>
-        </div>
-        <div>
-          <dt>Next retry</dt>
-          <dd>
-            <RelativeTime iso={delivery.next_attempt_at} now={now} />
-          </dd>
-        </div>
+        <Fact label="Delivery id" class="mono break">
+          {delivery.id}
+        </Fact>
+        <Fact label="Event id" class="mono break">
+          {delivery.event_id}
+        </Fact>
+        <Fact label="Attempts">{delivery.attempt_count}</Fact>
+        <Fact label="Last response">{delivery.attempt_count === 0 ? '—' : <StatusCode code={delivery.last_status_code} />}</Fact>
+        <Fact label="Created">
+          <DateTime iso={delivery.created_at} />
+        </Fact>
+        <Fact label="Next retry">
+          <RelativeTime iso={delivery.next_attempt_at} now={now} />
+        </Fact>
         {delivery.last_error && (
-          <div class="fact-wide">
-            <dt>Last error</dt>
-            <dd class="mono break">{delivery.last_error}</dd>
-          </div>
+          <Fact label="Last error" wide class="mono break">
+            {delivery.last_error}
+          </Fact>
         )}
       </dl>
       <div class="actions">
@@ -171,7 +150,7 @@ function Summary({
           </span>
         )}
       </div>
-    </section>
+    </Overview>
   );
 }
 
@@ -187,44 +166,28 @@ function Attempts({ delivery }: { delivery: Detail }) {
           <p>The first attempt is on its way.</p>
         </EmptyState>
       ) : (
-        <table class="table responsive" aria-label="Attempts">
-          <thead>
-            <tr>
-              <th scope="col" class="num">
-                #
-              </th>
-              <th scope="col">Time</th>
-              <th scope="col">Status code</th>
-              <th scope="col" class="num">
-                Duration
-              </th>
-              <th scope="col">Error</th>
-              <th scope="col">Response</th>
-            </tr>
-          </thead>
-          <tbody>
-            {attempts.map((attempt) => (
-              <tr key={attempt.attempt} data-attempt={attempt.attempt}>
-                <td data-label="Attempt" class="num">
-                  {attempt.attempt}
-                </td>
-                <td data-label="Time">
-                  <DateTime iso={attempt.attempted_at} />
-                </td>
-                <td data-label="Status code">
-                  <StatusCode code={attempt.status_code} />
-                </td>
-                <td data-label="Duration" class="num">
-                  {formatDuration(attempt.duration_ms)}
-                </td>
-                <td data-label="Error">{attempt.error ? <span class="break">{attempt.error}</span> : <span class="muted">—</span>}</td>
-                <td data-label="Response" class="cell-response">
-                  {attempt.response_body ? <pre class="excerpt">{attempt.response_body}</pre> : <span class="muted">—</span>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Attempts"
+          rows={attempts}
+          rowKey={(attempt) => attempt.attempt}
+          rowAttributes={(attempt) => ({ 'data-attempt': attempt.attempt })}
+          columns={[
+            { label: '#', cellLabel: 'Attempt', class: 'num', cell: (attempt) => attempt.attempt },
+            { label: 'Time', cell: (attempt) => <DateTime iso={attempt.attempted_at} /> },
+            { label: 'Status code', cell: (attempt) => <StatusCode code={attempt.status_code} /> },
+            { label: 'Duration', class: 'num', cell: (attempt) => formatDuration(attempt.duration_ms) },
+            {
+              label: 'Error',
+              cell: (attempt) => (attempt.error ? <span class="break">{attempt.error}</span> : <span class="muted">—</span>),
+            },
+            {
+              label: 'Response',
+              class: 'cell-response',
+              cell: (attempt) =>
+                attempt.response_body ? <pre class="excerpt">{attempt.response_body}</pre> : <span class="muted">—</span>,
+            },
+          ]}
+        />
       )}
     </section>
   );

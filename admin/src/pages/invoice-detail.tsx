@@ -2,12 +2,17 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import type { Invoice, PaymentMethod } from '../api/types';
 import { StatusBadge } from '../components/badges';
+import { Breadcrumbs } from '../components/breadcrumbs';
+import { Card, Overview } from '../components/card';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { DataTable } from '../components/data-table';
 import { DocumentFrame, saveBlob } from '../components/document-frame';
+import { Fact, Totals } from '../components/facts';
+import { FormActions } from '../components/field';
 import { Link } from '../components/link';
-import { Notice } from '../components/notice';
+import { MessageNotice, type Message } from '../components/notice';
 import { ReadOnlyNote, ScopePage } from '../components/scope-notice';
-import { EmptyState, LoadError, Loading, errorText } from '../components/states';
+import { answered, errorText, NotFound, Unloaded } from '../components/states';
 import { DateTime } from '../components/time';
 import { useAsync } from '../hooks/use-async';
 import { useTitle } from '../hooks/use-title';
@@ -22,43 +27,28 @@ export function InvoiceDetail({ id }: { id: number }) {
   const readable = canRead(account, 'invoices');
   const invoice = useAsync(() => (readable ? client.getInvoice(id) : Promise.resolve(undefined)), [client, id, readable]);
   useTitle(invoice.data ? `Invoice ${invoice.data.invoice_number}` : 'Invoice');
-  if (!readable || (invoice.error instanceof ApiError && invoice.error.status === 403))
-    return <ScopePage account={account} area="invoices" title="Invoice" />;
-  if (invoice.loading && !invoice.data) return <Loading label="Loading the invoice…" />;
+  if (!readable || answered(invoice.error, 403)) return <ScopePage account={account} area="invoices" title="Invoice" />;
   if (!invoice.data) {
-    if (invoice.error instanceof ApiError && invoice.error.status === 404)
-      return (
-        <EmptyState
-          title="Invoice not found"
-          action={
-            <Link href={pathFor({ name: 'invoices' })} class="btn btn-secondary">
-              Back to invoices
-            </Link>
-          }
-        >
-          <p>It may belong to the other mode (test and live have separate invoices).</p>
-        </EmptyState>
-      );
-    return <LoadError error={invoice.error} what="the invoice" onRetry={() => void invoice.reload()} />;
+    return (
+      <Unloaded
+        state={invoice}
+        what="the invoice"
+        notFound={
+          <NotFound title="Invoice not found" back={{ href: pathFor({ name: 'invoices' }), label: 'Back to invoices' }}>
+            <p>It may belong to the other mode (test and live have separate invoices).</p>
+          </NotFound>
+        }
+      />
+    );
   }
   const current = invoice.data;
   return (
     <>
-      <nav class="breadcrumbs" aria-label="Breadcrumb">
-        <Link href={pathFor({ name: 'invoices' })}>Invoices</Link>
-        <span aria-hidden="true"> / </span>
-        <span aria-current="page">{current.invoice_number}</span>
-      </nav>
+      <Breadcrumbs trail={[{ href: pathFor({ name: 'invoices' }), label: 'Invoices' }]} current={current.invoice_number} />
       <InvoiceOverview invoice={current} onChanged={(next) => invoice.setData(next)} />
-      <section class="card" aria-labelledby="pdf-title">
-        <div class="card-header">
-          <h2 id="pdf-title" class="card-title">
-            Document
-          </h2>
-          <XmlDownloads invoice={current} />
-        </div>
+      <Card id="pdf" title="Document" actions={<XmlDownloads invoice={current} />}>
         <DocumentFrame load={() => client.invoicePdf(current.id)} title="Invoice PDF" filename={`${current.invoice_number}.pdf`} />
-      </section>
+      </Card>
     </>
   );
 }
@@ -67,7 +57,7 @@ function InvoiceOverview({ invoice, onChanged }: { invoice: Invoice; onChanged: 
   const { account, client } = useSession();
   const writable = canWrite(account, 'invoices');
   const money = (amount: number) => formatMoney(amount, invoice.currency);
-  const [message, setMessage] = useState<{ tone: 'success' | 'danger'; text: string }>();
+  const [message, setMessage] = useState<Message>();
   const [confirmVoid, setConfirmVoid] = useState(false);
   const [busy, setBusy] = useState<'void' | 'send'>();
   const [voidError, setVoidError] = useState<string>();
@@ -105,15 +95,13 @@ function InvoiceOverview({ invoice, onChanged }: { invoice: Invoice; onChanged: 
   }
 
   return (
-    <section class="card overview" aria-labelledby="invoice-title">
-      <div class="overview-head">
-        <div class="overview-title">
-          <h1 id="invoice-title" class="page-title mono" tabIndex={-1}>
-            {invoice.invoice_number}
-          </h1>
-          <StatusBadge view={invoiceStatusView(invoice)} large />
-        </div>
-        <p class="page-lead">
+    <Overview
+      id="invoice"
+      title={invoice.invoice_number}
+      titleClass="mono"
+      badge={<StatusBadge view={invoiceStatusView(invoice)} large />}
+      lead={
+        <>
           {invoice.customer.name}
           {invoice.customer.company && <>, {invoice.customer.company}</>} · <span class="break">{invoice.customer.email}</span>
           {invoice.order_id !== null && (
@@ -125,131 +113,75 @@ function InvoiceOverview({ invoice, onChanged }: { invoice: Invoice; onChanged: 
               </Link>
             </>
           )}
-        </p>
-      </div>
-      {message && (
-        <Notice tone={message.tone} onDismiss={() => setMessage(undefined)}>
-          {message.text}
-        </Notice>
-      )}
+        </>
+      }
+    >
+      <MessageNotice message={message} onDismiss={() => setMessage(undefined)} />
       <dl class="facts">
-        <div>
-          <dt>Total</dt>
-          <dd>
-            <strong>{money(invoice.total)}</strong>
-          </dd>
-        </div>
-        <div>
-          <dt>Paid</dt>
-          <dd>{money(invoice.amount_paid)}</dd>
-        </div>
-        <div>
-          <dt>Amount due</dt>
-          <dd data-amount-due>{money(invoice.amount_due)}</dd>
-        </div>
-        <div>
-          <dt>Due date</dt>
-          <dd class={invoice.overdue ? 'overdue' : undefined}>
-            {formatDate(invoice.due_date)}
-            {invoice.overdue && <strong> — overdue</strong>}
-          </dd>
-        </div>
-        <div>
-          <dt>Issued</dt>
-          <dd>
-            <DateTime iso={invoice.issued_at} />
-          </dd>
-        </div>
-        <div>
-          <dt>Sent</dt>
-          <dd>
-            <DateTime iso={invoice.last_sent_at ?? invoice.sent_at} />
-          </dd>
-        </div>
+        <Fact label="Total">
+          <strong>{money(invoice.total)}</strong>
+        </Fact>
+        <Fact label="Paid">{money(invoice.amount_paid)}</Fact>
+        <Fact label="Amount due" data-amount-due>
+          {money(invoice.amount_due)}
+        </Fact>
+        <Fact label="Due date" class={invoice.overdue ? 'overdue' : undefined}>
+          {formatDate(invoice.due_date)}
+          {invoice.overdue && <strong> — overdue</strong>}
+        </Fact>
+        <Fact label="Issued">
+          <DateTime iso={invoice.issued_at} />
+        </Fact>
+        <Fact label="Sent">
+          <DateTime iso={invoice.last_sent_at ?? invoice.sent_at} />
+        </Fact>
         {invoice.paid_at && (
-          <div>
-            <dt>Paid in full</dt>
-            <dd>
-              <DateTime iso={invoice.paid_at} />
-            </dd>
-          </div>
+          <Fact label="Paid in full">
+            <DateTime iso={invoice.paid_at} />
+          </Fact>
         )}
         {invoice.voided_at && (
-          <div>
-            <dt>Voided</dt>
-            <dd>
-              <DateTime iso={invoice.voided_at} />
-            </dd>
-          </div>
+          <Fact label="Voided">
+            <DateTime iso={invoice.voided_at} />
+          </Fact>
         )}
       </dl>
-      <table class="table responsive" aria-label="Invoice lines">
-        <thead>
-          <tr>
-            <th scope="col">Line</th>
-            <th scope="col" class="num">
-              Quantity
-            </th>
-            <th scope="col" class="num">
-              Unit price
-            </th>
-            <th scope="col" class="num">
-              Tax
-            </th>
-            <th scope="col" class="num">
-              Amount
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {invoice.items.map((item) => (
-            <tr key={item.position}>
-              <td data-label="Line" class="cell-main">
+      <DataTable
+        label="Invoice lines"
+        rows={invoice.items}
+        rowKey={(item) => item.position}
+        columns={[
+          {
+            label: 'Line',
+            class: 'cell-main',
+            cell: (item) => (
+              <>
                 {item.position}. {item.description}
-              </td>
-              <td data-label="Quantity" class="num">
-                {item.quantity.toLocaleString('en-GB')}
-              </td>
-              <td data-label="Unit price" class="num">
-                {money(item.unit_price)}
-              </td>
-              <td data-label="Tax" class="num">
-                {item.tax_rate} %
-              </td>
-              <td data-label="Amount" class="num">
-                {money(item.amount)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <dl class="totals">
-        <div>
-          <dt>Subtotal</dt>
-          <dd>{money(invoice.subtotal)}</dd>
-        </div>
-        <div>
-          <dt>Shipping</dt>
-          <dd>{money(invoice.shipping)}</dd>
-        </div>
-        {invoice.tax_breakdown.map((group) => (
-          <div key={group.tax_rate}>
-            <dt>
-              Tax {group.tax_rate} % of {money(group.taxable_amount)}
-            </dt>
-            <dd>{money(group.tax)}</dd>
-          </div>
-        ))}
-        <div class="totals-total">
-          <dt>Total</dt>
-          <dd>{money(invoice.total)}</dd>
-        </div>
-      </dl>
-      {(invoice.payments?.length ?? 0) > 0 && (
+              </>
+            ),
+          },
+          { label: 'Quantity', class: 'num', cell: (item) => item.quantity.toLocaleString('en-GB') },
+          { label: 'Unit price', class: 'num', cell: (item) => money(item.unit_price) },
+          { label: 'Tax', class: 'num', cell: (item) => `${item.tax_rate} %` },
+          { label: 'Amount', class: 'num', cell: (item) => money(item.amount) },
+        ]}
+      />
+      <Totals
+        parts={[
+          ['Subtotal', money(invoice.subtotal)],
+          ['Shipping', money(invoice.shipping)],
+          ...invoice.tax_breakdown.map((group): [string, string] => [
+            `Tax ${group.tax_rate} % of ${money(group.taxable_amount)}`,
+            money(group.tax),
+          ]),
+        ]}
+        total={money(invoice.total)}
+      />
+      {invoice.payments.length > 0 && (
         <>
           <h2 class="card-title">Payments</h2>
           <ul class="list" aria-label="Payments">
-            {invoice.payments!.map((payment) => (
+            {invoice.payments.map((payment) => (
               <li key={payment.id}>
                 {money(payment.amount)} · {PAYMENT_METHODS.find(([value]) => value === payment.method)?.[1] ?? payment.method} ·{' '}
                 <DateTime iso={payment.paid_at} />
@@ -317,7 +249,7 @@ function InvoiceOverview({ invoice, onChanged }: { invoice: Invoice; onChanged: 
           the order can be invoiced again. This cannot be undone.
         </p>
       </ConfirmDialog>
-    </section>
+    </Overview>
   );
 }
 
@@ -420,16 +352,7 @@ function PaymentForm({ invoice, onPaid }: { invoice: Invoice; onPaid: (invoice: 
           {errors.reference && <p class="field-error">{errors.reference}</p>}
         </div>
       </div>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="form-actions">
-        <button type="submit" class="btn btn-primary" disabled={busy}>
-          {busy ? 'Recording…' : 'Record payment'}
-        </button>
-      </div>
+      <FormActions error={error} busy={busy} label="Record payment" busyLabel="Recording…" />
     </form>
   );
 }

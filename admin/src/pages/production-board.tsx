@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
-import { ApiError } from '../api/client';
 import type { Job, JobStatus, Machine, Page } from '../api/types';
 import { StatusBadge } from '../components/badges';
 import { Link } from '../components/link';
-import { Notice } from '../components/notice';
+import { Fact } from '../components/facts';
+import { FilterSelect } from '../components/filter-select';
+import { MessageNotice, Notice, type Message } from '../components/notice';
+import { PageHeader } from '../components/page-header';
 import { ReadOnlyNote, ScopePage } from '../components/scope-notice';
-import { LoadError, Loading, errorText } from '../components/states';
+import { answered, LoadError, Loading, errorText } from '../components/states';
 import { useAsync } from '../hooks/use-async';
 import { useInterval } from '../hooks/use-interval';
 import { useTitle } from '../hooks/use-title';
@@ -54,12 +56,11 @@ export function ProductionBoard({ search }: { search: string }) {
 
   const [busyJob, setBusyJob] = useState<number>();
   const [dragging, setDragging] = useState<Job>();
-  const [message, setMessage] = useState<{ tone: 'success' | 'danger'; text: string }>();
+  const [message, setMessage] = useState<Message>();
 
   useInterval(() => void board.reload(true), BOARD_REFRESH_MS, readable && busyJob === undefined && dragging === undefined);
 
-  if (!readable || (board.error instanceof ApiError && board.error.status === 403))
-    return <ScopePage account={account} area="production" title="Production" />;
+  if (!readable || answered(board.error, 403)) return <ScopePage account={account} area="production" title="Production" />;
 
   const machines = board.data?.machines ?? [];
   const machineName = (id: number | null) =>
@@ -68,7 +69,7 @@ export function ProductionBoard({ search }: { search: string }) {
   async function act(job: Job, what: () => Promise<Job>, done: (job: Job) => string) {
     setBusyJob(job.id);
     setMessage(undefined);
-    let outcome: { tone: 'success' | 'danger'; text: string };
+    let outcome: Message;
     try {
       outcome = { tone: 'success', text: done(await what()) };
     } catch (caught) {
@@ -100,39 +101,26 @@ export function ProductionBoard({ search }: { search: string }) {
 
   return (
     <>
-      <div class="page-header">
-        <div>
-          <h1 class="page-title" tabIndex={-1}>
-            Production
-          </h1>
-          <p class="page-lead">
-            Jobs in queue order (rush first, then by due date). Move a job with its buttons, or drag it to a column it may move to.
-          </p>
-        </div>
-        <Link href={pathFor({ name: 'machines' })} class="btn btn-secondary">
-          Machines and queues
-        </Link>
-      </div>
+      <PageHeader
+        title="Production"
+        lead="Jobs in queue order (rush first, then by due date). Move a job with its buttons, or drag it to a column it may move to."
+        actions={
+          <Link href={pathFor({ name: 'machines' })} class="btn btn-secondary">
+            Machines and queues
+          </Link>
+        }
+      />
       <form class="filters" aria-label="Filter jobs" onSubmit={(event) => event.preventDefault()}>
-        <div class="filter">
-          <label for="board-machine">Machine</label>
-          <select
-            id="board-machine"
-            class="input select"
-            value={machineFilter === undefined ? '' : String(machineFilter)}
-            onChange={(event) => {
-              const value = event.currentTarget.value;
-              navigate(pathFor({ name: 'production' }) + (value ? `?machine=${value}` : ''), { replace: true });
-            }}
-          >
-            <option value="">All machines</option>
-            {machines.map((machine) => (
-              <option key={machine.id} value={machine.id}>
-                {machine.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="board-machine"
+          label="Machine"
+          value={machineFilter === undefined ? '' : String(machineFilter)}
+          options={[
+            { value: '', label: 'All machines' },
+            ...machines.map((machine) => ({ value: String(machine.id), label: machine.name })),
+          ]}
+          onChange={(value) => navigate(pathFor({ name: 'production' }) + (value ? `?machine=${value}` : ''), { replace: true })}
+        />
         <div class="filter filter-actions">
           <span class="live" aria-live="off">
             <span class="live-dot" aria-hidden="true" /> Refreshing every {BOARD_REFRESH_MS / 1000} s
@@ -141,11 +129,7 @@ export function ProductionBoard({ search }: { search: string }) {
         </div>
       </form>
       {!writable && <ReadOnlyNote area="production" />}
-      {message && (
-        <Notice tone={message.tone} onDismiss={() => setMessage(undefined)}>
-          {message.text}
-        </Notice>
-      )}
+      <MessageNotice message={message} onDismiss={() => setMessage(undefined)} />
       {board.data && board.error !== undefined && <p class="field-error">Refreshing failed: {errorText(board.error)}</p>}
       {board.loading && !board.data && <Loading label="Loading the board…" />}
       {!board.loading && !board.data && <LoadError error={board.error} what="the production board" onRetry={() => void board.reload()} />}
@@ -272,33 +256,14 @@ function JobCard({
         <span class="muted">Job {job.id} ·</span> {job.description}
       </p>
       <dl class="job-facts">
-        <div>
-          <dt>Quantity</dt>
-          <dd>{job.quantity.toLocaleString('en-GB')}</dd>
-        </div>
-        <div>
-          <dt>Due</dt>
-          <dd class={overdue ? 'overdue' : undefined}>
-            {formatDate(job.due_date)}
-            {overdue && <strong> — overdue</strong>}
-          </dd>
-        </div>
-        <div>
-          <dt>Machine</dt>
-          <dd>{machineName ?? <span class="muted">none</span>}</dd>
-        </div>
-        {job.status === 'on_hold' && job.held_from && (
-          <div>
-            <dt>Held from</dt>
-            <dd>{jobStatusView(job.held_from).label}</dd>
-          </div>
-        )}
-        {job.reprints > 0 && (
-          <div>
-            <dt>Reprints</dt>
-            <dd>{job.reprints}</dd>
-          </div>
-        )}
+        <Fact label="Quantity">{job.quantity.toLocaleString('en-GB')}</Fact>
+        <Fact label="Due" class={overdue ? 'overdue' : undefined}>
+          {formatDate(job.due_date)}
+          {overdue && <strong> — overdue</strong>}
+        </Fact>
+        <Fact label="Machine">{machineName ?? <span class="muted">none</span>}</Fact>
+        {job.status === 'on_hold' && job.held_from && <Fact label="Held from">{jobStatusView(job.held_from).label}</Fact>}
+        {job.reprints > 0 && <Fact label="Reprints">{job.reprints}</Fact>}
       </dl>
       {job.status === 'failed' && <StatusBadge view={jobStatusView('failed')} />}
       {writable && (

@@ -2,13 +2,16 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import type { Webhook } from '../api/types';
 import { ActiveBadge } from '../components/badges';
+import { Breadcrumbs } from '../components/breadcrumbs';
+import { Overview } from '../components/card';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { DeliveriesPanel } from '../components/deliveries-panel';
+import { Fact } from '../components/facts';
 import { Link } from '../components/link';
-import { Notice } from '../components/notice';
+import { MessageNotice, type Message } from '../components/notice';
 import { SecretReveal } from '../components/secret-reveal';
 import { SendTest } from '../components/send-test';
-import { EmptyState, LoadError, Loading } from '../components/states';
+import { NotFound, Unloaded } from '../components/states';
 import { DateTime } from '../components/time';
 import { useAsync } from '../hooks/use-async';
 import { useTitle } from '../hooks/use-title';
@@ -31,35 +34,26 @@ export function WebhookDetail({ id, search }: { id: number; search: string }) {
   const [watchUntil, setWatchUntil] = useState(0);
   const [refreshToken, setRefreshToken] = useState(0);
 
-  if (webhook.loading && !webhook.data) return <Loading label="Loading the webhook…" />;
   if (!webhook.data) {
-    if (webhook.error instanceof ApiError && webhook.error.status === 404) {
-      return (
-        <EmptyState
-          title="Webhook not found"
-          action={
-            <Link href={pathFor({ name: 'webhooks' })} class="btn btn-secondary">
-              Back to webhooks
-            </Link>
-          }
-        >
-          <p>It may have been deleted, or it belongs to the other mode (test and live have separate webhooks).</p>
-        </EmptyState>
-      );
-    }
-    return <LoadError error={webhook.error} what="the webhook" onRetry={() => void webhook.reload()} />;
+    return (
+      <Unloaded
+        state={webhook}
+        what="the webhook"
+        notFound={
+          <NotFound title="Webhook not found" back={{ href: pathFor({ name: 'webhooks' }), label: 'Back to webhooks' }}>
+            <p>It may have been deleted, or it belongs to the other mode (test and live have separate webhooks).</p>
+          </NotFound>
+        }
+      />
+    );
   }
   const current = webhook.data;
 
   return (
     <>
-      <nav class="breadcrumbs" aria-label="Breadcrumb">
-        <Link href={pathFor({ name: 'webhooks' })}>Webhooks</Link>
-        <span aria-hidden="true"> / </span>
-        <span aria-current="page">Webhook {current.id}</span>
-      </nav>
+      <Breadcrumbs trail={[{ href: pathFor({ name: 'webhooks' }), label: 'Webhooks' }]} current={`Webhook ${current.id}`} />
       {revealed && <SecretReveal revealed={revealed} onDone={() => setRevealed(undefined)} />}
-      <Overview
+      <WebhookOverview
         webhook={current}
         onChanged={(next) => webhook.setData(next)}
         onRotated={(secret) => setRevealed({ webhookId: current.id, secret, reason: 'rotated' })}
@@ -79,7 +73,7 @@ export function WebhookDetail({ id, search }: { id: number; search: string }) {
 
 type Dialog = 'delete' | 'rotate' | undefined;
 
-function Overview({
+function WebhookOverview({
   webhook,
   onChanged,
   onRotated,
@@ -94,7 +88,7 @@ function Overview({
   const [dialog, setDialog] = useState<Dialog>();
   const [busy, setBusy] = useState(false);
   const [dialogError, setDialogError] = useState<string>();
-  const [message, setMessage] = useState<{ tone: 'success' | 'danger'; text: string }>();
+  const [message, setMessage] = useState<Message>();
 
   const fail = (caught: unknown) => (caught instanceof ApiError ? describeError(caught) : String(caught));
   const closeDialog = () => {
@@ -141,54 +135,37 @@ function Overview({
   }
 
   return (
-    <section class="card overview" aria-labelledby="webhook-title">
-      <div class="overview-head">
-        <div class="overview-title">
-          <h1 id="webhook-title" class="page-title url-title" tabIndex={-1}>
-            {webhook.url}
-          </h1>
-          <ActiveBadge active={webhook.active} />
-        </div>
-        {webhook.description && <p class="page-lead">{webhook.description}</p>}
-      </div>
-      {message && (
-        <Notice tone={message.tone} onDismiss={() => setMessage(undefined)}>
-          {message.text}
-        </Notice>
-      )}
+    <Overview
+      id="webhook"
+      title={webhook.url}
+      titleClass="url-title"
+      badge={<ActiveBadge active={webhook.active} />}
+      lead={webhook.description}
+    >
+      <MessageNotice message={message} onDismiss={() => setMessage(undefined)} />
       <dl class="facts">
-        <div>
-          <dt>Signing secret</dt>
-          <dd class="mono">{webhook.secret}</dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>
-            <DateTime iso={webhook.created_at} />
-          </dd>
-        </div>
-        <div>
-          <dt>Updated</dt>
-          <dd>
-            <DateTime iso={webhook.updated_at} />
-          </dd>
-        </div>
-        <div class="fact-wide">
-          <dt>Events</dt>
-          <dd>
-            {isAllEvents(webhook.events) ? (
-              <span>All events, including kinds added later</span>
-            ) : (
-              <ul class="chips" aria-label="Subscribed events">
-                {webhook.events.map((kind) => (
-                  <li key={kind} class="chip mono">
-                    {kind}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </dd>
-        </div>
+        <Fact label="Signing secret" class="mono">
+          {webhook.secret}
+        </Fact>
+        <Fact label="Created">
+          <DateTime iso={webhook.created_at} />
+        </Fact>
+        <Fact label="Updated">
+          <DateTime iso={webhook.updated_at} />
+        </Fact>
+        <Fact label="Events" wide>
+          {isAllEvents(webhook.events) ? (
+            <span>All events, including kinds added later</span>
+          ) : (
+            <ul class="chips" aria-label="Subscribed events">
+              {webhook.events.map((kind) => (
+                <li key={kind} class="chip mono">
+                  {kind}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Fact>
       </dl>
       {writable ? (
         <div class="actions" role="group" aria-label="Webhook actions">
@@ -237,6 +214,6 @@ function Overview({
           you can update your receiver without missing events.
         </p>
       </ConfirmDialog>
-    </section>
+    </Overview>
   );
 }

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import type { Webhook, WebhookInput } from '../api/types';
+import { Breadcrumbs } from '../components/breadcrumbs';
 import { EventPicker } from '../components/event-picker';
-import { describedBy, Field } from '../components/field';
+import { describedBy, Field, FormActions } from '../components/field';
 import { Link } from '../components/link';
 import { Notice } from '../components/notice';
-import { LoadError, Loading } from '../components/states';
+import { Unloaded } from '../components/states';
 import { useAsync } from '../hooks/use-async';
 import { useTitle } from '../hooks/use-title';
 import { canWriteWebhooks } from '../lib/access';
@@ -16,22 +17,21 @@ import { validateWebhookUrl } from '../lib/webhook-url';
 import { navigate } from '../router';
 import { handOverSecret } from '../secret-store';
 import { useFlash, useSession } from '../session-context';
-import { ScopeMissing } from './scope-missing';
+import { WebhooksScopePage } from '../components/scope-notice';
 
 const FIELDS = ['url', 'events', 'active', 'description'] as const;
 const DESCRIPTION_MAX = 500;
 
-export function NewWebhook() {
-  useTitle('Add webhook');
-  return <WebhookFormPage />;
+/** Adds a webhook (no `id`) or edits one: the same form, the edited registration's values filled in. */
+export function WebhookForm({ id }: { id?: number }) {
+  useTitle(id === undefined ? 'Add webhook' : 'Edit webhook');
+  return id === undefined ? <WebhookFormPage /> : <EditedWebhook id={id} />;
 }
 
-export function EditWebhook({ id }: { id: number }) {
-  useTitle('Edit webhook');
+function EditedWebhook({ id }: { id: number }) {
   const { client } = useSession();
   const webhook = useAsync(() => client.getWebhook(id), [client, id]);
-  if (webhook.loading) return <Loading label="Loading the webhook…" />;
-  if (!webhook.data) return <LoadError error={webhook.error} what="the webhook" onRetry={() => void webhook.reload()} />;
+  if (!webhook.data) return <Unloaded state={webhook} what="the webhook" />;
   return <WebhookFormPage existing={webhook.data} />;
 }
 
@@ -49,7 +49,7 @@ function WebhookFormPage({ existing }: { existing?: Webhook }) {
   const [formError, setFormError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  if (!canWriteWebhooks(account)) return <ScopeMissing account={account} />;
+  if (!canWriteWebhooks(account)) return <WebhooksScopePage account={account} />;
 
   const urlError = serverErrors.url ?? (touched.url || touched.submitted ? validateWebhookUrl(form.url) : undefined);
   const eventsError = serverErrors.events ?? (touched.submitted ? validateEvents(form.events) : undefined);
@@ -115,15 +115,9 @@ function WebhookFormPage({ existing }: { existing?: Webhook }) {
 
   return (
     <>
-      <nav class="breadcrumbs" aria-label="Breadcrumb">
-        <Link href={pathFor({ name: 'webhooks' })}>Webhooks</Link>
-        {existing && (
-          <>
-            <span aria-hidden="true"> / </span>
-            <Link href={back}>{existing.url}</Link>
-          </>
-        )}
-      </nav>
+      <Breadcrumbs
+        trail={[{ href: pathFor({ name: 'webhooks' }), label: 'Webhooks' }, ...(existing ? [{ href: back, label: existing.url }] : [])]}
+      />
       <h1 class="page-title" tabIndex={-1}>
         {existing ? 'Edit webhook' : 'Add webhook'}
       </h1>
@@ -192,14 +186,11 @@ function WebhookFormPage({ existing }: { existing?: Webhook }) {
           </p>
         </div>
 
-        <div class="form-actions">
-          <button type="submit" class="btn btn-primary" disabled={busy}>
-            {busy ? 'Saving…' : existing ? 'Save changes' : 'Create webhook'}
-          </button>
+        <FormActions busy={busy} label={existing ? 'Save changes' : 'Create webhook'} busyLabel="Saving…">
           <Link href={back} class="btn btn-secondary">
             Cancel
           </Link>
-        </div>
+        </FormActions>
       </form>
     </>
   );
