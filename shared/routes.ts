@@ -174,7 +174,7 @@ export const addressesList = /* @__PURE__ */ r({
   id: 'addresses.list',
   method: 'GET',
   path: '/v1/customers/{id}/addresses',
-  handler: 'customers/addresses/list',
+  handler: 'addresses/list',
   scopes: ['customers:read'],
   customer: 'path',
 });
@@ -182,7 +182,7 @@ export const addressesCreate = /* @__PURE__ */ r({
   id: 'addresses.create',
   method: 'POST',
   path: '/v1/customers/{id}/addresses',
-  handler: 'customers/addresses/create',
+  handler: 'addresses/create',
   scopes: ['customers:write'],
   customer: 'path',
 });
@@ -190,7 +190,7 @@ export const addressesGet = /* @__PURE__ */ r({
   id: 'addresses.get',
   method: 'GET',
   path: '/v1/customers/{id}/addresses/{addressId}',
-  handler: 'customers/addresses/get',
+  handler: 'addresses/get',
   scopes: ['customers:read'],
   customer: 'path',
 });
@@ -198,7 +198,7 @@ export const addressesUpdate = /* @__PURE__ */ r({
   id: 'addresses.update',
   method: 'PUT',
   path: '/v1/customers/{id}/addresses/{addressId}',
-  handler: 'customers/addresses/update',
+  handler: 'addresses/update',
   scopes: ['customers:write'],
   customer: 'path',
 });
@@ -206,7 +206,7 @@ export const addressesDelete = /* @__PURE__ */ r({
   id: 'addresses.delete',
   method: 'DELETE',
   path: '/v1/customers/{id}/addresses/{addressId}',
-  handler: 'customers/addresses/delete',
+  handler: 'addresses/delete',
   scopes: ['customers:write'],
   customer: 'path',
 });
@@ -368,7 +368,7 @@ export const customersQuotes = /* @__PURE__ */ r({
   id: 'customers.quotes',
   method: 'GET',
   path: '/v1/customers/{id}/quotes',
-  handler: 'quotes/customer-quotes',
+  handler: 'customers/quotes',
   scopes: ['quotes:read'],
 });
 
@@ -402,7 +402,7 @@ export const ordersShipments = /* @__PURE__ */ r({
   id: 'orders.shipments',
   method: 'GET',
   path: '/v1/orders/{id}/shipments',
-  handler: 'shipments/order-shipments',
+  handler: 'orders/shipments',
   scopes: ['shipments:read'],
 });
 export const shipmentsLabel = /* @__PURE__ */ r({
@@ -465,7 +465,7 @@ export const carriersSendcloudWebhook = /* @__PURE__ */ r({
 
 // Customer accounts: a storefront (publishable key) signs its customers in
 const auth = (id: string, path: string, handler: string, extra: Partial<RouteDefinition> = {}) =>
-  r({ id, method: 'POST', path, handler: `customer-auth/${handler}`, scopes: ['auth:customer'], storefront: true, ...extra });
+  r({ id, method: 'POST', path, handler: `auth/${handler}`, scopes: ['auth:customer'], storefront: true, ...extra });
 export const authRegister = /* @__PURE__ */ auth('auth.register', '/v1/auth/register', 'register', { mail: true });
 export const authRegisterConfirm = /* @__PURE__ */ auth('auth.registerConfirm', '/v1/auth/register/confirm', 'register-confirm');
 export const authLogin = /* @__PURE__ */ auth('auth.login', '/v1/auth/login', 'login', { signsTokens: true });
@@ -479,7 +479,7 @@ export const authPasswordResetConfirm = /* @__PURE__ */ auth(
 );
 // …and the signed-in customer, with the access token (customer tokens only)
 const me = (id: string, method: HttpMethod, path: string, handler: string) =>
-  r({ id, method, path, handler: `customer-auth/${handler}`, scopes: ['auth:customer'], customer: 'self' });
+  r({ id, method, path, handler: `auth/${handler}`, scopes: ['auth:customer'], customer: 'self' });
 export const authMe = /* @__PURE__ */ me('auth.me', 'GET', '/v1/auth/me', 'me');
 export const authMeUpdate = /* @__PURE__ */ me('auth.meUpdate', 'PUT', '/v1/auth/me', 'me-update');
 export const authPassword = /* @__PURE__ */ me('auth.password', 'POST', '/v1/auth/password', 'password');
@@ -488,7 +488,7 @@ export const authJwks = /* @__PURE__ */ r({
   method: 'GET',
   path: '/v1/auth/jwks.json',
   aliases: ['/.well-known/jwks.json'],
-  handler: 'customer-auth/jwks',
+  handler: 'auth/jwks',
   scopes: [],
   auth: 'none',
 });
@@ -572,7 +572,7 @@ export const customersInvoices = /* @__PURE__ */ r({
   id: 'customers.invoices',
   method: 'GET',
   path: '/v1/customers/{id}/invoices',
-  handler: 'invoices/customer-invoices',
+  handler: 'customers/invoices',
   scopes: ['invoices:read'],
 });
 
@@ -581,24 +581,24 @@ export const auditList = /* @__PURE__ */ r({
   id: 'audit.list',
   method: 'GET',
   path: '/v1/audit-logs',
-  handler: 'audit-logs/list',
+  handler: 'audit/list',
   scopes: ['audit:read'],
 });
 
-// Events (the stored outbox events, kept 30 days). Handlers in functions/event-log/: functions/events/
-// holds the event pipeline's workers (stream router, delivery, dead letters), not API routes.
+// Events (the stored outbox events, kept 30 days; domain folder shared/event-log/). Their handlers sit in
+// functions/events/ beside the event pipeline's entry points (stream router, delivery, dead letters, sweeper).
 export const eventsList = /* @__PURE__ */ r({
   id: 'events.list',
   method: 'GET',
   path: '/v1/events',
-  handler: 'event-log/list',
+  handler: 'events/list',
   scopes: ['events:read'],
 });
 export const eventsGet = /* @__PURE__ */ r({
   id: 'events.get',
   method: 'GET',
   path: '/v1/events/{id}',
-  handler: 'event-log/get',
+  handler: 'events/get',
   scopes: ['events:read'],
 });
 
@@ -607,70 +607,70 @@ export const jobsList = /* @__PURE__ */ r({
   id: 'jobs.list',
   method: 'GET',
   path: '/v1/production/jobs',
-  handler: 'production/jobs/list',
+  handler: 'jobs/list',
   scopes: ['production:read'],
 });
 export const jobsGet = /* @__PURE__ */ r({
   id: 'jobs.get',
   method: 'GET',
   path: '/v1/production/jobs/{id}',
-  handler: 'production/jobs/get',
+  handler: 'jobs/get',
   scopes: ['production:read'],
 });
 export const jobsUpdate = /* @__PURE__ */ r({
   id: 'jobs.update',
   method: 'PUT',
   path: '/v1/production/jobs/{id}',
-  handler: 'production/jobs/update',
+  handler: 'jobs/update',
   scopes: ['production:write'],
 });
 export const jobsSetStatus = /* @__PURE__ */ r({
   id: 'jobs.setStatus',
   method: 'PUT',
   path: '/v1/production/jobs/{id}/status',
-  handler: 'production/jobs/set-status',
+  handler: 'jobs/set-status',
   scopes: ['production:write'],
 });
 export const machinesList = /* @__PURE__ */ r({
   id: 'machines.list',
   method: 'GET',
   path: '/v1/production/machines',
-  handler: 'production/machines/list',
+  handler: 'machines/list',
   scopes: ['production:read'],
 });
 export const machinesCreate = /* @__PURE__ */ r({
   id: 'machines.create',
   method: 'POST',
   path: '/v1/production/machines',
-  handler: 'production/machines/create',
+  handler: 'machines/create',
   scopes: ['production:write'],
 });
 export const machinesGet = /* @__PURE__ */ r({
   id: 'machines.get',
   method: 'GET',
   path: '/v1/production/machines/{id}',
-  handler: 'production/machines/get',
+  handler: 'machines/get',
   scopes: ['production:read'],
 });
 export const machinesUpdate = /* @__PURE__ */ r({
   id: 'machines.update',
   method: 'PUT',
   path: '/v1/production/machines/{id}',
-  handler: 'production/machines/update',
+  handler: 'machines/update',
   scopes: ['production:write'],
 });
 export const machinesDelete = /* @__PURE__ */ r({
   id: 'machines.delete',
   method: 'DELETE',
   path: '/v1/production/machines/{id}',
-  handler: 'production/machines/delete',
+  handler: 'machines/delete',
   scopes: ['production:write'],
 });
 export const machinesQueue = /* @__PURE__ */ r({
   id: 'machines.queue',
   method: 'GET',
   path: '/v1/production/machines/{id}/queue',
-  handler: 'production/machines/queue',
+  handler: 'machines/queue',
   scopes: ['production:read'],
 });
 
@@ -806,7 +806,7 @@ export const filesOfOrder = /* @__PURE__ */ r({
   id: 'files.ofOrder',
   method: 'GET',
   path: '/v1/orders/{id}/files',
-  handler: 'files/order-files',
+  handler: 'files/of-order',
   scopes: ['orders:read', 'files:read'],
   customer: 'own',
 });
@@ -861,7 +861,7 @@ export const cartsCheckout = /* @__PURE__ */ sessionCart('carts.checkout', 'POST
   secretScopes: ['orders:write'],
 });
 const customerCart = (id: string, method: HttpMethod, path: string, handler: string, scope: 'carts:read' | 'carts:write') =>
-  r({ id, method, path, handler: `carts/customer/${handler}`, scopes: [scope], customer: 'self' });
+  r({ id, method, path, handler: `cart/${handler}`, scopes: [scope], customer: 'self' });
 export const cartGet = /* @__PURE__ */ customerCart('cart.get', 'GET', '/v1/cart', 'get', 'carts:read');
 export const cartAddItem = /* @__PURE__ */ customerCart('cart.addItem', 'POST', '/v1/cart/items', 'add-item', 'carts:write');
 export const cartUpdateItem = /* @__PURE__ */ customerCart(
