@@ -11,7 +11,7 @@ import project from './scripts/lint/no-import-cycle.js';
  *
  *   functions/                      handlers, one per route
  *   events/                         the event pipeline: stream router, delivery worker, dead letters
- *   platform                        shared/http, shared/openapi, shared/{resources,workers,route-docs}.ts
+ *   platform                        shared/http, shared/openapi, shared/{resources,workers}.ts
  *   process                         shared/fulfilment: what spans domains that must not import each other
  *   domains                         shared/<resource>: business rules and storage, one folder per resource
  *   event core                      shared/events: catalogue, outbox writer, stored-event reader
@@ -59,8 +59,8 @@ const layers = [
   { name: 'the process layer (shared/fulfilment)', files: ['shared/fulfilment/**/*.ts'], imports: '^#shared/fulfilment/' },
   {
     name: 'the platform (HTTP, OpenAPI)',
-    files: ['shared/{http,openapi}/**/*.ts', 'shared/{resources,workers,route-docs}.ts'],
-    imports: '^#shared/((http|openapi)/|(resources|workers|route-docs)$)',
+    files: ['shared/{http,openapi}/**/*.ts', 'shared/{resources,workers}.ts'],
+    imports: '^#shared/((http|openapi)/|(resources|workers)$)',
   },
   { name: 'the event pipeline (events/)', files: ['events/**/*.ts'], imports: '^#events/' },
   { name: 'the handlers (functions/)', files: ['functions/**/*.ts'], imports: '^#functions/' },

@@ -16,7 +16,6 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { binaryMediaTypes, physicalName } from '#shared/resources';
-import { routeDocs } from '#shared/route-docs';
 import { pathsOf, type RouteDefinition } from '#shared/routes';
 import { ServiceFunction } from './function';
 import { addGatewayResponses } from './gateway-responses';
@@ -187,7 +186,7 @@ export class Api extends Construct {
         ...functionProps,
         role: roles.roleFor(route),
         handler: route.handler,
-        description: `${route.id}: ${routeDocs[route.id]?.summary ?? ''}`.slice(0, 256),
+        description: `${route.id}: ${route.summary}`.slice(0, 256),
         // Long imports keep running past API Gateway's 29 s answer and still finish atomically.
         ...(route.timeoutSeconds ? { timeoutSeconds: route.timeoutSeconds } : {}),
       });

@@ -6,7 +6,7 @@
  * workers. Each route would otherwise cost the main stack a function, a log group, a permission and
  * a method per path and a subscription filter, and CloudFormation allows 500 resources per stack.
  *
- * A route's group is its OpenAPI tag (shared/route-docs.ts): stable, so adding routes never moves a
+ * A route's group is its OpenAPI tag (the `tag` of its row in shared/routes.ts): stable, so adding routes never moves a
  * function or a method from one nested stack to another. Renaming a tag does move its group's
  * functions (replaced: new names, new log groups) and methods; API Gateway refuses to create a
  * method that still exists on its resource, and the old stack removes it only after the new one
@@ -19,7 +19,6 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { routeDocs } from '#shared/route-docs';
 import type { RouteDefinition } from '#shared/routes';
 import type { StageConfig } from './stages';
 
@@ -30,13 +29,9 @@ const pascalCase = (text: string): string =>
     .map((word) => word[0]!.toUpperCase() + word.slice(1))
     .join('');
 
-/**
- * The group of a route: its tag in shared/route-docs.ts (`Orders`, `Legacy products`…). A route
- * without docs (a unit test keeps both tables equal, so only test route lists have them) falls back
- * to its id's prefix, `files.upload` → `Files`, which is what its tag will most likely be.
- */
+/** The group of a route: its tag (`Orders`, `Legacy products`…). */
 export function routeGroup(route: RouteDefinition): string {
-  return routeDocs[route.id]?.tag ?? pascalCase(route.id.split('.')[0]!);
+  return route.tag;
 }
 
 /** `Legacy products` → `LegacyProductsRoutes`: the construct id of the group's nested stack. */

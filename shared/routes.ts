@@ -1,17 +1,26 @@
 /**
  * The route table: the single source of truth for endpoints. CDK builds API Gateway resources and
- * one function per route from it, the local gateway mounts the same handlers from it, handlers read
- * their required scopes from it, and the OpenAPI document is checked against it.
+ * one function per route from it (in one nested stack per tag), the local gateway mounts the same
+ * handlers from it, handlers read their scopes and grants from it, and the OpenAPI document takes
+ * each route's summary and tag from it.
  *
- * Each route is a named export marked pure, and an operation (shared/<resource>/contract.ts) names
- * its route object: a handler bundle then carries its own route only, not the whole table.
+ * One row per route: `route(id, 'METHOD /path', tag, scopes, { summary, …flags })`. The id is the
+ * OpenAPI operationId, and names the handler: `<group>.<operation>` is `functions/<group>/<operation>.ts`
+ * with the operation in kebab case (`orders.list` → `functions/orders/list.ts`, `customers.quotes` →
+ * `functions/customers/quotes.ts`, `auth.meUpdate` → `functions/auth/me-update.ts`). Adding a route is
+ * its row here, its operation in shared/<resource>/contract.ts and its handler.
+ *
+ * Each row is a named export, and an operation names its row (`route: ordersCreate`); `route` is
+ * free of side effects as far as bundlers are told, so a handler bundle carries its own row only,
+ * not the table. `routes`, every row in this file's order, is filled by the rows themselves as the
+ * module loads: no second list of names.
  */
 import type { Scope } from './auth/scopes';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteDefinition {
-  /** Stable id, `<group>.<operation>`; also the OpenAPI operationId. */
+  /** Stable id, `<group>.<operation>`; also the OpenAPI operationId, and the name of the handler (`handlerOf`). */
   id: string;
   method: HttpMethod;
   /** API Gateway path template, e.g. `/v1/customers/{id}`. */
@@ -20,6 +29,10 @@ export interface RouteDefinition {
   aliases?: string[];
   /** Handler module relative to the project root; it exports `handler`. */
   handler: string;
+  /** The OpenAPI tag; also the route's group: one nested stack per tag (infra/route-stacks.ts). */
+  tag: string;
+  /** The OpenAPI summary; also in the function's description. */
+  summary: string;
   /** Scopes the caller needs (all of them). Empty: any valid key (only `account.get`), or `auth: 'none'`. */
   scopes: Scope[];
   /**
@@ -82,920 +95,478 @@ export interface RouteDefinition {
   writes?: true;
 }
 
+/** The handler module of a route id: `<group>.<operation>` → `functions/<group>/<operation in kebab case>.ts`. */
+export function handlerOf(id: string): string {
+  const [group, operation] = id.split('.');
+  return `functions/${group}/${operation!.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}.ts`;
+}
+
+const table: RouteDefinition[] = [];
+
+/** A row's summary and flags: what a route has besides its id, method and path, tag and scopes. */
+type RouteOptions = Omit<RouteDefinition, 'id' | 'method' | 'path' | 'handler' | 'tag' | 'scopes' | 'auth'> & {
+  auth?: RouteDefinition['auth'];
+};
+
 /**
- * A route of the table below. Its `handler` is written as the module under `functions/` without
- * `.ts` (`orders/list` for `functions/orders/list.ts`); the definition holds the full path.
+ * One row of the table, added to `routes`. Bundlers may drop a call whose row is not used
+ * (`@__NO_SIDE_EFFECTS__`): a bundle keeps the rows its operations name, and lists only those in
+ * `routes` (the OpenAPI handler's operations name every row).
  */
-const r = (route: Omit<RouteDefinition, 'auth'> & { auth?: RouteDefinition['auth'] }): RouteDefinition => ({
-  auth: 'key',
-  ...route,
-  handler: `functions/${route.handler}.ts`,
-});
+/* @__NO_SIDE_EFFECTS__ */
+function route(id: string, endpoint: `${HttpMethod} /${string}`, tag: string, scopes: Scope[], options: RouteOptions): RouteDefinition {
+  const [method, path] = endpoint.split(' ') as [HttpMethod, string];
+  const row: RouteDefinition = { id, method, path, handler: handlerOf(id), tag, scopes, auth: 'key', ...options };
+  table.push(row);
+  return row;
+}
 
-// Orders
-export const ordersList = /* @__PURE__ */ r({
-  id: 'orders.list',
-  method: 'GET',
-  path: '/v1/orders',
-  handler: 'orders/list',
-  scopes: ['orders:read'],
+export const ordersList = route('orders.list', 'GET /v1/orders', 'Orders', ['orders:read'], { summary: 'List orders', customer: 'own' });
+export const ordersCreate = route('orders.create', 'POST /v1/orders', 'Orders', ['orders:write'], {
+  summary: 'Create an order (server-side totals, stock reserved)',
   customer: 'own',
 });
-export const ordersCreate = /* @__PURE__ */ r({
-  id: 'orders.create',
-  method: 'POST',
-  path: '/v1/orders',
-  handler: 'orders/create',
-  scopes: ['orders:write'],
+export const ordersGet = route('orders.get', 'GET /v1/orders/{id}', 'Orders', ['orders:read'], {
+  summary: 'Retrieve an order',
   customer: 'own',
 });
-export const ordersGet = /* @__PURE__ */ r({
-  id: 'orders.get',
-  method: 'GET',
-  path: '/v1/orders/{id}',
-  handler: 'orders/get',
-  scopes: ['orders:read'],
-  customer: 'own',
+export const ordersUpdate = route('orders.update', 'PUT /v1/orders/{id}', 'Orders', ['orders:write'], {
+  summary: 'Update an order or move its status',
 });
-export const ordersUpdate = /* @__PURE__ */ r({
-  id: 'orders.update',
-  method: 'PUT',
-  path: '/v1/orders/{id}',
-  handler: 'orders/update',
-  scopes: ['orders:write'],
+export const customersList = route('customers.list', 'GET /v1/customers', 'Customers', ['customers:read'], { summary: 'List customers' });
+export const customersCreate = route('customers.create', 'POST /v1/customers', 'Customers', ['customers:write'], {
+  summary: 'Create a customer',
 });
-
-// Customers
-export const customersList = /* @__PURE__ */ r({
-  id: 'customers.list',
-  method: 'GET',
-  path: '/v1/customers',
-  handler: 'customers/list',
-  scopes: ['customers:read'],
+export const customersGet = route('customers.get', 'GET /v1/customers/{id}', 'Customers', ['customers:read'], {
+  summary: 'Retrieve a customer',
 });
-export const customersCreate = /* @__PURE__ */ r({
-  id: 'customers.create',
-  method: 'POST',
-  path: '/v1/customers',
-  handler: 'customers/create',
-  scopes: ['customers:write'],
+export const customersUpdate = route('customers.update', 'PUT /v1/customers/{id}', 'Customers', ['customers:write'], {
+  summary: 'Update a customer',
 });
-export const customersGet = /* @__PURE__ */ r({
-  id: 'customers.get',
-  method: 'GET',
-  path: '/v1/customers/{id}',
-  handler: 'customers/get',
-  scopes: ['customers:read'],
+export const customersDelete = route('customers.delete', 'DELETE /v1/customers/{id}', 'Customers', ['customers:write'], {
+  summary: 'Delete a customer',
 });
-export const customersUpdate = /* @__PURE__ */ r({
-  id: 'customers.update',
-  method: 'PUT',
-  path: '/v1/customers/{id}',
-  handler: 'customers/update',
-  scopes: ['customers:write'],
+export const customersOrders = route('customers.orders', 'GET /v1/customers/{id}/orders', 'Customers', ['customers:read', 'orders:read'], {
+  summary: "List a customer's orders",
 });
-export const customersDelete = /* @__PURE__ */ r({
-  id: 'customers.delete',
-  method: 'DELETE',
-  path: '/v1/customers/{id}',
-  handler: 'customers/delete',
-  scopes: ['customers:write'],
-});
-export const customersOrders = /* @__PURE__ */ r({
-  id: 'customers.orders',
-  method: 'GET',
-  path: '/v1/customers/{id}/orders',
-  handler: 'customers/orders',
-  scopes: ['customers:read', 'orders:read'],
-});
-
-// Customer addresses
-export const addressesList = /* @__PURE__ */ r({
-  id: 'addresses.list',
-  method: 'GET',
-  path: '/v1/customers/{id}/addresses',
-  handler: 'customers/addresses/list',
-  scopes: ['customers:read'],
+export const addressesList = route('addresses.list', 'GET /v1/customers/{id}/addresses', 'Addresses', ['customers:read'], {
+  summary: "List a customer's addresses",
   customer: 'path',
 });
-export const addressesCreate = /* @__PURE__ */ r({
-  id: 'addresses.create',
-  method: 'POST',
-  path: '/v1/customers/{id}/addresses',
-  handler: 'customers/addresses/create',
-  scopes: ['customers:write'],
+export const addressesCreate = route('addresses.create', 'POST /v1/customers/{id}/addresses', 'Addresses', ['customers:write'], {
+  summary: 'Add an address',
   customer: 'path',
 });
-export const addressesGet = /* @__PURE__ */ r({
-  id: 'addresses.get',
-  method: 'GET',
-  path: '/v1/customers/{id}/addresses/{addressId}',
-  handler: 'customers/addresses/get',
-  scopes: ['customers:read'],
+export const addressesGet = route('addresses.get', 'GET /v1/customers/{id}/addresses/{addressId}', 'Addresses', ['customers:read'], {
+  summary: 'Retrieve an address',
   customer: 'path',
 });
-export const addressesUpdate = /* @__PURE__ */ r({
-  id: 'addresses.update',
-  method: 'PUT',
-  path: '/v1/customers/{id}/addresses/{addressId}',
-  handler: 'customers/addresses/update',
-  scopes: ['customers:write'],
+export const addressesUpdate = route('addresses.update', 'PUT /v1/customers/{id}/addresses/{addressId}', 'Addresses', ['customers:write'], {
+  summary: 'Update an address',
   customer: 'path',
 });
-export const addressesDelete = /* @__PURE__ */ r({
-  id: 'addresses.delete',
-  method: 'DELETE',
-  path: '/v1/customers/{id}/addresses/{addressId}',
-  handler: 'customers/addresses/delete',
-  scopes: ['customers:write'],
-  customer: 'path',
-});
-
-// Products
-export const productsList = /* @__PURE__ */ r({
-  id: 'products.list',
-  method: 'GET',
-  path: '/v1/products',
-  handler: 'products/list',
-  scopes: ['products:read'],
+export const addressesDelete = route(
+  'addresses.delete',
+  'DELETE /v1/customers/{id}/addresses/{addressId}',
+  'Addresses',
+  ['customers:write'],
+  { summary: 'Delete an address', customer: 'path' },
+);
+export const productsList = route('products.list', 'GET /v1/products', 'Products', ['products:read'], {
+  summary: 'List products',
   storefront: true,
   customer: 'catalogue',
 });
-export const productsCreate = /* @__PURE__ */ r({
-  id: 'products.create',
-  method: 'POST',
-  path: '/v1/products',
-  handler: 'products/create',
-  scopes: ['products:write'],
+export const productsCreate = route('products.create', 'POST /v1/products', 'Products', ['products:write'], {
+  summary: 'Create a product',
 });
-export const productsGet = /* @__PURE__ */ r({
-  id: 'products.get',
-  method: 'GET',
-  path: '/v1/products/{id}',
-  handler: 'products/get',
-  scopes: ['products:read'],
+export const productsGet = route('products.get', 'GET /v1/products/{id}', 'Products', ['products:read'], {
+  summary: 'Retrieve a product',
   storefront: true,
   customer: 'catalogue',
 });
-export const productsUpdate = /* @__PURE__ */ r({
-  id: 'products.update',
-  method: 'PUT',
-  path: '/v1/products/{id}',
-  handler: 'products/update',
-  scopes: ['products:write'],
+export const productsUpdate = route('products.update', 'PUT /v1/products/{id}', 'Products', ['products:write'], {
+  summary: 'Update a product (also sets stock)',
 });
-export const productsDelete = /* @__PURE__ */ r({
-  id: 'products.delete',
-  method: 'DELETE',
-  path: '/v1/products/{id}',
-  handler: 'products/delete',
-  scopes: ['products:write'],
+export const productsDelete = route('products.delete', 'DELETE /v1/products/{id}', 'Products', ['products:write'], {
+  summary: 'Delete a product, or archive it when orders reference it',
 });
-export const productsCalculate = /* @__PURE__ */ r({
-  id: 'products.calculate',
-  method: 'POST',
-  path: '/v1/products/{id}/calculate',
-  handler: 'products/calculate',
-  scopes: ['products:read'],
+export const productsCalculate = route('products.calculate', 'POST /v1/products/{id}/calculate', 'Products', ['products:read'], {
+  summary: 'Calculate the price for a quantity and options',
   storefront: true,
   customer: 'catalogue',
 });
-
 // Legacy products: the spec shows them without the /v1 prefix; both prefixes reach the same handlers.
-export const legacyProductsList = /* @__PURE__ */ r({
-  id: 'legacy-products.list',
-  method: 'GET',
-  path: '/v1/legacy-products',
+export const legacyProductsList = route('legacy-products.list', 'GET /v1/legacy-products', 'Legacy products', ['products:read'], {
+  summary: 'List legacy products',
   aliases: ['/legacy-products'],
-  handler: 'legacy-products/list',
-  scopes: ['products:read'],
   storefront: true,
   customer: 'catalogue',
 });
-export const legacyProductsCreate = /* @__PURE__ */ r({
-  id: 'legacy-products.create',
-  method: 'POST',
-  path: '/v1/legacy-products',
+export const legacyProductsCreate = route('legacy-products.create', 'POST /v1/legacy-products', 'Legacy products', ['products:write'], {
+  summary: 'Create a legacy product (optionally with its price table)',
   aliases: ['/legacy-products'],
-  handler: 'legacy-products/create',
-  scopes: ['products:write'],
   timeoutSeconds: 120,
 });
-export const legacyProductsGet = /* @__PURE__ */ r({
-  id: 'legacy-products.get',
-  method: 'GET',
-  path: '/v1/legacy-products/{id}',
+export const legacyProductsGet = route('legacy-products.get', 'GET /v1/legacy-products/{id}', 'Legacy products', ['products:read'], {
+  summary: 'Retrieve a legacy product with all configuration options',
   aliases: ['/legacy-products/{id}'],
-  handler: 'legacy-products/get',
-  scopes: ['products:read'],
   storefront: true,
   customer: 'catalogue',
 });
-export const legacyProductsCalculate = /* @__PURE__ */ r({
-  id: 'legacy-products.calculate',
-  method: 'POST',
-  path: '/v1/legacy-products/{id}/calculate',
-  aliases: ['/legacy-products/{id}/calculate'],
-  handler: 'legacy-products/calculate',
-  scopes: ['products:read'],
-  storefront: true,
-  customer: 'catalogue',
+export const legacyProductsCalculate = route(
+  'legacy-products.calculate',
+  'POST /v1/legacy-products/{id}/calculate',
+  'Legacy products',
+  ['products:read'],
+  {
+    summary: 'Price by lookup (format, color, quantity, pages)',
+    aliases: ['/legacy-products/{id}/calculate'],
+    storefront: true,
+    customer: 'catalogue',
+  },
+);
+export const legacyProductsPrices = route(
+  'legacy-products.prices',
+  'PUT /v1/legacy-products/{id}/prices',
+  'Legacy products',
+  ['products:write'],
+  { summary: 'Replace the price table from CSV', aliases: ['/legacy-products/{id}/prices'], timeoutSeconds: 120 },
+);
+export const quotesList = route('quotes.list', 'GET /v1/quotes', 'Quotes', ['quotes:read'], {
+  summary: 'List quotes (newest first; open and expired by validity)',
 });
-export const legacyProductsPrices = /* @__PURE__ */ r({
-  id: 'legacy-products.prices',
-  method: 'PUT',
-  path: '/v1/legacy-products/{id}/prices',
-  aliases: ['/legacy-products/{id}/prices'],
-  handler: 'legacy-products/prices',
-  scopes: ['products:write'],
-  timeoutSeconds: 120,
+export const quotesCreate = route('quotes.create', 'POST /v1/quotes', 'Quotes', ['quotes:write'], {
+  summary: 'Make a quote: lines priced like order lines, valid until a date',
 });
-
-// Quotes
-export const quotesList = /* @__PURE__ */ r({
-  id: 'quotes.list',
-  method: 'GET',
-  path: '/v1/quotes',
-  handler: 'quotes/list',
-  scopes: ['quotes:read'],
+export const quotesGet = route('quotes.get', 'GET /v1/quotes/{id}', 'Quotes', ['quotes:read'], { summary: 'Retrieve a quote' });
+export const quotesUpdate = route('quotes.update', 'PUT /v1/quotes/{id}', 'Quotes', ['quotes:write'], {
+  summary: "Change an open quote's lines, shipping, validity or notes",
 });
-export const quotesCreate = /* @__PURE__ */ r({
-  id: 'quotes.create',
-  method: 'POST',
-  path: '/v1/quotes',
-  handler: 'quotes/create',
-  scopes: ['quotes:write'],
+// Creates the order: the caller needs to be able to write orders, too.
+export const quotesAccept = route('quotes.accept', 'POST /v1/quotes/{id}/accept', 'Quotes', ['quotes:write', 'orders:write'], {
+  summary: 'Accept a quote: it becomes an order, exactly as quoted',
 });
-export const quotesGet = /* @__PURE__ */ r({
-  id: 'quotes.get',
-  method: 'GET',
-  path: '/v1/quotes/{id}',
-  handler: 'quotes/get',
-  scopes: ['quotes:read'],
+export const quotesReject = route('quotes.reject', 'POST /v1/quotes/{id}/reject', 'Quotes', ['quotes:write'], {
+  summary: 'Reject a quote, with an optional reason',
 });
-export const quotesUpdate = /* @__PURE__ */ r({
-  id: 'quotes.update',
-  method: 'PUT',
-  path: '/v1/quotes/{id}',
-  handler: 'quotes/update',
-  scopes: ['quotes:write'],
-});
-export const quotesAccept = /* @__PURE__ */ r({
-  id: 'quotes.accept',
-  method: 'POST',
-  path: '/v1/quotes/{id}/accept',
-  handler: 'quotes/accept',
-  // Creates the order: the caller needs to be able to write orders, too.
-  scopes: ['quotes:write', 'orders:write'],
-});
-export const quotesReject = /* @__PURE__ */ r({
-  id: 'quotes.reject',
-  method: 'POST',
-  path: '/v1/quotes/{id}/reject',
-  handler: 'quotes/reject',
-  scopes: ['quotes:write'],
-});
-export const quotesPdf = /* @__PURE__ */ r({
-  id: 'quotes.pdf',
-  method: 'GET',
-  path: '/v1/quotes/{id}/pdf',
-  handler: 'quotes/pdf',
-  scopes: ['quotes:read'],
-  documents: true,
+export const quotesPdf = route('quotes.pdf', 'GET /v1/quotes/{id}/pdf', 'Quotes', ['quotes:read'], {
+  summary: 'The quote as PDF, or a presigned URL to it',
   timeoutSeconds: 29,
-});
-export const customersQuotes = /* @__PURE__ */ r({
-  id: 'customers.quotes',
-  method: 'GET',
-  path: '/v1/customers/{id}/quotes',
-  handler: 'quotes/customer-quotes',
-  scopes: ['quotes:read'],
-});
-
-// Shipments (and the carriers they travel with)
-export const shipmentsList = /* @__PURE__ */ r({
-  id: 'shipments.list',
-  method: 'GET',
-  path: '/v1/shipments',
-  handler: 'shipments/list',
-  scopes: ['shipments:read'],
-});
-export const shipmentsCreate = /* @__PURE__ */ r({
-  id: 'shipments.create',
-  method: 'POST',
-  path: '/v1/shipments',
-  handler: 'shipments/create',
-  scopes: ['shipments:write'],
-  // The label is stored in the documents bucket (the sandbox draws its specimen with the document renderer).
   documents: true,
-  // The carrier is asked for the label (Sendcloud: within a 20 s deadline).
+});
+export const customersQuotes = route('customers.quotes', 'GET /v1/customers/{id}/quotes', 'Quotes', ['quotes:read'], {
+  summary: "List a customer's quotes",
+});
+export const shipmentsList = route('shipments.list', 'GET /v1/shipments', 'Shipments', ['shipments:read'], {
+  summary: 'List shipments (newest first; by order, status, carrier)',
+});
+// The label is stored in the documents bucket (the sandbox draws its specimen with the document renderer);
+// the carrier is asked for the label (Sendcloud: within a 20 s deadline).
+export const shipmentsCreate = route('shipments.create', 'POST /v1/shipments', 'Shipments', ['shipments:write'], {
+  summary: 'Ship an order: the carrier makes the label (test mode: the sandbox carrier)',
   timeoutSeconds: 29,
-});
-export const shipmentsGet = /* @__PURE__ */ r({
-  id: 'shipments.get',
-  method: 'GET',
-  path: '/v1/shipments/{id}',
-  handler: 'shipments/get',
-  scopes: ['shipments:read'],
-});
-export const ordersShipments = /* @__PURE__ */ r({
-  id: 'orders.shipments',
-  method: 'GET',
-  path: '/v1/orders/{id}/shipments',
-  handler: 'shipments/order-shipments',
-  scopes: ['shipments:read'],
-});
-export const shipmentsLabel = /* @__PURE__ */ r({
-  id: 'shipments.label',
-  method: 'GET',
-  path: '/v1/shipments/{id}/label',
-  handler: 'shipments/label',
-  scopes: ['shipments:read'],
   documents: true,
-  timeoutSeconds: 29,
 });
-export const shipmentsTracking = /* @__PURE__ */ r({
-  id: 'shipments.tracking',
-  method: 'GET',
-  path: '/v1/shipments/{id}/tracking',
-  handler: 'shipments/tracking',
-  scopes: ['shipments:read'],
+export const shipmentsGet = route('shipments.get', 'GET /v1/shipments/{id}', 'Shipments', ['shipments:read'], {
+  summary: 'Retrieve a shipment',
+});
+export const ordersShipments = route('orders.shipments', 'GET /v1/orders/{id}/shipments', 'Shipments', ['shipments:read'], {
+  summary: "List an order's shipments",
+});
+export const shipmentsLabel = route('shipments.label', 'GET /v1/shipments/{id}/label', 'Shipments', ['shipments:read'], {
+  summary: 'The shipping label as PDF, or a presigned URL to it',
+  timeoutSeconds: 29,
+  documents: true,
+});
+export const shipmentsTracking = route('shipments.tracking', 'GET /v1/shipments/{id}/tracking', 'Shipments', ['shipments:read'], {
+  summary: 'Tracking events (refreshed from the carrier when a few minutes old)',
+  timeoutSeconds: 29,
   writes: true,
+});
+export const shipmentsCancel = route('shipments.cancel', 'POST /v1/shipments/{id}/cancel', 'Shipments', ['shipments:write'], {
+  summary: 'Cancel a shipment before pickup (at the carrier)',
   timeoutSeconds: 29,
 });
-export const shipmentsCancel = /* @__PURE__ */ r({
-  id: 'shipments.cancel',
-  method: 'POST',
-  path: '/v1/shipments/{id}/cancel',
-  handler: 'shipments/cancel',
-  scopes: ['shipments:write'],
-  timeoutSeconds: 29,
+export const shipmentsSimulate = route('shipments.simulate', 'POST /v1/shipments/{id}/simulate', 'Shipments', ['shipments:write'], {
+  summary: 'Test mode: move a sandbox shipment as a carrier callback would',
 });
-export const shipmentsSimulate = /* @__PURE__ */ r({
-  id: 'shipments.simulate',
-  method: 'POST',
-  path: '/v1/shipments/{id}/simulate',
-  handler: 'shipments/simulate',
-  scopes: ['shipments:write'],
+export const carriersList = route('carriers.list', 'GET /v1/carriers', 'Shipments', ['shipments:read'], {
+  summary: 'The carriers configured for this account and mode',
 });
-export const carriersList = /* @__PURE__ */ r({
-  id: 'carriers.list',
-  method: 'GET',
-  path: '/v1/carriers',
-  handler: 'carriers/list',
-  scopes: ['shipments:read'],
+// The account's carrier credentials: every live label and callback runs on them, so not a shipping key's to replace.
+export const carriersConfigure = route('carriers.configure', 'PUT /v1/carriers/{carrier}', 'Shipments', ['account:write'], {
+  summary: "Set a carrier's credentials (scope account:write; stored encrypted, never shown again)",
 });
-export const carriersConfigure = /* @__PURE__ */ r({
-  id: 'carriers.configure',
-  method: 'PUT',
-  path: '/v1/carriers/{carrier}',
-  handler: 'carriers/configure',
-  // The account's carrier credentials: every live label and callback runs on them, so not a shipping key's to replace.
-  scopes: ['account:write'],
-});
-export const carriersSendcloudWebhook = /* @__PURE__ */ r({
-  id: 'carriers.sendcloudWebhook',
-  method: 'POST',
-  path: '/v1/carriers/sendcloud/webhook/{token}',
-  handler: 'carriers/sendcloud-webhook',
-  scopes: [],
-  // Sendcloud calls it: no key; the body's signature (the tenant's Sendcloud secret) authenticates it.
+// Sendcloud calls it: no key; the body's signature (the tenant's Sendcloud secret) authenticates it.
+export const carriersSendcloudWebhook = route('carriers.sendcloudWebhook', 'POST /v1/carriers/sendcloud/webhook/{token}', 'Shipments', [], {
+  summary: "Sendcloud's parcel status callbacks (signed with the account's Sendcloud secret)",
   auth: 'none',
 });
-
-// Customer accounts: a storefront (publishable key) signs its customers in
-const auth = (id: string, path: string, handler: string, extra: Partial<RouteDefinition> = {}) =>
-  r({ id, method: 'POST', path, handler: `customer-auth/${handler}`, scopes: ['auth:customer'], storefront: true, ...extra });
-export const authRegister = /* @__PURE__ */ auth('auth.register', '/v1/auth/register', 'register', { mail: true });
-export const authRegisterConfirm = /* @__PURE__ */ auth('auth.registerConfirm', '/v1/auth/register/confirm', 'register-confirm');
-export const authLogin = /* @__PURE__ */ auth('auth.login', '/v1/auth/login', 'login', { signsTokens: true });
-export const authRefresh = /* @__PURE__ */ auth('auth.refresh', '/v1/auth/refresh', 'refresh', { signsTokens: true });
-export const authLogout = /* @__PURE__ */ auth('auth.logout', '/v1/auth/logout', 'logout');
-export const authPasswordReset = /* @__PURE__ */ auth('auth.passwordReset', '/v1/auth/password-reset', 'password-reset', { mail: true });
-export const authPasswordResetConfirm = /* @__PURE__ */ auth(
+// Customer accounts: a storefront (publishable key) signs its customers in…
+export const authRegister = route('auth.register', 'POST /v1/auth/register', 'Customer accounts', ['auth:customer'], {
+  summary: 'Register a customer account: mails a code to the address (always 202; a storefront, with a publishable key)',
+  storefront: true,
+  mail: true,
+});
+export const authRegisterConfirm = route('auth.registerConfirm', 'POST /v1/auth/register/confirm', 'Customer accounts', ['auth:customer'], {
+  summary: 'Confirm a registration with the mailed code: the login is made',
+  storefront: true,
+});
+export const authLogin = route('auth.login', 'POST /v1/auth/login', 'Customer accounts', ['auth:customer'], {
+  summary: 'Log a customer in: an access token and a refresh token',
+  storefront: true,
+  signsTokens: true,
+});
+export const authRefresh = route('auth.refresh', 'POST /v1/auth/refresh', 'Customer accounts', ['auth:customer'], {
+  summary: 'A new access token and a new refresh token (the old one is used up)',
+  storefront: true,
+  signsTokens: true,
+});
+export const authLogout = route('auth.logout', 'POST /v1/auth/logout', 'Customer accounts', ['auth:customer'], {
+  summary: "End the refresh token's session",
+  storefront: true,
+});
+export const authPasswordReset = route('auth.passwordReset', 'POST /v1/auth/password-reset', 'Customer accounts', ['auth:customer'], {
+  summary: 'Mail a password-reset code (always 202)',
+  storefront: true,
+  mail: true,
+});
+export const authPasswordResetConfirm = route(
   'auth.passwordResetConfirm',
-  '/v1/auth/password-reset/confirm',
-  'password-reset-confirm',
+  'POST /v1/auth/password-reset/confirm',
+  'Customer accounts',
+  ['auth:customer'],
+  { summary: 'Set a new password with a reset code; ends every session', storefront: true },
 );
 // …and the signed-in customer, with the access token (customer tokens only)
-const me = (id: string, method: HttpMethod, path: string, handler: string) =>
-  r({ id, method, path, handler: `customer-auth/${handler}`, scopes: ['auth:customer'], customer: 'self' });
-export const authMe = /* @__PURE__ */ me('auth.me', 'GET', '/v1/auth/me', 'me');
-export const authMeUpdate = /* @__PURE__ */ me('auth.meUpdate', 'PUT', '/v1/auth/me', 'me-update');
-export const authPassword = /* @__PURE__ */ me('auth.password', 'POST', '/v1/auth/password', 'password');
-export const authJwks = /* @__PURE__ */ r({
-  id: 'auth.jwks',
-  method: 'GET',
-  path: '/v1/auth/jwks.json',
+export const authMe = route('auth.me', 'GET /v1/auth/me', 'Customer accounts', ['auth:customer'], {
+  summary: 'The signed-in customer (customer access token)',
+  customer: 'self',
+});
+export const authMeUpdate = route('auth.meUpdate', 'PUT /v1/auth/me', 'Customer accounts', ['auth:customer'], {
+  summary: "Change the signed-in customer's name, phone or company",
+  customer: 'self',
+});
+export const authPassword = route('auth.password', 'POST /v1/auth/password', 'Customer accounts', ['auth:customer'], {
+  summary: 'Change the password (current and new); ends every other session',
+  customer: 'self',
+});
+export const authJwks = route('auth.jwks', 'GET /v1/auth/jwks.json', 'Customer accounts', [], {
+  summary: 'The public keys of customer access tokens (JWKS)',
   aliases: ['/.well-known/jwks.json'],
-  handler: 'customer-auth/jwks',
-  scopes: [],
   auth: 'none',
 });
-
 // The calling key's account (any valid key)
-export const accountGet = /* @__PURE__ */ r({ id: 'account.get', method: 'GET', path: '/v1/account', handler: 'account/get', scopes: [] });
-export const accountUpdate = /* @__PURE__ */ r({
-  id: 'account.update',
-  method: 'PUT',
-  path: '/v1/account',
-  handler: 'account/update',
-  scopes: ['account:write'],
+export const accountGet = route('account.get', 'GET /v1/account', 'Account', [], { summary: "The calling key's account, mode and scopes" });
+export const accountUpdate = route('account.update', 'PUT /v1/account', 'Account', ['account:write'], {
+  summary: "Change the account's name and its company (seller) details for invoices",
 });
-
-// Invoices
-export const invoicesList = /* @__PURE__ */ r({
-  id: 'invoices.list',
-  method: 'GET',
-  path: '/v1/invoices',
-  handler: 'invoices/list',
-  scopes: ['invoices:read'],
+export const invoicesList = route('invoices.list', 'GET /v1/invoices', 'Invoices', ['invoices:read'], {
+  summary: 'List invoices (newest first; by due date with due_before or overdue)',
 });
-export const invoicesCreate = /* @__PURE__ */ r({
-  id: 'invoices.create',
-  method: 'POST',
-  path: '/v1/invoices',
-  handler: 'invoices/create',
-  scopes: ['invoices:write'],
+export const invoicesCreate = route('invoices.create', 'POST /v1/invoices', 'Invoices', ['invoices:write'], {
+  summary: 'Issue an invoice for an order, or for lines without one',
 });
-export const invoicesGet = /* @__PURE__ */ r({
-  id: 'invoices.get',
-  method: 'GET',
-  path: '/v1/invoices/{id}',
-  handler: 'invoices/get',
-  scopes: ['invoices:read'],
+export const invoicesGet = route('invoices.get', 'GET /v1/invoices/{id}', 'Invoices', ['invoices:read'], {
+  summary: 'Retrieve an invoice',
 });
-export const invoicesPdf = /* @__PURE__ */ r({
-  id: 'invoices.pdf',
-  method: 'GET',
-  path: '/v1/invoices/{id}/pdf',
-  handler: 'invoices/pdf',
-  scopes: ['invoices:read'],
-  documents: true,
-  // The first download renders the PDF (a cold renderer takes a few seconds on 512 MB).
+// The first download renders the PDF (a cold renderer takes a few seconds on 512 MB).
+export const invoicesPdf = route('invoices.pdf', 'GET /v1/invoices/{id}/pdf', 'Invoices', ['invoices:read'], {
+  summary: 'The invoice as PDF (ZUGFeRD / Factur-X), or a presigned URL to it',
   timeoutSeconds: 29,
-});
-export const invoicesXml = /* @__PURE__ */ r({
-  id: 'invoices.xml',
-  method: 'GET',
-  path: '/v1/invoices/{id}/xml',
-  handler: 'invoices/xml',
-  scopes: ['invoices:read'],
   documents: true,
+});
+export const invoicesXml = route('invoices.xml', 'GET /v1/invoices/{id}/xml', 'Invoices', ['invoices:read'], {
+  summary: 'The invoice as XRechnung e-invoice (CII or UBL)',
   timeoutSeconds: 29,
-});
-export const invoicesPay = /* @__PURE__ */ r({
-  id: 'invoices.pay',
-  method: 'POST',
-  path: '/v1/invoices/{id}/payments',
-  handler: 'invoices/pay',
-  scopes: ['invoices:write'],
-});
-export const invoicesVoid = /* @__PURE__ */ r({
-  id: 'invoices.void',
-  method: 'POST',
-  path: '/v1/invoices/{id}/void',
-  handler: 'invoices/void',
-  scopes: ['invoices:write'],
-});
-export const invoicesSend = /* @__PURE__ */ r({
-  id: 'invoices.send',
-  method: 'POST',
-  path: '/v1/invoices/{id}/send',
-  handler: 'invoices/send',
-  scopes: ['invoices:write'],
   documents: true,
+});
+export const invoicesPay = route('invoices.pay', 'POST /v1/invoices/{id}/payments', 'Invoices', ['invoices:write'], {
+  summary: 'Record a payment',
+});
+export const invoicesVoid = route('invoices.void', 'POST /v1/invoices/{id}/void', 'Invoices', ['invoices:write'], {
+  summary: 'Void an invoice that has no payments',
+});
+export const invoicesSend = route('invoices.send', 'POST /v1/invoices/{id}/send', 'Invoices', ['invoices:write'], {
+  summary: 'Email the invoice (PDF and XML) to the customer',
+  timeoutSeconds: 29,
   mail: true,
-  timeoutSeconds: 29,
+  documents: true,
 });
-export const customersInvoices = /* @__PURE__ */ r({
-  id: 'customers.invoices',
-  method: 'GET',
-  path: '/v1/customers/{id}/invoices',
-  handler: 'invoices/customer-invoices',
-  scopes: ['invoices:read'],
+export const customersInvoices = route('customers.invoices', 'GET /v1/customers/{id}/invoices', 'Invoices', ['invoices:read'], {
+  summary: "List a customer's invoices",
 });
-
-// Audit log
-export const auditList = /* @__PURE__ */ r({
-  id: 'audit.list',
-  method: 'GET',
-  path: '/v1/audit-logs',
-  handler: 'audit-logs/list',
-  scopes: ['audit:read'],
+export const auditList = route('audit.list', 'GET /v1/audit-logs', 'Audit', ['audit:read'], { summary: "List the tenant's API calls" });
+// The stored outbox events, kept 30 days (shared/event-log/); functions/events/ also holds the event pipeline's entry points.
+export const eventsList = route('events.list', 'GET /v1/events', 'Events', ['events:read'], {
+  summary: 'List events (newest first, kept 30 days)',
 });
-
-// Events (the stored outbox events, kept 30 days). Handlers in functions/event-log/: functions/events/
-// holds the event pipeline's workers (stream router, delivery, dead letters), not API routes.
-export const eventsList = /* @__PURE__ */ r({
-  id: 'events.list',
-  method: 'GET',
-  path: '/v1/events',
-  handler: 'event-log/list',
-  scopes: ['events:read'],
+export const eventsGet = route('events.get', 'GET /v1/events/{id}', 'Events', ['events:read'], { summary: 'Retrieve an event' });
+export const jobsList = route('jobs.list', 'GET /v1/production/jobs', 'Production', ['production:read'], {
+  summary: 'List production jobs in queue order (priority, due date, creation)',
 });
-export const eventsGet = /* @__PURE__ */ r({
-  id: 'events.get',
-  method: 'GET',
-  path: '/v1/events/{id}',
-  handler: 'event-log/get',
-  scopes: ['events:read'],
+export const jobsGet = route('jobs.get', 'GET /v1/production/jobs/{id}', 'Production', ['production:read'], {
+  summary: 'Retrieve a production job with its history',
 });
-
-// Production
-export const jobsList = /* @__PURE__ */ r({
-  id: 'jobs.list',
-  method: 'GET',
-  path: '/v1/production/jobs',
-  handler: 'production/jobs/list',
-  scopes: ['production:read'],
+export const jobsUpdate = route('jobs.update', 'PUT /v1/production/jobs/{id}', 'Production', ['production:write'], {
+  summary: 'Assign a job to a machine, or change its priority, due date or notes',
 });
-export const jobsGet = /* @__PURE__ */ r({
-  id: 'jobs.get',
-  method: 'GET',
-  path: '/v1/production/jobs/{id}',
-  handler: 'production/jobs/get',
-  scopes: ['production:read'],
+export const jobsSetStatus = route('jobs.setStatus', 'PUT /v1/production/jobs/{id}/status', 'Production', ['production:write'], {
+  summary: 'Move a production job along its status machine',
 });
-export const jobsUpdate = /* @__PURE__ */ r({
-  id: 'jobs.update',
-  method: 'PUT',
-  path: '/v1/production/jobs/{id}',
-  handler: 'production/jobs/update',
-  scopes: ['production:write'],
+export const machinesList = route('machines.list', 'GET /v1/production/machines', 'Production', ['production:read'], {
+  summary: 'List machines',
 });
-export const jobsSetStatus = /* @__PURE__ */ r({
-  id: 'jobs.setStatus',
-  method: 'PUT',
-  path: '/v1/production/jobs/{id}/status',
-  handler: 'production/jobs/set-status',
-  scopes: ['production:write'],
+export const machinesCreate = route('machines.create', 'POST /v1/production/machines', 'Production', ['production:write'], {
+  summary: 'Add a machine',
 });
-export const machinesList = /* @__PURE__ */ r({
-  id: 'machines.list',
-  method: 'GET',
-  path: '/v1/production/machines',
-  handler: 'production/machines/list',
-  scopes: ['production:read'],
+export const machinesGet = route('machines.get', 'GET /v1/production/machines/{id}', 'Production', ['production:read'], {
+  summary: 'Retrieve a machine',
 });
-export const machinesCreate = /* @__PURE__ */ r({
-  id: 'machines.create',
-  method: 'POST',
-  path: '/v1/production/machines',
-  handler: 'production/machines/create',
-  scopes: ['production:write'],
+export const machinesUpdate = route('machines.update', 'PUT /v1/production/machines/{id}', 'Production', ['production:write'], {
+  summary: 'Update a machine (or set it to maintenance, offline or idle)',
 });
-export const machinesGet = /* @__PURE__ */ r({
-  id: 'machines.get',
-  method: 'GET',
-  path: '/v1/production/machines/{id}',
-  handler: 'production/machines/get',
-  scopes: ['production:read'],
+export const machinesDelete = route('machines.delete', 'DELETE /v1/production/machines/{id}', 'Production', ['production:write'], {
+  summary: 'Delete a machine no open job is assigned to',
 });
-export const machinesUpdate = /* @__PURE__ */ r({
-  id: 'machines.update',
-  method: 'PUT',
-  path: '/v1/production/machines/{id}',
-  handler: 'production/machines/update',
-  scopes: ['production:write'],
+export const machinesQueue = route('machines.queue', 'GET /v1/production/machines/{id}/queue', 'Production', ['production:read'], {
+  summary: "A machine's running and scheduled jobs with estimated windows",
 });
-export const machinesDelete = /* @__PURE__ */ r({
-  id: 'machines.delete',
-  method: 'DELETE',
-  path: '/v1/production/machines/{id}',
-  handler: 'production/machines/delete',
-  scopes: ['production:write'],
+export const webhooksList = route('webhooks.list', 'GET /v1/webhooks', 'Webhooks', ['webhooks:read'], { summary: 'List webhooks' });
+export const webhooksCreate = route('webhooks.create', 'POST /v1/webhooks', 'Webhooks', ['webhooks:write'], {
+  summary: 'Register a webhook',
 });
-export const machinesQueue = /* @__PURE__ */ r({
-  id: 'machines.queue',
-  method: 'GET',
-  path: '/v1/production/machines/{id}/queue',
-  handler: 'production/machines/queue',
-  scopes: ['production:read'],
+export const webhooksGet = route('webhooks.get', 'GET /v1/webhooks/{id}', 'Webhooks', ['webhooks:read'], { summary: 'Retrieve a webhook' });
+export const webhooksUpdate = route('webhooks.update', 'PUT /v1/webhooks/{id}', 'Webhooks', ['webhooks:write'], {
+  summary: 'Update a webhook',
 });
-
-// Webhooks
-export const webhooksList = /* @__PURE__ */ r({
-  id: 'webhooks.list',
-  method: 'GET',
-  path: '/v1/webhooks',
-  handler: 'webhooks/list',
-  scopes: ['webhooks:read'],
+export const webhooksDelete = route('webhooks.delete', 'DELETE /v1/webhooks/{id}', 'Webhooks', ['webhooks:write'], {
+  summary: 'Delete a webhook',
 });
-export const webhooksCreate = /* @__PURE__ */ r({
-  id: 'webhooks.create',
-  method: 'POST',
-  path: '/v1/webhooks',
-  handler: 'webhooks/create',
-  scopes: ['webhooks:write'],
+export const webhooksRotateSecret = route('webhooks.rotateSecret', 'POST /v1/webhooks/{id}/rotate-secret', 'Webhooks', ['webhooks:write'], {
+  summary: 'Rotate the signing secret',
 });
-export const webhooksGet = /* @__PURE__ */ r({
-  id: 'webhooks.get',
-  method: 'GET',
-  path: '/v1/webhooks/{id}',
-  handler: 'webhooks/get',
-  scopes: ['webhooks:read'],
-});
-export const webhooksUpdate = /* @__PURE__ */ r({
-  id: 'webhooks.update',
-  method: 'PUT',
-  path: '/v1/webhooks/{id}',
-  handler: 'webhooks/update',
-  scopes: ['webhooks:write'],
-});
-export const webhooksDelete = /* @__PURE__ */ r({
-  id: 'webhooks.delete',
-  method: 'DELETE',
-  path: '/v1/webhooks/{id}',
-  handler: 'webhooks/delete',
-  scopes: ['webhooks:write'],
-});
-export const webhooksRotateSecret = /* @__PURE__ */ r({
-  id: 'webhooks.rotateSecret',
-  method: 'POST',
-  path: '/v1/webhooks/{id}/rotate-secret',
-  handler: 'webhooks/rotate-secret',
-  scopes: ['webhooks:write'],
-});
-export const webhooksTest = /* @__PURE__ */ r({
-  id: 'webhooks.test',
-  method: 'POST',
-  path: '/v1/webhooks/{id}/test',
+export const webhooksTest = route('webhooks.test', 'POST /v1/webhooks/{id}/test', 'Webhooks', ['webhooks:write'], {
+  summary: 'Send a test event',
   aliases: ['/api/v1/webhooks/{id}/test'],
-  handler: 'webhooks/test',
-  scopes: ['webhooks:write'],
 });
-export const webhooksDeliveries = /* @__PURE__ */ r({
-  id: 'webhooks.deliveries',
-  method: 'GET',
-  path: '/v1/webhooks/{id}/deliveries',
-  handler: 'webhooks/deliveries',
-  scopes: ['webhooks:read'],
+export const webhooksDeliveries = route('webhooks.deliveries', 'GET /v1/webhooks/{id}/deliveries', 'Webhooks', ['webhooks:read'], {
+  summary: "List a webhook's deliveries",
 });
-export const webhooksDelivery = /* @__PURE__ */ r({
-  id: 'webhooks.delivery',
-  method: 'GET',
-  path: '/v1/webhooks/{id}/deliveries/{deliveryId}',
-  handler: 'webhooks/delivery',
-  scopes: ['webhooks:read'],
+export const webhooksDelivery = route('webhooks.delivery', 'GET /v1/webhooks/{id}/deliveries/{deliveryId}', 'Webhooks', ['webhooks:read'], {
+  summary: 'Retrieve a delivery with its attempts',
 });
-export const webhooksRedeliver = /* @__PURE__ */ r({
-  id: 'webhooks.redeliver',
-  method: 'POST',
-  path: '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
-  handler: 'webhooks/redeliver',
-  scopes: ['webhooks:write'],
-});
-
+export const webhooksRedeliver = route(
+  'webhooks.redeliver',
+  'POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+  'Webhooks',
+  ['webhooks:write'],
+  { summary: 'Send a delivery again' },
+);
 // Files (artwork): uploads through the API or by presigned POST, downloads by presigned GET
-export const filesUpload = /* @__PURE__ */ r({
-  id: 'files.upload',
-  method: 'POST',
-  path: '/v1/files',
-  handler: 'files/upload',
-  scopes: ['files:write'],
+export const filesUpload = route('files.upload', 'POST /v1/files', 'Files', ['files:write'], {
+  summary: 'Upload a file (multipart/form-data, up to 4 MiB; counted against the daily upload quota)',
   customer: 'own',
   files: true,
 });
-export const filesCreateUpload = /* @__PURE__ */ r({
-  id: 'files.createUpload',
-  method: 'POST',
-  path: '/v1/files/uploads',
-  handler: 'files/create-upload',
-  scopes: ['files:write'],
+export const filesCreateUpload = route('files.createUpload', 'POST /v1/files/uploads', 'Files', ['files:write'], {
+  summary:
+    'Start a presigned upload (up to 2 GiB; its declared size counted against the daily upload quota): a file id and an S3 POST form',
   customer: 'own',
   files: true,
 });
-export const filesComplete = /* @__PURE__ */ r({
-  id: 'files.complete',
-  method: 'POST',
-  path: '/v1/files/{id}/complete',
-  handler: 'files/complete',
-  scopes: ['files:write'],
-  customer: 'own',
-  // Bounded work at any size: an upload over 32 MiB is hashed and moved by the file worker; up to
-  // that, hashing (without S3's checksum) and copying it takes a second or two.
-  files: true,
-});
-export const filesList = /* @__PURE__ */ r({
-  id: 'files.list',
-  method: 'GET',
-  path: '/v1/files',
-  handler: 'files/list',
-  scopes: ['files:read'],
-  customer: 'own',
-});
-export const filesGet = /* @__PURE__ */ r({
-  id: 'files.get',
-  method: 'GET',
-  path: '/v1/files/{id}',
-  handler: 'files/get',
-  scopes: ['files:read'],
-  customer: 'own',
-});
-export const filesDownload = /* @__PURE__ */ r({
-  id: 'files.download',
-  method: 'GET',
-  path: '/v1/files/{id}/download',
-  handler: 'files/download',
-  scopes: ['files:read'],
+// Bounded work at any size: an upload over 32 MiB is hashed and moved by the file worker; up to
+// that, hashing (without S3's checksum) and copying it takes a second or two.
+export const filesComplete = route('files.complete', 'POST /v1/files/{id}/complete', 'Files', ['files:write'], {
+  summary:
+    'Complete a presigned upload: size and type checked; checksum verified here (up to 32 MiB) or by the worker (202); the file ready',
   customer: 'own',
   files: true,
 });
-export const filesOfOrder = /* @__PURE__ */ r({
-  id: 'files.ofOrder',
-  method: 'GET',
-  path: '/v1/orders/{id}/files',
-  handler: 'files/order-files',
-  scopes: ['orders:read', 'files:read'],
+export const filesList = route('files.list', 'GET /v1/files', 'Files', ['files:read'], {
+  summary: 'List files (newest first; by order, purpose, status)',
   customer: 'own',
 });
-export const filesDelete = /* @__PURE__ */ r({
-  id: 'files.delete',
-  method: 'DELETE',
-  path: '/v1/files/{id}',
-  handler: 'files/delete',
-  scopes: ['files:write'],
+export const filesGet = route('files.get', 'GET /v1/files/{id}', 'Files', ['files:read'], {
+  summary: "Retrieve a file's metadata and preflight",
+  customer: 'own',
+});
+export const filesDownload = route('files.download', 'GET /v1/files/{id}/download', 'Files', ['files:read'], {
+  summary: 'Download a file: 302 to a presigned URL (15 minutes), or the URL as JSON',
+  customer: 'own',
   files: true,
 });
-
-// Documents
-export const openapiGet = /* @__PURE__ */ r({
-  id: 'openapi.get',
-  method: 'GET',
-  path: '/v1/openapi.json',
-  handler: 'openapi/get',
-  scopes: [],
+export const filesOfOrder = route('files.ofOrder', 'GET /v1/orders/{id}/files', 'Files', ['orders:read', 'files:read'], {
+  summary: "The files of an order's lines, with their preflight",
+  customer: 'own',
+});
+export const filesDelete = route('files.delete', 'DELETE /v1/files/{id}', 'Files', ['files:write'], {
+  summary: 'Delete a file (not while its order is in production)',
+  files: true,
+});
+export const openapiGet = route('openapi.get', 'GET /v1/openapi.json', 'Meta', [], {
+  summary: 'The OpenAPI 3.0.3 document of this API',
   auth: 'none',
 });
-
 // Carts: session carts (a storefront's publishable key, or a secret key with carts:*; the cart id is the
 // capability), and the signed-in customer's own cart (customer tokens only). docs/carts.md
-const sessionCart = (
-  id: string,
-  method: HttpMethod,
-  path: string,
-  handler: string,
-  scope: 'carts:read' | 'carts:write',
-  extra: Pick<RouteDefinition, 'secretScopes'> = {},
-) => r({ id, method, path, handler: `carts/${handler}`, scopes: [scope], storefront: true, ...extra });
-export const cartsCreate = /* @__PURE__ */ sessionCart('carts.create', 'POST', '/v1/carts', 'create', 'carts:write');
-export const cartsGet = /* @__PURE__ */ sessionCart('carts.get', 'GET', '/v1/carts/{id}', 'get', 'carts:read');
-export const cartsDelete = /* @__PURE__ */ sessionCart('carts.delete', 'DELETE', '/v1/carts/{id}', 'delete', 'carts:write');
-export const cartsAddItem = /* @__PURE__ */ sessionCart('carts.addItem', 'POST', '/v1/carts/{id}/items', 'add-item', 'carts:write');
-export const cartsUpdateItem = /* @__PURE__ */ sessionCart(
-  'carts.updateItem',
-  'PUT',
-  '/v1/carts/{id}/items/{itemId}',
-  'update-item',
-  'carts:write',
-);
-export const cartsRemoveItem = /* @__PURE__ */ sessionCart(
-  'carts.removeItem',
-  'DELETE',
-  '/v1/carts/{id}/items/{itemId}',
-  'remove-item',
-  'carts:write',
-);
-export const cartsCheckout = /* @__PURE__ */ sessionCart('carts.checkout', 'POST', '/v1/carts/{id}/checkout', 'checkout', 'carts:write', {
+export const cartsCreate = route('carts.create', 'POST /v1/carts', 'Carts', ['carts:write'], {
+  summary: 'Start a session cart (its id is the capability for it)',
+  storefront: true,
+});
+export const cartsGet = route('carts.get', 'GET /v1/carts/{id}', 'Carts', ['carts:read'], {
+  summary: 'A session cart, priced now (changed prices and unavailable lines marked)',
+  storefront: true,
+});
+export const cartsDelete = route('carts.delete', 'DELETE /v1/carts/{id}', 'Carts', ['carts:write'], {
+  summary: 'Delete a session cart',
+  storefront: true,
+});
+export const cartsAddItem = route('carts.addItem', 'POST /v1/carts/{id}/items', 'Carts', ['carts:write'], {
+  summary: 'Add a line to a session cart (priced by the calculators)',
+  storefront: true,
+});
+export const cartsUpdateItem = route('carts.updateItem', 'PUT /v1/carts/{id}/items/{itemId}', 'Carts', ['carts:write'], {
+  summary: "Change a session cart's line (priced again)",
+  storefront: true,
+});
+export const cartsRemoveItem = route('carts.removeItem', 'DELETE /v1/carts/{id}/items/{itemId}', 'Carts', ['carts:write'], {
+  summary: "Remove a session cart's line",
+  storefront: true,
+});
+export const cartsCheckout = route('carts.checkout', 'POST /v1/carts/{id}/checkout', 'Carts', ['carts:write'], {
+  summary: 'Check a session cart out into one order (a customer, or a guest by email)',
+  storefront: true,
   secretScopes: ['orders:write'],
 });
-const customerCart = (id: string, method: HttpMethod, path: string, handler: string, scope: 'carts:read' | 'carts:write') =>
-  r({ id, method, path, handler: `carts/customer/${handler}`, scopes: [scope], customer: 'self' });
-export const cartGet = /* @__PURE__ */ customerCart('cart.get', 'GET', '/v1/cart', 'get', 'carts:read');
-export const cartAddItem = /* @__PURE__ */ customerCart('cart.addItem', 'POST', '/v1/cart/items', 'add-item', 'carts:write');
-export const cartUpdateItem = /* @__PURE__ */ customerCart(
-  'cart.updateItem',
-  'PUT',
-  '/v1/cart/items/{itemId}',
-  'update-item',
-  'carts:write',
-);
-export const cartRemoveItem = /* @__PURE__ */ customerCart(
-  'cart.removeItem',
-  'DELETE',
-  '/v1/cart/items/{itemId}',
-  'remove-item',
-  'carts:write',
-);
-export const cartMerge = /* @__PURE__ */ customerCart('cart.merge', 'POST', '/v1/cart/merge', 'merge', 'carts:write');
-export const cartCheckout = /* @__PURE__ */ customerCart('cart.checkout', 'POST', '/v1/cart/checkout', 'checkout', 'carts:write');
+export const cartGet = route('cart.get', 'GET /v1/cart', 'Carts', ['carts:read'], {
+  summary: "The signed-in customer's cart, priced now (created on first use)",
+  customer: 'self',
+});
+export const cartAddItem = route('cart.addItem', 'POST /v1/cart/items', 'Carts', ['carts:write'], {
+  summary: "Add a line to the signed-in customer's cart",
+  customer: 'self',
+});
+export const cartUpdateItem = route('cart.updateItem', 'PUT /v1/cart/items/{itemId}', 'Carts', ['carts:write'], {
+  summary: "Change a line of the signed-in customer's cart",
+  customer: 'self',
+});
+export const cartRemoveItem = route('cart.removeItem', 'DELETE /v1/cart/items/{itemId}', 'Carts', ['carts:write'], {
+  summary: "Remove a line of the signed-in customer's cart",
+  customer: 'self',
+});
+export const cartMerge = route('cart.merge', 'POST /v1/cart/merge', 'Carts', ['carts:write'], {
+  summary: "Merge a session cart into the signed-in customer's cart (and delete it)",
+  customer: 'self',
+});
+export const cartCheckout = route('cart.checkout', 'POST /v1/cart/checkout', 'Carts', ['carts:write'], {
+  summary: "Check the signed-in customer's cart out into one order",
+  customer: 'self',
+});
 
 /** Every route, in the table's order (CDK, the local gateway, the OpenAPI document, the security suite). */
-export const routes: readonly RouteDefinition[] = [
-  ordersList,
-  ordersCreate,
-  ordersGet,
-  ordersUpdate,
-  customersList,
-  customersCreate,
-  customersGet,
-  customersUpdate,
-  customersDelete,
-  customersOrders,
-  addressesList,
-  addressesCreate,
-  addressesGet,
-  addressesUpdate,
-  addressesDelete,
-  productsList,
-  productsCreate,
-  productsGet,
-  productsUpdate,
-  productsDelete,
-  productsCalculate,
-  legacyProductsList,
-  legacyProductsCreate,
-  legacyProductsGet,
-  legacyProductsCalculate,
-  legacyProductsPrices,
-  quotesList,
-  quotesCreate,
-  quotesGet,
-  quotesUpdate,
-  quotesAccept,
-  quotesReject,
-  quotesPdf,
-  customersQuotes,
-  shipmentsList,
-  shipmentsCreate,
-  shipmentsGet,
-  ordersShipments,
-  shipmentsLabel,
-  shipmentsTracking,
-  shipmentsCancel,
-  shipmentsSimulate,
-  carriersList,
-  carriersConfigure,
-  carriersSendcloudWebhook,
-  authRegister,
-  authRegisterConfirm,
-  authLogin,
-  authRefresh,
-  authLogout,
-  authPasswordReset,
-  authPasswordResetConfirm,
-  authMe,
-  authMeUpdate,
-  authPassword,
-  authJwks,
-  accountGet,
-  accountUpdate,
-  invoicesList,
-  invoicesCreate,
-  invoicesGet,
-  invoicesPdf,
-  invoicesXml,
-  invoicesPay,
-  invoicesVoid,
-  invoicesSend,
-  customersInvoices,
-  auditList,
-  eventsList,
-  eventsGet,
-  jobsList,
-  jobsGet,
-  jobsUpdate,
-  jobsSetStatus,
-  machinesList,
-  machinesCreate,
-  machinesGet,
-  machinesUpdate,
-  machinesDelete,
-  machinesQueue,
-  webhooksList,
-  webhooksCreate,
-  webhooksGet,
-  webhooksUpdate,
-  webhooksDelete,
-  webhooksRotateSecret,
-  webhooksTest,
-  webhooksDeliveries,
-  webhooksDelivery,
-  webhooksRedeliver,
-  filesUpload,
-  filesCreateUpload,
-  filesComplete,
-  filesList,
-  filesGet,
-  filesDownload,
-  filesOfOrder,
-  filesDelete,
-  openapiGet,
-  cartsCreate,
-  cartsGet,
-  cartsDelete,
-  cartsAddItem,
-  cartsUpdateItem,
-  cartsRemoveItem,
-  cartsCheckout,
-  cartGet,
-  cartAddItem,
-  cartUpdateItem,
-  cartRemoveItem,
-  cartMerge,
-  cartCheckout,
-];
+export const routes: readonly RouteDefinition[] = table;
 
 export const routesById: ReadonlyMap<string, RouteDefinition> = /* @__PURE__ */ (() => new Map(routes.map((route) => [route.id, route])))();
 

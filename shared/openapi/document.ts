@@ -6,7 +6,6 @@ import { OpenAPIRegistry, OpenApiGeneratorV3, type RouteConfig } from '@asteasol
 import * as z from 'zod';
 import { ErrorSchema } from '#shared/schemas/common';
 import { PaginationSchema } from '#shared/schemas/pagination';
-import { routeDocs } from '#shared/route-docs';
 import { pathsOf } from '#shared/routes';
 import { allOperations } from './contracts';
 import { declaredEvents } from './events';
@@ -124,8 +123,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
         method: route.method.toLowerCase() as RouteConfig['method'],
         path,
         operationId: aliasIndex < 0 ? route.id : aliasOperationId(route.id, aliasIndex),
-        summary: routeDocs[route.id]?.summary,
-        tags: [routeDocs[route.id]?.tag ?? 'Other'],
+        summary: route.summary,
+        tags: [route.tag],
         security,
         description: scopes,
         ...alias,

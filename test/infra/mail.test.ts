@@ -15,6 +15,8 @@ const mailRoute: RouteDefinition = {
   method: 'POST',
   path: '/v1/mail-test',
   handler: 'functions/mail-test/send.ts',
+  tag: 'Mail test',
+  summary: 'Sends a test mail',
   scopes: ['orders:write'],
   auth: 'key',
   mail: true,

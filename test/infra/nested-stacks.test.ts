@@ -3,8 +3,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { routeDocs } from '#shared/route-docs';
-import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
+import { handlerOf, pathsOf, routes, type RouteDefinition } from '#shared/routes';
 import { NestedMethods } from '#infra/nested-methods';
 import { NestedLambdaIntegration, routeGroup, routeStackId } from '#infra/route-stacks';
 import { stageNames } from '#infra/stages';
@@ -65,7 +64,7 @@ describe('route group nested stacks', () => {
   const { stack, template } = built;
 
   it('have one nested stack per route tag, named after it', () => {
-    const groups = [...new Set(routes.map((route) => routeDocs[route.id]!.tag))];
+    const groups = [...new Set(routes.map((route) => route.tag))];
     expect([...stack.api.routeStacks.all.keys()].sort()).toEqual(groups.sort());
     for (const [group, nested] of stack.api.routeStacks.all) {
       expect(nested.node.id).toBe(routeStackId(group));
@@ -79,8 +78,8 @@ describe('route group nested stacks', () => {
     for (const route of routes) {
       const fn = stack.api.functions.get(route.id)!;
       const home = Stack.of(fn);
-      expect(home, route.id).toBe(stack.api.routeStacks.all.get(routeDocs[route.id]!.tag));
-      expect(home.node.id, route.id).toBe(routeStackId(routeDocs[route.id]!.tag));
+      expect(home, route.id).toBe(stack.api.routeStacks.all.get(route.tag));
+      expect(home.node.id, route.id).toBe(routeStackId(route.tag));
       expect(Stack.of(fn.logGroup), route.id).toBe(home);
     }
     const inMain = new Set(Object.keys(template.findResources('AWS::Lambda::Function')));
@@ -116,20 +115,15 @@ describe('route group nested stacks', () => {
   });
 
   it('keep the functions where they are when routes of other or new groups are added', () => {
-    const extra = (id: string, path: string): RouteDefinition => ({
-      id,
-      method: 'POST',
-      path,
-      handler: `functions/${id.replace('.', '/')}.ts`,
-      scopes: [],
-      auth: 'key',
-    });
-    // A route without docs falls back to its id's prefix, which is its group's tag in the usual case.
     const grown = buildStack('dev', {
-      routes: [extra('labels.create', '/v1/labels'), ...routes, extra('orders.cancel', '/v1/orders/{id}/cancel')],
+      routes: [
+        extraRoute('labels.create', 'POST', '/v1/labels', 'Labels'),
+        ...routes,
+        extraRoute('orders.cancel', 'POST', '/v1/orders/{id}/cancel', 'Orders'),
+      ],
     });
-    expect(routeGroup(extra('orders.cancel', '/v1/orders/{id}/cancel'))).toBe('Orders');
-    expect(routeGroup(extra('customer-accounts.create', '/v1/customer-accounts'))).toBe('CustomerAccounts');
+    expect(routeGroup(extraRoute('orders.cancel', 'POST', '/v1/orders/{id}/cancel', 'Orders'))).toBe('Orders');
+    expect(routeStackId('Customer accounts')).toBe('CustomerAccountsRoutes');
     expect(Stack.of(grown.stack.api.functions.get('orders.cancel')!).node.id).toBe('OrdersRoutes');
     expect(Stack.of(grown.stack.api.functions.get('labels.create')!).node.id).toBe('LabelsRoutes');
     for (const route of routes) {
@@ -143,12 +137,15 @@ const extraRoute = (
   id: string,
   method: RouteDefinition['method'],
   path: string,
+  tag: string,
   auth: RouteDefinition['auth'] = 'key',
 ): RouteDefinition => ({
   id,
   method,
   path,
-  handler: `functions/${id.replace('.', '/')}.ts`,
+  handler: handlerOf(id),
+  tag,
+  summary: `A test route (${id})`,
   scopes: [],
   auth,
 });
@@ -187,10 +184,10 @@ describe('methods in nested stacks', () => {
     // another group already (`/v1/customers/{id}/orders` is customers.orders'): only the Allow header changes there.
     const grown = buildStack('dev', {
       routes: [
-        extraRoute('labels.create', 'POST', '/v1/labels'),
+        extraRoute('labels.create', 'POST', '/v1/labels', 'Labels'),
         ...routes,
-        extraRoute('orders.cancel', 'POST', '/v1/orders/{id}/cancel'),
-        extraRoute('orders.createForCustomer', 'POST', '/v1/customers/{id}/orders'),
+        extraRoute('orders.cancel', 'POST', '/v1/orders/{id}/cancel', 'Orders'),
+        extraRoute('orders.createForCustomer', 'POST', '/v1/customers/{id}/orders', 'Orders'),
       ],
     });
     const before = methodAddresses(built);
@@ -247,8 +244,8 @@ describe('the API deployment', () => {
   it.each<[string, RouteDefinition[]]>([
     ["one route's HTTP method", changed('customers.update', { method: 'PATCH' })],
     ["one route's authorization", changed('orders.get', { auth: 'none' })],
-    ["one route's function (a renamed route)", changed('orders.get', { id: 'orders.show', handler: 'functions/orders/show.ts' })],
-    ['a route added on an existing path', [...routes, extraRoute('orders.delete', 'DELETE', '/v1/orders/{id}')]],
+    ["one route's function (a renamed route)", changed('orders.get', { id: 'orders.show', handler: handlerOf('orders.show') })],
+    ['a route added on an existing path', [...routes, extraRoute('orders.delete', 'DELETE', '/v1/orders/{id}', 'Orders')]],
     ['a route removed from a path that keeps others', routes.filter((route) => route.id !== 'customers.delete')],
   ])('changes its logical id for %s', (_change, changedRoutes) => {
     const other = buildStack('dev', { routes: changedRoutes });
@@ -258,7 +255,7 @@ describe('the API deployment', () => {
   });
 
   it('changes its logical id for a route on a new path (new resource, new preflight, new methods)', () => {
-    const grown = buildStack('dev', { routes: [...routes, extraRoute('orders.cancel', 'POST', '/v1/orders/{id}/cancel')] });
+    const grown = buildStack('dev', { routes: [...routes, extraRoute('orders.cancel', 'POST', '/v1/orders/{id}/cancel', 'Orders')] });
     expect(deploymentOf(grown).id).not.toBe(base.id);
     expect(deploymentOf(grown).dependsOn).toEqual(expect.arrayContaining(base.dependsOn.filter((id) => id.includes('NestedStack'))));
   });

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { apiEvent, benchContext, type ProxyHandler } from '#bench/latency';
 import { esbuildOptions } from '#infra/bundling';
 import { resolveApiKey } from '#shared/accounts/service';
+import { buildOpenApiDocument } from '#shared/openapi/document';
 import { uniqueEmail } from '#test/support/http';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -54,5 +55,20 @@ describe('bundled handlers', () => {
     expect(read.statusCode).toBe(200);
     expect(JSON.parse(read.body).data).toMatchObject({ id, email: body.email });
     expect(read.headers?.['X-RateLimit-Limit']).toBeDefined();
+  });
+
+  // A bundle keeps only the route rows its operations name, and its `routes` lists only those (shared/routes.ts):
+  // the OpenAPI handler's operations name every row, so its document is the whole table, in the table's order.
+  it('serves the OpenAPI document of the sources, byte for byte, from its bundle', { timeout: 60_000 }, async () => {
+    const resolution = await resolveApiKey(inject('fixtures').shop.secretTest);
+    if (resolution.status !== 'ok') throw new Error('fixture key does not resolve');
+    const openapi = await bundled('functions/openapi/get.ts');
+    const served = await openapi(
+      apiEvent(resolution.principal, 'GET', '/v1/openapi.json', '/v1/openapi.json', null),
+      benchContext('openapi.get'),
+    );
+    expect(served.statusCode).toBe(200);
+    const { servers } = JSON.parse(served.body) as { servers: unknown };
+    expect(served.body).toBe(JSON.stringify({ ...buildOpenApiDocument(), servers }));
   });
 });
