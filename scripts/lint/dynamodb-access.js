@@ -38,7 +38,6 @@ export const PENDING = {
   'shared/carts/service.ts': ORDER_OWNER,
   'shared/shipments/creation.ts': ORDER_OWNER,
   'shared/shipments/updates.ts': ORDER_OWNER,
-  'shared/legacy-products/prices.ts': UNCLAIMED,
   'shared/webhooks/delivery-service.ts': UNCLAIMED,
   'shared/webhooks/seal-stored.ts': UNCLAIMED,
 };
