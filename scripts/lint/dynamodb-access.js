@@ -39,7 +39,6 @@ export const PENDING = {
   'shared/shipments/creation.ts': ORDER_OWNER,
   'shared/shipments/updates.ts': ORDER_OWNER,
   'shared/webhooks/delivery-service.ts': UNCLAIMED,
-  'shared/webhooks/seal-stored.ts': UNCLAIMED,
 };
 
 /** The files that may import the client or the writer, as ESLint globs. */
