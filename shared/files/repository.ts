@@ -1,7 +1,8 @@
 /**
  * File records in the table (stored.ts). A change puts the whole item on condition of the version
  * it read (its index sort keys carry the status), so two requests that complete or delete one
- * file cannot both win.
+ * file cannot both win. The file worker's own writes (its mark, the preflight result) are updates
+ * on condition of the version it read.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -12,7 +13,7 @@ import { cursorKeys, fileKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName } from '#shared/db/table';
 import { NotFoundError, VersionConflict } from '#shared/errors';
 import type { QuotaUse, UploadQuota } from './quota';
-import { fileFromItem, fileIdOfSortKey, fileItem, fileSortKey, sortKeyFacets, type FileRecord } from './stored';
+import { fileFromItem, fileIdOfSortKey, fileItem, fileSortKey, sortKeyFacets, type FileRecord, type Preflight } from './stored';
 
 export async function insertFile(tenant: Tenant, record: FileRecord): Promise<void> {
   await dynamo().send(
@@ -69,6 +70,72 @@ export async function deleteFileRecord(tenant: Tenant, file: FileRecord): Promis
     if (isConditionFailure(error)) throw new VersionConflict('file');
     throw error;
   }
+}
+
+/**
+ * The file worker's result (preflight/worker.ts): `preflight` recorded and the worker's mark
+ * removed, on condition that the file is still at the version read and still ready; false when it
+ * changed meanwhile (the change's own stream record takes over).
+ */
+export async function savePreflight(tenant: Tenant, file: FileRecord, preflight: Preflight, now: Date): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: fileKeys.file(tenant, file.id),
+        UpdateExpression: 'SET preflight = :preflight, updated_at = :now, version = :next REMOVE worker_started_at',
+        ConditionExpression: 'version = :version AND #status = :ready',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':preflight': preflight,
+          ':now': now.toISOString(),
+          ':next': file.version + 1,
+          ':version': file.version,
+          ':ready': 'ready',
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Marks the file worker's start on the file (`worker_started_at`; the version stays, so the
+ * result's write still holds on to the version read); false when the file changed or another
+ * attempt marked it.
+ */
+export async function markWorkerStarted(tenant: Tenant, file: FileRecord, now: Date): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: fileKeys.file(tenant, file.id),
+        UpdateExpression: 'SET worker_started_at = :now',
+        ConditionExpression: 'version = :version AND attribute_not_exists(worker_started_at)',
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':version': file.version },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Removes the file worker's mark, on condition that the file is still at the version read. */
+export async function clearWorkerStarted(tenant: Tenant, file: FileRecord): Promise<void> {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: fileKeys.file(tenant, file.id),
+      UpdateExpression: 'REMOVE worker_started_at',
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': file.version },
+    }),
+  );
 }
 
 export interface FileFilter {

@@ -16,94 +16,29 @@
  * whose writer died (a function that timed out half-way) or a retired one an import had no time
  * to finish is removed by the legacy price sweeper (sweeper.ts, a scheduled worker) once it is an
  * hour old — also when its product was never created, so no price item outlives a failed create.
- * The live version never has a record, so it is never listed.
+ * The live version never has a record, so it is never listed. The items are built in stored.ts;
+ * the version records and the price read are written and read through repository.ts.
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
-import { dynamo } from '#shared/clients/dynamodb';
 import { batchWriteAll, deleteRequest, putRequest } from '#shared/db/batch';
-import { type ItemKey, legacyPriceSweepKeys, legacyProductKeys } from '#shared/db/keys';
+import { type ItemKey, legacyProductKeys } from '#shared/db/keys';
 import { logger } from '#shared/logger';
 import { queryAll, queryPages } from '#shared/db/query';
-import { tableName, type TransactItem } from '#shared/db/table';
-import type { PriceCell, PriceRow, TableShape } from './price-table';
+import type { PriceRow } from './price-table';
+import { markPriceVersionRetired, readPriceVersions } from './repository';
+import { priceItem } from './stored';
 
 /** An import still `writing` after this long has died (a function runs at most 15 minutes). */
 export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 
-type Shape = Pick<TableShape, 'formats' | 'colors'>;
-
-export async function startPriceVersion(tenant: Tenant, id: number, version: number, shape: Shape, now = new Date()): Promise<void> {
-  await dynamo().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...legacyProductKeys.legacyPriceVersion(tenant, id, version),
-        entity: 'LEGACY_PRICE_VERSION',
-        version,
-        state: 'writing',
-        formats: shape.formats,
-        colors: shape.colors,
-        started_at: now.toISOString(),
-        // Listed in the staged-price-versions index until the switch (or a cleanup) deletes the record.
-        ...legacyPriceSweepKeys.staged(id, version, now.toISOString()),
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
-}
-
-/** The transaction item that records a version replaced at the switch, for removal. */
-export function retiredVersionPut(tenant: Tenant, id: number, version: number, shape: Shape, now = new Date()): TransactItem {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: {
-        ...legacyProductKeys.legacyPriceVersion(tenant, id, version),
-        entity: 'LEGACY_PRICE_VERSION',
-        version,
-        state: 'retired',
-        formats: shape.formats,
-        colors: shape.colors,
-        started_at: now.toISOString(),
-        // Listed too: what the import's own cleanup has no time for, the sweeper finishes an hour later.
-        ...legacyPriceSweepKeys.staged(id, version, now.toISOString()),
-      },
-    },
-  };
-}
-
 /** Marks a version that lost the race to another import as garbage. */
 export async function retireVersion(tenant: Tenant, id: number, version: number): Promise<void> {
-  await dynamo()
-    .send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: legacyProductKeys.legacyPriceVersion(tenant, id, version),
-        UpdateExpression: 'SET #state = :retired',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':retired': 'retired' },
-      }),
-    )
-    .catch(() => undefined); // already removed: nothing left to mark
+  await markPriceVersionRetired(tenant, id, version).catch(() => undefined); // already removed: nothing left to mark
 }
 
-/** Items hold only their key and the price: 72,000 of them are written per import, every byte counts. */
+/** Writes the price items of version `version` (stored.ts `priceItem`), in batches. */
 export async function writePrices(tenant: Tenant, id: number, version: number, rows: readonly PriceRow[]): Promise<void> {
-  await batchWriteAll(rows.map((row) => putRequest({ ...legacyProductKeys.legacyPrice(tenant, id, version, row), price: row.price })));
-}
-
-/** The one read of a calculation. */
-export async function readPrice(tenant: Tenant, id: number, version: number, cell: PriceCell): Promise<number | undefined> {
-  const result = await dynamo().send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: legacyProductKeys.legacyPrice(tenant, id, version, cell),
-      ProjectionExpression: 'price',
-    }),
-  );
-  return result.Item ? Number(result.Item.price) : undefined;
+  await batchWriteAll(rows.map((row) => putRequest(priceItem(tenant, id, version, row))));
 }
 
 /** Every key of one partition, strongly consistent. */
@@ -160,29 +95,18 @@ async function deletePartition(partition: string, deadline: number): Promise<boo
  */
 export async function removeStaleVersions(tenant: Tenant, id: number, budgetMs: number, now = Date.now()): Promise<boolean> {
   const deadline = Date.now() + budgetMs;
-  const records = await dynamo().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: {
-        ':pk': legacyProductKeys.legacyProduct(tenant, id).pk,
-        ':prefix': legacyProductKeys.legacyPriceVersionPrefix,
-      },
-      ConsistentRead: true,
-    }),
-  );
-  for (const record of records.Items ?? []) {
+  for (const record of await readPriceVersions(tenant, id)) {
     // The live version has no record: the transaction that made it live deleted it.
-    const abandoned = record.state === 'writing' && now - Date.parse(String(record.started_at)) > ABANDONED_AFTER_MS;
+    const abandoned = record.state === 'writing' && now - Date.parse(record.started_at) > ABANDONED_AFTER_MS;
     if (record.state !== 'retired' && !abandoned) continue;
-    for (const format of (record.formats as string[] | undefined) ?? []) {
-      for (const color of (record.colors as string[] | undefined) ?? []) {
+    for (const format of record.formats) {
+      for (const color of record.colors) {
         if (Date.now() > deadline) return false;
-        const partition = legacyProductKeys.legacyPricePartition(tenant, id, Number(record.version), format, color);
+        const partition = legacyProductKeys.legacyPricePartition(tenant, id, record.version, format, color);
         if (!(await deletePartition(partition, deadline))) return false;
       }
     }
-    await batchWriteAll([deleteRequest({ pk: String(record.pk), sk: String(record.sk) })]);
+    await batchWriteAll([deleteRequest(record.key)]);
   }
   return true;
 }

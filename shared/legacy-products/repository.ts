@@ -2,8 +2,9 @@
  * Legacy products in the single table. The product item carries the option lists derived from
  * its current price table (so GET is one read) and `price_version`, the version of the price
  * items that are live; switching it is one conditional write (prices.ts explains the import).
+ * The price items and the records of price versions (stored.ts) are read and written here too.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { readTotal, readWindow, type PageRequest } from '#shared/db/collections';
@@ -12,7 +13,17 @@ import { legacyProductKeys } from '#shared/db/keys';
 import { isConditionFailure, tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { NotFoundError } from '#shared/errors';
-import { LEGACY_PRODUCTS, legacyProductFromItem, legacyProductPut, type LegacyProductRecord } from './stored';
+import type { PriceCell } from './price-table';
+import {
+  LEGACY_PRODUCTS,
+  legacyProductFromItem,
+  legacyProductPut,
+  priceVersionFromItem,
+  priceVersionItem,
+  type LegacyProductRecord,
+  type PriceVersionRecord,
+  type PriceVersionShape,
+} from './stored';
 
 /** Another import switched the price table first (the condition on price_version failed). */
 export class PriceTableChanged extends Error {}
@@ -146,4 +157,63 @@ export async function switchPriceVersion(
     { item: staged, onConditionFailure: () => new PriceVersionLost() },
     ...(retireOld ? [retireOld] : []),
   ]);
+}
+
+/** Records version `version` as being written (`writing`), before any of its price items: a crash leaves a trace for cleanup. */
+export async function startPriceVersion(
+  tenant: Tenant,
+  id: number,
+  version: number,
+  shape: PriceVersionShape,
+  now = new Date(),
+): Promise<void> {
+  await dynamo().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: priceVersionItem(tenant, id, version, 'writing', shape, now),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/** Marks a version's record `retired` (garbage); fails when the record is gone. */
+export async function markPriceVersionRetired(tenant: Tenant, id: number, version: number): Promise<void> {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: legacyProductKeys.legacyPriceVersion(tenant, id, version),
+      UpdateExpression: 'SET #state = :retired',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':retired': 'retired' },
+    }),
+  );
+}
+
+/** The records of a product's price versions being written or waiting for removal (one Query, strongly consistent). */
+export async function readPriceVersions(tenant: Tenant, id: number): Promise<PriceVersionRecord[]> {
+  const records = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: {
+        ':pk': legacyProductKeys.legacyProduct(tenant, id).pk,
+        ':prefix': legacyProductKeys.legacyPriceVersionPrefix,
+      },
+      ConsistentRead: true,
+    }),
+  );
+  return (records.Items ?? []).map(priceVersionFromItem);
+}
+
+/** The one read of a calculation: the price of one cell of version `version`. */
+export async function readPrice(tenant: Tenant, id: number, version: number, cell: PriceCell): Promise<number | undefined> {
+  const result = await dynamo().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: legacyProductKeys.legacyPrice(tenant, id, version, cell),
+      ProjectionExpression: 'price',
+    }),
+  );
+  return result.Item ? Number(result.Item.price) : undefined;
 }

@@ -14,11 +14,11 @@ import { taxOn } from '#shared/pricing/tax';
 import { needsPlaceholder, resolveImages } from './images';
 import { cellProblems, missingCellProblem } from './lookup';
 import { duplicateProblems, rowsFromCsv, tableShape, type PriceRow } from './price-table';
-import { discardVersion, pricedCells, readPrice, removeStaleVersions, retiredVersionPut, startPriceVersion, writePrices } from './prices';
+import { discardVersion, pricedCells, removeStaleVersions, writePrices } from './prices';
 import * as repo from './repository';
 import { PriceTableChanged, PriceVersionLost } from './repository';
 import type { LegacyCalculateBody, LegacyListQuery, LegacyProduct, LegacyProductCreate, LegacyQuote } from './schema';
-import { legacyProductSizeProblems, storedLegacyProduct, type LegacyProductRecord } from './stored';
+import { legacyProductSizeProblems, retiredVersionPut, storedLegacyProduct, type LegacyProductRecord } from './stored';
 
 /**
  * Time an import spends removing the previous table's items; the rest waits for the next import or
@@ -40,7 +40,7 @@ async function placeholderFor(tenant: Tenant, records: LegacyProductRecord[]): P
 
 /** Writes version `version` of the price items and records it first, so that a crash leaves a trace for cleanup. */
 async function stagePrices(tenant: Tenant, id: number, version: number, rows: PriceRow[]): Promise<void> {
-  await startPriceVersion(tenant, id, version, tableShape(rows));
+  await repo.startPriceVersion(tenant, id, version, tableShape(rows));
   await writePrices(tenant, id, version, rows);
 }
 
@@ -161,14 +161,14 @@ export async function calculateLegacyPrice(tenant: Tenant, id: number, cell: Leg
   let record = read;
   const invalid = (problems: ReturnType<typeof cellProblems>) => new ValidationError('There is no price for this combination', problems);
   if (cellProblems(record, cell).length) throw invalid(cellProblems(record, cell));
-  let price = await readPrice(tenant, id, record.price_version, cell);
+  let price = await repo.readPrice(tenant, id, record.price_version, cell);
   if (price === undefined) {
     // An import may have switched versions between our two reads: look once more at the live one.
     const fresh = await repo.readLegacyProduct(tenant, id, true);
     if (fresh && fresh.price_version !== record.price_version) {
       record = fresh;
       if (cellProblems(record, cell).length) throw invalid(cellProblems(record, cell));
-      price = await readPrice(tenant, id, record.price_version, cell);
+      price = await repo.readPrice(tenant, id, record.price_version, cell);
     }
   }
   if (price === undefined)

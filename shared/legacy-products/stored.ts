@@ -1,14 +1,16 @@
 /**
  * How a legacy product is stored: one item carrying the option lists derived from its current
  * price table (so GET is one read) and `price_version`, the version of the price items that are
- * live (prices.ts stores those items and explains the import). See docs/data-model.md.
+ * live; and the bookkeeping items of those prices — one item per price, one record per version
+ * being written or waiting for removal (prices.ts explains the import). See docs/data-model.md.
  */
 import type { Tenant } from '#shared/auth/principal';
 import { sizeProblem } from '#shared/db/item-size';
-import { createdSortKey, legacyProductKeys } from '#shared/db/keys';
+import { createdSortKey, legacyPriceSweepKeys, legacyProductKeys, type ItemKey } from '#shared/db/keys';
 import type { ErrorDetail } from '#shared/errors';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
+import type { PriceRow, TableShape } from './price-table';
 
 export const storedLegacyProduct = /* @__PURE__ */ (() =>
   entity({
@@ -80,3 +82,63 @@ export function legacyProductSizeProblems(record: LegacyProductRecord): ErrorDet
   );
   return problem ? [problem] : [];
 }
+
+/** The formats and colors of a price table: the partitions of one version's price items. */
+export type PriceVersionShape = Pick<TableShape, 'formats' | 'colors'>;
+
+/**
+ * The record of a price version being written (`writing`) or waiting for removal (`retired`), with
+ * the formats and colors whose partitions hold its items. Listed in the staged-price-versions index
+ * (gsi3) until it is deleted: the switch deletes the new version's, a cleanup a removed version's.
+ */
+export function priceVersionItem(
+  tenant: Tenant,
+  id: number,
+  version: number,
+  state: 'writing' | 'retired',
+  shape: PriceVersionShape,
+  now: Date,
+): Record<string, unknown> {
+  return {
+    ...legacyProductKeys.legacyPriceVersion(tenant, id, version),
+    entity: 'LEGACY_PRICE_VERSION',
+    version,
+    state,
+    formats: shape.formats,
+    colors: shape.colors,
+    started_at: now.toISOString(),
+    // Listed until the record is deleted: what an import's own cleanup has no time for, the sweeper finishes an hour later.
+    ...legacyPriceSweepKeys.staged(id, version, now.toISOString()),
+  };
+}
+
+/** The transaction item that records a version replaced at the switch, for removal. */
+export function retiredVersionPut(tenant: Tenant, id: number, version: number, shape: PriceVersionShape, now = new Date()): TransactItem {
+  return { Put: { TableName: tableName(), Item: priceVersionItem(tenant, id, version, 'retired', shape, now) } };
+}
+
+/** A price item holds only its key and the price: 72,000 of them are written per import, every byte counts. */
+export const priceItem = (tenant: Tenant, id: number, version: number, row: PriceRow): Record<string, unknown> => ({
+  ...legacyProductKeys.legacyPrice(tenant, id, version, row),
+  price: row.price,
+});
+
+/** A price version's record as read back: its own key, its state, when it started, and its partitions. */
+export interface PriceVersionRecord {
+  key: ItemKey;
+  version: number;
+  /** `writing` or `retired` (the live version has no record). */
+  state: string;
+  started_at: string;
+  formats: string[];
+  colors: string[];
+}
+
+export const priceVersionFromItem = (item: Record<string, unknown>): PriceVersionRecord => ({
+  key: { pk: String(item.pk), sk: String(item.sk) },
+  version: Number(item.version),
+  state: String(item.state),
+  started_at: String(item.started_at),
+  formats: (item.formats as string[] | undefined) ?? [],
+  colors: (item.colors as string[] | undefined) ?? [],
+});

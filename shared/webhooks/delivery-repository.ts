@@ -17,7 +17,7 @@
  * the ones whose message was lost. Every write below that changes the status or the message
  * chain keeps that entry in step (`dueFields`).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { countCollectionUpTo, readWindow, TOTAL_CAP, type CollectionQuery, type Total } from '#shared/db/collections';
@@ -151,6 +151,14 @@ export function requestRedelivery(
       },
     },
   ]);
+}
+
+/**
+ * Writes a test event's outbox item (`testEventPut`, shared/events/outbox.ts): like a redelivery's
+ * request item, its stream insert makes the router send it — to its one registration.
+ */
+export async function insertTestEvent(item: TransactItem): Promise<void> {
+  await dynamo().send(new PutCommand(item.Put as never));
 }
 
 export interface AttemptOutcome {

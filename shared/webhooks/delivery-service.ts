@@ -3,18 +3,16 @@
  * a redelivery and a test event are writes (a request item, an outbox event) whose stream insert
  * the router turns into a queue message, so they are as durable as any other event.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { eventKinds, isEventKind, type EventKind } from '#shared/events/catalogue';
 import { readEvent } from '#shared/events/stored-event';
 import { testEventPut } from '#shared/events/outbox';
 import { buildPayload } from './payload';
 import { sampleData } from './samples';
 import type { Tenant } from '#shared/auth/principal';
-import { dynamo } from '#shared/clients/dynamodb';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
 import { randomToken } from '#shared/ids';
-import { listDeliveries, readDelivery, requestRedelivery } from './delivery-repository';
+import { insertTestEvent, listDeliveries, readDelivery, requestRedelivery } from './delivery-repository';
 import { requireWebhook } from './repository';
 import type { Delivery, DeliveryDetail, DeliveryListQuery } from './schema';
 import { storedAttempt, storedDelivery, type DeliveryRecord, type WebhookRecord } from './stored';
@@ -87,5 +85,5 @@ export async function sendTestEvent(tenant: Tenant, webhookId: number, kind?: st
   if (!webhook.active) throw inactive();
   const eventKind = kind !== undefined && isEventKind(kind) ? kind : defaultTestKind(webhook);
   const { item } = testEventPut(tenant, eventKind, sampleData(eventKind), webhookId);
-  await dynamo().send(new PutCommand(item.Put as never));
+  await insertTestEvent(item);
 }

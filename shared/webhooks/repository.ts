@@ -97,3 +97,61 @@ export async function deactivateWebhook(tenant: Tenant, id: number, now: string)
     if (!isConditionFailure(error)) throw error; // deleted meanwhile: nothing to pause
   }
 }
+
+/** A secret sealed anew: the value that was read (plaintext, or sealed under the shared context) and its sealed form. */
+export interface SecretReseal {
+  read: string;
+  sealed: string;
+}
+
+/** What sealing writes over a registration: the secrets sealed anew, and the hint when it had none. */
+export interface WebhookReseal {
+  secret?: SecretReseal;
+  secret_hint?: string;
+  previous_secret?: SecretReseal;
+}
+
+/**
+ * Replaces the registration's secrets with their sealed forms (the operator's migration,
+ * seal-stored.ts), on condition that each value replaced is still the value that was read, so a
+ * rotation meanwhile is never overwritten; sets `secret_hint` when given, and bumps `version` (so
+ * an update that read the plaintext before cannot write it back). False when a value changed
+ * meanwhile (rotated, updated or deleted). At least one of the secrets is given.
+ */
+export async function resealWebhookSecrets(tenant: Tenant, id: number, reseal: WebhookReseal): Promise<boolean> {
+  const set = ['#version = #version + :one'];
+  const conditions: string[] = [];
+  const values: Record<string, unknown> = { ':one': 1 };
+  if (reseal.secret) {
+    set.push('secret = :sealed');
+    conditions.push('secret = :plain');
+    values[':sealed'] = reseal.secret.sealed;
+    values[':plain'] = reseal.secret.read;
+  }
+  if (reseal.secret_hint !== undefined) {
+    set.push('secret_hint = :hint');
+    values[':hint'] = reseal.secret_hint;
+  }
+  if (reseal.previous_secret) {
+    set.push('previous_secret = :sealedPrevious');
+    conditions.push('previous_secret = :plainPrevious');
+    values[':sealedPrevious'] = reseal.previous_secret.sealed;
+    values[':plainPrevious'] = reseal.previous_secret.read;
+  }
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: webhookKeys.webhook(tenant, id),
+        UpdateExpression: `SET ${set.join(', ')}`,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}

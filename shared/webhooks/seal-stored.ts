@@ -13,15 +13,11 @@
  * without `secret_hint` gets it from the plaintext (reads would otherwise derive the hint from the
  * sealed form). Running it again finds nothing to do.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { accountIdsOf } from '#shared/accounts/service';
 import { MODES } from '#shared/auth/keys';
 import type { Tenant } from '#shared/auth/principal';
-import { dynamo } from '#shared/clients/dynamodb';
 import { isCurrentSeal, isSealed } from '#shared/crypto/envelope';
-import { webhookKeys } from '#shared/db/keys';
-import { isConditionFailure, tableName } from '#shared/db/table';
-import { listWebhooks, readWebhook } from './repository';
+import { listWebhooks, readWebhook, resealWebhookSecrets, type WebhookReseal } from './repository';
 import { resealSecret } from './secrets';
 import { secretHint } from './signing';
 import type { WebhookRecord } from './stored';
@@ -62,41 +58,17 @@ export async function sealRegistration(tenant: Tenant, read: WebhookRecord): Pro
     if (!record) return { outcome: 'gone', secrets: 0 };
     const count = plaintextSecrets(record);
     if (count === 0) return { outcome: 'already-sealed', secrets: 0 };
-    const set = ['#version = #version + :one'];
-    const conditions: string[] = [];
-    const values: Record<string, unknown> = { ':one': 1 };
+    // resealSecret answers a sealed value for every value `unsealed` picks (it is not sealed under its own context yet).
+    const reseal: WebhookReseal = {};
     if (unsealed(record.secret)) {
-      set.push('secret = :sealed');
-      conditions.push('secret = :plain');
-      values[':sealed'] = await resealSecret(tenant, record.id, record.secret);
-      values[':plain'] = record.secret;
-      if (!record.secret_hint && !isSealed(record.secret)) {
-        set.push('secret_hint = :hint');
-        values[':hint'] = secretHint(record.secret);
-      }
+      reseal.secret = { read: record.secret, sealed: (await resealSecret(tenant, record.id, record.secret))! };
+      if (!record.secret_hint && !isSealed(record.secret)) reseal.secret_hint = secretHint(record.secret);
     }
     if (unsealed(record.previous_secret)) {
-      set.push('previous_secret = :sealedPrevious');
-      conditions.push('previous_secret = :plainPrevious');
-      values[':sealedPrevious'] = await resealSecret(tenant, record.id, record.previous_secret);
-      values[':plainPrevious'] = record.previous_secret;
+      reseal.previous_secret = { read: record.previous_secret, sealed: (await resealSecret(tenant, record.id, record.previous_secret))! };
     }
-    try {
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: webhookKeys.webhook(tenant, record.id),
-          UpdateExpression: `SET ${set.join(', ')}`,
-          ConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return { outcome: 'sealed-now', secrets: count };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      record = await readWebhook(tenant, read.id); // rotated, updated or deleted meanwhile: look again
-    }
+    if (await resealWebhookSecrets(tenant, record.id, reseal)) return { outcome: 'sealed-now', secrets: count };
+    record = await readWebhook(tenant, read.id); // rotated, updated or deleted meanwhile: look again
   }
   return { outcome: 'changed-meanwhile', secrets: 0 };
 }

@@ -20,19 +20,16 @@
  * (a preflight `skipped`, an upload `rejected`) instead of trying again: one failure, then set aside.
  * Only S3 or DynamoDB failing throws (the mark removed first), so that the record is retried.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { Tenant } from '#shared/auth/principal';
-import { dynamo } from '#shared/clients/dynamodb';
 import { fileKeys } from '#shared/db/keys';
-import { isConditionFailure, tableName } from '#shared/db/table';
 import { VersionConflict } from '#shared/errors';
 import { logger } from '#shared/logger';
 import type { FileType } from '#shared/files/detect';
 import { finishUpload, handedToWorker, rejectUpload } from '#shared/files/arrival';
 import { PREFLIGHT_MAX_BYTES } from '#shared/files/limits';
 import { headObject, readObjectIfPresent } from '#shared/files/objects';
-import { readFile } from '#shared/files/repository';
+import { clearWorkerStarted, markWorkerStarted, readFile, savePreflight } from '#shared/files/repository';
 import type { FileRecord, Preflight } from '#shared/files/stored';
 import { isChecked, notCheckedPreflight, preflightOf, unfinishedPreflight } from './checks';
 
@@ -63,71 +60,6 @@ export async function runCheck(type: FileType, bytes: Uint8Array, at: Date, chec
     logger.error('preflight check threw', error as Error);
     return { ...unfinishedPreflight('failed', `The file could not be checked: ${messageOf(error)}`), checked_at: at.toISOString() };
   }
-}
-
-/**
- * Records `preflight` on the file (and removes the worker's mark), on condition that it is still at
- * the version read and still ready; false when it changed meanwhile (the change's own stream record
- * takes over).
- */
-export async function savePreflight(tenant: Tenant, file: FileRecord, preflight: Preflight, now: Date): Promise<boolean> {
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: fileKeys.file(tenant, file.id),
-        UpdateExpression: 'SET preflight = :preflight, updated_at = :now, version = :next REMOVE worker_started_at',
-        ConditionExpression: 'version = :version AND #status = :ready',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':preflight': preflight,
-          ':now': now.toISOString(),
-          ':next': file.version + 1,
-          ':version': file.version,
-          ':ready': 'ready',
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
-
-/**
- * Marks the worker's start on the file (`worker_started_at`; the version stays, so the result's
- * write still holds on to the version read); false when the file changed or another attempt marked it.
- */
-async function markStarted(tenant: Tenant, file: FileRecord, now: Date): Promise<boolean> {
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: fileKeys.file(tenant, file.id),
-        UpdateExpression: 'SET worker_started_at = :now',
-        ConditionExpression: 'version = :version AND attribute_not_exists(worker_started_at)',
-        ExpressionAttributeValues: { ':now': now.toISOString(), ':version': file.version },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
-
-/** Removes the mark (S3 or DynamoDB failed: the record's retry does the work again). */
-async function clearStarted(tenant: Tenant, file: FileRecord): Promise<void> {
-  await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: fileKeys.file(tenant, file.id),
-      UpdateExpression: 'REMOVE worker_started_at',
-      ConditionExpression: 'version = :version',
-      ExpressionAttributeValues: { ':version': file.version },
-    }),
-  );
 }
 
 export type PreflightOutcome = 'checked' | 'verified' | 'rejected' | 'gave-up' | 'not-pending' | 'changed' | 'not-a-file';
@@ -245,12 +177,12 @@ export async function preflightRecord(record: DynamoDBRecord, options: WorkerOpt
   const work = awaitsVerification(file) ? verify : awaitsPreflight(file) ? preflight : undefined;
   if (!file || !work) return 'not-pending';
   if (file.worker_started_at) return giveUp(key.tenant, file, now());
-  if (!(await markStarted(key.tenant, file, now()))) return 'changed';
+  if (!(await markWorkerStarted(key.tenant, file, now()))) return 'changed';
   try {
     return await work(key.tenant, file, now, options.check ?? preflightOf);
   } catch (error) {
     // S3 or DynamoDB failed, not the file: without the mark, the record's retry does the work again.
-    await clearStarted(key.tenant, file).catch(() => undefined);
+    await clearWorkerStarted(key.tenant, file).catch(() => undefined);
     throw error;
   }
 }
