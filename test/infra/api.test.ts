@@ -214,6 +214,17 @@ describe('route functions', () => {
     }
   });
 
+  it("sets neither LOCAL_MODE nor the tests' cheaper password cost (TEST_SCRYPT_LOG_N) on any function", () => {
+    // shared/customer-auth/passwords.ts reads TEST_SCRYPT_LOG_N only with LOCAL_MODE=true: on AWS, scrypt keeps N = 2^17.
+    const all = findAll(built, 'AWS::Lambda::Function');
+    expect(all.length).toBeGreaterThan(routes.length);
+    for (const { address, resource } of all) {
+      const variables = (resource.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+      expect(Object.keys(variables), address).not.toContain(env.localMode);
+      expect(Object.keys(variables), address).not.toContain('TEST_SCRYPT_LOG_N');
+    }
+  });
+
   it('may only read the table on GET routes (but the ones flagged `writes`) and write it otherwise', () => {
     const actionsOf = (construct: { role?: IConstruct }): string[] => {
       const role = logicalId(construct.role!);

@@ -23,6 +23,10 @@ export default async function setup(project: TestProject) {
   // A Sendcloud (the tests' fake) that does not answer costs 4 s per operation instead of 20 s.
   process.env.SENDCLOUD_DEADLINE_MS ??= '4000';
   process.env.SENDCLOUD_REQUEST_TIMEOUT_MS ??= '1500';
+  // Customer passwords hashed with scrypt at N = 2^12 (4 MiB, a few ms) instead of production's 2^17
+  // (128 MiB, ~250 ms each): the same code, a cost the suite can pay on every registration and login.
+  // Read only in local mode (shared/customer-auth/passwords.ts); test/unit/customer-auth.test.ts holds production's.
+  const scryptLogN = (process.env.TEST_SCRYPT_LOG_N ??= '12');
   const dataDir = await mkdtemp(join(tmpdir(), 'print-shop-test-'));
   const engines = await startEngines({ dataDir, inMemory: true, stage: 'test' });
   Object.assign(process.env, engines.env);
@@ -47,7 +51,7 @@ export default async function setup(project: TestProject) {
 
   const fixtures: Fixtures = {
     api: gateway.url.replace('localhost', '127.0.0.1'),
-    env: engines.env,
+    env: { ...engines.env, TEST_SCRYPT_LOG_N: scryptLogN },
     shop: {
       accountId: shop.account.id,
       secretTest: shop.keys.secret_test.key,

@@ -1,10 +1,19 @@
 import { SignJWT, UnsecuredJWT, createLocalJWKSet, decodeProtectedHeader, jwtVerify, generateKeyPair } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { resetConfig } from '#shared/config';
 import { LOCKOUT_WINDOW_SECONDS, lockoutState, MAX_FAILURES } from '#shared/customer-auth/lockout';
 import { OWN_CUSTOMER_FIELDS, ownView } from '#shared/customer-auth/own-view';
 import { OwnCustomerSchema } from '#shared/customer-auth/schema';
 import { generationCondition, sessionCurrent } from '#shared/customer-auth/session-rules';
-import { hashPassword, passwordProblem, verifyNothing, verifyPassword, type ScryptParameters } from '#shared/customer-auth/passwords';
+import {
+  CURRENT_PARAMETERS,
+  currentParameters,
+  hashPassword,
+  passwordProblem,
+  verifyNothing,
+  verifyPassword,
+  type ScryptParameters,
+} from '#shared/customer-auth/passwords';
 import { jwksOf, newSigningKey, rotated, type SigningKeySet } from '#shared/customer-auth/signing-keys';
 import {
   ACCESS_TOKEN_SECONDS,
@@ -39,7 +48,34 @@ describe('customer passwords', () => {
   });
 
   it('uses the OWASP parameters by default (N = 2^17, r = 8, p = 1)', async () => {
+    expect(CURRENT_PARAMETERS).toEqual({ logN: 17, r: 8, p: 1 });
+    expect(currentParameters()).toEqual({ logN: 17, r: 8, p: 1 });
     expect((await hashPassword('a long enough password')).startsWith('scrypt$17$8$1$')).toBe(true);
+  });
+
+  describe("the tests' cheaper cost (TEST_SCRYPT_LOG_N)", () => {
+    const withEnv = (variables: Record<string, string | undefined>) => {
+      for (const [name, value] of Object.entries(variables)) vi.stubEnv(name, value);
+      resetConfig();
+      return currentParameters();
+    };
+    afterEach(() => {
+      vi.unstubAllEnvs();
+      resetConfig();
+    });
+
+    it('is ignored without LOCAL_MODE=true (as on AWS): production keeps N = 2^17', async () => {
+      expect(withEnv({ TEST_SCRYPT_LOG_N: '12', LOCAL_MODE: undefined })).toEqual({ logN: 17, r: 8, p: 1 });
+      expect(withEnv({ TEST_SCRYPT_LOG_N: '12', LOCAL_MODE: 'false' })).toEqual({ logN: 17, r: 8, p: 1 });
+      expect((await hashPassword('a long enough password')).startsWith('scrypt$17$8$1$')).toBe(true);
+    });
+
+    it('lowers only N, only within 2^10 to 2^16, and only in local mode', async () => {
+      expect(withEnv({ TEST_SCRYPT_LOG_N: '12', LOCAL_MODE: 'true' })).toEqual({ logN: 12, r: 8, p: 1 });
+      expect((await hashPassword('a long enough password')).startsWith('scrypt$12$8$1$')).toBe(true);
+      for (const ignored of ['9', '17', '20', '12.5', 'cheap', ''])
+        expect(withEnv({ TEST_SCRYPT_LOG_N: ignored, LOCAL_MODE: 'true' }), ignored).toEqual({ logN: 17, r: 8, p: 1 });
+    });
   });
 
   it('refuses short, overlong and common passwords, and the email address itself', () => {
