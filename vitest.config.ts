@@ -19,7 +19,11 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        // One module graph for the infra files (isolate: false): aws-cdk-lib is imported once, and each stage's stack
+        // is synthesized once per worker and shared by the tests that only read it (test/infra/helpers.ts, sharedStack).
+        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false, testTimeout: 120_000, hookTimeout: 120_000 },
+      },
       {
         // The admin panel in headless Chromium against its own local stack (test/e2e/global-setup.ts),
         // after the other projects, so a browser does not compete with timing-sensitive integration tests.

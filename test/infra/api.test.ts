@@ -10,10 +10,10 @@ import { workers } from '#shared/workers';
 import { assertConsistentPathParameters, functionId } from '#infra/api';
 import { RATE_WINDOW_PARTITIONS, TABLE_WRITE_ACTIONS, TENANT_PARTITIONS } from '#infra/grants';
 import { secretRoutes, tokenSigners, webhookSecretReaders } from '#infra/secrets';
-import { addressOf, buildStack, findAll, logicalIdOf, methods, resourceOf } from './helpers';
+import { addressOf, findAll, logicalIdOf, methods, resourceOf, sharedStack } from './helpers';
 import { gatewayFigure, plans, USAGE_TIERS, usageKeyTiers, usagePlanName, usagePlanThrottle, type UsageTier } from '#shared/accounts/plans';
 
-const built = buildStack('dev');
+const built = sharedStack('dev');
 const { stack, template } = built;
 const found = methods(built);
 /** The logical id in the construct's own template (the route functions are in nested stacks; roles and the API in the main one). */
