@@ -47,13 +47,8 @@ describe('customer passwords', () => {
     await expect(verifyNothing('whatever', FAST)).resolves.toBeUndefined();
   });
 
-  it('uses the OWASP parameters by default (N = 2^17, r = 8, p = 1)', async () => {
-    expect(CURRENT_PARAMETERS).toEqual({ logN: 17, r: 8, p: 1 });
-    expect(currentParameters()).toEqual({ logN: 17, r: 8, p: 1 });
-    expect((await hashPassword('a long enough password')).startsWith('scrypt$17$8$1$')).toBe(true);
-  });
-
-  describe("the tests' cheaper cost (TEST_SCRYPT_LOG_N)", () => {
+  describe('the cost', () => {
+    /** currentParameters() under these variables (this process may have inherited the integration stack's). */
     const withEnv = (variables: Record<string, string | undefined>) => {
       for (const [name, value] of Object.entries(variables)) vi.stubEnv(name, value);
       resetConfig();
@@ -64,13 +59,18 @@ describe('customer passwords', () => {
       resetConfig();
     });
 
-    it('is ignored without LOCAL_MODE=true (as on AWS): production keeps N = 2^17', async () => {
-      expect(withEnv({ TEST_SCRYPT_LOG_N: '12', LOCAL_MODE: undefined })).toEqual({ logN: 17, r: 8, p: 1 });
-      expect(withEnv({ TEST_SCRYPT_LOG_N: '12', LOCAL_MODE: 'false' })).toEqual({ logN: 17, r: 8, p: 1 });
+    it("is OWASP's by default (N = 2^17, r = 8, p = 1)", async () => {
+      expect(CURRENT_PARAMETERS).toEqual({ logN: 17, r: 8, p: 1 });
+      expect(withEnv({ TEST_SCRYPT_LOG_N: undefined, LOCAL_MODE: undefined })).toEqual({ logN: 17, r: 8, p: 1 });
       expect((await hashPassword('a long enough password')).startsWith('scrypt$17$8$1$')).toBe(true);
     });
 
-    it('lowers only N, only within 2^10 to 2^16, and only in local mode', async () => {
+    it("ignores the tests' cheaper N (TEST_SCRYPT_LOG_N) without LOCAL_MODE=true, as on AWS", () => {
+      expect(withEnv({ TEST_SCRYPT_LOG_N: '12', LOCAL_MODE: undefined })).toEqual({ logN: 17, r: 8, p: 1 });
+      expect(withEnv({ TEST_SCRYPT_LOG_N: '12', LOCAL_MODE: 'false' })).toEqual({ logN: 17, r: 8, p: 1 });
+    });
+
+    it("takes the tests' cheaper N in local mode only from 2^10 to 2^16, and nothing else from it", async () => {
       expect(withEnv({ TEST_SCRYPT_LOG_N: '12', LOCAL_MODE: 'true' })).toEqual({ logN: 12, r: 8, p: 1 });
       expect((await hashPassword('a long enough password')).startsWith('scrypt$12$8$1$')).toBe(true);
       for (const ignored of ['9', '17', '20', '12.5', 'cheap', ''])
