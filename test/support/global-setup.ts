@@ -1,6 +1,11 @@
 /**
- * Starts the local stack once for the integration project: the three engines in memory on free
- * ports, the local gateway on a free port, and a few accounts and keys for the tests.
+ * Starts the local stack once for the integration and fuzz projects: the three engines in memory
+ * on free ports, the local gateway on a free port, and a few accounts and keys for the tests.
+ *
+ * Both projects' global setups run in vitest's main process, where a second stack would overwrite
+ * the first one's environment (endpoints, table name): the first setup starts the stack, the other
+ * attaches to it (found on globalThis, since each project loads this module apart), and the last
+ * teardown stops it — after checking the DynamoDB call budgets over both projects' requests.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +21,30 @@ import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
 import { ensureSigningKeys } from '#shared/customer-auth/key-store';
 import type { Fixtures } from './fixtures';
 
+interface SharedStack {
+  fixtures: Fixtures;
+  /** Projects using the stack: the last one to finish stops it. */
+  users: number;
+  stop: () => Promise<void>;
+}
+
+const SHARED = Symbol.for('print-shop-api.test-stack');
+const registry = globalThis as { [SHARED]?: Promise<SharedStack> };
+
 export default async function setup(project: TestProject) {
+  registry[SHARED] ??= startStack();
+  const stack = await registry[SHARED];
+  stack.users += 1;
+  project.provide('fixtures', stack.fixtures);
+  return async () => {
+    stack.users -= 1;
+    if (stack.users > 0) return;
+    delete registry[SHARED];
+    await stack.stop();
+  };
+}
+
+async function startStack(): Promise<SharedStack> {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   // Webhook retries after 1 s, 1 s, 1 s (4 attempts) instead of minutes to hours.
   process.env.WEBHOOK_RETRY_SCHEDULE ??= '1,1,1';
@@ -67,14 +95,16 @@ export default async function setup(project: TestProject) {
       productsReadOnly: productsReadOnly.key,
     },
   };
-  project.provide('fixtures', fixtures);
-
-  return async () => {
-    await gateway.close();
-    await workers.stop();
-    await engines.stop();
-    await rm(dataDir, { recursive: true, force: true });
-    // DynamoDB calls per route over the whole run: written for the benchmark, held to the budgets.
-    checkCallBudgets(routeCalls(), process.env.DYNAMODB_CALLS_FILE);
+  return {
+    fixtures,
+    users: 0,
+    stop: async () => {
+      await gateway.close();
+      await workers.stop();
+      await engines.stop();
+      await rm(dataDir, { recursive: true, force: true });
+      // DynamoDB calls per route over the whole run: written for the benchmark, held to the budgets.
+      checkCallBudgets(routeCalls(), process.env.DYNAMODB_CALLS_FILE);
+    },
   };
 }
