@@ -9,8 +9,9 @@ import { defineConfig } from 'vitest/config';
  * Scheduling, for two cores: vitest's default there is one worker, which runs every file one
  * after the other while most integration files wait on the stack, timers and queues. Instead,
  * three phases (`sequence.groupOrder`), each of WORKERS files at a time:
- *   0. integration, then unit files filling the gaps (one worker frees up before the other);
- *   1. fuzz (its requests keep the stack busy) beside the infra files (CDK synthesis, esbuild);
+ *   0. fuzz (one file, busy on the stack's CPU from the start) beside the integration files, which
+ *      mostly wait; then unit files filling the gaps as the last integration files finish;
+ *   1. infra (CDK synthesis, esbuild: CPU-bound, nothing timing-sensitive left beside it);
  *   2. e2e alone, so a browser does not compete with timing-sensitive tests.
  */
 const WORKERS = 2;
@@ -48,7 +49,7 @@ export default defineConfig({
           include: ['test/fuzz/**/*.test.ts'],
           ...againstTheStack,
           maxWorkers: WORKERS,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 0 },
           testTimeout: 300_000,
           hookTimeout: 120_000,
         },
