@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -6,15 +7,16 @@ import { defineConfig } from 'vitest/config';
  * inputs to every documented operation, against the same stack), infra (CDK assertions, bundles)
  * and e2e (the admin panel in Chromium). `npm test` runs all five.
  *
- * Scheduling, for two cores: vitest's default there is one worker, which runs every file one
- * after the other while most integration files wait on the stack, timers and queues. Instead,
- * three phases (`sequence.groupOrder`), each of WORKERS files at a time:
+ * Scheduling: vitest's default is a worker per core but one, so on two cores (CI) one worker,
+ * which runs every file one after the other while most integration files wait on the stack,
+ * timers and queues. Instead, at least two workers (WORKERS), and three phases
+ * (`sequence.groupOrder`), each of WORKERS files at a time:
  *   0. fuzz (one file, busy on the stack's CPU from the start) beside the integration files, which
  *      mostly wait; then unit files filling the gaps as the last integration files finish;
  *   1. infra (CDK synthesis, esbuild: CPU-bound, nothing timing-sensitive left beside it);
  *   2. e2e alone, so a browser does not compete with timing-sensitive tests.
  */
-const WORKERS = 2;
+const WORKERS = Math.max(2, availableParallelism() - 1);
 
 /** The local stack the integration and fuzz projects share (test/support/global-setup.ts). */
 const againstTheStack = { globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/integration-env.ts'] };
