@@ -7,6 +7,7 @@
  * compared in constant time. Node's own scrypt: no dependency, and it runs off the event loop.
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { config } from '#shared/config';
 import { ValidationError } from '#shared/errors';
 import { COMMON_PASSWORDS } from './common-passwords';
 
@@ -19,6 +20,17 @@ export interface ScryptParameters {
 
 /** OWASP's minimum for scrypt (2025 cheat sheet): N = 2^17, r = 8, p = 1. */
 export const CURRENT_PARAMETERS: ScryptParameters = { logN: 17, r: 8, p: 1 };
+
+/**
+ * What hashes are made and judged with: CURRENT_PARAMETERS, but for a cheaper N (2^10 to 2^16) in
+ * the tests' local stack, which sets TEST_SCRYPT_LOG_N — honoured only with LOCAL_MODE=true, never
+ * set on AWS (test/infra/api.test.ts checks that neither variable reaches a function).
+ */
+export function currentParameters(): ScryptParameters {
+  const logN = Number(process.env.TEST_SCRYPT_LOG_N);
+  const cheaper = config().localMode && Number.isInteger(logN) && logN >= 10 && logN < CURRENT_PARAMETERS.logN;
+  return cheaper ? { ...CURRENT_PARAMETERS, logN } : CURRENT_PARAMETERS;
+}
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 200;
@@ -37,7 +49,7 @@ const scrypt = (password: string, salt: Buffer, { logN, r, p }: ScryptParameters
 const encode = (bytes: Buffer) => bytes.toString('base64url');
 
 /** `scrypt$<logN>$<r>$<p>$<salt>$<hash>` (base64url). */
-export async function hashPassword(password: string, parameters: ScryptParameters = CURRENT_PARAMETERS): Promise<string> {
+export async function hashPassword(password: string, parameters: ScryptParameters = currentParameters()): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
   const key = await scrypt(password, salt, parameters);
   return ['scrypt', parameters.logN, parameters.r, parameters.p, encode(salt), encode(key)].join('$');
@@ -61,7 +73,7 @@ const weaker = (stored: ScryptParameters, wanted: ScryptParameters): boolean =>
 export async function verifyPassword(
   password: string,
   stored: string,
-  current: ScryptParameters = CURRENT_PARAMETERS,
+  current: ScryptParameters = currentParameters(),
 ): Promise<{ ok: boolean; rehash: boolean }> {
   const parsed = parse(stored);
   if (!parsed) return { ok: false, rehash: false };
@@ -74,7 +86,7 @@ export async function verifyPassword(
  * Spends the time a real verification would, for an email without an account: an unknown email
  * and a wrong password must not be told apart by how long the answer takes.
  */
-export async function verifyNothing(password: string, parameters: ScryptParameters = CURRENT_PARAMETERS): Promise<void> {
+export async function verifyNothing(password: string, parameters: ScryptParameters = currentParameters()): Promise<void> {
   await scrypt(password, Buffer.alloc(SALT_BYTES), parameters);
 }
 

@@ -4,9 +4,9 @@ import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PREFIX, allowedOrigins, CORS_ORIGINS_ENV } from '#infra/admin';
 import { stageConfig } from '#infra/stages';
-import { buildStack, inMainTerms, methods, resourceOf } from './helpers';
+import { inMainTerms, methods, resourceOf, sharedStack } from './helpers';
 
-const built = buildStack('prod');
+const built = sharedStack('prod');
 const { stack, template } = built;
 const { admin } = stack;
 // The panel lives in two nested stacks: hosting (bucket, distribution) and the deployment.

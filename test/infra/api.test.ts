@@ -10,10 +10,10 @@ import { workers } from '#shared/workers';
 import { assertConsistentPathParameters, functionId } from '#infra/api';
 import { RATE_WINDOW_PARTITIONS, TABLE_WRITE_ACTIONS, TENANT_PARTITIONS } from '#infra/grants';
 import { secretRoutes, tokenSigners, webhookSecretReaders } from '#infra/secrets';
-import { addressOf, buildStack, findAll, logicalIdOf, methods, resourceOf } from './helpers';
+import { addressOf, findAll, logicalIdOf, methods, resourceOf, sharedStack } from './helpers';
 import { gatewayFigure, plans, USAGE_TIERS, usageKeyTiers, usagePlanName, usagePlanThrottle, type UsageTier } from '#shared/accounts/plans';
 
-const built = buildStack('dev');
+const built = sharedStack('dev');
 const { stack, template } = built;
 const found = methods(built);
 /** The logical id in the construct's own template (the route functions are in nested stacks; roles and the API in the main one). */
@@ -211,6 +211,17 @@ describe('route functions', () => {
         ].sort(),
       );
       expect(variables).toMatchObject({ STAGE: 'dev', NODE_OPTIONS: '--enable-source-maps' });
+    }
+  });
+
+  it("sets neither LOCAL_MODE nor the tests' cheaper password cost (TEST_SCRYPT_LOG_N) on any function", () => {
+    // shared/customer-auth/passwords.ts reads TEST_SCRYPT_LOG_N only with LOCAL_MODE=true: on AWS, scrypt keeps N = 2^17.
+    const all = findAll(built, 'AWS::Lambda::Function');
+    expect(all.length).toBeGreaterThan(routes.length);
+    for (const { address, resource } of all) {
+      const variables = (resource.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+      expect(Object.keys(variables), address).not.toContain(env.localMode);
+      expect(Object.keys(variables), address).not.toContain('TEST_SCRYPT_LOG_N');
     }
   });
 

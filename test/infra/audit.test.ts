@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '#shared/routes';
 import { AUDIT_FILTER_PATTERN } from '#infra/audit';
-import { addressOf, buildStack, findAll, inMainTerms, logicalIdOf, resolveReference } from './helpers';
+import { addressOf, findAll, inMainTerms, logicalIdOf, resolveReference, sharedStack } from './helpers';
 
-const built = buildStack('dev');
+const built = sharedStack('dev');
 const { stack, template } = built;
 
 describe('audit shipping', () => {

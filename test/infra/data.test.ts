@@ -1,9 +1,9 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buckets, physicalName, queues, table } from '#shared/resources';
-import { buildStack } from './helpers';
+import { sharedStack } from './helpers';
 
-const { stack, template } = buildStack('dev');
+const { stack, template } = sharedStack('dev');
 const ref = (construct: { node: { defaultChild?: unknown } }) => ({
   Ref: stack.getLogicalId(construct.node.defaultChild as never),
 });

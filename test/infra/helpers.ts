@@ -76,6 +76,22 @@ export function buildStack(stage: StageName = 'dev', options: BuildOptions = {})
   }
 }
 
+const shared = new Map<StageName, Built>();
+
+/**
+ * The stage's stack as it deploys (every route, no overrides), synthesized once per worker and
+ * handed to every test that only reads it: the infra project shares its module graph across its
+ * files (`isolate: false` in vitest.config.ts), so this cache outlives a file. Synthesized with
+ * CloudFormation's schema validation too, so the one synthesis also proves the stage valid
+ * (test/infra/stages.test.ts). A test that builds a changed stack, or compares two syntheses,
+ * calls `buildStack` for a stack of its own; nothing may add constructs to a shared one.
+ */
+export function sharedStack(stage: StageName = 'dev'): Built {
+  let built = shared.get(stage);
+  if (!built) shared.set(stage, (built = buildStack(stage, { cfnValidation: true })));
+  return built;
+}
+
 type Json = Record<string, unknown>;
 
 /** A resource as a template holds it. */

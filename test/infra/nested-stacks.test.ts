@@ -7,7 +7,7 @@ import { handlerOf, pathsOf, routes, type RouteDefinition } from '#shared/routes
 import { NestedMethods } from '#infra/nested-methods';
 import { NestedLambdaIntegration, routeGroup, routeStackId } from '#infra/route-stacks';
 import { stageNames } from '#infra/stages';
-import { addressOf, allTemplates, buildStack, findAll, inMainTerms, logicalIdOf, methods, type Built } from './helpers';
+import { addressOf, allTemplates, buildStack, findAll, inMainTerms, logicalIdOf, methods, sharedStack, type Built } from './helpers';
 
 /**
  * CloudFormation allows 500 resources per template (and 200 parameters and 200 outputs). The budgets
@@ -43,7 +43,7 @@ const sizes = (built: Built) =>
 
 describe('stack sizes', () => {
   it.each(stageNames)(`keeps %s within ${MAIN_BUDGET} resources in the main stack and ${NESTED_BUDGET} in each nested stack`, (stage) => {
-    const all = sizes(buildStack(stage));
+    const all = sizes(sharedStack(stage));
     const [main] = all;
     expect(main!.nested).toBe(false);
     expect(main!.resources, `${main!.name}: ${main!.resources} resources`).toBeLessThanOrEqual(MAIN_BUDGET);
@@ -60,7 +60,7 @@ describe('stack sizes', () => {
 });
 
 describe('route group nested stacks', () => {
-  const built = buildStack('dev');
+  const built = sharedStack('dev');
   const { stack, template } = built;
 
   it('have one nested stack per route tag, named after it', () => {
@@ -155,7 +155,7 @@ const methodAddresses = (built: Built): Map<string, string> =>
   new Map(methods(built).map((method) => [`${method.httpMethod} ${method.path}`, method.address]));
 
 describe('methods in nested stacks', () => {
-  const built = buildStack('dev');
+  const built = sharedStack('dev');
   const { stack } = built;
   const stackPath = (address: string): string => address.slice(0, address.indexOf('#'));
 
@@ -223,7 +223,7 @@ describe('the API deployment', () => {
   const changed = (routeId: string, change: Partial<RouteDefinition>): RouteDefinition[] =>
     routes.map((route) => (route.id === routeId ? { ...route, ...change } : route));
 
-  const built = buildStack('dev');
+  const built = sharedStack('dev');
   const base = deploymentOf(built);
 
   it('depends on every nested stack that holds methods, and the stage serves it', () => {
@@ -262,7 +262,7 @@ describe('the API deployment', () => {
 });
 
 describe('detaching the methods (the deploy before methods change stacks)', () => {
-  const built = buildStack('dev');
+  const built = sharedStack('dev');
   const normalDeployment = Object.keys(built.template.findResources('AWS::ApiGateway::Deployment'))[0]!;
   // The deployment as an older version of the stack deployed it: the same construct, another hash.
   const kept = `${normalDeployment.slice(0, -32)}${'0123456789abcdef'.repeat(2)}`;
@@ -315,7 +315,7 @@ describe('nested method fingerprints', () => {
       mock: ['AuthorizationType', 'HttpMethod', 'Integration', 'MethodResponses', 'ResourceId', 'RestApiId'],
       mockIntegration: ['IntegrationResponses', 'PassthroughBehavior', 'RequestTemplates', 'Type'],
     };
-    const built = buildStack('dev');
+    const built = sharedStack('dev');
     const nested = methods(built).filter((method) => method.httpMethod !== 'OPTIONS');
     expect(nested.length).toBeGreaterThan(routes.length);
     for (const { httpMethod, path, resource } of nested) {

@@ -2,10 +2,10 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { holdingQueues, physicalName } from '#shared/resources';
 import { workers } from '#shared/workers';
-import { buildStack } from './helpers';
+import { sharedStack } from './helpers';
 
 /** The file preflight worker as CDK builds it from the worker table (shared/workers.ts). */
-const { stack, template } = buildStack('dev');
+const { stack, template } = sharedStack('dev');
 const logicalId = (construct: { node: { defaultChild?: unknown } }): string =>
   stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const fn = stack.workers.functions.get('FilePreflight')!;

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONTEXT_KEY, LEGACY_CONTEXT, LEGACY_KINDS, SECRET_KINDS, contextOf } from '#shared/crypto/kinds';
 import { routeSecretUses, workerSecretUses, type SecretUse } from '#infra/secrets';
-import { addressOf, buildStack, findAll, resolveReference, type Built } from './helpers';
+import { addressOf, buildStack, findAll, resolveReference, sharedStack, type Built } from './helpers';
 
 const CONDITION_KEY = `kms:EncryptionContext:${CONTEXT_KEY}`;
 const LEGACY = LEGACY_CONTEXT[CONTEXT_KEY];
@@ -81,7 +81,7 @@ function checkEveryFunction(built: Built, legacy: boolean) {
 }
 
 describe('the secrets key', () => {
-  const built = buildStack('dev');
+  const built = sharedStack('dev');
 
   it('has one encryption context per kind of secret, none of them the shared context of older values', () => {
     const purposes = SECRET_KINDS.map((kind) => contextOf(kind)[CONTEXT_KEY]);

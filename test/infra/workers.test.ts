@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { env } from '#shared/config';
 import { holdingQueues, physicalName, queues } from '#shared/resources';
 import { workers } from '#shared/workers';
-import { addressOf, buildStack, resolveReference } from './helpers';
+import { addressOf, resolveReference, sharedStack } from './helpers';
 
-const built = buildStack('dev');
+const built = sharedStack('dev');
 const { stack, template } = built;
 const logicalId = (construct: { node: { defaultChild?: unknown } }): string =>
   stack.getLogicalId(construct.node.defaultChild as CfnElement);

@@ -10,7 +10,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { productRecord } from '#test/support/records';
-import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
+import { createApiKey } from '#shared/accounts/service';
 import type { Tenant } from '#shared/auth/principal';
 import { AUDIT_EXAMINE_LIMIT } from '#shared/audit/repository';
 import { auditItem, type AuditRecord } from '#shared/audit/stored';
@@ -61,10 +61,8 @@ async function page(query: string) {
 
 describe('GET /v1/audit-logs over 200,000 records', () => {
   beforeAll(async () => {
-    const created = await createAccount({ name: 'Busy Shop', plan: 'enterprise' });
-    await setPlan(created.account.id, 'enterprise', 1_000_000);
-    key = created.keys.secret_test.key;
-    const tenant = { accountId: created.account.id, mode: 'test' as const };
+    const { secretTest, tenant } = await freshShop('Busy Shop');
+    key = secretTest;
     const items = Array.from({ length: RECORDS }, (_, index) => putRequest(auditItem(tenant, record(index))));
     await batchWriteAll(items, 16);
   }, 600_000);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
+import { createApiKey } from '#shared/accounts/service';
 import { dynamo } from '#shared/clients/dynamodb';
 import { fileKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
@@ -11,6 +11,7 @@ import { OrderSchema } from '#shared/orders/schema';
 import { call, uniqueEmail } from '#test/support/http';
 import { signUp } from '#test/support/customer-accounts';
 import { brochure, businessCards, posterA2, smallTable } from '#test/support/products';
+import { freshShop } from '#test/support/shop';
 
 /**
  * Carts over HTTP: session carts (publishable key), the signed-in customer's cart, merge on login,
@@ -25,9 +26,8 @@ describe('carts', () => {
   const password = 'correct horse battery';
 
   async function newShop(name: string) {
-    const created = await createAccount({ name, plan: 'enterprise' });
-    await setPlan(created.account.id, 'enterprise', 1_000_000);
-    return { secret: created.keys.secret_test.key, publishable: created.keys.publishable_test.key, accountId: created.account.id };
+    const created = await freshShop(name);
+    return { secret: created.secretTest, publishable: created.publishableTest, accountId: created.accountId };
   }
 
   async function product(body: Record<string, unknown>) {

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, setPlan } from '#shared/accounts/service';
 import { createLogin } from '#shared/customer-auth/credentials';
 import { signingKeys } from '#shared/customer-auth/key-store';
 import { hashPassword } from '#shared/customer-auth/passwords';
@@ -8,6 +7,7 @@ import { issueAccessToken, tokenContext } from '#shared/customer-auth/tokens';
 import { forEachLimit } from '#shared/async/for-each-limit';
 import { call, dynamoDbWork, uniqueEmail, type ApiResponse } from '#test/support/http';
 import { mailMark, mailsTo, PASSWORD, resetCodeFor } from '#test/support/customer-accounts';
+import { freshShop } from '#test/support/shop';
 
 /**
  * Sessions end when they must, whatever their number; guesses stop at the lockout however many
@@ -18,14 +18,9 @@ describe('customer sessions and credentials under pressure', () => {
   let shop: { secret: string; publishable: string; tenant: { accountId: string; mode: 'test' } };
 
   beforeAll(async () => {
-    const created = await createAccount({ name: 'Pressure Shop', plan: 'enterprise' });
-    // Hundreds of storefront calls from one address: beyond the per-client figure of a real plan.
-    await setPlan(created.account.id, 'enterprise', 1_000_000);
-    shop = {
-      secret: created.keys.secret_test.key,
-      publishable: created.keys.publishable_test.key,
-      tenant: { accountId: created.account.id, mode: 'test' },
-    };
+    // Hundreds of storefront calls from one address: beyond the per-client figure of a real plan (freshShop's limit is not).
+    const created = await freshShop('Pressure Shop');
+    shop = { secret: created.secretTest, publishable: created.publishableTest, tenant: created.tenant };
   });
 
   /** A customer with a login (as a confirmed registration leaves one), without the scrypt work of a registration. */

@@ -16,6 +16,7 @@ import { call, dynamoDbWork, uniqueEmail } from '#test/support/http';
 import { businessCards } from '#test/support/products';
 import { signIn as signInCustomer, signUp } from '#test/support/customer-accounts';
 import { eventually } from '#test/support/wait';
+import { freshShop } from '#test/support/shop';
 
 /**
  * Files over HTTP: multipart uploads through the local gateway (which passes the body base64-encoded,
@@ -340,14 +341,8 @@ describe('the files list by cursor', () => {
   let all: number[];
 
   beforeAll(async () => {
-    const created = await createAccount({ name: 'Busy Artwork Shop', plan: 'enterprise' });
-    await setPlan(created.account.id, 'enterprise', 1_000_000);
-    shop = {
-      secret: created.keys.secret_test.key,
-      live: created.keys.secret_live.key,
-      publishable: created.keys.publishable_test.key,
-      tenant: { accountId: created.account.id, mode: 'test' },
-    };
+    const created = await freshShop('Busy Artwork Shop');
+    shop = { secret: created.secretTest, live: created.secretLive, publishable: created.publishableTest, tenant: created.tenant };
     const email = uniqueEmail('cursor');
     expect((await signUp(shop.publishable, { email, name: 'Anna' })).status).toBe(201);
     anna = (await call('POST', '/v1/auth/login', { key: shop.publishable, body: { email, password: 'correct horse battery' } })).body.data;

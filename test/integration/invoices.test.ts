@@ -8,7 +8,6 @@ import { walkByCursor } from '#test/support/cursor-walk';
 import { enableInvoicing, invoiceOrder, sellerCompany } from '#test/support/invoices';
 import { mailbox } from '#test/support/mail';
 import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
-import { storedEvents } from '#test/support/store';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { emptyCompany } from '#shared/accounts/company';
 import { dynamo } from '#shared/clients/dynamodb';
@@ -24,7 +23,7 @@ import { store } from '#shared/invoices/document-store';
 const storedItem = async (key: ItemKey) =>
   (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 const storedCompanyOf = (legalName: string) => ({ ...emptyCompany(), legal_name: legalName });
-import { freshShop, type Shop } from '#test/support/webhooks';
+import { confirmedOrder, eventsOf, freshShop, type Shop } from '#test/support/shop';
 
 /** Invoices over HTTP: issued from orders or lines, numbered without gaps, paid, voided, listed. */
 describe('invoices', () => {
@@ -41,23 +40,8 @@ describe('invoices', () => {
 
   const key = () => own.secretTest;
 
-  async function confirmedOrder(quantity = 100, extra: Record<string, unknown> = {}) {
-    const order = await newOrder(key(), {
-      customer_id: customer.id,
-      items: [{ product_id: product.id, quantity }],
-      shipping: 4.9,
-      ...extra,
-    });
-    const confirmed = await putOrder(key(), order.id, { status: 'confirmed' });
-    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
-    return confirmed.body.data;
-  }
-
-  async function eventsOf(work: () => Promise<unknown>) {
-    const seen = new Set((await storedEvents(own.tenant)).map((event) => event.event_id));
-    await work();
-    return (await storedEvents(own.tenant)).filter((event) => !seen.has(event.event_id));
-  }
+  /** An order of `quantity` posters with 4.90 shipping, for confirmedOrder. */
+  const posters = (quantity: number) => ({ customer_id: customer.id, items: [{ product_id: product.id, quantity }], shipping: 4.9 });
 
   const numberOf = (invoice: { invoice_number: string }) => Number(invoice.invoice_number.split('-')[2]);
 
@@ -79,8 +63,8 @@ describe('invoices', () => {
   });
 
   it("invoices a confirmed order with the order's totals, lines, billing address and the seller's details", async () => {
-    const order = await confirmedOrder(100);
-    const events = await eventsOf(async () => {
+    const order = await confirmedOrder(key(), posters(100));
+    const events = await eventsOf(own.tenant, async () => {
       const invoice = await invoiceOrder(key(), order.id, { notes: 'Danke!' });
       InvoiceSchema.strict().parse(invoice);
       expect(invoice).toMatchObject({
@@ -123,7 +107,7 @@ describe('invoices', () => {
     expect((await call('POST', '/v1/invoices', { key: key(), body: { order_id: pending.id } })).status).toBe(409);
     expect((await call('POST', '/v1/invoices', { key: key(), body: { order_id: 999_999 } })).status).toBe(404);
 
-    const order = await confirmedOrder(10);
+    const order = await confirmedOrder(key(), posters(10));
     const first = await invoiceOrder(key(), order.id);
     const again = await call('POST', '/v1/invoices', { key: key(), body: { order_id: order.id } });
     expect(again.status).toBe(409);
@@ -264,7 +248,7 @@ describe('invoices', () => {
 
   describe('payments', () => {
     it('accumulates partial payments; the remainder makes it paid with exactly one invoice.paid; more is refused', async () => {
-      const invoice = await invoiceOrder(key(), (await confirmedOrder(50)).id);
+      const invoice = await invoiceOrder(key(), (await confirmedOrder(key(), posters(50))).id);
       const pay = (amount: number) =>
         call('POST', `/v1/invoices/${invoice.id}/payments`, { key: key(), body: { amount, method: 'bank_transfer', reference: 'SEPA' } });
 
@@ -283,7 +267,7 @@ describe('invoices', () => {
       expect(over.status).toBe(422);
       expect(over.body.error.details[0].field).toBe('amount');
 
-      const events = await eventsOf(async () => {
+      const events = await eventsOf(own.tenant, async () => {
         const rest = await pay(partial.body.data.amount_due);
         expect(rest.status).toBe(201);
         expect(rest.body.data).toMatchObject({ status: 'paid', amount_due: 0, amount_paid: invoice.total });
@@ -295,8 +279,8 @@ describe('invoices', () => {
     });
 
     it('lets only one of two racing payments of the whole amount through, with one invoice.paid', async () => {
-      const invoice = await invoiceOrder(key(), (await confirmedOrder(30)).id);
-      const events = await eventsOf(async () => {
+      const invoice = await invoiceOrder(key(), (await confirmedOrder(key(), posters(30))).id);
+      const events = await eventsOf(own.tenant, async () => {
         const responses = await Promise.all(
           [1, 2].map(() =>
             call('POST', `/v1/invoices/${invoice.id}/payments`, { key: key(), body: { amount: invoice.total, method: 'card' } }),
@@ -311,14 +295,14 @@ describe('invoices', () => {
     });
 
     it('refuses payments on a void invoice (409) and voiding an invoice with a payment (409)', async () => {
-      const voided = await invoiceOrder(key(), (await confirmedOrder(5)).id);
+      const voided = await invoiceOrder(key(), (await confirmedOrder(key(), posters(5))).id);
       expect((await call('POST', `/v1/invoices/${voided.id}/void`, { key: key() })).status).toBe(200);
       expect((await call('POST', `/v1/invoices/${voided.id}/payments`, { key: key(), body: { amount: 1, method: 'cash' } })).status).toBe(
         409,
       );
       expect((await call('POST', `/v1/invoices/${voided.id}/void`, { key: key() })).status).toBe(409);
 
-      const partlyPaid = await invoiceOrder(key(), (await confirmedOrder(6)).id);
+      const partlyPaid = await invoiceOrder(key(), (await confirmedOrder(key(), posters(6))).id);
       expect(
         (await call('POST', `/v1/invoices/${partlyPaid.id}/payments`, { key: key(), body: { amount: 1, method: 'cash' } })).status,
       ).toBe(201);
@@ -447,7 +431,7 @@ describe('invoices', () => {
     const pdfText = (bytes: Buffer) => tool('pdftotext', ['-raw', writeScratch(`invoice-${Date.now()}.pdf`, bytes), '-']).stdout;
 
     it('serves the PDF as bytes for Accept: application/pdf, rendered once and then from S3; a redirect or a URL otherwise', async () => {
-      const invoice = await invoiceOrder(key(), (await confirmedOrder(20)).id);
+      const invoice = await invoiceOrder(key(), (await confirmedOrder(key(), posters(20))).id);
       const first = await fetchRaw(`/v1/invoices/${invoice.id}/pdf`, { Accept: 'application/pdf' });
       expect(first.status).toBe(200);
       expect(first.headers.get('content-type')).toBe('application/pdf');
@@ -527,8 +511,8 @@ describe('invoices', () => {
 
       // Two invoices; one's stored record holds U+FFFF in the buyer's name (written before the rule), and its XML was stored broken.
       const [broken, clean] = [
-        await invoiceOrder(key(), (await confirmedOrder(3)).id),
-        await invoiceOrder(key(), (await confirmedOrder(4)).id),
+        await invoiceOrder(key(), (await confirmedOrder(key(), posters(3))).id),
+        await invoiceOrder(key(), (await confirmedOrder(key(), posters(4))).id),
       ];
       const itemKey = invoiceKeys.invoice(own.tenant, broken.id);
       const item = (await storedItem(itemKey))!;
@@ -561,10 +545,10 @@ describe('invoices', () => {
     });
 
     it('sends the PDF and the XML by mail, marks the invoice sent with one invoice.sent, and sends again without a second event', async () => {
-      const invoice = await invoiceOrder(key(), (await confirmedOrder(10)).id);
+      const invoice = await invoiceOrder(key(), (await confirmedOrder(key(), posters(10))).id);
       const mailDir = process.env.MAIL_DIR!;
       const before = mailbox(mailDir).length;
-      const events = await eventsOf(async () => {
+      const events = await eventsOf(own.tenant, async () => {
         const sent = await call('POST', `/v1/invoices/${invoice.id}/send`, { key: key() });
         expect(sent.status, JSON.stringify(sent.body)).toBe(200);
         expect(sent.body.data).toMatchObject({ status: 'sent', sent_at: expect.any(String) });
@@ -588,7 +572,7 @@ describe('invoices', () => {
       expect(mail!.text).toContain(invoice.invoice_number);
 
       // A paid invoice may still be sent (a copy); a void one not.
-      const voided = await invoiceOrder(key(), (await confirmedOrder(11)).id);
+      const voided = await invoiceOrder(key(), (await confirmedOrder(key(), posters(11))).id);
       await call('POST', `/v1/invoices/${voided.id}/void`, { key: key() });
       expect((await call('POST', `/v1/invoices/${voided.id}/send`, { key: key() })).status).toBe(409);
     });

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createAccount, setPlan } from '#shared/accounts/service';
+import { createAccount } from '#shared/accounts/service';
 import { updateAccount } from '#shared/accounts/repository';
 import { dynamo } from '#shared/clients/dynamodb';
 import { legacyProductKeys } from '#shared/db/keys';
@@ -11,6 +11,7 @@ import { calculateLegacyPrice } from '#shared/legacy-products/service';
 import { call, dynamoDbWork, type ApiResponse } from '#test/support/http';
 import { brochure, smallTable } from '#test/support/products';
 import { storedTotal, withCallCount } from '#test/support/store';
+import { freshShop } from '#test/support/shop';
 
 const { shop, other, swiss } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };
@@ -132,9 +133,8 @@ describe('legacy products', () => {
   });
 
   it('falls back to the main image, then the account placeholder, then a built-in one', async () => {
-    const account = await createAccount({ name: 'Legacy images', plan: 'enterprise' });
-    await setPlan(account.account.id, 'enterprise', 1_000_000);
-    const key = account.keys.secret_test.key;
+    const shop = await freshShop('Legacy images');
+    const key = shop.secretTest;
     const mainOnly = await create({ ...brochure(), gallery_images: [] }, key);
     expect(mainOnly.images).toEqual(['https://cdn.example.com/brochure.jpg']);
     const bare = await create({ name: 'No images' }, key);
@@ -146,7 +146,7 @@ describe('legacy products', () => {
       price_count: 0,
       prices_updated_at: null,
     });
-    await updateAccount(account.account.id, { placeholder_image_url: 'https://cdn.example.com/placeholder.png' });
+    await updateAccount(shop.accountId, { placeholder_image_url: 'https://cdn.example.com/placeholder.png' });
     expect((await call('GET', `/legacy-products/${bare.id}`, { key })).body.data.images).toEqual([
       'https://cdn.example.com/placeholder.png',
     ]);

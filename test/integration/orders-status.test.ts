@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '#test/support/http';
 import { newCustomer, newOrder, newProduct, putOrder, stockOf } from '#test/support/orders';
 import { produceOrder } from '#test/support/production';
-import { storedCustomer, storedEvents, storedTotal } from '#test/support/store';
-import { freshShop, type Shop } from '#test/support/webhooks';
+import { storedCustomer, storedTotal } from '#test/support/store';
+import { eventsOf, freshShop, type Shop } from '#test/support/shop';
 
 /** The status machine over HTTP, with exactly the event items each accepted change leaves. */
 describe('order status', () => {
@@ -19,22 +19,20 @@ describe('order status', () => {
   const create = () => newOrder(own.secretTest, { customer_id: customer.id, items: [{ product_id: product.id, quantity: 3 }] });
 
   /** Runs `change` and returns the kinds (sorted) of the events it left, and their data.order. */
-  async function eventsOf(change: () => Promise<unknown>) {
-    const seen = new Set((await storedEvents(own.tenant)).map((event) => event.event_id));
-    await change();
-    const added = (await storedEvents(own.tenant)).filter((event) => !seen.has(event.event_id));
+  async function changeOf(change: () => Promise<unknown>) {
+    const added = await eventsOf(own.tenant, change);
     return { kinds: added.map((event) => String(event.kind)).sort(), orders: added.map((event) => event.data.order) };
   }
 
   it('walks pending → confirmed → in_production → ready → shipped → completed, one set of events per step', async () => {
-    const created = await eventsOf(async () => create());
+    const created = await changeOf(async () => create());
     expect(created.kinds).toEqual(['order.created']);
     const order = created.orders[0];
     expect(order.status).toBe('pending');
     let version = 1;
     const step = async (status: string, kinds: string[]) => {
       let response: Awaited<ReturnType<typeof putOrder>> | undefined;
-      const events = await eventsOf(async () => (response = await putOrder(own.secretTest, order.id, { status })));
+      const events = await changeOf(async () => (response = await putOrder(own.secretTest, order.id, { status })));
       expect(response!.status, JSON.stringify(response!.body)).toBe(200);
       version += 1;
       expect(response!.body.data).toMatchObject({ status, version });
@@ -46,13 +44,13 @@ describe('order status', () => {
     await step('confirmed', ['order.updated', 'production.job.created']);
     await step('in_production', ['order.updated']);
     // Ready follows production: when the order's last job completes (docs/production.md).
-    const produced = await eventsOf(() => produceOrder(own.secretTest, order.id));
+    const produced = await changeOf(() => produceOrder(own.secretTest, order.id));
     expect(produced.kinds).toEqual(['order.updated', 'production.completed', 'production.job.completed', 'production.started']);
     version += 1; // ready (the start of production changes nothing the API shows of an order already in_production)
     expect((await call('GET', `/v1/orders/${order.id}`, { key: own.secretTest })).body.data).toMatchObject({ status: 'ready', version });
     await step('shipped', ['order.shipped', 'order.updated']);
     await step('completed', ['order.completed', 'order.updated']);
-    const back = await eventsOf(async () => {
+    const back = await changeOf(async () => {
       const refused = await putOrder(own.secretTest, order.id, { status: 'pending' });
       expect(refused.status).toBe(409);
       expect(refused.body.error).toMatchObject({
@@ -72,13 +70,13 @@ describe('order status', () => {
     expect(illegal.body.error.message).toBe('An order cannot move from pending to shipped; allowed next states: confirmed, cancelled');
     for (const status of ['confirmed', 'in_production']) expect((await putOrder(own.secretTest, order.id, { status })).status).toBe(200);
     await produceOrder(own.secretTest, order.id);
-    const pickup = await eventsOf(async () => expect((await putOrder(own.secretTest, order.id, { status: 'completed' })).status).toBe(200));
+    const pickup = await changeOf(async () => expect((await putOrder(own.secretTest, order.id, { status: 'completed' })).status).toBe(200));
     expect(pickup.kinds).toEqual(['order.completed', 'order.updated']);
   });
 
   it('lets exactly one of two concurrent confirmations win; the other gets 409 invalid_transition', async () => {
     const order = await create();
-    const events = await eventsOf(async () => {
+    const events = await changeOf(async () => {
       const responses = await Promise.all([
         putOrder(own.secretTest, order.id, { status: 'confirmed' }),
         putOrder(own.secretTest, order.id, { status: 'confirmed' }),
@@ -104,7 +102,7 @@ describe('order status', () => {
       cancelled: await storedTotal(own.tenant, 'orders:cancelled'),
       open: (await storedCustomer(own.tenant, customer.id))!.open_orders,
     };
-    const cancelled = await eventsOf(async () =>
+    const cancelled = await changeOf(async () =>
       expect((await putOrder(own.secretTest, order.id, { status: 'cancelled' })).status).toBe(200),
     );
     expect(cancelled.kinds).toEqual(['order.cancelled', 'order.updated']);

@@ -3,8 +3,8 @@ import { JobSchema } from '#shared/production/schema';
 import { call } from '#test/support/http';
 import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
 import { getJob, getMachine, jobsOfOrder, moveJob, newMachine, produceJob } from '#test/support/production';
-import { storedEvents, storedTotal } from '#test/support/store';
-import { freshShop, type Shop } from '#test/support/webhooks';
+import { storedTotal } from '#test/support/store';
+import { confirmedOrder, eventsOf, freshShop, type Shop } from '#test/support/shop';
 
 /** Production jobs over HTTP: created from orders, moved along their machine, coupled to the order. */
 describe('production jobs', () => {
@@ -19,24 +19,11 @@ describe('production jobs', () => {
 
   const key = () => own.secretTest;
 
-  /** A confirmed order of `lines` lines (quantities 100, 200, …). */
-  async function confirmedOrder(lines = 1, extra: Record<string, unknown> = {}) {
-    const order = await newOrder(key(), {
-      customer_id: customer.id,
-      items: Array.from({ length: lines }, (_, index) => ({ product_id: products[index % 2]!.id, quantity: 100 * (index + 1) })),
-      ...extra,
-    });
-    const confirmed = await putOrder(key(), order.id, { status: 'confirmed' });
-    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
-    return confirmed.body.data;
-  }
-
-  /** The events a piece of work added, oldest kind first by name. */
-  async function eventsOf(work: () => Promise<unknown>) {
-    const seen = new Set((await storedEvents(own.tenant)).map((event) => event.event_id));
-    await work();
-    return (await storedEvents(own.tenant)).filter((event) => !seen.has(event.event_id));
-  }
+  /** An order of `lines` lines (quantities 100, 200, …), for confirmedOrder. */
+  const linesOrder = (lines: number) => ({
+    customer_id: customer.id,
+    items: Array.from({ length: lines }, (_, index) => ({ product_id: products[index % 2]!.id, quantity: 100 * (index + 1) })),
+  });
 
   const kinds = (events: Record<string, any>[]) => events.map((event) => String(event.kind)).sort();
 
@@ -51,7 +38,9 @@ describe('production jobs', () => {
       ],
     });
     const queuedBefore = await storedTotal(own.tenant, 'jobs:queued');
-    const events = await eventsOf(async () => expect((await putOrder(key(), order.id, { status: 'confirmed' })).status).toBe(200));
+    const events = await eventsOf(own.tenant, async () =>
+      expect((await putOrder(key(), order.id, { status: 'confirmed' })).status).toBe(200),
+    );
     expect(kinds(events)).toEqual(['order.updated', 'production.job.created', 'production.job.created', 'production.job.created']);
 
     const jobs = await jobsOfOrder(key(), order.id);
@@ -73,11 +62,11 @@ describe('production jobs', () => {
   });
 
   it('walks a job to completed with its times and history; the order starts and finishes production exactly once', async () => {
-    const order = await confirmedOrder(2);
+    const order = await confirmedOrder(key(), linesOrder(2));
     const [first, second] = await jobsOfOrder(key(), order.id);
     const machine = await newMachine(key());
 
-    const startEvents = await eventsOf(async () => {
+    const startEvents = await eventsOf(own.tenant, async () => {
       expect((await moveJob(key(), first.id, { status: 'scheduled', machine_id: machine.id })).status).toBe(200);
       const printing = await moveJob(key(), first.id, { status: 'printing', note: 'Plates ready' });
       expect(printing.status).toBe(200);
@@ -90,7 +79,7 @@ describe('production jobs', () => {
     expect((await call('GET', `/v1/orders/${order.id}`, { key: key() })).body.data).toMatchObject({ status: 'in_production', version: 3 });
     expect(await getMachine(key(), machine.id)).toMatchObject({ status: 'running', current_job_id: first.id });
 
-    const firstDone = await eventsOf(async () => {
+    const firstDone = await eventsOf(own.tenant, async () => {
       for (const status of ['finishing', 'quality_check', 'completed'])
         expect((await moveJob(key(), first.id, { status })).status).toBe(200);
     });
@@ -115,7 +104,7 @@ describe('production jobs', () => {
     expect((await call('GET', `/v1/orders/${order.id}`, { key: key() })).body.data.status).toBe('in_production');
 
     // The second job: printing again starts nothing new; its completion finishes the order.
-    const lastDone = await eventsOf(() => produceJob(key(), second.id, machine.id));
+    const lastDone = await eventsOf(own.tenant, () => produceJob(key(), second.id, machine.id));
     expect(kinds(lastDone)).toEqual(['order.updated', 'production.completed', 'production.job.completed']);
     const finished = lastDone.find((event) => event.kind === 'production.completed')!.data;
     expect(finished.order).toEqual({ id: order.id, order_number: order.order_number, status: 'ready' });
@@ -127,7 +116,7 @@ describe('production jobs', () => {
   });
 
   it('refuses to move an order to ready by hand while jobs are open, naming them', async () => {
-    const order = await confirmedOrder(2);
+    const order = await confirmedOrder(key(), linesOrder(2));
     const jobs = await jobsOfOrder(key(), order.id);
     expect((await putOrder(key(), order.id, { status: 'in_production' })).status).toBe(200);
     const refused = await putOrder(key(), order.id, { status: 'ready' });
@@ -142,17 +131,19 @@ describe('production jobs', () => {
   });
 
   it('moves the order to ready when the last open job is cancelled after another completed', async () => {
-    const order = await confirmedOrder(2);
+    const order = await confirmedOrder(key(), linesOrder(2));
     const [first, second] = await jobsOfOrder(key(), order.id);
     const machine = await newMachine(key());
     await produceJob(key(), first.id, machine.id);
-    const events = await eventsOf(async () => expect((await moveJob(key(), second.id, { status: 'cancelled' })).status).toBe(200));
+    const events = await eventsOf(own.tenant, async () =>
+      expect((await moveJob(key(), second.id, { status: 'cancelled' })).status).toBe(200),
+    );
     expect(kinds(events)).toEqual(['order.updated', 'production.completed']);
     expect((await call('GET', `/v1/orders/${order.id}`, { key: key() })).body.data.status).toBe('ready');
   });
 
   it('lets one of two jobs racing into printing on one machine start; the other gets 409', async () => {
-    const order = await confirmedOrder(2);
+    const order = await confirmedOrder(key(), linesOrder(2));
     const [first, second] = await jobsOfOrder(key(), order.id);
     const machine = await newMachine(key());
     for (const job of [first, second])
@@ -168,7 +159,7 @@ describe('production jobs', () => {
   });
 
   it('refuses a start on a machine in maintenance', async () => {
-    const order = await confirmedOrder(1);
+    const order = await confirmedOrder(key(), linesOrder(1));
     const [job] = await jobsOfOrder(key(), order.id);
     const machine = await newMachine(key(), { status: 'maintenance' });
     expect((await moveJob(key(), job.id, { status: 'scheduled', machine_id: machine.id })).status).toBe(200);
@@ -181,7 +172,7 @@ describe('production jobs', () => {
   });
 
   it('answers a move the machine does not allow with 409 and the allowed states', async () => {
-    const order = await confirmedOrder(1);
+    const order = await confirmedOrder(key(), linesOrder(1));
     const [job] = await jobsOfOrder(key(), order.id);
     const skipped = await moveJob(key(), job.id, { status: 'printing' });
     expect(skipped.status).toBe(409);
@@ -199,7 +190,7 @@ describe('production jobs', () => {
   });
 
   it('queues a failed job again as a reprint, and returns a held job to the state it left', async () => {
-    const order = await confirmedOrder(1);
+    const order = await confirmedOrder(key(), linesOrder(1));
     const [job] = await jobsOfOrder(key(), order.id);
     const machine = await newMachine(key());
     await moveJob(key(), job.id, { status: 'scheduled', machine_id: machine.id });
@@ -226,7 +217,7 @@ describe('production jobs', () => {
   });
 
   it('needs a machine to schedule, and refuses a machine id the tenant does not have', async () => {
-    const order = await confirmedOrder(1);
+    const order = await confirmedOrder(key(), linesOrder(1));
     const [job] = await jobsOfOrder(key(), order.id);
     const missing = await moveJob(key(), job.id, { status: 'scheduled' });
     expect(missing.status).toBe(422);
@@ -239,7 +230,7 @@ describe('production jobs', () => {
   });
 
   it('refuses bad bodies with 422 and field details', async () => {
-    const order = await confirmedOrder(1);
+    const order = await confirmedOrder(key(), linesOrder(1));
     const [job] = await jobsOfOrder(key(), order.id);
     const bad = await moveJob(key(), job.id, { status: 'printed', extra: 1 });
     expect(bad.status).toBe(422);
@@ -256,7 +247,7 @@ describe('production jobs', () => {
   });
 
   it("answers 404 for another tenant's job, and for an id that is not one", async () => {
-    const order = await confirmedOrder(1);
+    const order = await confirmedOrder(key(), linesOrder(1));
     const [job] = await jobsOfOrder(key(), order.id);
     const other = inject('fixtures').other.secretTest;
     expect((await call('GET', `/v1/production/jobs/${job.id}`, { key: other })).status).toBe(404);
@@ -267,7 +258,7 @@ describe('production jobs', () => {
   });
 
   it('cancels the open jobs of a cancelled order and frees their machines, in the same change', async () => {
-    const order = await confirmedOrder(3);
+    const order = await confirmedOrder(key(), linesOrder(3));
     const [running, scheduled, done] = await jobsOfOrder(key(), order.id);
     const [press, cutter] = [await newMachine(key()), await newMachine(key(), { name: 'Cutter', type: 'cutter' })];
     await produceJob(key(), done.id, press.id);
@@ -276,7 +267,9 @@ describe('production jobs', () => {
     await moveJob(key(), scheduled.id, { status: 'scheduled', machine_id: cutter.id });
     expect(await getMachine(key(), press.id)).toMatchObject({ status: 'running', current_job_id: running.id });
 
-    const events = await eventsOf(async () => expect((await putOrder(key(), order.id, { status: 'cancelled' })).status).toBe(200));
+    const events = await eventsOf(own.tenant, async () =>
+      expect((await putOrder(key(), order.id, { status: 'cancelled' })).status).toBe(200),
+    );
     expect(kinds(events)).toEqual(['order.cancelled', 'order.updated']);
     expect((await getJob(key(), running.id)).status).toBe('cancelled');
     expect((await getJob(key(), scheduled.id)).status).toBe('cancelled');
@@ -292,7 +285,7 @@ describe('production jobs', () => {
   });
 
   it('moves a job from printing on a press to finishing on a cutter, releasing one and claiming the other', async () => {
-    const order = await confirmedOrder(1);
+    const order = await confirmedOrder(key(), linesOrder(1));
     const [job] = await jobsOfOrder(key(), order.id);
     const [press, cutter] = [
       await newMachine(key()),
@@ -308,7 +301,7 @@ describe('production jobs', () => {
   });
 
   it('changes machine, priority, due date and notes; not the machine while the job runs, nothing but notes once it is closed', async () => {
-    const order = await confirmedOrder(1);
+    const order = await confirmedOrder(key(), linesOrder(1));
     const [job] = await jobsOfOrder(key(), order.id);
     const [press, other] = [await newMachine(key(), { speed_per_hour: 1200, setup_minutes: 0 }), await newMachine(key())];
     const changed = await call('PUT', `/v1/production/jobs/${job.id}`, {
@@ -336,7 +329,9 @@ describe('production jobs', () => {
 
   it('creates no jobs for an order that goes from pending straight to cancelled', async () => {
     const order = await newOrder(key(), { customer_id: customer.id, items: [{ product_id: products[0]!.id, quantity: 1 }] });
-    const events = await eventsOf(async () => expect((await putOrder(key(), order.id, { status: 'cancelled' })).status).toBe(200));
+    const events = await eventsOf(own.tenant, async () =>
+      expect((await putOrder(key(), order.id, { status: 'cancelled' })).status).toBe(200),
+    );
     expect(kinds(events)).toEqual(['order.cancelled', 'order.updated']);
     expect(await jobsOfOrder(key(), order.id)).toEqual([]);
   });

@@ -10,8 +10,7 @@ import { call } from '#test/support/http';
 import { walkByCursor } from '#test/support/cursor-walk';
 import { enableInvoicing } from '#test/support/invoices';
 import { newCustomer, newOrder, newProduct, stockOf } from '#test/support/orders';
-import { storedEvents } from '#test/support/store';
-import { freshShop, type Shop } from '#test/support/webhooks';
+import { eventsOf, freshShop, type Shop } from '#test/support/shop';
 
 /** Quotes over HTTP: priced like orders, numbered without gaps, accepted into exactly one order. */
 describe('quotes', () => {
@@ -39,18 +38,12 @@ describe('quotes', () => {
     return response.body.data;
   }
 
-  async function eventsOf(work: () => Promise<unknown>) {
-    const seen = new Set((await storedEvents(own.tenant)).map((event) => event.event_id));
-    await work();
-    return (await storedEvents(own.tenant)).filter((event) => !seen.has(event.event_id));
-  }
-
   const numberOf = (quote: { quote_number: string }) => Number(quote.quote_number.split('-')[2]);
 
   it('prices a product line and a manual line exactly like an order, and accepts into an order with those lines and totals', async () => {
     const order = await newOrder(key(), { customer_id: customer.id, items: lines(), shipping: 4.9 });
     let quote: any;
-    const created = await eventsOf(async () => {
+    const created = await eventsOf(own.tenant, async () => {
       quote = await newQuote({ notes: 'Valid for the spring campaign' });
     });
     expect(created.map((event) => event.kind)).toEqual(['quote.created']);
@@ -72,7 +65,7 @@ describe('quotes', () => {
 
     const stockBefore = await stockOf(key(), product.id);
     let accepted: any;
-    const events = await eventsOf(async () => {
+    const events = await eventsOf(own.tenant, async () => {
       const response = await call('POST', `/v1/quotes/${quote.id}/accept`, { key: key() });
       expect(response.status, JSON.stringify(response.body)).toBe(201);
       accepted = response.body.data;
@@ -147,7 +140,7 @@ describe('quotes', () => {
 
   it('keeps a rejected quote with its reason; it can be neither changed nor accepted', async () => {
     const quote = await newQuote();
-    const events = await eventsOf(async () => {
+    const events = await eventsOf(own.tenant, async () => {
       const rejected = await call('POST', `/v1/quotes/${quote.id}/reject`, { key: key(), body: { reason: 'Zu teuer' } });
       expect(rejected.status).toBe(200);
       expect(rejected.body.data).toMatchObject({ status: 'rejected', rejection_reason: 'Zu teuer' });

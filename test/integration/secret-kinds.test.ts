@@ -19,10 +19,9 @@ import { tableName } from '#shared/db/table';
 import { sealStoredCarrierSecrets } from '#shared/shipments/seal-stored';
 import { call } from '#test/support/http';
 import { sealLegacy } from '#test/support/legacy-seal';
-import { newCustomer, newOrder, newProduct } from '#test/support/orders';
-import { produceOrder } from '#test/support/production';
+import { newCustomer, newProduct } from '#test/support/orders';
 import { startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
-import { freshShop, type Shop } from '#test/support/webhooks';
+import { freshShop, readyOrder, type Shop } from '#test/support/shop';
 
 let fake: FakeSendcloud;
 beforeAll(async () => {
@@ -106,13 +105,11 @@ describe('carrier settings', () => {
     const key = shop.secretLive;
     const customer = await newCustomer(key);
     const product = await newProduct(key);
-    const order = await newOrder(key, {
+    const order = await readyOrder(key, {
       customer_id: customer.id,
       items: [{ product_id: product.id, quantity: 10 }],
       shipping_address: { name: 'Anna Schmidt', line1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country: 'DE' },
     });
-    expect((await call('PUT', `/v1/orders/${order.id}`, { key, body: { status: 'confirmed' } })).status).toBe(200);
-    await produceOrder(key, order.id);
     const parcel = { weight_g: 1320, length_mm: 300, width_mm: 210, height_mm: 50 };
     const shipped = await call('POST', '/v1/shipments', {
       key,

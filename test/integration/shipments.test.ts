@@ -20,10 +20,9 @@ import { auditRecords } from '#test/support/audit';
 import { call } from '#test/support/http';
 import { walkByCursor } from '#test/support/cursor-walk';
 import { newCustomer, newOrder, newProduct } from '#test/support/orders';
-import { produceOrder } from '#test/support/production';
 import { startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
 import { storedEvents } from '#test/support/store';
-import { freshShop, type Shop } from '#test/support/webhooks';
+import { freshShop, readyOrder, type Shop } from '#test/support/shop';
 
 const address = { name: 'Anna Schmidt', line1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country: 'DE' };
 const parcel = { weight_g: 1320, length_mm: 300, width_mm: 210, height_mm: 50 };
@@ -38,25 +37,22 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.close());
 
-/** A new order of `key`'s mode, produced to `ready` (or left `pending`). */
-async function readyOrder(key: string, options: { produce?: boolean; quantity?: number } = {}) {
+/** An order of `key`'s mode to ship (a customer and a product of its own, 500 pieces and a proof, to `address`). */
+async function shippable(key: string) {
   const customer = await newCustomer(key);
   const product = await newProduct(key);
-  const order = await newOrder(key, {
+  return {
     customer_id: customer.id,
     items: [
-      { product_id: product.id, quantity: options.quantity ?? 500 },
+      { product_id: product.id, quantity: 500 },
       { product_id: product.id, quantity: 1, unit_price: 20, description: 'Proof' },
     ],
     shipping_address: address,
-  });
-  if (options.produce === false) return order;
-  expect((await call('PUT', `/v1/orders/${order.id}`, { key, body: { status: 'confirmed' } })).status).toBe(200);
-  await produceOrder(key, order.id);
-  const ready = (await call('GET', `/v1/orders/${order.id}`, { key })).body.data;
-  expect(ready.status).toBe('ready');
-  return ready;
+  };
 }
+
+/** A new order to ship, produced to ready (test/support/shop.ts). */
+const readyToShip = async (key: string) => readyOrder(key, await shippable(key));
 
 const ship = (key: string, body: Record<string, unknown>) => call('POST', '/v1/shipments', { key, body });
 const simulate = (key: string, id: number, body: Record<string, unknown>) => call('POST', `/v1/shipments/${id}/simulate`, { key, body });
@@ -73,7 +69,7 @@ async function eventKinds(tenant: Tenant, orderId: number): Promise<string[]> {
 describe('a sandbox shipment (test mode)', () => {
   it('walks a ready order to shipped and completed with simulate, each milestone once; the label is a PDF', async () => {
     const key = own.secretTest;
-    const order = await readyOrder(key);
+    const order = await readyToShip(key);
     const created = await ship(key, { order_id: order.id, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const shipment = created.body.data;
@@ -148,13 +144,13 @@ describe('a sandbox shipment (test mode)', () => {
 
   it('ships only ready orders (409 otherwise), partial shipments by line, and cancels before pickup', async () => {
     const key = own.secretTest;
-    const pending = await readyOrder(key, { produce: false });
+    const pending = await newOrder(key, await shippable(key));
     const refused = await ship(key, { order_id: pending.id, carrier: 'sandbox', service: 'standard', parcels: [parcel] });
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain('only ready orders ship');
     expect((await ship(key, { order_id: 999999, carrier: 'sandbox', service: 'standard', parcels: [parcel] })).status).toBe(404);
 
-    const order = await readyOrder(key);
+    const order = await readyToShip(key);
     const first = await ship(key, {
       order_id: order.id,
       carrier: 'sandbox',
@@ -209,7 +205,7 @@ describe('a sandbox shipment (test mode)', () => {
   it('pages every shipment list by cursor, a shipment keeping its place when its status changes between two pages', async () => {
     const shop = await freshShop('Shipment Cursors');
     const key = shop.secretTest;
-    const [first, second] = [await readyOrder(key), await readyOrder(key)];
+    const [first, second] = [await readyToShip(key), await readyToShip(key)];
     const made: { id: number; order: number; status: string }[] = [];
     // Partial shipments of 50 pieces of line 1: five of the first order, three of the second, interleaved.
     for (const order of [first, second, first, first, second, first, second, first]) {
@@ -282,7 +278,7 @@ describe('a sandbox shipment (test mode)', () => {
       body: { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url },
     });
     expect(configured.status, JSON.stringify(configured.body)).toBe(200);
-    const order = await readyOrder(key);
+    const order = await readyToShip(key);
     const calls = fake.requests.length;
     const created = await ship(key, { order_id: order.id, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
     expect(created.status).toBe(201);
@@ -316,7 +312,7 @@ describe('Sendcloud (live mode)', () => {
   });
 
   it('refuses the sandbox carrier (422) and simulate (403) with a live key', async () => {
-    const order = await readyOrder(own.secretLive);
+    const order = await readyToShip(own.secretLive);
     expect((await ship(own.secretLive, { order_id: order.id, carrier: 'sandbox', service: 'x', parcels: [parcel] })).status).toBe(422);
     const created = await ship(own.secretLive, { order_id: order.id, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -326,7 +322,7 @@ describe('Sendcloud (live mode)', () => {
   });
 
   it('records nothing when Sendcloud answers 201 with ANNOUNCEMENT_FAILED (502 with its message)', async () => {
-    const order = await readyOrder(own.secretLive);
+    const order = await readyToShip(own.secretLive);
     const failed = await ship(own.secretLive, {
       order_id: order.id,
       carrier: 'sendcloud',
@@ -345,7 +341,7 @@ describe('Sendcloud (live mode)', () => {
   });
 
   it('retries after 503 and 429 and makes one label', async () => {
-    const order = await readyOrder(own.secretLive);
+    const order = await readyToShip(own.secretLive);
     fake.script('POST /shipments/announce', [{ status: 503 }, { status: 429, headers: { 'Retry-After': '0' } }]);
     const created = await ship(own.secretLive, { order_id: order.id, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -357,7 +353,7 @@ describe('Sendcloud (live mode)', () => {
   });
 
   it('takes signed callbacks only: 401 otherwise; duplicates and late reports change nothing; the order ships and completes once', async () => {
-    const order = await readyOrder(own.secretLive);
+    const order = await readyToShip(own.secretLive);
     const created = await ship(own.secretLive, { order_id: order.id, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
     expect(created.status).toBe(201);
     const shipment = created.body.data;
@@ -412,7 +408,7 @@ describe('Sendcloud (live mode)', () => {
   });
 
   it('refreshes tracking from Sendcloud when it is old, applies it like a callback, and caches it for a few minutes', async () => {
-    const order = await readyOrder(own.secretLive);
+    const order = await readyToShip(own.secretLive);
     const created = await ship(own.secretLive, { order_id: order.id, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
     const shipment = created.body.data;
     const at = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
@@ -436,7 +432,7 @@ describe('Sendcloud (live mode)', () => {
   });
 
   it('cancels at Sendcloud before pickup, and passes its refusal on as 409 with the reason', async () => {
-    const order = await readyOrder(own.secretLive);
+    const order = await readyToShip(own.secretLive);
     const created = await ship(own.secretLive, { order_id: order.id, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
     const id = created.body.data.id;
     const cancelled = await call('POST', `/v1/shipments/${id}/cancel`, { key: own.secretLive });
@@ -537,7 +533,7 @@ describe("a label Sendcloud made while its answer was lost (the tests' stack: 4 
   }
 
   it('is adopted by the retry, which finds it by its reference: one label, the reserved shipment', async () => {
-    const order = await readyOrder(own.secretLive);
+    const order = await readyToShip(own.secretLive);
     const { id, reference } = await answerLost(order.id, true);
     const before = announces();
     const retry = await ship(own.secretLive, asked(order.id));
@@ -549,7 +545,7 @@ describe("a label Sendcloud made while its answer was lost (the tests' stack: 4 
   });
 
   it("is adopted from Sendcloud's 409 when the lookup does not show it yet: announcing the reference again makes no second label", async () => {
-    const order = await readyOrder(own.secretLive);
+    const order = await readyToShip(own.secretLive);
     const { id, reference } = await answerLost(order.id, true);
     fake.script('GET /shipments', [{ status: 200, body: { data: [] } }]);
     const before = announces();
@@ -561,7 +557,7 @@ describe("a label Sendcloud made while its answer was lost (the tests' stack: 4 
   });
 
   it('is not adopted once its parcel is cancelled: the reservation goes, and the retry ships under a new reference', async () => {
-    const order = await readyOrder(own.secretLive);
+    const order = await readyToShip(own.secretLive);
     const { id, reference } = await answerLost(order.id, true);
     const cancelled = madeFor(reference)[0]!;
     cancelled.cancelled = true; // cancelled in Sendcloud's panel meanwhile
@@ -575,7 +571,7 @@ describe("a label Sendcloud made while its answer was lost (the tests' stack: 4 
   });
 
   it('is recorded at once by another request for the order (no two-minute wait), which then finds nothing left to ship', async () => {
-    const order = await readyOrder(own.secretLive);
+    const order = await readyToShip(own.secretLive);
     const { id, reference } = await answerLost(order.id, true);
     const other = await ship(own.secretLive, { ...asked(order.id), service: 'dhl:paket' });
     expect(other.status, JSON.stringify(other.body)).toBe(409);
@@ -586,7 +582,7 @@ describe("a label Sendcloud made while its answer was lost (the tests' stack: 4 
   });
 
   it("does not adopt a shipment of another reference that Sendcloud's lookup answers: it makes the label under its own", async () => {
-    const order = await readyOrder(own.secretLive);
+    const order = await readyToShip(own.secretLive);
     const { id, reference } = await answerLost(order.id, false);
     const foreign = {
       id: 'foreign-shipment',
@@ -639,7 +635,7 @@ describe('a shipment whose creator crashed between the carrier and the record', 
 
   it('is recorded by the retry of the same request (test mode: the sandbox finds its label by reference)', async () => {
     const key = own.secretTest;
-    const order = await readyOrder(key);
+    const order = await readyToShip(key);
     const crashed = await crashedCreation(own.tenant, order, body(order.id, 'sandbox'), 3);
     expect((await call('GET', `/v1/shipments/${crashed.id}`, { key })).status).toBe(404);
     const retry = await ship(key, { ...body(order.id, 'sandbox') });
@@ -653,7 +649,7 @@ describe('a shipment whose creator crashed between the carrier and the record', 
 
   it('live: records the label Sendcloud has for the reference, or frees the reservation when it has none', async () => {
     const key = own.secretLive;
-    const order = await readyOrder(key);
+    const order = await readyToShip(key);
     const crashed = await crashedCreation(live(), order, body(order.id, 'sendcloud'), 3);
     // The label was made before the crash: Sendcloud has it under our reference.
     const made = await fetch(`${fake.url}/shipments/announce`, {
@@ -677,7 +673,7 @@ describe('a shipment whose creator crashed between the carrier and the record', 
     expect(fake.requests.filter((received) => received.path === '/shipments/announce').length).toBe(announces);
 
     // No label at Sendcloud for a crashed reservation: it is removed, and the new request ships.
-    const other = await readyOrder(key);
+    const other = await readyToShip(key);
     const lost = await crashedCreation(live(), other, body(other.id, 'sendcloud'), 3);
     const fresh = await ship(key, { ...body(other.id, 'sendcloud'), service: 'dhl:paket' });
     expect(fresh.status, JSON.stringify(fresh.body)).toBe(201);
@@ -690,7 +686,7 @@ describe('a shipment whose creator crashed between the carrier and the record', 
 
   it('is left alone while younger than two minutes (its creator may still be at work)', async () => {
     const key = own.secretTest;
-    const order = await readyOrder(key);
+    const order = await readyToShip(key);
     await crashedCreation(own.tenant, order, body(order.id, 'sandbox'), 0);
     const refused = await ship(key, body(order.id, 'sandbox'));
     expect(refused.status).toBe(409);

@@ -1,7 +1,7 @@
 export interface Fixtures {
   /** Base URL of the local gateway. */
   api: string;
-  /** Environment pointing AWS SDK clients at the test engines. */
+  /** Environment pointing AWS SDK clients at the test engines, and the tests' scrypt cost (TEST_SCRYPT_LOG_N). */
   env: Record<string, string>;
   shop: { accountId: string; secretTest: string; secretLive: string; publishableTest: string; customersReadOnly: string };
   other: { accountId: string; secretTest: string };

@@ -1,6 +1,11 @@
 /**
- * Starts the local stack once for the integration project: the three engines in memory on free
- * ports, the local gateway on a free port, and a few accounts and keys for the tests.
+ * Starts the local stack once for the integration and fuzz projects: the three engines in memory
+ * on free ports, the local gateway on a free port, and a few accounts and keys for the tests.
+ *
+ * Both projects' global setups run in vitest's main process, where a second stack would overwrite
+ * the first one's environment (endpoints, table name): the first setup starts the stack, the other
+ * attaches to it (found on globalThis, since each project loads this module apart), and the last
+ * teardown stops it — after checking the DynamoDB call budgets over both projects' requests.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,13 +21,40 @@ import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
 import { ensureSigningKeys } from '#shared/customer-auth/key-store';
 import type { Fixtures } from './fixtures';
 
+interface SharedStack {
+  fixtures: Fixtures;
+  /** Projects using the stack: the last one to finish stops it. */
+  users: number;
+  stop: () => Promise<void>;
+}
+
+const SHARED = Symbol.for('print-shop-api.test-stack');
+const registry = globalThis as { [SHARED]?: Promise<SharedStack> };
+
 export default async function setup(project: TestProject) {
+  registry[SHARED] ??= startStack();
+  const stack = await registry[SHARED];
+  stack.users += 1;
+  project.provide('fixtures', stack.fixtures);
+  return async () => {
+    stack.users -= 1;
+    if (stack.users > 0) return;
+    delete registry[SHARED];
+    await stack.stop();
+  };
+}
+
+async function startStack(): Promise<SharedStack> {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   // Webhook retries after 1 s, 1 s, 1 s (4 attempts) instead of minutes to hours.
   process.env.WEBHOOK_RETRY_SCHEDULE ??= '1,1,1';
   // A Sendcloud (the tests' fake) that does not answer costs 4 s per operation instead of 20 s.
   process.env.SENDCLOUD_DEADLINE_MS ??= '4000';
   process.env.SENDCLOUD_REQUEST_TIMEOUT_MS ??= '1500';
+  // Customer passwords hashed with scrypt at N = 2^12 (4 MiB, a few ms) instead of production's 2^17
+  // (128 MiB, ~250 ms each): the same code, a cost the suite can pay on every registration and login.
+  // Read only in local mode (shared/customer-auth/passwords.ts); test/unit/customer-auth.test.ts holds production's.
+  const scryptLogN = (process.env.TEST_SCRYPT_LOG_N ??= '12');
   const dataDir = await mkdtemp(join(tmpdir(), 'print-shop-test-'));
   const engines = await startEngines({ dataDir, inMemory: true, stage: 'test' });
   Object.assign(process.env, engines.env);
@@ -47,7 +79,7 @@ export default async function setup(project: TestProject) {
 
   const fixtures: Fixtures = {
     api: gateway.url.replace('localhost', '127.0.0.1'),
-    env: engines.env,
+    env: { ...engines.env, TEST_SCRYPT_LOG_N: scryptLogN },
     shop: {
       accountId: shop.account.id,
       secretTest: shop.keys.secret_test.key,
@@ -63,14 +95,16 @@ export default async function setup(project: TestProject) {
       productsReadOnly: productsReadOnly.key,
     },
   };
-  project.provide('fixtures', fixtures);
-
-  return async () => {
-    await gateway.close();
-    await workers.stop();
-    await engines.stop();
-    await rm(dataDir, { recursive: true, force: true });
-    // DynamoDB calls per route over the whole run: written for the benchmark, held to the budgets.
-    checkCallBudgets(routeCalls(), process.env.DYNAMODB_CALLS_FILE);
+  return {
+    fixtures,
+    users: 0,
+    stop: async () => {
+      await gateway.close();
+      await workers.stop();
+      await engines.stop();
+      await rm(dataDir, { recursive: true, force: true });
+      // DynamoDB calls per route over the whole run: written for the benchmark, held to the budgets.
+      checkCallBudgets(routeCalls(), process.env.DYNAMODB_CALLS_FILE);
+    },
   };
 }

@@ -1,7 +1,12 @@
 /**
- * The stored Lambda events of test/fixtures/ — an API Gateway REST (v1 proxy) event, a DynamoDB
- * stream INSERT of an outbox EVENT item (NEW_AND_OLD_IMAGES) and an SQS message of the deliveries
- * queue — as typed, deep-cloned copies with overrides, so tests never hand-build (and cast) events.
+ * The stored Lambda events of test/fixtures/ — an API Gateway REST (v1 proxy) event; DynamoDB
+ * stream records (NEW_AND_OLD_IMAGES) of each kind: the INSERT of an outbox EVENT item, the MODIFY
+ * of a webhook delivery whose first attempt is recorded, the REMOVE of that EVENT item by its TTL;
+ * an SQS message of the deliveries queue, and a poison one: a delivery message that kept failing
+ * until SQS moved it to the DLQ — as typed, deep-cloned copies with overrides, so tests never
+ * hand-build (and cast) events. The MODIFY and REMOVE were recorded from DynamoDB Local's stream
+ * (the REMOVE given the `userIdentity` AWS puts on TTL deletions); test/unit/lambda-events.test.ts
+ * checks every fixture against the code that writes and reads it.
  *
  * Overrides are merged deeply into plain objects; arrays, `null` and other values replace what the
  * fixture has, and an `undefined` value removes the field.
@@ -119,6 +124,22 @@ export function streamRecord(overrides?: DeepPartial<DynamoDBRecord>): DynamoDBR
 }
 
 /**
+ * The stored MODIFY (test/fixtures/dynamodb-stream-event-modify.json): the webhook delivery that the
+ * stored SQS message names, its first attempt recorded (200) — pending to succeeded, both images.
+ */
+export function streamModifyRecord(overrides?: DeepPartial<DynamoDBRecord>): DynamoDBRecord {
+  return merge(load<DynamoDBStreamEvent>('dynamodb-stream-event-modify.json').Records[0]!, overrides);
+}
+
+/**
+ * The stored REMOVE (test/fixtures/dynamodb-stream-event-remove.json): the stored INSERT's outbox
+ * EVENT item deleted by its TTL — the old image only, and `userIdentity` naming DynamoDB's service.
+ */
+export function streamRemoveRecord(overrides?: DeepPartial<DynamoDBRecord>): DynamoDBRecord {
+  return merge(load<DynamoDBStreamEvent>('dynamodb-stream-event-remove.json').Records[0]!, overrides);
+}
+
+/**
  * The stored stream record carrying `item` instead of the fixture's: its new image (and keys)
  * replaced whole, not merged. `eventName` MODIFY adds the fixture's image as the old image,
  * REMOVE moves the item to the old image — as a NEW_AND_OLD_IMAGES stream reports them.
@@ -178,6 +199,21 @@ export function sqsEvent(...records: SQSRecord[]): SQSEvent {
 export function sqsRecord(overrides: Omit<DeepPartial<SQSRecord>, 'body'> & { body?: string | Record<string, unknown> } = {}): SQSRecord {
   const { body, ...rest } = overrides;
   const record = merge(load<SQSEvent>('sqs-event-delivery-message.json').Records[0]!, rest as DeepPartial<SQSRecord>);
+  if (body !== undefined) record.body = typeof body === 'string' ? body : JSON.stringify(body);
+  return record;
+}
+
+/**
+ * The stored poison message (test/fixtures/sqs-event-poison-message.json): the stored delivery
+ * message as the DLQ handler receives it after SQS moved it there — its 20 receives
+ * (maxReceiveCount) spent without a delete, `DeadLetterQueueSourceArn` set, and no `reason`
+ * attribute (the one the delivery worker adds when it moves a delivery itself).
+ */
+export function sqsPoisonRecord(
+  overrides: Omit<DeepPartial<SQSRecord>, 'body'> & { body?: string | Record<string, unknown> } = {},
+): SQSRecord {
+  const { body, ...rest } = overrides;
+  const record = merge(load<SQSEvent>('sqs-event-poison-message.json').Records[0]!, rest as DeepPartial<SQSRecord>);
   if (body !== undefined) record.body = typeof body === 'string' ? body : JSON.stringify(body);
   return record;
 }

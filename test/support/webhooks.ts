@@ -1,30 +1,9 @@
-/** Helpers for the webhook tests: isolated accounts, registrations, delivery history. */
+/** Helpers for the webhook tests: registrations, delivery history (isolated accounts: test/support/shop.ts). */
 import { expect, onTestFinished } from 'vitest';
-import { createAccount, setPlan } from '#shared/accounts/service';
 import { call } from './http';
 import { eventually } from '#test/support/wait';
 
-export interface Shop {
-  accountId: string;
-  secretTest: string;
-  secretLive: string;
-  tenant: { accountId: string; mode: 'test' };
-}
-
-/**
- * An account of its own, so that events other test files cause in the shared fixture account
- * never reach this file's receivers (and its registrations never count against theirs).
- */
-export async function freshShop(name: string): Promise<Shop> {
-  const created = await createAccount({ name, plan: 'enterprise' });
-  await setPlan(created.account.id, 'enterprise', 1_000_000);
-  return {
-    accountId: created.account.id,
-    secretTest: created.keys.secret_test.key,
-    secretLive: created.keys.secret_live.key,
-    tenant: { accountId: created.account.id, mode: 'test' },
-  };
-}
+export { freshShop, type Shop } from './shop';
 
 export async function register(key: string, body: Record<string, unknown>) {
   const response = await call('POST', '/v1/webhooks', { key, body });

@@ -1,6 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { CLI_TEST_TIMEOUT_MS } from '#test/support/timeouts';
+
+// A CLI test: its own timeout (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT_MS });
 
 const root = resolve(import.meta.dirname, '../..');
 const run = (script: string, ...args: string[]) => {

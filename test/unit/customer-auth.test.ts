@@ -1,10 +1,19 @@
 import { SignJWT, UnsecuredJWT, createLocalJWKSet, decodeProtectedHeader, jwtVerify, generateKeyPair } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { resetConfig } from '#shared/config';
 import { LOCKOUT_WINDOW_SECONDS, lockoutState, MAX_FAILURES } from '#shared/customer-auth/lockout';
 import { OWN_CUSTOMER_FIELDS, ownView } from '#shared/customer-auth/own-view';
 import { OwnCustomerSchema } from '#shared/customer-auth/schema';
 import { generationCondition, sessionCurrent } from '#shared/customer-auth/session-rules';
-import { hashPassword, passwordProblem, verifyNothing, verifyPassword, type ScryptParameters } from '#shared/customer-auth/passwords';
+import {
+  CURRENT_PARAMETERS,
+  currentParameters,
+  hashPassword,
+  passwordProblem,
+  verifyNothing,
+  verifyPassword,
+  type ScryptParameters,
+} from '#shared/customer-auth/passwords';
 import { jwksOf, newSigningKey, rotated, type SigningKeySet } from '#shared/customer-auth/signing-keys';
 import {
   ACCESS_TOKEN_SECONDS,
@@ -38,8 +47,35 @@ describe('customer passwords', () => {
     await expect(verifyNothing('whatever', FAST)).resolves.toBeUndefined();
   });
 
-  it('uses the OWASP parameters by default (N = 2^17, r = 8, p = 1)', async () => {
-    expect((await hashPassword('a long enough password')).startsWith('scrypt$17$8$1$')).toBe(true);
+  describe('the cost', () => {
+    /** currentParameters() under these variables (this process may have inherited the integration stack's). */
+    const withEnv = (variables: Record<string, string | undefined>) => {
+      for (const [name, value] of Object.entries(variables)) vi.stubEnv(name, value);
+      resetConfig();
+      return currentParameters();
+    };
+    afterEach(() => {
+      vi.unstubAllEnvs();
+      resetConfig();
+    });
+
+    it("is OWASP's by default (N = 2^17, r = 8, p = 1)", async () => {
+      expect(CURRENT_PARAMETERS).toEqual({ logN: 17, r: 8, p: 1 });
+      expect(withEnv({ TEST_SCRYPT_LOG_N: undefined, LOCAL_MODE: undefined })).toEqual({ logN: 17, r: 8, p: 1 });
+      expect((await hashPassword('a long enough password')).startsWith('scrypt$17$8$1$')).toBe(true);
+    });
+
+    it("ignores the tests' cheaper N (TEST_SCRYPT_LOG_N) without LOCAL_MODE=true, as on AWS", () => {
+      expect(withEnv({ TEST_SCRYPT_LOG_N: '12', LOCAL_MODE: undefined })).toEqual({ logN: 17, r: 8, p: 1 });
+      expect(withEnv({ TEST_SCRYPT_LOG_N: '12', LOCAL_MODE: 'false' })).toEqual({ logN: 17, r: 8, p: 1 });
+    });
+
+    it("takes the tests' cheaper N in local mode only from 2^10 to 2^16, and nothing else from it", async () => {
+      expect(withEnv({ TEST_SCRYPT_LOG_N: '12', LOCAL_MODE: 'true' })).toEqual({ logN: 12, r: 8, p: 1 });
+      expect((await hashPassword('a long enough password')).startsWith('scrypt$12$8$1$')).toBe(true);
+      for (const ignored of ['9', '17', '20', '12.5', 'cheap', ''])
+        expect(withEnv({ TEST_SCRYPT_LOG_N: ignored, LOCAL_MODE: 'true' }), ignored).toEqual({ logN: 17, r: 8, p: 1 });
+    });
   });
 
   it('refuses short, overlong and common passwords, and the email address itself', () => {

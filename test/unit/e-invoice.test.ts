@@ -9,7 +9,7 @@
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { esbuildOptions } from '#infra/bundling';
 import type { InvoiceDocument } from '#shared/invoices/document';
 import { renderEInvoiceXml, renderFacturXPdf, toEInvoice } from '#shared/invoices/rendering/e-invoice';
@@ -18,6 +18,10 @@ import { facturXSchema, scratchDir, tool, writeScratch, xpathNumbers, xpathStrin
 import { cii, ubl, type Binding } from '#test/support/e-invoice-paths';
 import { withXmlSafeText } from '#shared/schemas/text';
 import { longInvoice, mixedRatesInvoice, shortInvoice } from '#test/support/invoice-documents';
+import { DOCUMENT_TEST_TIMEOUT_MS } from '#test/support/timeouts';
+
+// A document test: its own timeout (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: DOCUMENT_TEST_TIMEOUT_MS });
 
 const XRECHNUNG_3 = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
 const samples: [string, InvoiceDocument][] = [

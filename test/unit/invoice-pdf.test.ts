@@ -6,12 +6,16 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { InvoiceDocument } from '#shared/invoices/document';
 import { formatMinor } from '#shared/money';
 import { renderInvoicePdf } from '#shared/invoices/rendering/pdf';
 import { scratchDir, tool, writeScratch } from '#test/support/document-tools';
 import { longInvoice, mixedRatesInvoice, shortInvoice } from '#test/support/invoice-documents';
+import { DOCUMENT_TEST_TIMEOUT_MS } from '#test/support/timeouts';
+
+// A document test: its own timeout (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: DOCUMENT_TEST_TIMEOUT_MS });
 
 let counter = 0;
 

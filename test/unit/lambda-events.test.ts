@@ -1,7 +1,9 @@
 /**
  * The stored Lambda events (test/fixtures/) stay what the code writes and reads: the stream
- * record's image is an outbox item as the outbox writes it, the SQS body is a delivery message,
- * the API Gateway event's authorizer context is a principal; and the loader hands out copies.
+ * INSERT's image is an outbox item as the outbox writes it, the MODIFY is a delivery as the router
+ * creates it and as recording its first attempt leaves it, the REMOVE is that event's TTL expiry,
+ * the SQS bodies are delivery messages, the API Gateway event's authorizer context is a principal;
+ * no stream worker is fed the MODIFY or the REMOVE; and the loader hands out copies.
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +12,22 @@ import { principalFromContext } from '#shared/auth/principal';
 import { defineEvent } from '#shared/events/catalogue';
 import { eventPut } from '#shared/events/outbox';
 import { eventFromItem } from '#shared/events/stored-event';
+import { newDeliveryPut, attemptUpdate } from '#shared/webhooks/delivery-repository';
 import { parseDeliveryMessage } from '#shared/webhooks/messages';
-import { apiGatewayEvent, apiRequestEvent, outboxEventItem, sqsRecord, streamRecord, streamRecordOf } from '#test/support/lambda-events';
+import { deliveryFromItem, pendingDelivery } from '#shared/webhooks/stored';
+import { physicalName, queues } from '#shared/resources';
+import { matchesFilter, workers } from '#shared/workers';
+import {
+  apiGatewayEvent,
+  apiRequestEvent,
+  outboxEventItem,
+  sqsPoisonRecord,
+  sqsRecord,
+  streamModifyRecord,
+  streamRecord,
+  streamRecordOf,
+  streamRemoveRecord,
+} from '#test/support/lambda-events';
 
 const image = () => unmarshall(streamRecord().dynamodb!.NewImage as Record<string, never>);
 const tenant = { accountId: 'acct_Fx7Qm2Lk9Pw4Rt6Z', mode: 'test' as const };
@@ -56,9 +72,86 @@ describe('the stored stream record', () => {
   });
 });
 
-describe('the stored SQS message', () => {
+describe('the stored MODIFY and REMOVE', () => {
+  const item = (image: unknown) => unmarshall(image as Record<string, never>);
+  const message = () => parseDeliveryMessage(sqsRecord().body)!;
+  /** The delivery the stored SQS message names, as the router creates it for the stored INSERT's event. */
+  const delivery = () =>
+    pendingDelivery({
+      id: message().delivery_id,
+      webhook_id: message().webhook_id,
+      event_id: String(image().event_id),
+      event: String(image().kind),
+      test: false,
+      token: message().token,
+      created_at: '2025-11-24T10:15:31.000Z',
+      expires_at: Number(image().expires_at),
+    });
+  /** An update's `SET #fN = :fN …` and `REMOVE #fN …` (shared/db/update-expression.ts) applied to an item. */
+  const applied = (
+    update: {
+      UpdateExpression?: string;
+      ExpressionAttributeNames?: Record<string, string>;
+      ExpressionAttributeValues?: Record<string, unknown>;
+    },
+    to: Record<string, unknown>,
+  ) => {
+    const result = { ...to };
+    const [, sets = '', removes = ''] = /^(?:SET (.*?))?(?: ?REMOVE (.*))?$/.exec(update.UpdateExpression!)!;
+    for (const [, name, value] of sets.matchAll(/(#\w+) = (:\w+)/g))
+      result[update.ExpressionAttributeNames![name!]!] = update.ExpressionAttributeValues![value!];
+    for (const [name] of removes.matchAll(/#\w+/g)) delete result[update.ExpressionAttributeNames![name]!];
+    return result;
+  };
+
+  it('MODIFY: the delivery the stored SQS message names, as created, then as its first attempt (200) left it', () => {
+    const record = streamModifyRecord();
+    expect(record).toMatchObject({ eventName: 'MODIFY', eventSource: 'aws:dynamodb', dynamodb: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
+    const { Keys, OldImage, NewImage } = record.dynamodb!;
+    expect(Keys).toEqual({ pk: OldImage!.pk, sk: OldImage!.sk });
+    expect(Keys).toEqual({ pk: NewImage!.pk, sk: NewImage!.sk });
+    const created = newDeliveryPut(tenant, delivery()).Put!.Item!;
+    expect(item(OldImage)).toEqual(created);
+    const attempt = deliveryFromItem(item(NewImage)).attempts[0]!;
+    expect(item(NewImage)).toEqual(applied(attemptUpdate(tenant, delivery(), attempt, { status: 'succeeded' }).Update!, created));
+    expect(deliveryFromItem(item(NewImage))).toMatchObject({ status: 'succeeded', attempt_count: 1, last_status_code: 200 });
+  });
+
+  it("REMOVE: the stored INSERT's event deleted by its TTL — old image only, by DynamoDB's service", () => {
+    const record = streamRemoveRecord();
+    expect(record).toMatchObject({
+      eventName: 'REMOVE',
+      userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+      dynamodb: { StreamViewType: 'NEW_AND_OLD_IMAGES', Keys: streamRecord().dynamodb!.Keys },
+    });
+    expect(record.dynamodb!.OldImage).toEqual(streamRecord().dynamodb!.NewImage);
+    expect(record.dynamodb!.NewImage).toBeUndefined();
+    expect(record.dynamodb!.ApproximateCreationDateTime).toBeGreaterThanOrEqual(Number(image().expires_at));
+  });
+
+  it('feed no stream worker (their filter patterns), unlike the stored INSERT', () => {
+    const streamWorkers = workers.flatMap((worker) => (worker.source.kind === 'table-stream' ? [worker.source.filter] : []));
+    expect(streamWorkers.length).toBeGreaterThan(1);
+    expect(streamWorkers.some((filter) => matchesFilter(filter, streamRecord()))).toBe(true);
+    for (const filter of streamWorkers) {
+      expect(matchesFilter(filter, streamModifyRecord())).toBe(false);
+      expect(matchesFilter(filter, streamRemoveRecord())).toBe(false);
+    }
+  });
+});
+
+describe('the stored SQS messages', () => {
   it('is a deliveries-queue message', () => {
     expect(parseDeliveryMessage(sqsRecord().body)).toMatchObject({ v: 1, account_id: tenant.accountId, mode: 'test', webhook_id: 3 });
+  });
+
+  it('poison: the same message on the DLQ after its 20 receives (maxReceiveCount), moved by SQS, not by the worker', () => {
+    const poison = sqsPoisonRecord();
+    expect(parseDeliveryMessage(poison.body)).toEqual(parseDeliveryMessage(sqsRecord().body));
+    expect(Number(poison.attributes.ApproximateReceiveCount)).toBeGreaterThan(queues.deliveries.deadLetter.maxReceiveCount);
+    expect(poison.attributes).toMatchObject({ DeadLetterQueueSourceArn: sqsRecord().eventSourceARN });
+    expect(poison.eventSourceARN).toMatch(new RegExp(`:${physicalName('dev', queues.deliveries.deadLetter.id)}$`));
+    expect(poison.messageAttributes.reason).toBeUndefined();
   });
 });
 

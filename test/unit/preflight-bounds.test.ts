@@ -15,6 +15,10 @@ import {
   sharedPageTreePdf,
   streamBody,
 } from '#test/support/preflight-files';
+import { DOCUMENT_TEST_TIMEOUT_MS } from '#test/support/timeouts';
+
+// A document test: its own timeout (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: DOCUMENT_TEST_TIMEOUT_MS });
 
 /**
  * Preflight of hostile PDFs (docs/files.md#bounds): every file ends in bounded time and memory,

@@ -11,8 +11,9 @@ import { markDeadLettered } from '#events/dead-letter';
 import { processDeliveryMessage } from '#events/delivery';
 import { handler as deliver } from '#functions/events/deliver';
 import { processQueueBatch, type MessageOutcome } from '#shared/queues/partial-batch';
-import { readDelivery } from '#shared/webhooks/delivery-repository';
-import { fixtureDeliveryMessage, sqsEvent, sqsRecord } from '#test/support/lambda-events';
+import { finishDelivery, readDelivery } from '#shared/webhooks/delivery-repository';
+import { pendingDelivery } from '#shared/webhooks/stored';
+import { fixtureDeliveryMessage, sqsEvent, sqsPoisonRecord, sqsRecord } from '#test/support/lambda-events';
 
 const send = vi.fn();
 vi.mock('#shared/clients/sqs', () => ({ sqs: () => ({ send }), setSqs: vi.fn() }));
@@ -70,6 +71,37 @@ describe('the dead-letter handler', () => {
   it.each(notDeliveryMessages)('drops %s without reading anything', async (_name, body) => {
     expect(await markDeadLettered(sqsRecord({ body }))).toEqual({ kind: 'done' });
     expect(vi.mocked(readDelivery)).not.toHaveBeenCalled();
+  });
+
+  it('fails the delivery a poison message names (the stored one: moved by SQS after its receives) while it is that chain', async () => {
+    const message = fixtureDeliveryMessage();
+    const tenant = { accountId: String(message.account_id), mode: message.mode as 'test' };
+    const delivery = pendingDelivery({
+      id: String(message.delivery_id),
+      webhook_id: Number(message.webhook_id),
+      event_id: String(message.event_id),
+      event: 'customer.created',
+      test: false,
+      token: String(message.token),
+      created_at: '2025-11-24T10:15:31.000Z',
+      expires_at: 1_766_571_330,
+    });
+    const now = new Date('2025-11-25T10:00:00.000Z');
+    vi.mocked(readDelivery).mockResolvedValue(delivery);
+    expect(await markDeadLettered(sqsPoisonRecord(), now)).toEqual({ kind: 'done' });
+    expect(vi.mocked(finishDelivery)).toHaveBeenCalledWith(
+      tenant,
+      delivery,
+      'failed',
+      'dead-lettered: the delivery kept failing to be processed',
+      now.toISOString(),
+      { token: message.token, deadLettered: true },
+    );
+    // Another chain took the delivery over since (a redelivery): the poison message changes nothing.
+    vi.mocked(finishDelivery).mockClear();
+    vi.mocked(readDelivery).mockResolvedValue({ ...delivery, token: 'Zz9Yy8Xx7Ww6Vv5U' });
+    expect(await markDeadLettered(sqsPoisonRecord(), now)).toEqual({ kind: 'done' });
+    expect(vi.mocked(finishDelivery)).not.toHaveBeenCalled();
   });
 
   it('reads the delivery a dead-lettered delivery message names', async () => {

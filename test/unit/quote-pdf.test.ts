@@ -4,11 +4,15 @@
  * differently (title, quote number, validity, no payment terms) and that the shared parts
  * (buyer in any script, totals, TEST watermark, page breaks) still hold for it.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatMinor } from '#shared/money';
 import { renderQuotePdf, type QuoteDocument } from '#shared/invoices/rendering/quote-pdf';
 import { tool, writeScratch } from '#test/support/document-tools';
 import { longQuote, shortQuote } from '#test/support/quote-documents';
+import { DOCUMENT_TEST_TIMEOUT_MS } from '#test/support/timeouts';
+
+// A document test: its own timeout (test/support/timeouts.ts).
+vi.setConfig({ testTimeout: DOCUMENT_TEST_TIMEOUT_MS });
 
 let counter = 0;
 

@@ -13,7 +13,7 @@ import { readDelivery } from '#shared/webhooks/delivery-repository';
 import { deliveryIdFor } from '#shared/webhooks/delivery-id';
 import { sendDeliveryMessages } from '#shared/webhooks/messages';
 import { listWebhooks, readWebhook } from '#shared/webhooks/repository';
-import { streamEvent, streamRecord, streamRecordOf } from '#test/support/lambda-events';
+import { streamEvent, streamModifyRecord, streamRecord, streamRecordOf, streamRemoveRecord } from '#test/support/lambda-events';
 
 vi.mock('#shared/webhooks/repository', async (importOriginal) => ({
   ...(await importOriginal<object>()),
@@ -121,6 +121,8 @@ describe('the stream router picks', () => {
 
 describe('the stream router ignores', () => {
   const ignored: [string, () => DynamoDBRecord][] = [
+    ['the stored MODIFY (a delivery: its first attempt recorded)', () => streamModifyRecord()],
+    ['the stored REMOVE (an EVENT item: its TTL expiry)', () => streamRemoveRecord()],
     ['a MODIFY of an EVENT item', () => streamRecordOf(fixtureItem(), { eventName: 'MODIFY' })],
     ['a REMOVE of an EVENT item (its TTL expiry)', () => streamRecordOf(fixtureItem(), { eventName: 'REMOVE' })],
     ['a MODIFY of a DELIVERY_REQUEST item', () => streamRecordOf(redeliveryRequest(), { eventName: 'MODIFY' })],

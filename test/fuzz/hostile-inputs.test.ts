@@ -13,12 +13,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createAccount, setPlan } from '#shared/accounts/service';
 import { buildOpenApiDocument } from '#shared/openapi/document';
 import { call } from '#test/support/http';
 import { brochure, businessCards, smallTable } from '#test/support/products';
 import { startReceiver, type Receiver } from '#test/support/receiver';
 import { eventually } from '#test/support/wait';
+import { freshShop } from '#test/support/shop';
 
 const { api } = inject('fixtures');
 
@@ -218,9 +218,7 @@ let validBodies: Record<string, unknown> = {};
 let probes: Probe[] = [];
 
 beforeAll(async () => {
-  const account = await createAccount({ name: 'Hostile Inputs', plan: 'enterprise' });
-  await setPlan(account.account.id, 'enterprise', 1_000_000);
-  key = account.keys.secret_test.key;
+  key = (await freshShop('Hostile Inputs')).secretTest;
   const created = async (method: string, path: string, body: unknown) => {
     const response = await call(method, path, { key, body });
     if (response.status !== 201) throw new Error(`fixture ${path}: ${response.status} ${JSON.stringify(response.body)}`);
