@@ -103,6 +103,15 @@ export function handlerOf(id: string): string {
 
 const table: RouteDefinition[] = [];
 
+/**
+ * A row as the type checker sees it: its method, path and aliases as literal types (`'GET'`,
+ * `'/v1/orders/{id}'`), so that the tests' typed client (test/support/api-types.ts) finds the
+ * operation a call reaches and types its answer. Nothing of it exists at run time.
+ */
+export type Row<Endpoint extends string, Options extends RouteOptions> = RouteDefinition &
+  (Endpoint extends `${infer Method extends HttpMethod} ${infer Path}` ? { method: Method; path: Path } : unknown) &
+  (Options extends { aliases: readonly (infer Alias extends string)[] } ? { aliases: Alias[] } : unknown);
+
 /** A row's summary and flags: what a route has besides its id, method and path, tag and scopes. */
 type RouteOptions = Omit<RouteDefinition, 'id' | 'method' | 'path' | 'handler' | 'tag' | 'scopes' | 'auth'> & {
   auth?: RouteDefinition['auth'];
@@ -114,11 +123,17 @@ type RouteOptions = Omit<RouteDefinition, 'id' | 'method' | 'path' | 'handler' |
  * `routes` (the OpenAPI handler's operations name every row).
  */
 /* @__NO_SIDE_EFFECTS__ */
-function route(id: string, endpoint: `${HttpMethod} /${string}`, tag: string, scopes: Scope[], options: RouteOptions): RouteDefinition {
+function route<const Endpoint extends `${HttpMethod} /${string}`, const Options extends RouteOptions>(
+  id: string,
+  endpoint: Endpoint,
+  tag: string,
+  scopes: Scope[],
+  options: Options,
+): Row<Endpoint, Options> {
   const [method, path] = endpoint.split(' ') as [HttpMethod, string];
   const row: RouteDefinition = { id, method, path, handler: handlerOf(id), tag, scopes, auth: 'key', ...options };
   table.push(row);
-  return row;
+  return row as Row<Endpoint, Options>;
 }
 
 export const ordersList = route('orders.list', 'GET /v1/orders', 'Orders', ['orders:read'], { summary: 'List orders', customer: 'own' });

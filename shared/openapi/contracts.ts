@@ -29,7 +29,7 @@ const isOperation = (value: unknown): value is Operation =>
 
 type Contract = Record<string, unknown> & { responses: Record<string, z.ZodType> };
 
-const contracts: Contract[] = [
+const contractModules = [
   orderOperations,
   customerOperations,
   productOperations,
@@ -46,7 +46,11 @@ const contracts: Contract[] = [
   fileOperations,
   cartOperations,
   meta,
-];
+] as const;
+const contracts: readonly Contract[] = contractModules;
+
+/** Every contract module's type: the tests' typed client derives each operation's answer from it (test/support/api-types.ts). */
+export type ContractModule = (typeof contractModules)[number];
 
 // In the route table's order (a module namespace lists its exports alphabetically).
 const routeOrder = new Map(routes.map((route, index) => [route.id, index]));

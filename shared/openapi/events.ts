@@ -19,4 +19,7 @@ export const declaredEvents = modules.flatMap(
   (module) => module.declarations as readonly (EventDefinition & { payload: { shape: Record<string, unknown> } })[],
 );
 
+/** One declaration per kind, as a union (`EventDefinition<'order.created', …>` | …): the tests type stored events by it. */
+export type DeclaredEvent = (typeof modules)[number]['declarations'][number];
+
 export const undeclaredKinds = eventKinds.filter((kind) => !declaredEvents.some((definition) => definition.kind === kind));

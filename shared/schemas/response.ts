@@ -14,8 +14,12 @@ export type ResponseSchema<S extends Shape> = z.ZodObject<{ [K in keyof ViewOf<S
 // A named object (an OpenAPI component) must be one schema object, however often it is used.
 const built = new WeakMap<Codec<unknown>, z.ZodType>();
 
-/** The schema of a codec's view. */
-export function codecSchema(codec: Codec<unknown>): z.ZodType {
+/** The schema of a codec's view, typed as that view (what a client reads). */
+export function codecSchema<V>(codec: Codec<unknown, V>): z.ZodType<V> {
+  return viewSchema(codec as Codec<unknown>) as z.ZodType<V>;
+}
+
+function viewSchema(codec: Codec<unknown>): z.ZodType {
   switch (codec.kind) {
     case 'string':
       return z.string();
@@ -34,9 +38,9 @@ export function codecSchema(codec: Codec<unknown>): z.ZodType {
     case 'enum':
       return z.enum(codec.values as [string, ...string[]]);
     case 'nullable':
-      return codecSchema(codec.inner!).nullable();
+      return viewSchema(codec.inner!).nullable();
     case 'list':
-      return z.array(codecSchema(codec.inner!));
+      return z.array(viewSchema(codec.inner!));
     case 'object': {
       let schema = built.get(codec);
       if (!schema) built.set(codec, (schema = shapeSchema(codec.shape!, codec.meta ?? {})));
@@ -46,7 +50,7 @@ export function codecSchema(codec: Codec<unknown>): z.ZodType {
 }
 
 const documented = (field: Field): z.ZodType => {
-  const schema = codecSchema(field.codec as Codec<unknown>);
+  const schema = viewSchema(field.codec as Codec<unknown>);
   return field.doc.description !== undefined || field.doc.example !== undefined ? schema.meta(field.doc) : schema;
 };
 

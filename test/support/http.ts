@@ -1,22 +1,37 @@
 import { request as httpRequest } from 'node:http';
 import { inject } from 'vitest';
+import type { BodyOf, ErrorBody, LooseBody } from './api-types';
 
-export interface ApiResponse<T = any> {
+/** An answer; without its body's type, the loose envelope of a path the checker cannot read (./api-types.ts). */
+export interface ApiResponse<T = LooseBody> {
   status: number;
   headers: Headers;
   body: T;
 }
 
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  from?: string;
+}
+
 /**
  * Calls the local gateway; `key: null` sends no Authorization header. `from` is the local address
  * the request leaves from (another loopback address, e.g. `127.0.0.2`: another client to the
- * gateway, which reads the client's address from the connection).
+ * gateway, which reads the client's address from the connection). The body is typed as the answer
+ * of the operation the method and path reach (./api-types.ts).
  */
-export async function call<T = any>(
-  method: string,
-  path: string,
-  options: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; from?: string } = {},
-): Promise<ApiResponse<T>> {
+export async function call<const Method extends string, const Path extends string>(
+  method: Method,
+  path: Path,
+  options: CallOptions = {},
+): Promise<ApiResponse<BodyOf<Method, Path>>> {
+  return send(method, path, options);
+}
+
+async function send<T>(method: string, path: string, options: CallOptions): Promise<ApiResponse<T>> {
   const { api, shop } = inject('fixtures');
   const key = options.key === undefined ? shop.secretTest : options.key;
   const headers: Record<string, string> = { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...options.headers };
@@ -51,6 +66,12 @@ function callFrom<T>(localAddress: string, url: URL, method: string, headers: Re
   });
 }
 
+/** A list's query string, with its `?`, or none: `/v1/quotes${Query}` is still the list to the type checker. */
+export type Query = '' | `?${string}`;
+
+/** Any answer whose error a helper reads: every typed answer is one. */
+export type ErrorResponse = ApiResponse<{ success: boolean; error: ErrorBody }>;
+
 let counter = 0;
 /** A unique email per call, so tests never collide on the uniqueness rule. */
 export const uniqueEmail = (label = 'customer') => `${label}.${Date.now().toString(36)}.${counter++}@example.com`;
@@ -60,7 +81,7 @@ export const uniqueEmail = (label = 'customer') => `${label}.${Date.now().toStri
  * (local-aws/dynamodb-calls.ts; the tests' stack turns them on): the calls, and the items the
  * reads among them read (`Query[26]` read 26). Rate-limiter calls are left out.
  */
-export function dynamoDbWork(response: ApiResponse): { calls: number; commands: string[]; items: number } {
+export function dynamoDbWork(response: ApiResponse<unknown>): { calls: number; commands: string[]; items: number } {
   const header = response.headers.get('x-local-dynamodb-commands');
   if (header === null) throw new Error('no X-Local-DynamoDB-Commands header: the gateway runs without its debug headers');
   const commands = header
