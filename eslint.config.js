@@ -154,11 +154,6 @@ export default tseslint.config(
     rules: { 'project/no-import-cycle': 'error' },
   },
   {
-    // Tests read JSON bodies of many shapes; typing each one would add noise, not safety.
-    files: ['test/**/*.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off' },
-  },
-  {
     files: ['functions/**/*.ts', 'events/**/*.ts', 'shared/**/*.ts'],
     ignores: ['shared/orders/**', 'shared/fulfilment/**', 'shared/db/keys.ts'],
     rules: { 'no-restricted-syntax': ['error', ...orderOwner] },

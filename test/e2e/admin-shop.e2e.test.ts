@@ -8,6 +8,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BodyOf } from '#test/support/api-types';
 import { chromiumAvailable, DESKTOP, fitsWidth, launch, newContext, PHONE, screenshot, watchErrors } from './browser';
 import { useReceiver } from '#test/support/receiver';
 import './fixtures';
@@ -39,13 +40,18 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function api(method: string, path: string, body?: unknown, key = day.secretTest) {
+async function api<const Method extends string, const Path extends string>(
+  method: Method,
+  path: Path,
+  body?: unknown,
+  key = day.secretTest,
+): Promise<BodyOf<Method, Path>> {
   const response = await fetch(`${origin}${path}`, {
     method,
     headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const json = (await response.json()) as any;
+  const json = (await response.json()) as BodyOf<Method, Path>;
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
   return json;
 }

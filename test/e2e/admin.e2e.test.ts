@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resetConfig } from '#shared/config';
 import { chromiumAvailable, CHROMIUM, DESKTOP, fitsWidth, launch, newContext, PHONE, screenshot, watchErrors } from './browser';
+import type { BodyOf } from '#test/support/api-types';
 import { useReceiver } from '#test/support/receiver';
 import './fixtures';
 
@@ -40,13 +41,18 @@ const jsonService = (status: number) => (status < 300 ? '{"received":true}' : '{
 const startTestReceiver = () => useReceiver({ path: '/hooks/print-shop', body: jsonService });
 
 /** The API as an integrator calls it, for setting up state that a test does not click through. */
-async function api(method: string, path: string, body?: unknown, key = shop.secretTest) {
+async function api<const Method extends string, const Path extends string>(
+  method: Method,
+  path: Path,
+  body?: unknown,
+  key = shop.secretTest,
+): Promise<BodyOf<Method, Path>> {
   const response = await fetch(`${origin}${path}`, {
     method,
     headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return (await response.json()) as any;
+  return (await response.json()) as BodyOf<Method, Path>;
 }
 
 /** Signs in on the webhook settings (the panel itself opens on Orders). */

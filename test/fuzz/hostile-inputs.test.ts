@@ -14,7 +14,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildOpenApiDocument } from '#shared/openapi/document';
+import { ErrorSchema } from '#shared/schemas/common';
 import { call } from '#test/support/http';
+import type { DataOf } from '#test/support/api-types';
 import { brochure, businessCards, smallTable } from '#test/support/products';
 import { startReceiver, type Receiver } from '#test/support/receiver';
 import { eventually } from '#test/support/wait';
@@ -22,7 +24,15 @@ import { freshShop } from '#test/support/shop';
 
 const { api } = inject('fixtures');
 
-type Schema = Record<string, any>;
+/** The part of an OpenAPI schema object the fuzzer reads. */
+interface Schema {
+  $ref?: string;
+  type?: string;
+  allOf?: Schema[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  [keyword: string]: unknown;
+}
 interface Operation {
   operationId: string;
   parameters?: { name: string; in: 'path' | 'query'; schema: Schema }[];
@@ -219,10 +229,10 @@ let probes: Probe[] = [];
 
 beforeAll(async () => {
   key = (await freshShop('Hostile Inputs')).secretTest;
-  const created = async (method: string, path: string, body: unknown) => {
+  const created = async <const Path extends string>(method: 'POST', path: Path, body: unknown) => {
     const response = await call(method, path, { key, body });
     if (response.status !== 201) throw new Error(`fixture ${path}: ${response.status} ${JSON.stringify(response.body)}`);
-    return response.body.data;
+    return response.body.data as DataOf<'POST', Path>;
   };
   const customer = await created('POST', '/v1/customers', { name: 'Hostile Probe', email: `hostile.${randomUUID()}@example.com` });
   const address = await created('POST', `/v1/customers/${customer.id}/addresses`, {
@@ -253,7 +263,7 @@ beforeAll(async () => {
     products: String(product.id),
     'legacy-products': String(legacy.id),
     webhooks: String(webhook.id),
-    deliveries: String(history.data[0].id),
+    deliveries: String(history.data[0]!.id),
   });
   validBodies = {
     'orders.create': { customer_id: customer.id, items: [{ product_id: product.id, quantity: 100, options: { paper: 'matt300' } }] },
@@ -375,25 +385,23 @@ const allProbes = (): Probe[] =>
 function problemOf(status: number, headers: Headers, text: string): string | undefined {
   if (status >= 500) return `answered ${status}: ${text.slice(0, 300)}`;
   if (status < 400) return undefined;
-  let body: any;
+  let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     return `answered ${status} with a body that is not JSON: ${text.slice(0, 200)}`;
   }
-  const error = body?.error;
+  // The documented shape, and nothing besides it (the schema alone would strip unknown keys).
+  const parsed = ErrorSchema.safeParse(body);
   const shapeOk =
-    body?.success === false &&
-    Object.keys(body).sort().join() === 'error,success' &&
-    typeof error?.code === 'string' &&
-    typeof error?.message === 'string' &&
-    error.message.length > 0 &&
-    typeof error?.request_id === 'string' &&
-    Object.keys(error).every((name) => ['code', 'message', 'details', 'request_id'].includes(name)) &&
-    (error.details === undefined ||
-      (Array.isArray(error.details) &&
-        error.details.every((detail: any) => typeof detail?.field === 'string' && typeof detail?.message === 'string')));
+    parsed.success &&
+    Object.keys(body as object)
+      .sort()
+      .join() === 'error,success' &&
+    parsed.data.error.message.length > 0 &&
+    Object.keys((body as { error: object }).error).every((name) => ['code', 'message', 'details', 'request_id'].includes(name));
   if (!shapeOk) return `answered ${status} without the documented error body: ${text.slice(0, 300)}`;
+  const error = parsed.data.error;
   if (headers.get('x-request-id') !== error.request_id)
     return `answered ${status} with X-Request-Id ${headers.get('x-request-id')} ≠ ${error.request_id}`;
   return undefined;

@@ -4,7 +4,7 @@ import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PREFIX, allowedOrigins, CORS_ORIGINS_ENV } from '#infra/admin';
 import { stageConfig } from '#infra/stages';
-import { inMainTerms, methods, resourceOf, sharedStack } from './helpers';
+import { inMainTerms, methods, resourceOf, sharedStack, type PolicyStatement } from './helpers';
 
 const built = sharedStack('prod');
 const { stack, template } = built;
@@ -48,13 +48,13 @@ describe('admin panel hosting', () => {
     });
     hosting.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain' }); // prod
     const [policy] = Object.values(hosting.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: bucketId } } }));
-    const statements = policy!.Properties.PolicyDocument.Statement as any[];
+    const statements = policy!.Properties.PolicyDocument.Statement as PolicyStatement[];
     expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
     // Readable by this distribution only, through Origin Access Control (no OAI, no public read).
     const reads = statements.filter((statement) => statement.Effect === 'Allow');
     expect(reads).toHaveLength(1);
     expect(reads[0]).toMatchObject({ Action: 's3:GetObject', Principal: { Service: 'cloudfront.amazonaws.com' } });
-    expect(JSON.stringify(reads[0].Condition)).toContain(distributionId);
+    expect(JSON.stringify(reads[0]!.Condition)).toContain(distributionId);
     hosting.resourceCountIs('AWS::CloudFront::CloudFrontOriginAccessIdentity', 0);
     hosting.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
       OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' },
@@ -71,7 +71,7 @@ describe('admin panel hosting', () => {
       expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
       expect(behavior.AllowedMethods ?? ['GET', 'HEAD']).toEqual(['GET', 'HEAD']);
     }
-    expect(config.CacheBehaviors.map((behavior: any) => behavior.PathPattern)).toEqual([`/${ADMIN_PREFIX}/assets/*`]);
+    expect(config.CacheBehaviors.map((behavior: { PathPattern: string }) => behavior.PathPattern)).toEqual([`/${ADMIN_PREFIX}/assets/*`]);
     expect(config.DefaultRootObject).toBe(`${ADMIN_PREFIX}/index.html`);
     expect(config.CustomErrorResponses).toEqual([
       { ErrorCode: 403, ResponseCode: 200, ResponsePagePath: `/${ADMIN_PREFIX}/index.html`, ErrorCachingMinTTL: 10 },
@@ -110,7 +110,7 @@ describe('admin panel hosting', () => {
     expect(props.DistributionPaths).toEqual(['/', `/${ADMIN_PREFIX}/*`]);
     // config.json is rendered at deploy time: its markers resolve to the parts of the API's URL,
     // which the main stack hands to the deployment stack as parameters.
-    const markers = Object.values(props.SourceMarkers[1]).map((marker: any) => marker.Ref);
+    const markers = Object.values(props.SourceMarkers[1] as Record<string, { Ref: string }>).map((marker) => marker.Ref);
     expect(markers).toEqual([
       expect.stringMatching(/ApiRestApi.*Ref$/),
       'AWS::Region',
@@ -119,8 +119,8 @@ describe('admin panel hosting', () => {
     ]);
     const [nested] = Object.values(
       template.findResources('AWS::CloudFormation::Stack', { Properties: { Parameters: Match.anyValue() } }),
-    ).filter((candidate) => JSON.stringify(candidate).includes(markers[0]));
-    expect(nested!.Properties.Parameters[markers[0]]).toEqual({
+    ).filter((candidate) => JSON.stringify(candidate).includes(markers[0]!));
+    expect(nested!.Properties.Parameters[markers[0]!]).toEqual({
       Ref: stack.getLogicalId(stack.api.restApi.node.defaultChild as CfnElement),
     });
   });
@@ -133,12 +133,12 @@ describe('admin panel hosting', () => {
     expect(JSON.stringify(fn!.Properties.Role)).toContain('DeployerRole');
     const roleId = idIn(admin.hosting, admin.deployerRole);
     const [policy] = Object.values(hosting.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }));
-    const statements = policy!.Properties.PolicyDocument.Statement as any[];
+    const statements = policy!.Properties.PolicyDocument.Statement as PolicyStatement[];
     const resources = JSON.stringify(statements.map((statement) => statement.Resource));
     expect(resources).toContain('cdk-hnb659fds-assets-');
     expect(resources).toContain(bucketId);
     const invalidation = statements.find((statement) => [statement.Action].flat().includes('cloudfront:CreateInvalidation'));
-    expect(JSON.stringify(invalidation.Resource)).toContain(distributionId); // this distribution, not *
+    expect(JSON.stringify(invalidation!.Resource)).toContain(distributionId); // this distribution, not *
     expect(statements.every((statement) => statement.Resource !== '*')).toBe(true);
   });
 

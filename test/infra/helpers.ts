@@ -94,10 +94,22 @@ export function sharedStack(stage: StageName = 'dev'): Built {
 
 type Json = Record<string, unknown>;
 
+/** A template's JSON as CDK types it (`Template.toJSON()`: untyped), for reading properties of any resource type. */
+export type TemplateJson = ReturnType<Template['toJSON']>[string];
+
+/** An IAM policy statement as a template holds it. */
+export interface PolicyStatement {
+  Effect: 'Allow' | 'Deny';
+  Action: string | string[];
+  Resource: unknown;
+  Principal?: unknown;
+  Condition?: Record<string, unknown>;
+}
+
 /** A resource as a template holds it. */
 export interface TemplateResource {
   Type: string;
-  Properties: any;
+  Properties: TemplateJson;
   DependsOn?: string[];
   [key: string]: unknown;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { AddressSchema } from '#shared/customers/schema';
 import { call, uniqueEmail } from '#test/support/http';
-import { storedEvents } from '#test/support/store';
+import { ofKind, storedEvents } from '#test/support/store';
 
 const { shop, other } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };
@@ -47,7 +47,7 @@ describe('customer addresses', () => {
     const customer = await newCustomer();
     const address = await addAddress(customer.id);
     const events = await storedEvents(testTenant);
-    const event = events.find((item) => item.kind === 'customer.updated' && item.data.address?.id === address.id);
+    const event = ofKind(events, 'customer.updated').find((item) => item.data.address?.id === address.id);
     expect(event?.data.change).toBe('address.created');
     expect(event?.data.customer.id).toBe(customer.id);
   });
@@ -56,7 +56,7 @@ describe('customer addresses', () => {
     const customer = await newCustomer();
     const response = await call('POST', `/v1/customers/${customer.id}/addresses`, { body: { type: 'home', country: 'XX', name: 'A' } });
     expect(response.status).toBe(422);
-    const fields = response.body.error.details.map((detail: { field: string }) => detail.field).sort();
+    const fields = response.body.error.details!.map((detail: { field: string }) => detail.field).sort();
     expect(fields).toEqual(['city', 'country', 'line1', 'postal_code', 'type']);
     expect((await call('GET', `/v1/customers/${customer.id}/addresses`)).body.data).toEqual([]);
   });

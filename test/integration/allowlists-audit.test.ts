@@ -57,7 +57,7 @@ describe('the audit log', () => {
     await call('GET', '/v1/customers', { key: issued.key });
 
     const logs = await auditRecords(account.test, `from=${encodeURIComponent(since)}&path_prefix=/v1/customers`, 5);
-    const records = logs.body.data as any[];
+    const records = logs.body.data;
     // Newest first (the audit listing calls are recorded too, under /v1/audit-logs).
     expect(records.map((record) => record.status)).toEqual([401, 403, 404, 201, 200]);
     expect(logs.body.pagination).toEqual({ page: 1, per_page: 25, has_more: false, next_cursor: null });
@@ -69,9 +69,9 @@ describe('the audit log', () => {
       user_agent: 'audit-test/1.0',
       customer_id: null,
     });
-    expect(created.key_prefix).toBe(account.test.slice(0, 12));
-    expect(created.source_ip).toMatch(/127\.0\.0\.1|::1/);
-    expect(typeof created.duration_ms).toBe('number');
+    expect(created!.key_prefix).toBe(account.test.slice(0, 12));
+    expect(created!.source_ip).toMatch(/127\.0\.0\.1|::1/);
+    expect(typeof created!.duration_ms).toBe('number');
     expect(records[0]).toMatchObject({ status: 401, key_id: issued.key_id });
     const text = JSON.stringify(logs.body);
     expect(text).not.toContain(account.test);
@@ -86,16 +86,14 @@ describe('the audit log', () => {
     await auditRecords(account.test, 'path_prefix=/v1/customers', 2);
     await auditRecords(account.live, 'path_prefix=/v1/customers', 1);
     const notFound = await call('GET', '/v1/audit-logs?status=4xx', { key: account.test });
-    expect(notFound.body.data.map((record: any) => record.path)).toEqual(['/v1/customers/1']);
+    expect(notFound.body.data.map((record) => record.path)).toEqual(['/v1/customers/1']);
     const byPrefix = await call('GET', '/v1/audit-logs?path_prefix=/v1/customers/&method=get', { key: account.test });
     expect(byPrefix.body.data).toHaveLength(1);
     const live = await call('GET', '/v1/audit-logs?path_prefix=/v1/customers', { key: account.live });
     expect(live.body.data).toHaveLength(1);
     const foreign = await call('GET', '/v1/audit-logs?path_prefix=/v1/customers', { key: shop.secretTest });
     expect(
-      foreign.body.data.every(
-        (record: any) => record.key_prefix === shop.secretTest.slice(0, 12) || record.key_prefix?.startsWith('sk_test_'),
-      ),
+      foreign.body.data.every((record) => record.key_prefix === shop.secretTest.slice(0, 12) || record.key_prefix?.startsWith('sk_test_')),
     ).toBe(true);
     expect(JSON.stringify(foreign.body)).not.toContain(account.test.slice(0, 12));
   });

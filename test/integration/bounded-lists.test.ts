@@ -86,7 +86,7 @@ describe('GET /v1/audit-logs over 200,000 records', () => {
         expect(seen.has(entry.request_id)).toBe(false);
         seen.add(entry.request_id);
       }
-      cursor = body.pagination.next_cursor;
+      cursor = body.pagination.next_cursor ?? undefined;
     }
     expect([...seen].slice(0, 3)).toEqual(['req-000000', 'req-000001', 'req-000002']);
     expect(seen.has('req-000499')).toBe(true);
@@ -98,7 +98,7 @@ describe('GET /v1/audit-logs over 200,000 records', () => {
     expect(first.body.data).toHaveLength(10);
     const second = await page(`per_page=10&starting_after=${first.body.pagination.next_cursor}`);
     expect(second.work.items).toBeLessThanOrEqual(11);
-    expect(second.body.data[0].created_at <= first.body.data[9].created_at).toBe(true);
+    expect(second.body.data[0]!.created_at <= first.body.data[9]!.created_at).toBe(true);
   });
 
   it('bounds a filter that matches nothing: at most AUDIT_EXAMINE_LIMIT records read, a short page and a cursor to go on from', async () => {
@@ -116,11 +116,11 @@ describe('GET /v1/audit-logs over 200,000 records', () => {
     const { body, work } = await page(`method=POST&per_page=25&${range}`);
     expect(work.items).toBeLessThanOrEqual(AUDIT_EXAMINE_LIMIT);
     expect(body.data).toHaveLength(25);
-    expect(body.data.every((entry: any) => entry.method === 'POST')).toBe(true);
-    expect(body.data[0].request_id).toBe('req-000000');
-    expect(body.data[24].request_id).toBe('req-000240');
+    expect(body.data.every((entry) => entry.method === 'POST')).toBe(true);
+    expect(body.data[0]!.request_id).toBe('req-000000');
+    expect(body.data[24]!.request_id).toBe('req-000240');
     const next = await page(`method=POST&per_page=25&${range}&starting_after=${body.pagination.next_cursor}`);
-    expect(next.body.data[0].request_id).toBe('req-000250');
+    expect(next.body.data[0]!.request_id).toBe('req-000250');
   });
 
   it('ends with has_more false and no cursor on the last page of a range', async () => {
@@ -142,7 +142,7 @@ describe('GET /v1/audit-logs over 200,000 records', () => {
     for (const cursor of ['abc', 'eyJhIjoxfQ', Buffer.from('{"a":"x","f":"y"}').toString('base64url')]) {
       const response = await call('GET', `/v1/audit-logs?starting_after=${cursor}`, { key });
       expect(response.status, cursor).toBe(422);
-      expect(response.body.error.details[0].field).toBe('starting_after');
+      expect(response.body.error.details![0]!.field).toBe('starting_after');
     }
   });
 });
@@ -187,7 +187,7 @@ describe("GET /v1/webhooks/{id}/deliveries beyond the total's cap", () => {
 
   it('counts the total no further than the cap and says so; the page reads a page of keys and items', async () => {
     const { body, work } = await history('per_page=10');
-    expect(body.data.map((delivery: any) => delivery.id)).toEqual(ids.slice(0, 10));
+    expect(body.data.map((delivery) => delivery.id)).toEqual(ids.slice(0, 10));
     expect(body.pagination).toEqual({
       page: 1,
       per_page: 10,
@@ -204,17 +204,17 @@ describe("GET /v1/webhooks/{id}/deliveries beyond the total's cap", () => {
 
   it('pages by cursor and by number alike', async () => {
     const second = await history(`per_page=10&starting_after=${ids[9]}`);
-    expect(second.body.data.map((delivery: any) => delivery.id)).toEqual(ids.slice(10, 20));
-    expect((await history('per_page=10&page=2')).body.data.map((delivery: any) => delivery.id)).toEqual(ids.slice(10, 20));
+    expect(second.body.data.map((delivery) => delivery.id)).toEqual(ids.slice(10, 20));
+    expect((await history('per_page=10&page=2')).body.data.map((delivery) => delivery.id)).toEqual(ids.slice(10, 20));
     const last = await history(`per_page=10&starting_after=${ids[DELIVERIES - 6]}`);
-    expect(last.body.data.map((delivery: any) => delivery.id)).toEqual(ids.slice(DELIVERIES - 5));
+    expect(last.body.data.map((delivery) => delivery.id)).toEqual(ids.slice(DELIVERIES - 5));
     expect(last.body.pagination).toMatchObject({ has_more: false, next_cursor: null, total: TOTAL_CAP, total_capped: true });
   });
 
   it('filters by kind on the keys, with a lower-bound total among the first keys', async () => {
     const { body } = await history('per_page=5&event=order.created');
     const orderIds = ids.filter((_, index) => kindOf(index) === 'order.created');
-    expect(body.data.map((delivery: any) => delivery.id)).toEqual(orderIds.slice(0, 5));
+    expect(body.data.map((delivery) => delivery.id)).toEqual(orderIds.slice(0, 5));
     expect(body.pagination).toMatchObject({
       total: Math.ceil(TOTAL_CAP / 3),
       total_capped: true,
@@ -222,7 +222,7 @@ describe("GET /v1/webhooks/{id}/deliveries beyond the total's cap", () => {
       next_cursor: orderIds[4],
     });
     const next = await history(`per_page=5&event=order.created&starting_after=${orderIds[4]}`);
-    expect(next.body.data.map((delivery: any) => delivery.id)).toEqual(orderIds.slice(5, 10));
+    expect(next.body.data.map((delivery) => delivery.id)).toEqual(orderIds.slice(5, 10));
   });
 
   it('answers an exact zero for an empty status', async () => {
@@ -391,7 +391,7 @@ describe('GET /v1/products by cursor over a catalogue of 3,000', () => {
     for (const cursor of ['0', 'abc', '-1', '9007199254740993']) {
       const response = await call('GET', `/v1/products?starting_after=${cursor}`, { key: shop.secretTest });
       expect(response.status, cursor).toBe(422);
-      expect(response.body.error.details[0].field).toBe('starting_after');
+      expect(response.body.error.details![0]!.field).toBe('starting_after');
     }
   });
 
@@ -407,6 +407,6 @@ describe('GET /v1/products by cursor over a catalogue of 3,000', () => {
     expect(own.body.data.map((product: { id: number }) => product.id)).toEqual([2, 1]);
     const unknown = await call('GET', `/v1/products?starting_after=${CATALOGUE}`, { key: other.secretTest });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error.details[0].field).toBe('starting_after');
+    expect(unknown.body.error.details![0]!.field).toBe('starting_after');
   });
 });

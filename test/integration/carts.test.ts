@@ -12,6 +12,7 @@ import { call, uniqueEmail } from '#test/support/http';
 import { signUp } from '#test/support/customer-accounts';
 import { brochure, businessCards, posterA2, smallTable } from '#test/support/products';
 import { freshShop } from '#test/support/shop';
+import type { BodyOf } from '#test/support/api-types';
 
 /**
  * Carts over HTTP: session carts (publishable key), the signed-in customer's cart, merge on login,
@@ -116,10 +117,10 @@ describe('carts', () => {
     expect(badOption.body.error.details).toEqual([{ field: 'options.paper', message: expect.stringContaining('Unknown value "gold"') }]);
     const badFormat = await add({ ...legacyLine(), format: 'A3' });
     expect(badFormat.status).toBe(422);
-    expect(badFormat.body.error.details.map((detail: { field: string }) => detail.field)).toEqual(['format']);
+    expect(badFormat.body.error.details!.map((detail: { field: string }) => detail.field)).toEqual(['format']);
     const sparse = await add({ ...legacyLine(), quantity: 250, pages: 8, format: 'A4' });
     expect(sparse.status).toBe(422);
-    expect(sparse.body.error.details[0].field).toBe('quantity');
+    expect(sparse.body.error.details![0]!.field).toBe('quantity');
     const both = await add({ ...cardsLine(), legacy_product_id: legacy.id });
     expect(both.status).toBe(422);
 
@@ -210,7 +211,7 @@ describe('carts', () => {
     const orders = await call('GET', `/v1/customers/${order.customer.id}/orders`, { key: shop.secret });
     expect(orders.body.pagination.total).toBe(1);
     // One guest customer for the one order: the nine that lost wrote none.
-    expect((await call('GET', '/v1/customers', { key: shop.secret })).body.pagination.total).toBe(customersBefore + 1);
+    expect((await call('GET', '/v1/customers', { key: shop.secret })).body.pagination.total).toBe(customersBefore! + 1);
 
     const closed = (await getCart(cart.id)).body.data;
     expect(closed).toMatchObject({ status: 'checked_out', items: [], order_id: order.id });
@@ -234,7 +235,7 @@ describe('carts', () => {
       body: { version: cart.version, email: 'x@example.com' },
     });
     expect(refused.status).toBe(422);
-    expect(refused.body.error.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['customer_id', 'email']);
+    expect(refused.body.error.details!.map((detail: { field: string }) => detail.field).sort()).toEqual(['customer_id', 'email']);
     const done = await call('POST', `/v1/carts/${cart.id}/checkout`, {
       key: shop.secret,
       body: { version: cart.version, customer_id: customer.id, shipping: 4.9 },
@@ -302,7 +303,7 @@ describe('carts', () => {
         ExpressionAttributeValues: { ':vera': vera.id },
       }),
     );
-    const answers: { status: number; body: any }[] = [];
+    const answers: { status: number; body: BodyOf<'POST', '/v1/carts/{id}/checkout'> }[] = [];
     for (const address of [email, email.toUpperCase(), uniqueEmail('new-guest')]) {
       const cart = await newCart([cardsLine(100)]);
       answers.push(
@@ -390,7 +391,7 @@ describe('carts', () => {
     const ordered = await call('POST', `/v1/carts/${fits.id}/checkout`, { key: shop.publishable, body: guest(fits.version) });
     expect(ordered.status, JSON.stringify(ordered.body).slice(0, 300)).toBe(201);
     expect(ordered.body.data.notes).toMatch(/^Line 1: n{500}\nLine 2: /);
-    expect(ordered.body.data.notes.length).toBeLessThanOrEqual(5000);
+    expect(ordered.body.data.notes!.length).toBeLessThanOrEqual(5000);
   });
 
   it('marks a deactivated product unavailable, and checkout then writes nothing and lists the line', async () => {
@@ -436,7 +437,7 @@ describe('carts', () => {
     expect(changed.body.data.items[0]).toMatchObject({ quantity: 250, total: 89 });
     expect((await call('DELETE', '/v1/cart/items/1', { key: customer.token })).body.data.items).toEqual([]);
     const added = (await call('POST', '/v1/cart/items', { key: customer.token, body: cardsLine(250) })).body.data;
-    expect(added.items[0].id).toBe(2);
+    expect(added.items[0]!.id).toBe(2);
     const first = await call('POST', '/v1/cart/checkout', { key: customer.token, body: { version: added.version } });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     expect(first.body.data).toMatchObject({ customer: { id: customer.id }, subtotal: 32.4 });

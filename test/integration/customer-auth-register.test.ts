@@ -100,7 +100,7 @@ describe('registration with a mailed code', () => {
     expect((await signUp(shop.publishable, { email: taken })).status).toBe(201);
 
     const mark = mailMark();
-    const answers: ApiResponse[] = [];
+    const answers: ApiResponse<unknown>[] = [];
     for (const email of [fresh, unclaimed, taken]) answers.push(await register(email, 'a new long passphrase'));
     for (const answer of answers) {
       expect(answer.status).toBe(202);
@@ -189,7 +189,7 @@ describe("a customer's own view", () => {
       ['login', session.body.data.customer],
       ['GET /v1/auth/me', me.body.data],
       ['PUT /v1/auth/me', changed.body.data],
-    ]) {
+    ] as const) {
       expect(Object.keys(view).sort(), what).toEqual(OWN_FIELDS);
       expect(JSON.stringify(view), what).not.toContain('difficult');
     }

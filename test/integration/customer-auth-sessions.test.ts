@@ -188,11 +188,11 @@ describe('customer sessions and credentials under pressure', () => {
       await call('POST', '/v1/customers', { key: shop.secret, body: { name: 'No Login', email: uniqueEmail('nologin') } })
     ).body.data.email;
     const mark = mailMark();
-    const answers: ApiResponse[] = [];
+    const answers: ApiResponse<unknown>[] = [];
     for (const email of [known, unknown, withoutLogin]) {
       answers.push(await call('POST', '/v1/auth/password-reset', { key: shop.publishable, body: { email } }));
     }
-    const work = (response: ApiResponse) => dynamoDbWork(response).commands.map((command) => command.replace(/\[\d+\]$/, ''));
+    const work = (response: ApiResponse<unknown>) => dynamoDbWork(response).commands.map((command) => command.replace(/\[\d+\]$/, ''));
     for (const answer of answers) {
       expect(answer.status).toBe(202);
       expect(answer.body).toEqual(answers[0]!.body);

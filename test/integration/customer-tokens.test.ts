@@ -285,11 +285,11 @@ describe('customer access tokens', () => {
     const merchants = await eventually(
       async () =>
         (await call('GET', '/v1/audit-logs?path_prefix=/v1/customers', { key: shop.secret })).body.data.find(
-          (entry: { route: string; status: number }) => entry.route === 'customers.list' && entry.status === 200,
+          (entry) => entry.route === 'customers.list' && entry.status === 200,
         ),
       (found) => found !== undefined,
       5000,
     );
-    expect(merchants.actor).toMatch(/^key:sk_test_/);
+    expect(merchants!.actor).toMatch(/^key:sk_test_/);
   });
 });

@@ -3,7 +3,7 @@ import { createAccount } from '#shared/accounts/service';
 import { CustomerSchema } from '#shared/customers/schema';
 import { call, dynamoDbWork, uniqueEmail } from '#test/support/http';
 import { walkByCursor } from '#test/support/cursor-walk';
-import { storedCustomer, storedEmailOwner, storedEvents, storedTotal } from '#test/support/store';
+import { ofKind, storedCustomer, storedEmailOwner, storedEvents, storedTotal } from '#test/support/store';
 
 const { shop, other } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };
@@ -38,7 +38,7 @@ describe('customers', () => {
   it('writes customer.created in the same transaction as the customer', async () => {
     const customer = await createCustomer();
     const events = await storedEvents(testTenant);
-    const event = events.find((item) => item.kind === 'customer.created' && item.data.customer.id === customer.id);
+    const event = ofKind(events, 'customer.created').find((item) => item.data.customer.id === customer.id);
     expect(event).toBeDefined();
     expect(event!.event_id).toMatch(/^evt_/);
     expect(event!.data.customer).toEqual(customer);
@@ -109,7 +109,7 @@ describe('customers', () => {
   it('names missing and unknown fields', async () => {
     const response = await call('POST', '/v1/customers', { body: { nickname: 'A' } });
     expect(response.status).toBe(422);
-    const fields = response.body.error.details.map((detail: { field: string }) => detail.field).sort();
+    const fields = response.body.error.details!.map((detail: { field: string }) => detail.field).sort();
     expect(fields).toEqual(['email', 'name', 'nickname']);
   });
 
@@ -121,7 +121,7 @@ describe('customers', () => {
     const duplicate = await call('POST', '/v1/customers', { body: { name: 'Other', email: email.toUpperCase() } });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.error.code).toBe('conflict');
-    expect(duplicate.body.error.details[0].field).toBe('email');
+    expect(duplicate.body.error.details![0]!.field).toBe('email');
     expect(await storedTotal(testTenant, 'customers')).toBe(totalBefore);
     expect((await storedEvents(testTenant)).length).toBe(eventsBefore);
     expect(await storedEmailOwner(testTenant, email)).toBe(first.id);
@@ -221,14 +221,14 @@ describe('customer lists', () => {
     expect(first.body.pagination).toEqual({
       page: 1,
       per_page: 25,
-      total: before.body.pagination.total + 30,
-      total_pages: Math.ceil((before.body.pagination.total + 30) / 25),
+      total: before.body.pagination.total! + 30,
+      total_pages: Math.ceil((before.body.pagination.total! + 30) / 25),
       total_capped: false,
       has_more: true,
-      next_cursor: String(first.body.data[24].id),
+      next_cursor: String(first.body.data[24]!.id),
     });
     expect(first.body.data).toHaveLength(25);
-    expect(first.body.data[0].id).toBe(created[29].id);
+    expect(first.body.data[0]!.id).toBe(created[29]!.id);
     const second = await call('GET', '/v1/customers?page=2&per_page=10', { key });
     expect(second.body.data.map((c: { id: number }) => c.id)).toEqual(
       created
@@ -244,7 +244,7 @@ describe('customer lists', () => {
     for (const query of ['per_page=101', 'per_page=0', 'page=0', 'page=1.5', 'page=abc']) {
       const response = await call('GET', `/v1/customers?${query}`);
       expect(response.status, query).toBe(422);
-      expect(response.body.error.details[0].field).toBe(query.split('=')[0]);
+      expect(response.body.error.details![0]!.field).toBe(query.split('=')[0]);
     }
   });
 
@@ -300,12 +300,12 @@ describe('customer lists', () => {
       const response = await call('GET', `/v1/customers?${query}`, { key: requestKey });
       expect(response.status, query).toBe(422);
       expect(
-        response.body.error.details.map((detail: { field: string }) => detail.field),
+        response.body.error.details!.map((detail: { field: string }) => detail.field),
         query,
       ).toEqual([field]);
     }
     const unknown = await call('GET', `/v1/customers?starting_after=${shopCustomer.id}`, { key });
-    expect(unknown.body.error.details[0].message).toBe(`No customer with id ${shopCustomer.id}`);
+    expect(unknown.body.error.details![0]!.message).toBe(`No customer with id ${shopCustomer.id}`);
     // Its own id positions the cursor: nothing is older than its first customer.
     expect((await call('GET', `/v1/customers?starting_after=${own.id}`, { key })).body.data).toEqual([]);
   });

@@ -4,7 +4,7 @@
  * a test sample — and every page read with a page's worth of DynamoDB work.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, dynamoDbWork, uniqueEmail } from '#test/support/http';
+import { call, dynamoDbWork, uniqueEmail, type Query } from '#test/support/http';
 import { useReceiver } from '#test/support/receiver';
 import { eventually } from '#test/support/wait';
 import { freshShop, registerForTest, type Shop } from '#test/support/webhooks';
@@ -15,10 +15,13 @@ const customers: { id: number; name: string; created_at: string }[] = [];
 let updated: { id: number; name: string };
 let beforeAll_: string;
 
-async function events(query = '', key = shop.secretTest) {
+/** The customer a customer.* event carries (the events list types `data` as any object). */
+const customerOf = (event: { data: unknown }) => (event.data as { customer: { name: string } }).customer;
+
+async function events(query: Query = '', key = shop.secretTest) {
   const response = await call('GET', `/v1/events${query}`, { key });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return { ...(response.body as { data: any[]; pagination: any }), work: dynamoDbWork(response) };
+  return { ...response.body, work: dynamoDbWork(response) };
 }
 
 beforeAll(async () => {
@@ -51,11 +54,11 @@ describe('GET /v1/events', () => {
       'customer.created',
       'customer.created',
     ]);
-    expect(data.map((event) => event.data.customer.name)).toEqual(['Ada Lovelace', 'Emil', 'Dora', 'Cleo', 'Bea', 'Ada']);
+    expect(data.map((event) => customerOf(event).name)).toEqual(['Ada Lovelace', 'Emil', 'Dora', 'Cleo', 'Bea', 'Ada']);
     expect(Object.keys(data[0]!)).toEqual(['id', 'type', 'created_at', 'mode', 'data']);
     expect(data[0]).toMatchObject({ id: expect.stringMatching(/^evt_[0-9A-Za-z]{22}$/), mode: 'test', data: { customer: updated } });
     // The data is the resource exactly as the API answered, field order included.
-    expect(JSON.stringify(data[1].data)).toBe(JSON.stringify({ customer: customers[4] }));
+    expect(JSON.stringify(data[1]!.data)).toBe(JSON.stringify({ customer: customers[4] }));
     expect(pagination).toEqual({ page: 1, per_page: 25, has_more: false, next_cursor: null });
   });
 
@@ -67,12 +70,12 @@ describe('GET /v1/events', () => {
       async () => (await events('', shop.secretLive)).data,
       (list) => list.length === 1,
     );
-    expect(live.map((event) => [event.mode, event.data.customer.name])).toEqual([['live', 'Live Larry']]);
+    expect(live.map((event) => [event.mode, customerOf(event).name])).toEqual([['live', 'Live Larry']]);
     const foreign = await eventually(
       async () => (await events('', other.secretTest)).data,
       (list) => list.length === 1,
     );
-    expect(foreign.map((event) => event.data.customer.name)).toEqual(['Other Otto']);
+    expect(foreign.map((event) => customerOf(event).name)).toEqual(['Other Otto']);
   });
 
   it('filters by type and by creation time', async () => {
@@ -101,7 +104,7 @@ describe('GET /v1/events', () => {
       expect(page.work.commands).toEqual([expect.stringMatching(/^Query\[[0-3]\]$/), expect.stringMatching(/^BatchGetItem\[[0-2]\]$/)]);
       expect(page.work.items).toBeLessThanOrEqual(2 + 1 + 2);
       seen.push(...page.data.map((event) => event.id));
-      cursor = page.pagination.next_cursor;
+      cursor = page.pagination.next_cursor ?? null;
       expect(page.pagination.has_more).toBe(cursor !== null);
     } while (cursor);
     expect(seen).toEqual(all);
@@ -127,16 +130,16 @@ describe('GET /v1/events', () => {
 describe('GET /v1/events/{id}', () => {
   it('answers one event of the tenant, and 404 to another account, the other mode and a malformed id', async () => {
     const [latest] = (await events()).data;
-    const response = await call('GET', `/v1/events/${latest.id}`, { key: shop.secretTest });
+    const response = await call('GET', `/v1/events/${latest!.id}`, { key: shop.secretTest });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual(latest);
     for (const key of [other.secretTest, shop.secretLive]) {
-      const foreign = await call('GET', `/v1/events/${latest.id}`, { key });
+      const foreign = await call('GET', `/v1/events/${latest!.id}`, { key });
       expect(foreign.status).toBe(404);
       expect(JSON.stringify(foreign.body)).not.toContain('Ada');
     }
     expect((await call('GET', '/v1/events/evt_nope', { key: shop.secretTest })).status).toBe(404);
-    expect((await call('GET', `/v1/events/${latest.id.slice(0, -1)}X`, { key: shop.secretTest })).status).toBe(404);
+    expect((await call('GET', `/v1/events/${latest!.id.slice(0, -1)}X`, { key: shop.secretTest })).status).toBe(404);
   });
 
   it('keeps test samples out of the list and answers 404 for them', async () => {

@@ -67,7 +67,7 @@ describe('files', () => {
       order_id: null,
       customer_id: null,
     });
-    expect(file.preflight.status).toBe('pending');
+    expect(file.preflight!.status).toBe('pending');
     const fetched = await download(shop.secret, file.id);
     expect(fetched.status).toBe(200);
     expect(sha256(fetched.bytes)).toBe(sha256(pdf));
@@ -315,7 +315,7 @@ describe('files', () => {
     const pending = await call('GET', '/v1/files?status=pending_upload', { key: shop.secret });
     expect(pending.body.data.every((file: { status: string }) => file.status === 'pending_upload')).toBe(true);
     const all = await call('GET', '/v1/files?per_page=2', { key: shop.secret });
-    expect(all.body.data[0].id).toBe(proof.body.data.id);
+    expect(all.body.data[0]!.id).toBe(proof.body.data.id);
     expect(all.body.pagination.has_more).toBe(true);
 
     const removed = await call('DELETE', `/v1/files/${proof.body.data.id}`, { key: shop.secret });
@@ -388,7 +388,7 @@ describe('the files list by cursor', () => {
       ids.push(...body.data.map((file: { id: number }) => file.id));
       expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(bound);
       expect(body.pagination.has_more).toBe(body.pagination.next_cursor !== null);
-      cursor = body.pagination.next_cursor;
+      cursor = body.pagination.next_cursor ?? null;
       pages.push({ items: body.data.length, next: cursor });
       if (cursor === null) return { ids, pages };
     }
@@ -437,10 +437,10 @@ describe('the files list by cursor', () => {
     ] as const) {
       const response = await call('GET', `/v1/files?${query}`, { key });
       expect(response.status, query).toBe(422);
-      expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+      expect(response.body.error.details!.map((detail: { field: string }) => detail.field)).toEqual([field]);
     }
     const unknown = await call('GET', `/v1/files?starting_after=${1000 + BULK}`, { key: shop.secret });
-    expect(unknown.body.error.details[0].message).toBe(`No file with id ${1000 + BULK}`);
+    expect(unknown.body.error.details![0]!.message).toBe(`No file with id ${1000 + BULK}`);
   });
 });
 
@@ -473,11 +473,11 @@ describe('files on order lines', () => {
     const files = await call('GET', `/v1/orders/${order.body.data.id}/files`, { key: shop.secret });
     expect(files.status).toBe(200);
     expect(files.body.data.map((file: { id: number; preflight: unknown }) => file.id)).toEqual([artwork.id]);
-    expect(files.body.data[0].preflight).toBeTruthy();
+    expect(files.body.data[0]!.preflight).toBeTruthy();
 
     expect((await call('PUT', `/v1/orders/${order.body.data.id}`, { key: shop.secret, body: { status: 'confirmed' } })).status).toBe(200);
     const jobs = await call('GET', `/v1/production/jobs?order_id=${order.body.data.id}`, { key: shop.secret });
-    expect(jobs.body.data[0].file_ids).toEqual([artwork.id]);
+    expect(jobs.body.data[0]!.file_ids).toEqual([artwork.id]);
   });
 
   it("refuses another tenant's file, a file not ready and an unknown one with 422 naming the line", async () => {

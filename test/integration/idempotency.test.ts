@@ -129,7 +129,7 @@ describe('Idempotency-Key', () => {
       headers: { 'Idempotency-Key': 'x'.repeat(256) },
     });
     expect(response.status).toBe(422);
-    expect(response.body.error.details[0].field).toBe('Idempotency-Key');
+    expect(response.body.error.details![0]!.field).toBe('Idempotency-Key');
   });
 });
 

@@ -10,21 +10,22 @@ import { MAX_PRODUCT_BYTES } from '#shared/products/rules';
 import { storedProduct } from '#shared/products/stored';
 import { MAX_PAGE } from '#shared/schemas/pagination';
 import { TEXT_MESSAGE } from '#shared/schemas/text';
-import { call, type ApiResponse } from '#test/support/http';
+import type { OpenApiDocument } from '#test/support/api-types';
+import { call, type ErrorResponse } from '#test/support/http';
 import { newCustomer, stockOf } from '#test/support/orders';
 import { brochure, createProduct, posterA2 } from '#test/support/products';
 import { productRecord } from '#test/support/records';
-import { storedEvents } from '#test/support/store';
+import { ofKind, storedEvents } from '#test/support/store';
 
 const { api, shop } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };
 
 /** The documented error body with `code`, and X-Request-Id equal to its request_id. */
-function expectError(response: ApiResponse, status: number, code: string) {
+function expectError(response: ErrorResponse, status: number, code: string) {
   expect(response.status, JSON.stringify(response.body)?.slice(0, 500)).toBe(status);
   expect(response.body).toMatchObject({ success: false, error: { code, message: expect.any(String), request_id: expect.any(String) } });
   expect(response.headers.get('x-request-id')).toBe(response.body.error.request_id);
-  return response.body.error as { code: string; message: string; details?: { field: string; message: string }[] };
+  return response.body.error;
 }
 
 describe('paths', () => {
@@ -190,7 +191,7 @@ describe('items within DynamoDB’s 400 KB', () => {
     });
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     expect(await stockOf(shop.secretTest, product.id)).toBe(4);
-    const low = (await storedEvents(testTenant)).filter((event) => event.kind === 'stock.low' && event.data.product.id === product.id);
+    const low = ofKind(await storedEvents(testTenant), 'stock.low').filter((event) => event.data.product.id === product.id);
     expect(low).toHaveLength(1);
     expect(low[0]!.data.product).toEqual({
       id: product.id,
@@ -204,7 +205,7 @@ describe('the OpenAPI document', () => {
   it('names the base URL the caller used: plain http on the local stack', async () => {
     const response = await call('GET', '/v1/openapi.json', { key: null });
     expect(response.status).toBe(200);
-    expect(response.body.servers).toEqual([{ url: api }]);
+    expect((response.body as unknown as OpenApiDocument).servers).toEqual([{ url: api }]);
     const viaLocalhost = await fetch(`${api.replace('127.0.0.1', 'localhost')}/v1/openapi.json`);
     expect(((await viaLocalhost.json()) as { servers: unknown }).servers).toEqual([{ url: api.replace('127.0.0.1', 'localhost') }]);
   });

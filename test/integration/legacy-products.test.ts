@@ -8,6 +8,7 @@ import { tableName } from '#shared/db/table';
 import { BUILT_IN_PLACEHOLDER } from '#shared/legacy-products/images';
 import { LegacyProductSchema, LegacyQuoteSchema } from '#shared/legacy-products/schema';
 import { calculateLegacyPrice } from '#shared/legacy-products/service';
+import type { BodyOf } from '#test/support/api-types';
 import { call, dynamoDbWork, type ApiResponse } from '#test/support/http';
 import { brochure, smallTable } from '#test/support/products';
 import { storedTotal, withCallCount } from '#test/support/store';
@@ -16,21 +17,23 @@ import { freshShop } from '#test/support/shop';
 const { shop, other, swiss } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };
 const HEADER = 'format,color,quantity,pages,price';
+/** The documented path and the spec's bare alias. */
+type Prefix = '/v1' | '';
 
-async function create(body: Record<string, unknown> = brochure(), key?: string, prefix = '/v1') {
+async function create(body: Record<string, unknown> = brochure(), key?: string, prefix: Prefix = '/v1') {
   const response = await call('POST', `${prefix}/legacy-products`, { key, body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.data;
 }
 
-const putCsv = (id: number, csv: string, options: { key?: string; prefix?: string; contentType?: string } = {}) =>
+const putCsv = (id: number, csv: string, options: { key?: string; prefix?: Prefix; contentType?: string } = {}) =>
   call('PUT', `${options.prefix ?? '/v1'}/legacy-products/${id}/prices`, {
     key: options.key,
     rawBody: csv,
     headers: { 'Content-Type': options.contentType ?? 'text/csv' },
   });
 
-const quote = (id: number, body: unknown, prefix = '/v1', key?: string) =>
+const quote = (id: number, body: unknown, prefix: Prefix = '/v1', key?: string) =>
   call('POST', `${prefix}/legacy-products/${id}/calculate`, { key, body });
 
 /** Keys of one (version, format, color) partition of price items. */
@@ -84,7 +87,7 @@ describe('legacy products', () => {
 
   it('prices a listed combination with tax and total, under both prefixes', async () => {
     const { id } = await create();
-    for (const prefix of ['/v1', '']) {
+    for (const prefix of ['/v1', ''] as const) {
       const response = await quote(id, { format: 'A4', color: '4/4', quantity: 500, pages: 12 }, prefix);
       expect(response.status).toBe(200);
       // 210.25 + 19 % (39.9475 → 39.95) = 250.20
@@ -126,10 +129,10 @@ describe('legacy products', () => {
     // Every value is listed, but the table has no A4 4/0 with 8 pages.
     const sparse = await quote(id, { format: 'A4', color: '4/0', quantity: 100, pages: 8 });
     expect(sparse.status).toBe(422);
-    expect(sparse.body.error.details[0].field).toBe('pages');
-    expect(sparse.body.error.details[0].message).toContain('all valid pages: 12');
+    expect(sparse.body.error.details![0]!.field).toBe('pages');
+    expect(sparse.body.error.details![0]!.message).toContain('all valid pages: 12');
     const bad = await quote(id, { format: 'A4', color: '4/4', quantity: 0, pages: 8, extra: 1 });
-    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['extra', 'quantity']);
+    expect(bad.body.error.details!.map((d: { field: string }) => d.field).sort()).toEqual(['extra', 'quantity']);
   });
 
   it('falls back to the main image, then the account placeholder, then a built-in one', async () => {
@@ -166,7 +169,7 @@ describe('legacy products', () => {
     const images = await call('POST', '/v1/legacy-products', {
       body: { name: 'X', gallery_images: ['', 'javascript:alert(1)'], prices: [{ ...smallTable[0], price: 1.234 }] },
     });
-    expect(images.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+    expect(images.body.error.details!.map((d: { field: string }) => d.field)).toEqual([
       'gallery_images.0',
       'gallery_images.1',
       'prices.0.price',
@@ -193,11 +196,11 @@ describe('legacy products', () => {
     const key = account.keys.secret_test.key;
     const made: number[] = [];
     for (let i = 0; i < 7; i++) made.push((await create(brochure([]), key)).id);
-    for (const prefix of ['/v1', '']) {
+    for (const prefix of ['/v1', ''] as const) {
       const seen: number[] = [];
       let cursor: string | null = null;
       do {
-        const response: ApiResponse = await call(
+        const response: ApiResponse<BodyOf<'GET', '/v1/legacy-products'>> = await call(
           'GET',
           `${prefix}/legacy-products?per_page=3${cursor ? `&starting_after=${cursor}` : ''}`,
           { key },
@@ -207,8 +210,8 @@ describe('legacy products', () => {
         const work = dynamoDbWork(response);
         // The cursor product, the page's keys (+ one), its items, the counter.
         expect(work.items, work.commands.join(',')).toBeLessThanOrEqual(1 + 4 + 3 + 1);
-        seen.push(...response.body.data.map((product: { id: number }) => product.id));
-        cursor = response.body.pagination.next_cursor;
+        seen.push(...response.body.data.map((product) => product.id));
+        cursor = response.body.pagination.next_cursor ?? null;
       } while (cursor !== null);
       expect(seen).toEqual(made.toReversed());
     }
@@ -222,7 +225,7 @@ describe('legacy products', () => {
     ]) {
       const response = await call('GET', `/v1/legacy-products?${query}`, { key });
       expect(response.status, query).toBe(422);
-      expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+      expect(response.body.error.details!.map((detail: { field: string }) => detail.field)).toEqual([field]);
     }
     const live = await call('GET', `/legacy-products?starting_after=${made[0]}`, { key: account.keys.secret_live.key });
     expect(live.status).toBe(422);
@@ -243,7 +246,7 @@ describe('legacy price tables from CSV', () => {
       price_count: 2,
       brands: ['PrintPro', 'EcoPrint'],
     });
-    expect(response.body.data.prices_updated_at >= product.prices_updated_at).toBe(true);
+    expect(response.body.data.prices_updated_at! >= product.prices_updated_at!).toBe(true);
     expect((await quote(product.id, { format: 'A6', color: '1/0', quantity: 100, pages: 4 })).body.data.price).toBe(14.5);
     expect((await quote(product.id, { format: 'A4', color: '4/4', quantity: 100, pages: 8 })).status).toBe(422);
     // Version 1 (the JSON table) is gone, and no bookkeeping is left.
@@ -263,7 +266,7 @@ describe('legacy price tables from CSV', () => {
     expect(await storedPrices(product.id, 2, 'A4', '4/4')).toEqual([]);
     expect(await storedVersionRecords(product.id)).toEqual([]);
     const headerless = await putCsv(product.id, rows.slice(0, 3).join('\n'));
-    expect(headerless.body.error.details[0].field).toBe('line 1');
+    expect(headerless.body.error.details![0]!.field).toBe('line 1');
   });
 
   it('takes text/csv only', async () => {
@@ -341,7 +344,7 @@ describe('a 72,000-price table (12 formats × 6 colors × 25 quantities × 40 pa
       expect(Math.round(response.body.data.price * 100)).toBe(priceOf(f, c, q, p));
     }
     const between = await quote(id, { format: 'A4', color: '4/4', quantity: 600, pages: 8 }, '');
-    expect(between.body.error.details[0].message).toContain('nearest valid quantities: 500, 750');
+    expect(between.body.error.details![0]!.message).toContain('nearest valid quantities: 500, 750');
   });
 
   it('reads exactly one price item per calculation (plus the product and the account)', async () => {

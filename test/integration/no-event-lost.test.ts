@@ -30,6 +30,7 @@ import { useReceiver, type Receiver } from '#test/support/receiver';
 import { storedDelivery, storedEvents } from '#test/support/store';
 import { deliveryQueuesDrained, eventually } from '#test/support/wait';
 import { freshShop, registerForTest, type Shop } from '#test/support/webhooks';
+import type { StoredEventItem } from '#test/support/store';
 
 const routerSource = workers.find((worker) => worker.id === 'EventRouter')!.source as StreamSource;
 
@@ -55,7 +56,7 @@ interface Scenario {
   created: { id: number; hook: Receiver };
   everything: { id: number; hook: Receiver };
   /** The tenant's events, oldest first, as stored. */
-  events: Record<string, any>[];
+  events: StoredEventItem[];
   startedAt: string;
 }
 
@@ -102,7 +103,7 @@ async function scenario(name: string): Promise<Scenario> {
 }
 
 /** The events' stream records, as the stream delivers them, `ageSeconds` old. */
-const recordsOf = (events: Record<string, any>[], ageSeconds = 0): DynamoDBRecord[] =>
+const recordsOf = (events: StoredEventItem[], ageSeconds = 0): DynamoDBRecord[] =>
   events.map((item) => streamRecordOf(item, { dynamodb: { ApproximateCreationDateTime: Math.floor(Date.now() / 1000) - ageSeconds } }));
 
 /** Every checked registration got every event it subscribes to, once, and each delivery succeeded. */

@@ -95,7 +95,7 @@ describe('order changes', () => {
     expect(more.status, JSON.stringify(more.body)).toBe(200);
     // 10 × 1.50 + 1 × 0.50 = 15.50; + 4.90 shipping = 20.40; tax 19 % = 3.876 → 3.88.
     expect(more.body.data).toMatchObject({ subtotal: 15.5, shipping: 4.9, tax: 3.88, total: 24.28, version: 2 });
-    expect(more.body.data.items.map((line: { id: number; product_id: number }) => [line.id, line.product_id])).toEqual([
+    expect(more.body.data.items.map((line) => [line.id, line.product_id])).toEqual([
       [1, tracked.id],
       [2, product.id],
     ]);
@@ -106,7 +106,7 @@ describe('order changes', () => {
     expect(await stockOf(own.secretTest, tracked.id)).toBe(18);
     const tooMany = await putOrder(own.secretTest, order.id, { items: [{ product_id: tracked.id, quantity: 21 }] });
     expect(tooMany.status).toBe(409);
-    expect(tooMany.body.error.details[0].message).toBe(`only 18 of product ${tracked.id} in stock, 19 more (2 already held) requested`);
+    expect(tooMany.body.error.details![0]!.message).toBe(`only 18 of product ${tracked.id} in stock, 19 more (2 already held) requested`);
     expect(await stockOf(own.secretTest, tracked.id)).toBe(18);
 
     // The product dropped from the order is deletable again; the one still referenced is archived.
@@ -136,7 +136,7 @@ describe('order changes', () => {
     const refused = await putOrder(own.secretTest, order.id, { items: [{ product_id: product.id, quantity: 1 }], shipping: 1 });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('conflict');
-    expect(refused.body.error.details.map((detail: { field: string }) => detail.field)).toEqual(['items', 'shipping']);
+    expect(refused.body.error.details!.map((detail: { field: string }) => detail.field)).toEqual(['items', 'shipping']);
     expect((await putOrder(own.secretTest, order.id, { notes: 'still fine' })).status).toBe(200);
   });
 
@@ -149,6 +149,6 @@ describe('order changes', () => {
     const order = await create();
     const refused = await putOrder(own.secretTest, order.id, { shipping_address_id: address.body.data.id });
     expect(refused.status).toBe(422);
-    expect(refused.body.error.details[0].field).toBe('shipping_address_id');
+    expect(refused.body.error.details![0]!.field).toBe('shipping_address_id');
   });
 });

@@ -53,7 +53,7 @@ describe('legacy product lines', () => {
       price_source: 'table',
       total: 210.25,
     });
-    expect(order.body.data.subtotal).toBeCloseTo(cards.total + 210.25, 2);
+    expect(order.body.data.subtotal).toBeCloseTo(cards!.total + 210.25, 2);
 
     expect((await call('PUT', `/v1/orders/${order.body.data.id}`, { key, body: { status: 'confirmed' } })).status).toBe(200);
     const jobs = (await call('GET', `/v1/production/jobs?order_id=${order.body.data.id}`, { key })).body.data;
@@ -72,15 +72,15 @@ describe('legacy product lines', () => {
       body: { customer_id: customerId, items: [legacyLine({ format: 'A3' }), legacyLine({ quantity: 300 })] },
     });
     expect(refused.status).toBe(422);
-    expect(refused.body.error.details.map((detail: { field: string }) => detail.field)).toEqual(['items.0.format', 'items.1.quantity']);
-    expect(refused.body.error.details[0].message).toContain('valid formats: A5, A4');
+    expect(refused.body.error.details!.map((detail: { field: string }) => detail.field)).toEqual(['items.0.format', 'items.1.quantity']);
+    expect(refused.body.error.details![0]!.message).toContain('valid formats: A5, A4');
     // …and lines that are neither kind, or a legacy line without its cell.
     const shapeless = await call('POST', '/v1/orders', {
       key,
       body: { customer_id: customerId, items: [{ legacy_product_id: legacyId, quantity: 5 }, { quantity: 5 }] },
     });
     expect(shapeless.status).toBe(422);
-    expect(shapeless.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([
+    expect(shapeless.body.error.details!.map((detail: { field: string }) => detail.field)).toEqual([
       'items.0.format',
       'items.0.color',
       'items.0.pages',

@@ -164,6 +164,6 @@ describe('order lists', () => {
   ])('refuses %s with 422 naming %s', async (query, field) => {
     const response = await call('GET', `/v1/orders?${query}`, { key: own.secretTest });
     expect(response.status, JSON.stringify(response.body)).toBe(422);
-    expect(response.body.error.details[0].field).toBe(field);
+    expect(response.body.error.details![0]!.field).toBe(field);
   });
 });

@@ -21,13 +21,16 @@ describe('order status', () => {
   /** Runs `change` and returns the kinds (sorted) of the events it left, and their data.order. */
   async function changeOf(change: () => Promise<unknown>) {
     const added = await eventsOf(own.tenant, change);
-    return { kinds: added.map((event) => String(event.kind)).sort(), orders: added.map((event) => event.data.order) };
+    return {
+      kinds: added.map((event) => String(event.kind)).sort(),
+      orders: added.map((event) => ('order' in event.data ? event.data.order : undefined)),
+    };
   }
 
   it('walks pending → confirmed → in_production → ready → shipped → completed, one set of events per step', async () => {
     const created = await changeOf(async () => create());
     expect(created.kinds).toEqual(['order.created']);
-    const order = created.orders[0];
+    const order = created.orders[0]!;
     expect(order.status).toBe('pending');
     let version = 1;
     const step = async (status: string, kinds: string[]) => {

@@ -36,10 +36,10 @@ describe('refused orders', () => {
     const response = await call('POST', '/v1/orders', { key: own.secretTest, body });
     expect(response.status, JSON.stringify(response.body)).toBe(422);
     expect(response.body.error.code).toBe('validation_failed');
-    const fields = response.body.error.details.map((detail: { field: string }) => detail.field);
+    const fields = response.body.error.details!.map((detail: { field: string }) => detail.field);
     expect(fields).toEqual(details.map((detail) => detail.field));
     details.forEach((detail, i) => {
-      if (detail.message) expect(response.body.error.details[i].message).toMatch(detail.message);
+      if (detail.message) expect(response.body.error.details![i]!.message).toMatch(detail.message);
     });
   }
 
@@ -176,7 +176,7 @@ describe('refused changes', () => {
   ])('refuses %s with 422 and changes nothing', async (_name, body, field) => {
     const response = await putOrder(own.secretTest, order.id, body);
     expect(response.status, JSON.stringify(response.body)).toBe(422);
-    expect(response.body.error.details[0].field).toBe(field);
+    expect(response.body.error.details![0]!.field).toBe(field);
     const read = await call('GET', `/v1/orders/${order.id}`, { key: own.secretTest });
     expect(read.body.data.version).toBe(1);
   });
@@ -184,6 +184,6 @@ describe('refused changes', () => {
   it('refuses a malformed If-Match with 422', async () => {
     const response = await putOrder(own.secretTest, order.id, { notes: 'x' }, { 'If-Match': 'version one' });
     expect(response.status).toBe(422);
-    expect(response.body.error.details[0].field).toBe('If-Match');
+    expect(response.body.error.details![0]!.field).toBe('If-Match');
   });
 });

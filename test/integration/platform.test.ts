@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { routes } from '#shared/routes';
 import { createApiKey, revokeApiKey } from '#shared/accounts/service';
+import type { OpenApiDocument } from '#test/support/api-types';
 import { call } from '#test/support/http';
 
 const { shop } = inject('fixtures');
@@ -50,9 +51,10 @@ describe('the OpenAPI document', () => {
   it('is served without a key and documents every route of the route table', async () => {
     const response = await call('GET', '/v1/openapi.json', { key: null });
     expect(response.status).toBe(200);
-    expect(response.body.openapi).toBe('3.0.3');
+    const document = response.body as unknown as OpenApiDocument;
+    expect(document.openapi).toBe('3.0.3');
     for (const route of routes) {
-      const path = response.body.paths[route.path];
+      const path = document.paths![route.path] as Record<string, unknown>;
       expect(path, route.path).toBeDefined();
       expect(path[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
     }

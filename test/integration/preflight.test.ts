@@ -52,7 +52,7 @@ describe('file preflight', () => {
       20_000,
     );
     expect(file.status).toBe(200);
-    expect(file.body.data.preflight.status, JSON.stringify(file.body.data.preflight)).not.toBe('pending');
+    expect(file.body.data.preflight!.status, JSON.stringify(file.body.data.preflight)).not.toBe('pending');
     return file.body.data;
   };
 
@@ -60,7 +60,7 @@ describe('file preflight', () => {
     const file = await upload(await pdfOf({ pages: 2, padTo: 1024 * 1024 }), 'flyer.pdf', 'application/pdf');
     const checkedFile = await checked(file.id);
     expect(checkedFile.preflight).toMatchObject({ status: 'passed', pages: 2, encrypted: false });
-    expect(checkedFile.preflight.page_sizes).toEqual([
+    expect(checkedFile.preflight!.page_sizes).toEqual([
       { page: 1, width_mm: 210, height_mm: 297, trim_width_mm: null, trim_height_mm: null },
       { page: 2, width_mm: 210, height_mm: 297, trim_width_mm: null, trim_height_mm: null },
     ]);
@@ -85,13 +85,13 @@ describe('file preflight', () => {
       dpi: null,
       checked_at: expect.any(String),
     });
-    expect(first.preflight.page_sizes).toEqual([
+    expect(first.preflight!.page_sizes).toEqual([
       { page: 1, width_mm: 210, height_mm: 297, trim_width_mm: 204, trim_height_mm: 291 },
       { page: 2, width_mm: 210, height_mm: 297, trim_width_mm: 204, trim_height_mm: 291 },
       { page: 3, width_mm: 210, height_mm: 297, trim_width_mm: 204, trim_height_mm: 291 },
       { page: 4, width_mm: 148, height_mm: 210, trim_width_mm: null, trim_height_mm: null },
     ]);
-    expect(first.preflight.checks).toContainEqual({
+    expect(first.preflight!.checks).toContainEqual({
       code: 'page_size',
       result: 'warning',
       message: 'Mixed page sizes: 204 × 291 mm (3 pages), 148 × 210 mm (1 page)',
@@ -99,7 +99,7 @@ describe('file preflight', () => {
 
     const second = await checked(locked.id);
     expect(second.preflight).toMatchObject({ status: 'failed', encrypted: true, pages: 2 });
-    expect(second.preflight.checks).toContainEqual(expect.objectContaining({ code: 'encryption', result: 'failed' }));
+    expect(second.preflight!.checks).toContainEqual(expect.objectContaining({ code: 'encryption', result: 'failed' }));
     // The shop decides: a failed preflight leaves the file ready and downloadable.
     expect(second.status).toBe('ready');
     expect((await call('GET', `/v1/files/${locked.id}/download?format=url`, { key: shop.secret })).status).toBe(200);
@@ -113,7 +113,7 @@ describe('file preflight', () => {
     ]);
     const lowFile = await checked(low.id);
     expect(lowFile.preflight).toMatchObject({ status: 'warnings', width_px: 720, height_px: 360, dpi: 72, pages: null });
-    expect(lowFile.preflight.checks).toEqual([
+    expect(lowFile.preflight!.checks).toEqual([
       {
         code: 'resolution',
         result: 'warning',
@@ -139,7 +139,7 @@ describe('file preflight', () => {
     expect((await call('POST', `/v1/files/${started.body.data.file.id}/complete`, { key: shop.secret })).status).toBe(200);
     const file = await checked(started.body.data.file.id);
     expect(file.preflight).toMatchObject({ status: 'warnings', width_px: 3000, height_px: 2000, dpi: null });
-    expect(file.preflight.checks[0].message).toContain('the file states no resolution');
+    expect(file.preflight!.checks[0]!.message).toContain('the file states no resolution');
   });
 
   it('checks a normal PDF uploaded with hostile ones, and ends each hostile one failed or skipped with its reason, every item bounded', async () => {
@@ -180,7 +180,7 @@ describe('file preflight', () => {
       const file = await checked(Number(id));
       expect(file.status, id).toBe('ready');
       expect(file.preflight, id).toMatchObject({ status: outcome.status, page_sizes: [] });
-      expect(file.preflight.checks, id).toEqual([
+      expect(file.preflight!.checks, id).toEqual([
         { code: outcome.code, result: outcome.status === 'failed' ? 'failed' : 'warning', message: outcome.message },
       ]);
     }
@@ -205,10 +205,10 @@ describe('file preflight', () => {
     const started = Date.now();
     const file = await eventually(
       () => call('GET', `/v1/files/${theirs.body.data.id}`, { key: otherKey }),
-      (response) => response.body.data.preflight.status !== 'pending',
+      (response) => response.body.data.preflight!.status !== 'pending',
       20_000,
     );
-    expect(file.body.data.preflight.status).toBe('passed');
+    expect(file.body.data.preflight!.status).toBe('passed');
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 

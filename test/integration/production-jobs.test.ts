@@ -5,6 +5,7 @@ import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/order
 import { getJob, getMachine, jobsOfOrder, moveJob, newMachine, produceJob } from '#test/support/production';
 import { storedTotal } from '#test/support/store';
 import { confirmedOrder, eventsOf, freshShop, type Shop } from '#test/support/shop';
+import type { StoredEventItem } from '#test/support/store';
 
 /** Production jobs over HTTP: created from orders, moved along their machine, coupled to the order. */
 describe('production jobs', () => {
@@ -25,7 +26,7 @@ describe('production jobs', () => {
     items: Array.from({ length: lines }, (_, index) => ({ product_id: products[index % 2]!.id, quantity: 100 * (index + 1) })),
   });
 
-  const kinds = (events: Record<string, any>[]) => events.map((event) => String(event.kind)).sort();
+  const kinds = (events: StoredEventItem[]) => events.map((event) => String(event.kind)).sort();
 
   it('creates one queued job per line when an order is confirmed, each with a production.job.created event', async () => {
     const order = await newOrder(key(), {
@@ -52,8 +53,8 @@ describe('production jobs', () => {
       [3, products[0]!.id, 1000, 'queued', 'normal', '2026-12-24'],
     ]);
     expect(jobs[0]).toMatchObject({ order_id: order.id, order_number: order.order_number, machine_id: null, reprints: 0 });
-    expect(jobs[0].history).toEqual([
-      { status: 'queued', at: jobs[0].created_at, note: `Order ${order.order_number} confirmed`, by: expect.stringMatching(/^sk_test_/) },
+    expect(jobs[0]!.history).toEqual([
+      { status: 'queued', at: jobs[0]!.created_at, note: `Order ${order.order_number} confirmed`, by: expect.stringMatching(/^sk_test_/) },
     ]);
     // Each event carries its job as the API shows it.
     const created = events.filter((event) => event.kind === 'production.job.created').map((event) => event.data.production_job);
@@ -63,7 +64,7 @@ describe('production jobs', () => {
 
   it('walks a job to completed with its times and history; the order starts and finishes production exactly once', async () => {
     const order = await confirmedOrder(key(), linesOrder(2));
-    const [first, second] = await jobsOfOrder(key(), order.id);
+    const [first, second] = await jobsOfOrder(key(), order.id, 2);
     const machine = await newMachine(key());
 
     const startEvents = await eventsOf(own.tenant, async () => {
@@ -122,7 +123,7 @@ describe('production jobs', () => {
     const refused = await putOrder(key(), order.id, { status: 'ready' });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('conflict');
-    expect(refused.body.error.message).toContain(`job ${jobs[0].id} (queued), job ${jobs[1].id} (queued)`);
+    expect(refused.body.error.message).toContain(`job ${jobs[0]!.id} (queued), job ${jobs[1]!.id} (queued)`);
     expect(refused.body.error.details).toHaveLength(2);
     // Cancelled jobs do not hold the order; with none completed it is not moved, and may then go on by hand.
     for (const job of jobs) expect((await moveJob(key(), job.id, { status: 'cancelled' })).status).toBe(200);
@@ -132,7 +133,7 @@ describe('production jobs', () => {
 
   it('moves the order to ready when the last open job is cancelled after another completed', async () => {
     const order = await confirmedOrder(key(), linesOrder(2));
-    const [first, second] = await jobsOfOrder(key(), order.id);
+    const [first, second] = await jobsOfOrder(key(), order.id, 2);
     const machine = await newMachine(key());
     await produceJob(key(), first.id, machine.id);
     const events = await eventsOf(own.tenant, async () =>
@@ -144,7 +145,7 @@ describe('production jobs', () => {
 
   it('lets one of two jobs racing into printing on one machine start; the other gets 409', async () => {
     const order = await confirmedOrder(key(), linesOrder(2));
-    const [first, second] = await jobsOfOrder(key(), order.id);
+    const [first, second] = await jobsOfOrder(key(), order.id, 2);
     const machine = await newMachine(key());
     for (const job of [first, second])
       expect((await moveJob(key(), job.id, { status: 'scheduled', machine_id: machine.id })).status).toBe(200);
@@ -152,15 +153,15 @@ describe('production jobs', () => {
     expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
     const winner = [first, second][responses.findIndex((response) => response.status === 200)];
     const loser = responses.find((response) => response.status === 409)!;
-    expect(loser.body.error.message).toContain(`it is running job ${winner.id}; one machine runs one job at a time`);
-    expect(await getMachine(key(), machine.id)).toMatchObject({ status: 'running', current_job_id: winner.id });
+    expect(loser.body.error.message).toContain(`it is running job ${winner!.id}; one machine runs one job at a time`);
+    expect(await getMachine(key(), machine.id)).toMatchObject({ status: 'running', current_job_id: winner!.id });
     const statuses = await Promise.all([first, second].map(async (job) => (await getJob(key(), job.id)).status));
     expect(statuses.sort()).toEqual(['printing', 'scheduled']);
   });
 
   it('refuses a start on a machine in maintenance', async () => {
     const order = await confirmedOrder(key(), linesOrder(1));
-    const [job] = await jobsOfOrder(key(), order.id);
+    const [job] = await jobsOfOrder(key(), order.id, 1);
     const machine = await newMachine(key(), { status: 'maintenance' });
     expect((await moveJob(key(), job.id, { status: 'scheduled', machine_id: machine.id })).status).toBe(200);
     const refused = await moveJob(key(), job.id, { status: 'printing' });
@@ -173,7 +174,7 @@ describe('production jobs', () => {
 
   it('answers a move the machine does not allow with 409 and the allowed states', async () => {
     const order = await confirmedOrder(key(), linesOrder(1));
-    const [job] = await jobsOfOrder(key(), order.id);
+    const [job] = await jobsOfOrder(key(), order.id, 1);
     const skipped = await moveJob(key(), job.id, { status: 'printing' });
     expect(skipped.status).toBe(409);
     expect(skipped.body.error).toMatchObject({
@@ -191,7 +192,7 @@ describe('production jobs', () => {
 
   it('queues a failed job again as a reprint, and returns a held job to the state it left', async () => {
     const order = await confirmedOrder(key(), linesOrder(1));
-    const [job] = await jobsOfOrder(key(), order.id);
+    const [job] = await jobsOfOrder(key(), order.id, 1);
     const machine = await newMachine(key());
     await moveJob(key(), job.id, { status: 'scheduled', machine_id: machine.id });
     await moveJob(key(), job.id, { status: 'printing' });
@@ -218,7 +219,7 @@ describe('production jobs', () => {
 
   it('needs a machine to schedule, and refuses a machine id the tenant does not have', async () => {
     const order = await confirmedOrder(key(), linesOrder(1));
-    const [job] = await jobsOfOrder(key(), order.id);
+    const [job] = await jobsOfOrder(key(), order.id, 1);
     const missing = await moveJob(key(), job.id, { status: 'scheduled' });
     expect(missing.status).toBe(422);
     expect(missing.body.error.details).toEqual([{ field: 'machine_id', message: `required: job ${job.id} has no machine yet` }]);
@@ -231,7 +232,7 @@ describe('production jobs', () => {
 
   it('refuses bad bodies with 422 and field details', async () => {
     const order = await confirmedOrder(key(), linesOrder(1));
-    const [job] = await jobsOfOrder(key(), order.id);
+    const [job] = await jobsOfOrder(key(), order.id, 1);
     const bad = await moveJob(key(), job.id, { status: 'printed', extra: 1 });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details).toEqual(
@@ -248,7 +249,7 @@ describe('production jobs', () => {
 
   it("answers 404 for another tenant's job, and for an id that is not one", async () => {
     const order = await confirmedOrder(key(), linesOrder(1));
-    const [job] = await jobsOfOrder(key(), order.id);
+    const [job] = await jobsOfOrder(key(), order.id, 1);
     const other = inject('fixtures').other.secretTest;
     expect((await call('GET', `/v1/production/jobs/${job.id}`, { key: other })).status).toBe(404);
     expect((await moveJob(other, job.id, { status: 'cancelled' })).status).toBe(404);
@@ -259,7 +260,7 @@ describe('production jobs', () => {
 
   it('cancels the open jobs of a cancelled order and frees their machines, in the same change', async () => {
     const order = await confirmedOrder(key(), linesOrder(3));
-    const [running, scheduled, done] = await jobsOfOrder(key(), order.id);
+    const [running, scheduled, done] = await jobsOfOrder(key(), order.id, 3);
     const [press, cutter] = [await newMachine(key()), await newMachine(key(), { name: 'Cutter', type: 'cutter' })];
     await produceJob(key(), done.id, press.id);
     await moveJob(key(), running.id, { status: 'scheduled', machine_id: press.id });
@@ -286,7 +287,7 @@ describe('production jobs', () => {
 
   it('moves a job from printing on a press to finishing on a cutter, releasing one and claiming the other', async () => {
     const order = await confirmedOrder(key(), linesOrder(1));
-    const [job] = await jobsOfOrder(key(), order.id);
+    const [job] = await jobsOfOrder(key(), order.id, 1);
     const [press, cutter] = [
       await newMachine(key()),
       await newMachine(key(), { name: 'Polar', type: 'cutter', speed_per_hour: 60, setup_minutes: 5 }),
@@ -302,7 +303,7 @@ describe('production jobs', () => {
 
   it('changes machine, priority, due date and notes; not the machine while the job runs, nothing but notes once it is closed', async () => {
     const order = await confirmedOrder(key(), linesOrder(1));
-    const [job] = await jobsOfOrder(key(), order.id);
+    const [job] = await jobsOfOrder(key(), order.id, 1);
     const [press, other] = [await newMachine(key(), { speed_per_hour: 1200, setup_minutes: 0 }), await newMachine(key())];
     const changed = await call('PUT', `/v1/production/jobs/${job.id}`, {
       key: key(),

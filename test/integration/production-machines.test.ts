@@ -6,11 +6,12 @@ import { productionKeys, tenantKeys } from '#shared/db/keys';
 import { tableName } from '#shared/db/table';
 import { MachineQueueSchema, MachineSchema } from '#shared/production/schema';
 import { JOBS, jobFromItem, jobListEntryPut, jobPut, jobStatusCounter, queueKeyOf, type JobRecord } from '#shared/production/stored';
-import { call, dynamoDbWork } from '#test/support/http';
+import { call, dynamoDbWork, type Query } from '#test/support/http';
 import { walkByCursor } from '#test/support/cursor-walk';
 import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
 import { getMachine, jobsOfOrder, moveJob, newMachine } from '#test/support/production';
 import { freshShop, type Shop } from '#test/support/webhooks';
+import type { DataOf } from '#test/support/api-types';
 
 describe('production machines', () => {
   let own: Shop;
@@ -60,12 +61,12 @@ describe('production machines', () => {
       body: { name: '', type: 'spaceship', speed_per_hour: 0, capabilities: { colors: 99, other: { 'Bad Name': 'x' } } },
     });
     expect(bad.status).toBe(422);
-    const fields = bad.body.error.details.map((detail: { field: string }) => detail.field).sort();
+    const fields = bad.body.error.details!.map((detail: { field: string }) => detail.field).sort();
     expect(fields).toEqual(['capabilities.colors', 'capabilities.other.Bad Name', 'name', 'speed_per_hour', 'type']);
     const machine = await newMachine(key());
     const running = await call('PUT', `/v1/production/machines/${machine.id}`, { key: key(), body: { status: 'running' } });
     expect(running.status).toBe(422);
-    expect(running.body.error.details[0].field).toBe('status');
+    expect(running.body.error.details![0]!.field).toBe('status');
   });
 
   it('lists machines by type and status with totals', async () => {
@@ -73,7 +74,7 @@ describe('production machines', () => {
     const press = await newMachine(shop.secretTest, { name: 'Press' });
     const cutter = await newMachine(shop.secretTest, { name: 'Cutter', type: 'cutter' });
     const offline = await newMachine(shop.secretTest, { name: 'Old press', status: 'offline' });
-    const list = async (query: string) => {
+    const list = async (query: Query) => {
       const response = await call('GET', `/v1/production/machines${query}`, { key: shop.secretTest });
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       return { ids: response.body.data.map((machine: { id: number }) => machine.id), total: response.body.pagination.total };
@@ -110,7 +111,7 @@ describe('production machines', () => {
 
     // A press ends the first page of the idle ones, then goes into maintenance: the next page goes on after its place.
     const first = await call('GET', '/v1/production/machines?status=idle&type=digital_press&per_page=2', { key: shop.secretTest });
-    const last = first.body.data[1].id;
+    const last = first.body.data[1]!.id;
     expect((await call('PUT', `/v1/production/machines/${last}`, { key: shop.secretTest, body: { status: 'maintenance' } })).status).toBe(
       200,
     );
@@ -127,10 +128,10 @@ describe('production machines', () => {
     ] as const) {
       const response = await call('GET', `/v1/production/machines?${query}`, { key: requestKey });
       expect(response.status, query).toBe(422);
-      expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+      expect(response.body.error.details!.map((detail: { field: string }) => detail.field)).toEqual([field]);
     }
     const unknown = await call('GET', `/v1/production/machines?starting_after=${made.at(-1)!.id + 1}`, { key: shop.secretTest });
-    expect(unknown.body.error.details[0].message).toBe(`No machine with id ${made.at(-1)!.id + 1}`);
+    expect(unknown.body.error.details![0]!.message).toBe(`No machine with id ${made.at(-1)!.id + 1}`);
   });
 
   it('refuses to delete a machine with open jobs, and to set it to maintenance while a job runs on it', async () => {
@@ -138,7 +139,7 @@ describe('production machines', () => {
     const product = await newProduct(key());
     const order = await newOrder(key(), { customer_id: customer.id, items: [{ product_id: product.id, quantity: 10 }] });
     await putOrder(key(), order.id, { status: 'confirmed' });
-    const [job] = await jobsOfOrder(key(), order.id);
+    const [job] = await jobsOfOrder(key(), order.id, 1);
     const machine = await newMachine(key());
     await moveJob(key(), job.id, { status: 'scheduled', machine_id: machine.id });
     const refused = await call('DELETE', `/v1/production/machines/${machine.id}`, { key: key() });
@@ -169,7 +170,7 @@ describe('production machines', () => {
 describe('job lists and machine queues', () => {
   let shop: Shop;
   let orders: { id: number }[];
-  let jobs: Record<string, any>[];
+  let jobs: DataOf<'GET', '/v1/production/jobs/{id}'>[];
   let press: { id: number };
   let cutter: { id: number };
   beforeAll(async () => {
@@ -193,7 +194,7 @@ describe('job lists and machine queues', () => {
     expect((await moveJob(shop.secretTest, jobs[3]!.id, { status: 'scheduled', machine_id: cutter.id })).status).toBe(200);
   });
 
-  const list = async (query: string) => {
+  const list = async (query: Query) => {
     const response = await call('GET', `/v1/production/jobs${query}`, { key: shop.secretTest });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return { ids: response.body.data.map((job: { id: number }) => job.id), pagination: response.body.pagination };
@@ -222,7 +223,7 @@ describe('job lists and machine queues', () => {
     expect((await list('?order_id=999999')).ids).toEqual([]);
     const bad = await call('GET', '/v1/production/jobs?machine_id=abc&due_before=tomorrow', { key: shop.secretTest });
     expect(bad.status).toBe(422);
-    expect(bad.body.error.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['due_before', 'machine_id']);
+    expect(bad.body.error.details!.map((detail: { field: string }) => detail.field).sort()).toEqual(['due_before', 'machine_id']);
   });
 
   it("shows a machine's queue with consecutive estimated windows; a rush job moves first", async () => {
@@ -242,18 +243,18 @@ describe('job lists and machine queues', () => {
     const reordered = (await call('GET', `/v1/production/machines/${press.id}/queue`, { key: shop.secretTest })).body.data;
     expect(reordered.entries.map((entry: { job: { id: number } }) => entry.job.id)).toEqual([b, c, a]);
     expect(reordered.entries.map((entry: { position: number }) => entry.position)).toEqual([1, 2, 3]);
-    expect(Date.parse(reordered.entries[0].estimated_end) - Date.parse(reordered.as_of)).toBe(130 * 60_000);
+    expect(Date.parse(reordered.entries[0]!.estimated_end) - Date.parse(reordered.as_of)).toBe(130 * 60_000);
     expect((await list('')).ids[0]).toBe(b);
   });
 
   it('puts the running job first in the queue, from when it started', async () => {
     const [, , , d] = jobs.map((job) => job.id);
-    expect((await moveJob(shop.secretTest, d, { status: 'printing' })).status).toBe(200);
+    expect((await moveJob(shop.secretTest, d!, { status: 'printing' })).status).toBe(200);
     const queue = (await call('GET', `/v1/production/machines/${cutter.id}/queue`, { key: shop.secretTest })).body.data;
     expect(queue.machine).toMatchObject({ status: 'running', current_job_id: d });
     expect(queue.entries).toHaveLength(1);
     expect(queue.entries[0]).toMatchObject({ position: 1, job: { id: d, status: 'printing' }, estimated_minutes: 16 });
-    expect(Date.parse(queue.entries[0].estimated_start)).toBeLessThanOrEqual(Date.parse(queue.as_of));
+    expect(Date.parse(queue.entries[0]!.estimated_start)).toBeLessThanOrEqual(Date.parse(queue.as_of));
   });
 });
 
@@ -415,11 +416,11 @@ describe('job lists by cursor', () => {
       const response = await call('GET', `/v1/production/jobs?${query}`, { key });
       expect(response.status, query).toBe(422);
       expect(
-        response.body.error.details.map((detail: { field: string }) => detail.field),
+        response.body.error.details!.map((detail: { field: string }) => detail.field),
         query,
       ).toEqual([field]);
     }
     const unknown = await call('GET', `/v1/production/jobs?starting_after=${jobs.at(-1)!.id + 1}`, { key: shop.secretTest });
-    expect(unknown.body.error.details[0].message).toBe(`No production job with id ${jobs.at(-1)!.id + 1}`);
+    expect(unknown.body.error.details![0]!.message).toBe(`No production job with id ${jobs.at(-1)!.id + 1}`);
   });
 });

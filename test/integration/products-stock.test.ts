@@ -6,7 +6,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { call } from '#test/support/http';
 import { newCustomer, newOrder, putOrder, stockOf } from '#test/support/orders';
 import { businessCards, createProduct, expectNoRemovedNames } from '#test/support/products';
-import { storedEvents } from '#test/support/store';
+import { ofKind, storedEvents } from '#test/support/store';
 
 const { shop } = inject('fixtures');
 const testTenant = { accountId: shop.accountId, mode: 'test' as const };
@@ -27,7 +27,7 @@ describe('stock', () => {
       body: { customer_id: customerId, items: lines.map((line) => ({ ...line, options: { paper: 'matt300' } })) },
     });
   const lowEvents = async (id: number) =>
-    (await storedEvents(testTenant)).filter((event) => event.kind === 'stock.low' && event.data.product.id === id);
+    ofKind(await storedEvents(testTenant), 'stock.low').filter((event) => event.data.product.id === id);
 
   it('never oversells the last units under concurrency and writes exactly one stock.low', async () => {
     const id = await trackedProduct(10, 3);
@@ -40,7 +40,7 @@ describe('stock', () => {
     for (const failure of lost) {
       expect(failure.status).toBe(409);
       expect(failure.body.error.code).toBe('conflict');
-      expect(failure.body.error.details[0].message).toMatch(/^only 0 of product \d+ in stock, 1 requested$/);
+      expect(failure.body.error.details![0]!.message).toMatch(/^only 0 of product \d+ in stock, 1 requested$/);
     }
     expect(await stockOf(key, id)).toBe(0);
     const events = await lowEvents(id);

@@ -95,10 +95,10 @@ describe('products', () => {
     const below = await calculate(id, { quantity: 99, options: { paper: 'matt300' } });
     expect(below.status).toBe(422);
     expect(below.body.error.details).toEqual([{ field: 'quantity', message: "must be at least 100 (the product's min_qty)" }]);
-    expect((await calculate(id, { quantity: 5001, options: { paper: 'matt300' } })).body.error.details[0].field).toBe('quantity');
+    expect((await calculate(id, { quantity: 5001, options: { paper: 'matt300' } })).body.error.details![0]!.field).toBe('quantity');
     const options = await calculate(id, { quantity: 100, options: { colour: 'red', finish: 'gold' } });
     expect(options.status).toBe(422);
-    expect(options.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+    expect(options.body.error.details!.map((d: { field: string }) => d.field).sort()).toEqual([
       'options.colour',
       'options.finish',
       'options.paper',
@@ -125,14 +125,14 @@ describe('products', () => {
     const { id } = await createProduct();
     const update = await call('PUT', `/v1/products/${id}`, { body: { status: 'inactive', category_id: 4 } });
     expect(update.status).toBe(422);
-    expect(update.body.error.details.map((d: { message: string }) => d.message)).toEqual([
+    expect(update.body.error.details!.map((d: { message: string }) => d.message)).toEqual([
       'status was replaced by is_active (boolean) in v1.1',
       'category_id was replaced by category (string) in v1.1',
     ]);
     expect((await call('GET', `/v1/products/${id}`)).body.data.is_active).toBe(true);
     const list = await call('GET', '/v1/products?status=active');
     expect(list.status).toBe(422);
-    expect(list.body.error.details[0]).toEqual({ field: 'status', message: 'status was replaced by is_active (boolean) in v1.1' });
+    expect(list.body.error.details![0]).toEqual({ field: 'status', message: 'status was replaced by is_active (boolean) in v1.1' });
   });
 
   it('refuses amounts with more than 2 decimals and inconsistent products', async () => {
@@ -150,11 +150,11 @@ describe('products', () => {
       },
     });
     expect(tiers.status).toBe(422);
-    expect(tiers.body.error.details.map((d: { field: string }) => d.field)).toEqual(['max_qty', 'price_tiers.1.min_qty']);
+    expect(tiers.body.error.details!.map((d: { field: string }) => d.field)).toEqual(['max_qty', 'price_tiers.1.min_qty']);
     const { id } = await createProduct();
     const update = await call('PUT', `/v1/products/${id}`, { body: { max_qty: 10 } });
     expect(update.status).toBe(422);
-    expect(update.body.error.details[0].field).toBe('max_qty');
+    expect(update.body.error.details![0]!.field).toBe('max_qty');
   });
 
   it('updates only the fields sent, replaces arrays, clears with null and sets stock', async () => {
@@ -226,10 +226,10 @@ describe('product lists', () => {
   it('filters by category (name order), is_active and name prefix, alone and combined, with totals', async () => {
     const category = `Flyers-${randomUUID()}`;
     const names = ['Delta flyer', 'alpha flyer', 'Charlie flyer', 'Bravo flyer', 'alpine poster'];
-    const made: any[] = [];
+    const made: { id: number }[] = [];
     for (const [i, name] of names.entries()) made.push(await createProduct({ ...businessCards(category), name, is_active: i !== 2 }));
     const ids = (response: { body: { data: { id: number }[] } }) => response.body.data.map((p) => p.id);
-    const byName = (...wanted: string[]) => wanted.map((name) => made[names.indexOf(name)].id);
+    const byName = (...wanted: string[]) => wanted.map((name) => made[names.indexOf(name)]!.id);
 
     const all = await call('GET', `/v1/products?category=${category.toUpperCase()}`);
     expect(ids(all)).toEqual(byName('alpha flyer', 'alpine poster', 'Bravo flyer', 'Charlie flyer', 'Delta flyer'));
@@ -254,12 +254,12 @@ describe('product lists', () => {
     expect(ids(page2)).toEqual(byName('Bravo flyer', 'Charlie flyer'));
 
     // Moving a product to another state or category moves it between lists and counters.
-    await call('PUT', `/v1/products/${made[0].id}`, { body: { is_active: false, name: 'Echo flyer' } });
-    expect(ids(await call('GET', `/v1/products?category=${category}&is_active=false`))).toEqual([made[2].id, made[0].id]);
-    await call('PUT', `/v1/products/${made[1].id}`, { body: { category: `${category}-other` } });
+    await call('PUT', `/v1/products/${made[0]!.id}`, { body: { is_active: false, name: 'Echo flyer' } });
+    expect(ids(await call('GET', `/v1/products?category=${category}&is_active=false`))).toEqual([made[2]!.id, made[0]!.id]);
+    await call('PUT', `/v1/products/${made[1]!.id}`, { body: { category: `${category}-other` } });
     const after = await call('GET', `/v1/products?category=${category}`);
     expect(after.body.pagination.total).toBe(4);
-    expect(ids(after)).not.toContain(made[1].id);
+    expect(ids(after)).not.toContain(made[1]!.id);
   });
 
   it('lists all products newest first, by state newest first, and by name prefix across categories', async () => {
@@ -270,9 +270,9 @@ describe('product lists', () => {
     const second = await createProduct({ ...businessCards('posters'), name: `Zz${stamp} two`, is_active: false }, key);
     const list = await call('GET', '/v1/products?per_page=2', { key });
     expect(list.body.data.map((p: { id: number }) => p.id)).toEqual([second.id, first.id]);
-    expect(list.body.pagination.total).toBe(before + 2);
+    expect(list.body.pagination.total).toBe(before! + 2);
     const inactive = await call('GET', '/v1/products?is_active=false', { key });
-    expect(inactive.body.data[0].id).toBe(second.id);
+    expect(inactive.body.data[0]!.id).toBe(second.id);
     const prefix = await call('GET', `/v1/products?q=zz${stamp}`, { key });
     expect(prefix.body.data.map((p: { id: number }) => p.id)).toEqual([first.id, second.id]);
     expect(prefix.body.pagination.total).toBe(2);

@@ -6,11 +6,12 @@ import { tableName } from '#shared/db/table';
 import { QuoteSchema } from '#shared/quotes/schema';
 import { OrderSchema } from '#shared/orders/schema';
 import { tool, writeScratch } from '#test/support/document-tools';
-import { call } from '#test/support/http';
+import { call, type Query } from '#test/support/http';
 import { walkByCursor } from '#test/support/cursor-walk';
 import { enableInvoicing } from '#test/support/invoices';
 import { newCustomer, newOrder, newProduct, stockOf } from '#test/support/orders';
 import { eventsOf, freshShop, type Shop } from '#test/support/shop';
+import type { DataOf } from '#test/support/api-types';
 
 /** Quotes over HTTP: priced like orders, numbered without gaps, accepted into exactly one order. */
 describe('quotes', () => {
@@ -42,7 +43,7 @@ describe('quotes', () => {
 
   it('prices a product line and a manual line exactly like an order, and accepts into an order with those lines and totals', async () => {
     const order = await newOrder(key(), { customer_id: customer.id, items: lines(), shipping: 4.9 });
-    let quote: any;
+    let quote!: DataOf<'POST', '/v1/quotes'>;
     const created = await eventsOf(own.tenant, async () => {
       quote = await newQuote({ notes: 'Valid for the spring campaign' });
     });
@@ -64,7 +65,7 @@ describe('quotes', () => {
     expect(quote.valid_until).toBe(new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10));
 
     const stockBefore = await stockOf(key(), product.id);
-    let accepted: any;
+    let accepted!: DataOf<'POST', '/v1/quotes/{id}/accept'>;
     const events = await eventsOf(own.tenant, async () => {
       const response = await call('POST', `/v1/quotes/${quote.id}/accept`, { key: key() });
       expect(response.status, JSON.stringify(response.body)).toBe(201);
@@ -97,7 +98,7 @@ describe('quotes', () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => call('POST', `/v1/quotes/${quote.id}/accept`, { key: key() })));
     expect(responses.map((response) => response.status).sort()).toEqual([201, ...Array(9).fill(409)]);
     const ordersAfter = (await call('GET', `/v1/customers/${customer.id}/orders`, { key: key() })).body.pagination.total;
-    expect(ordersAfter).toBe(ordersBefore + 1);
+    expect(ordersAfter).toBe(ordersBefore! + 1);
   });
 
   it('shows an open quote past valid_until as expired and refuses to accept it, until its validity is extended', async () => {
@@ -166,13 +167,13 @@ describe('quotes', () => {
       body: { customer_id: 999_999, items: [{ product_id: 999_998, quantity: 0 }], valid_until: '2020-01-01' },
     });
     expect(bad.status).toBe(422);
-    expect(bad.body.error.details.map((detail: { field: string }) => detail.field)).toContain('items.0.quantity');
+    expect(bad.body.error.details!.map((detail: { field: string }) => detail.field)).toContain('items.0.quantity');
     const unknown = await call('POST', '/v1/quotes', {
       key: key(),
       body: { customer_id: 999_999, items: [{ product_id: product.id, quantity: 1 }] },
     });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error.details.map((detail: { field: string }) => detail.field)).toContain('customer_id');
+    expect(unknown.body.error.details!.map((detail: { field: string }) => detail.field)).toContain('customer_id');
   });
 
   it('refuses to accept when stock is short, naming the line, and writes nothing', async () => {
@@ -199,16 +200,16 @@ describe('quotes', () => {
     expect(numberOf((await make(shop.secretLive, liveBuyer.id, liveItem.id)).body.data)).toBe(1);
 
     const [first, second] = made.map((response) => response.body.data);
-    await call('POST', `/v1/quotes/${first.id}/reject`, { key: shop.secretTest });
-    const ids = async (query: string) => {
+    await call('POST', `/v1/quotes/${first!.id}/reject`, { key: shop.secretTest });
+    const ids = async (query: `/v1/quotes${Query}` | `/v1/customers/${number}/quotes${Query}`) => {
       const response = await call('GET', query, { key: shop.secretTest });
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       return { ids: response.body.data.map((quote: { id: number }) => quote.id), total: response.body.pagination.total };
     };
     expect((await ids('/v1/quotes')).total).toBe(8);
-    expect((await ids('/v1/quotes?status=rejected')).ids).toEqual([first.id]);
+    expect((await ids('/v1/quotes?status=rejected')).ids).toEqual([first!.id]);
     expect((await ids('/v1/quotes?status=open')).total).toBe(7);
-    expect((await ids(`/v1/customers/${buyer.id}/quotes?status=open`)).ids).toContain(second.id);
+    expect((await ids(`/v1/customers/${buyer.id}/quotes?status=open`)).ids).toContain(second!.id);
     expect((await ids(`/v1/quotes?customer_id=${buyer.id}&created_from=2020-01-01`)).total).toBe(8);
     expect((await call('GET', '/v1/quotes?status=open&created_from=2020-01-01', { key: shop.secretTest })).status).toBe(422);
     expect((await call('GET', '/v1/customers/999999/quotes', { key: shop.secretTest })).status).toBe(404);
@@ -284,7 +285,7 @@ describe('quotes', () => {
 
     // An open quote ends a page of the open ones and is rejected: the next page goes on after its validity.
     const page = await call('GET', '/v1/quotes?status=open&per_page=3', { key: shop.secretTest });
-    const last = page.body.data[2].id;
+    const last = page.body.data[2]!.id;
     expect((await call('POST', `/v1/quotes/${last}/reject`, { key: shop.secretTest })).status).toBe(200);
     const next = await call('GET', `/v1/quotes?status=open&per_page=3&starting_after=${last}`, { key: shop.secretTest });
     expect(next.body.data.map((quote: { id: number }) => quote.id)).toEqual(byValidity(open).slice(3, 6));
@@ -302,10 +303,10 @@ describe('quotes', () => {
     ] as const) {
       const response = await call('GET', path, { key: requestKey });
       expect(response.status, path).toBe(422);
-      expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+      expect(response.body.error.details!.map((detail: { field: string }) => detail.field)).toEqual([field]);
     }
     const unknown = await call('GET', `/v1/quotes?starting_after=${made.at(-1)!.id + 1}`, { key: shop.secretTest });
-    expect(unknown.body.error.details[0].message).toBe(`No quote with id ${made.at(-1)!.id + 1}`);
+    expect(unknown.body.error.details![0]!.message).toBe(`No quote with id ${made.at(-1)!.id + 1}`);
     expect((await call('GET', `/v1/customers/999999/quotes?starting_after=${made[0]!.id}`, { key: shop.secretTest })).status).toBe(404);
   });
 

@@ -25,7 +25,7 @@ import { createAccount, createApiKey, revokeApiKey, setPlan } from '#shared/acco
 import { generateApiKey } from '#shared/auth/keys';
 import { allScopes, missingScope, publishableScopes, type Scope } from '#shared/auth/scopes';
 import { pathsOf, routes, type RouteDefinition } from '#shared/routes';
-import { call, type ApiResponse } from '#test/support/http';
+import { call, type ApiResponse, type ErrorResponse } from '#test/support/http';
 import { pngOf, uploadForm } from '#test/support/files';
 import { enableInvoicing, invoiceOrder } from '#test/support/invoices';
 import { produceOrder } from '#test/support/production';
@@ -331,7 +331,7 @@ const scopesWithout = (scope: Scope): Scope[] =>
     (granted) => granted !== '*' && granted !== scope && !(scope.endsWith(':read') && granted === scope.replace(/:read$/, ':write')),
   );
 
-async function created(response: Promise<ApiResponse>, what: string) {
+async function created<Body extends { data: unknown }>(response: Promise<ApiResponse<Body>>, what: string): Promise<Body['data']> {
   const answer = await response;
   if (answer.status !== 201) throw new Error(`fixture ${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body.data;
@@ -453,7 +453,8 @@ beforeAll(async () => {
     async () => (await call('GET', '/v1/events?type=customer.created', { key })).body,
     (page) => page?.data?.length === 1,
   );
-  if (listed?.data?.[0]?.data?.customer?.id !== customer.id) throw new Error(`fixture event: ${JSON.stringify(listed)}`);
+  if ((listed?.data?.[0]?.data as { customer?: { id: number } } | undefined)?.customer?.id !== customer.id)
+    throw new Error(`fixture event: ${JSON.stringify(listed)}`);
 
   // A customer of A with a login (none of the fixtures are theirs), signed in through A's storefront.
   const login = { email: `customer.${marker}@example.com`, password: 'correct horse battery' };
@@ -495,8 +496,8 @@ beforeAll(async () => {
       'legacy-products': legacy.id,
       webhooks: webhook.id,
       deliveries: history.data[0].id,
-      events: listed.data[0].id,
-      jobs: jobs.body.data[0].id,
+      events: listed.data[0]!.id,
+      jobs: jobs.body.data[0]!.id,
       machines: machine.id,
       invoices: invoice.id,
       quotes: quote.id,
@@ -533,7 +534,7 @@ function send(route: RouteDefinition, template: string, key: string | null) {
 }
 
 /** The documented error body, and X-Request-Id equal to its request_id; returns the error. */
-function expectError(check: typeof expect, response: ApiResponse, status: number, code: string) {
+function expectError(check: typeof expect, response: ErrorResponse, status: number, code: string) {
   check(response.status, JSON.stringify(response.body)).toBe(status);
   check(Object.keys(response.body ?? {}).sort()).toEqual(['error', 'success']);
   check(response.body.success).toBe(false);
@@ -541,14 +542,13 @@ function expectError(check: typeof expect, response: ApiResponse, status: number
   check(Object.keys(error).filter((name) => !['code', 'message', 'details', 'request_id'].includes(name))).toEqual([]);
   check(error).toMatchObject({ code, message: check.any(String), request_id: check.any(String) });
   check(error.message.length).toBeGreaterThan(0);
-  if ('details' in error)
-    for (const detail of error.details) check(detail).toEqual({ field: check.any(String), message: check.any(String) });
+  for (const detail of error.details ?? []) check(detail).toEqual({ field: check.any(String), message: check.any(String) });
   check(response.headers.get('x-request-id')).toBe(error.request_id);
-  return error as { code: string; message: string; details?: { field: string; message: string }[]; request_id: string };
+  return error;
 }
 
 /** Nothing of A's resources in an answer to someone else. */
-function expectNothingLeaked(check: typeof expect, response: ApiResponse) {
+function expectNothingLeaked(check: typeof expect, response: ApiResponse<unknown>) {
   const text = JSON.stringify(response.body);
   for (const secret of fixture.secrets) check(text.includes(secret), `answer contains ${secret}`).toBe(false);
 }
@@ -797,7 +797,7 @@ describe('after all those refused requests', () => {
       invoice: `/v1/invoices/${ids.invoices}`,
       quote: `/v1/quotes/${ids.quotes}`,
       shipment: `/v1/shipments/${ids.shipments}`,
-    };
+    } as const;
     for (const [what, path] of Object.entries(reads)) {
       const response = await call('GET', path, { key });
       expect(response.status, `${what}: ${JSON.stringify(response.body)}`).toBe(200);

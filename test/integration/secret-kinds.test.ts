@@ -33,7 +33,7 @@ const live = (shop: Shop): Tenant => ({ accountId: shop.accountId, mode: 'live' 
 const settingsKey = (shop: Shop) => shipmentKeys.carrierSettings(live(shop), 'sendcloud');
 const ownerOf = (shop: Shop) => `${settingsKey(shop).pk}|${settingsKey(shop).sk}`;
 
-async function storedSettings(shop: Shop): Promise<Record<string, any>> {
+async function storedSettings(shop: Shop): Promise<Record<string, unknown>> {
   return (await dynamo().send(new GetCommand({ TableName: tableName(), Key: settingsKey(shop), ConsistentRead: true }))).Item!;
 }
 

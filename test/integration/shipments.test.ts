@@ -21,8 +21,9 @@ import { call } from '#test/support/http';
 import { walkByCursor } from '#test/support/cursor-walk';
 import { newCustomer, newOrder, newProduct } from '#test/support/orders';
 import { startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
-import { storedEvents } from '#test/support/store';
+import { carried, storedEvents } from '#test/support/store';
 import { freshShop, readyOrder, type Shop } from '#test/support/shop';
+import type { DataOf } from '#test/support/api-types';
 
 const address = { name: 'Anna Schmidt', line1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country: 'DE' };
 const parcel = { weight_g: 1320, length_mm: 300, width_mm: 210, height_mm: 50 };
@@ -61,7 +62,7 @@ const orderOf = async (key: string, id: number) => (await call('GET', `/v1/order
 /** Kinds of the events about one order or its shipments, sorted. */
 async function eventKinds(tenant: Tenant, orderId: number): Promise<string[]> {
   return (await storedEvents(tenant))
-    .filter((event) => event.data?.order?.id === orderId || event.data?.shipment?.order_id === orderId)
+    .filter((event) => carried(event, 'order')?.id === orderId || carried(event, 'shipment')?.order_id === orderId)
     .map((event) => String(event.kind))
     .sort();
 }
@@ -181,7 +182,7 @@ describe('a sandbox shipment (test mode)', () => {
       { line_id: 1, quantity: 500 },
       { line_id: 2, quantity: 1 },
     ]);
-    expect(rest.body.data.label.parcels).toBe(2);
+    expect(rest.body.data.label!.parcels).toBe(2);
     expect((await ship(key, { order_id: order.id, carrier: 'sandbox', service: 'standard', parcels: [parcel] })).status).toBe(409);
     await simulate(key, rest.body.data.id, { status: 'in_transit' });
     expect((await call('POST', `/v1/shipments/${rest.body.data.id}/cancel`, { key })).status).toBe(409);
@@ -246,7 +247,7 @@ describe('a sandbox shipment (test mode)', () => {
 
     // The page's last shipment is cancelled meanwhile: the next page of the labelled ones goes on after its place.
     const page = await call('GET', '/v1/shipments?status=label_created&per_page=2', { key });
-    const last = page.body.data[1].id;
+    const last = page.body.data[1]!.id;
     expect((await call('POST', `/v1/shipments/${last}/cancel`, { key })).status).toBe(200);
     const next = await call('GET', `/v1/shipments?status=label_created&per_page=2&starting_after=${last}`, { key });
     expect(next.body.data.map((shipment: { id: number }) => shipment.id)).toEqual(newestFirst(labelled).slice(2, 4));
@@ -263,10 +264,10 @@ describe('a sandbox shipment (test mode)', () => {
     ] as const) {
       const response = await call('GET', path, { key: requestKey });
       expect(response.status, path).toBe(422);
-      expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+      expect(response.body.error.details!.map((detail: { field: string }) => detail.field)).toEqual([field]);
     }
     const unknown = await call('GET', `/v1/shipments?starting_after=${made.at(-1)!.id + 1}`, { key });
-    expect(unknown.body.error.details[0].message).toBe(`No shipment with id ${made.at(-1)!.id + 1}`);
+    expect(unknown.body.error.details![0]!.message).toBe(`No shipment with id ${made.at(-1)!.id + 1}`);
     // An unknown order is a 404 whatever the cursor.
     expect((await call('GET', `/v1/orders/999999/shipments?starting_after=${made.at(-1)!.id + 1}`, { key })).status).toBe(404);
   });
@@ -412,7 +413,7 @@ describe('Sendcloud (live mode)', () => {
     const created = await ship(own.secretLive, { order_id: order.id, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] });
     const shipment = created.body.data;
     const at = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
-    fake.setTracking(shipment.tracking_number, [
+    fake.setTracking(shipment.tracking_number!, [
       {
         event_at: at(1),
         event_type: 'carrier',
@@ -478,7 +479,7 @@ describe("changing a carrier's credentials", () => {
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
 
     const logs = await auditRecords(shop.secretLive, `from=${encodeURIComponent(since)}&path_prefix=/v1/carriers/sendcloud`, 2);
-    const records = (logs.body.data as any[]).filter((record) => record.route === 'carriers.configure');
+    const records = logs.body.data.filter((record) => record.route === 'carriers.configure');
     expect(records.map((record) => [record.method, record.path, record.status, record.key_prefix])).toEqual([
       ['PUT', '/v1/carriers/sendcloud', 200, settings.slice(0, 12)],
       ['PUT', '/v1/carriers/sendcloud', 403, shipping.slice(0, 12)],
@@ -607,13 +608,13 @@ describe('a shipment whose creator crashed between the carrier and the record', 
   });
 
   /** Leaves what a crash after the reservation leaves: a `creating` shipment and its summary entry, `minutesAgo` old. */
-  async function crashedCreation(tenant: Tenant, order: any, body: ShipmentCreate, minutesAgo: number) {
+  async function crashedCreation(tenant: Tenant, order: DataOf<'GET', '/v1/orders/{id}'>, body: ShipmentCreate, minutesAgo: number) {
     const id = await nextId(tenant, 'shipment');
     const at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
-    const items = order.items.map((line: { id: number; quantity: number }) => ({ line_id: line.id, quantity: line.quantity }));
+    const items = order.items.map((line) => ({ line_id: line.id, quantity: line.quantity }));
     const shipment = reservedShipment(tenant, id, order, body, {
       items,
-      address: order.shipping_address,
+      address: order.shipping_address!,
       partial: false,
       at,
       hash: requestHash(body),
@@ -665,7 +666,7 @@ describe('a shipment whose creator crashed between the carrier and the record', 
         parcels: [{ weight: { value: '1.320', unit: 'kg' } }],
       }),
     });
-    const announced = ((await made.json()) as any).data;
+    const announced = ((await made.json()) as { data: { id: number } }).data;
     const announces = fake.requests.filter((received) => received.path === '/shipments/announce').length;
     const retry = await ship(key, body(order.id, 'sendcloud'));
     expect(retry.status, JSON.stringify(retry.body)).toBe(201);

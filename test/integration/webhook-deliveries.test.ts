@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '#docs/examples/verify-webhook';
 import { hexSignature } from '#shared/webhooks/signing';
-import { call, uniqueEmail } from '#test/support/http';
+import { call, uniqueEmail, type Query } from '#test/support/http';
 import { useReceiver } from '#test/support/receiver';
 import { storedDelivery } from '#test/support/store';
 import { deliveryQueuesDrained, eventually } from '#test/support/wait';
@@ -111,7 +111,7 @@ describe('a delivery', () => {
 
     const delivery = await deliveryWhen(shop.secretTest, webhook.id, ids[0], (value) => value.status === 'succeeded');
     expect(delivery.attempt_count).toBe(3);
-    expect(delivery.attempts.map((attempt: any) => [attempt.attempt, attempt.status_code])).toEqual([
+    expect(delivery.attempts.map((attempt) => [attempt.attempt, attempt.status_code])).toEqual([
       [1, 500],
       [2, 500],
       [3, 200],
@@ -241,12 +241,12 @@ describe('the delivery history', () => {
     await hook.waitFor(2);
     const all = await deliveryWhenCount(webhook.id, '', 2);
     expect(all.data.map((delivery) => delivery.event)).toEqual(['customer.updated', 'customer.created']);
-    expect((await deliveryWhenCount(webhook.id, '?event=customer.updated', 1)).data[0].event).toBe('customer.updated');
+    expect((await deliveryWhenCount(webhook.id, '?event=customer.updated', 1)).data[0]!.event).toBe('customer.updated');
     expect((await deliveryWhenCount(webhook.id, '?status=succeeded', 2)).pagination.total).toBe(2);
     expect((await deliveries(shop.secretTest, webhook.id, '?status=failed')).pagination.total).toBe(0);
     expect((await deliveries(shop.secretTest, webhook.id, '?status=succeeded&event=customer.created&per_page=1')).data).toHaveLength(1);
     const page2 = await deliveries(shop.secretTest, webhook.id, '?per_page=1&page=2');
-    expect(page2.data[0].event).toBe('customer.created');
+    expect(page2.data[0]!.event).toBe('customer.created');
     expect(page2.pagination).toEqual({
       page: 2,
       per_page: 1,
@@ -256,15 +256,15 @@ describe('the delivery history', () => {
       has_more: false,
       next_cursor: null,
     });
-    const next = await deliveries(shop.secretTest, webhook.id, `?per_page=1&starting_after=${all.data[0].id}`);
-    expect(next.data.map((delivery) => delivery.id)).toEqual([all.data[1].id]);
+    const next = await deliveries(shop.secretTest, webhook.id, `?per_page=1&starting_after=${all.data[0]!.id}`);
+    expect(next.data.map((delivery) => delivery.id)).toEqual([all.data[1]!.id]);
 
     for (const query of ['?status=lost', '?event=order.exploded', '?colour=red']) {
       const response = await call('GET', `/v1/webhooks/${webhook.id}/deliveries${query}`, { key: shop.secretTest });
       expect(response.status, query).toBe(422);
     }
     const unknownKind = await call('GET', `/v1/webhooks/${webhook.id}/deliveries?event=order.exploded`, { key: shop.secretTest });
-    expect(unknownKind.body.error.details[0].message).toContain('customer.created');
+    expect(unknownKind.body.error.details![0]!.message).toContain('customer.created');
   });
 
   it('keeps deliveries of one webhook out of another', async () => {
@@ -280,9 +280,9 @@ describe('the delivery history', () => {
   });
 });
 
-const deliveryWhenCount = (webhookId: number, query: string, count: number) =>
+const deliveryWhenCount = (webhookId: number, query: Query, count: number) =>
   eventually(
     () => deliveries(shop.secretTest, webhookId, query),
-    (page) => page.pagination.total >= count,
+    (page) => page.pagination.total! >= count,
     10_000,
   );

@@ -43,7 +43,7 @@ describe('webhook registrations', () => {
 
     const list = await call('GET', '/v1/webhooks', { key: shop.secretTest });
     expect(list.status).toBe(200);
-    expect(list.body.data.find((item: { id: number }) => item.id === webhook.id).secret).toBe(`whsec_…${webhook.secret.slice(-4)}`);
+    expect(list.body.data.find((item: { id: number }) => item.id === webhook.id)!.secret).toBe(`whsec_…${webhook.secret.slice(-4)}`);
     expect(list.body.pagination).toMatchObject({ page: 1, per_page: 25 });
     expect(JSON.stringify(list.body)).not.toContain(webhook.secret);
   });
@@ -95,7 +95,7 @@ describe('webhook validation', () => {
   it('requires url and events and refuses unknown fields', async () => {
     const response = await call('POST', '/v1/webhooks', { key: shop.secretTest, body: { secret: 'mine' } });
     expect(response.status).toBe(422);
-    expect(response.body.error.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['events', 'secret', 'url']);
+    expect(response.body.error.details!.map((detail: { field: string }) => detail.field).sort()).toEqual(['events', 'secret', 'url']);
   });
 
   it('refuses unknown event kinds with 422 listing the valid ones', async () => {
@@ -104,17 +104,17 @@ describe('webhook validation', () => {
       body: { ...valid(), events: ['order.created', 'order.exploded'] },
     });
     expect(response.status).toBe(422);
-    const [detail] = response.body.error.details;
-    expect(detail.field).toBe('events.1');
-    expect(detail.message).toContain('"order.exploded"');
-    for (const kind of ['*', ...eventKinds]) expect(detail.message).toContain(kind);
+    const [detail] = response.body.error.details!;
+    expect(detail!.field).toBe('events.1');
+    expect(detail!.message).toContain('"order.exploded"');
+    for (const kind of ['*', ...eventKinds]) expect(detail!.message).toContain(kind);
   });
 
   it('refuses "*" mixed with kinds, and an empty list', async () => {
     for (const events of [['*', 'order.created'], []]) {
       const response = await call('POST', '/v1/webhooks', { key: shop.secretTest, body: { ...valid(), events } });
       expect(response.status, JSON.stringify(events)).toBe(422);
-      expect(response.body.error.details[0].field).toBe('events');
+      expect(response.body.error.details![0]!.field).toBe('events');
     }
   });
 
@@ -131,7 +131,7 @@ describe('webhook validation', () => {
     const before = (await call('GET', '/v1/webhooks?per_page=100', { key: shop.secretTest })).body.pagination.total;
     const response = await call('POST', '/v1/webhooks', { key: shop.secretTest, body: { ...valid(), url } });
     expect(response.status).toBe(422);
-    expect(response.body.error.details[0].field).toBe('url');
+    expect(response.body.error.details![0]!.field).toBe('url');
     expect((await call('GET', '/v1/webhooks?per_page=100', { key: shop.secretTest })).body.pagination.total).toBe(before);
   });
 

@@ -9,7 +9,7 @@ import { eventually } from '#test/support/wait';
  * Audit records reach the table through the log shipper (about 100 ms locally): read the log's
  * first page until `count` records match, or give the last reading after a few seconds.
  */
-export function auditRecords(key: string, query: string, count: number): Promise<any> {
+export function auditRecords(key: string, query: string, count: number) {
   return eventually(
     async () => {
       const response = await call('GET', `/v1/audit-logs?${query}`, { key });

@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { call, type ApiResponse } from './http';
+import type { DataOf } from './api-types';
+import { call } from './http';
 import { parseMail, type ParsedMail } from './mail';
 
 export const PASSWORD = 'correct horse battery';
@@ -44,7 +45,7 @@ export const resetCodeFor = (email: string, mark?: Set<string>): string | undefi
     .at(-1);
 
 /** Registers through the storefront and confirms with the mailed code: the confirmation's answer (201: the customer). */
-export async function signUp(publishable: string, input: { email: string; password?: string; name?: string }): Promise<ApiResponse> {
+export async function signUp(publishable: string, input: { email: string; password?: string; name?: string }) {
   const mark = mailMark();
   const registered = await call('POST', '/v1/auth/register', {
     key: publishable,
@@ -60,7 +61,7 @@ export async function signUp(publishable: string, input: { email: string; passwo
 export async function signIn(
   publishable: string,
   input: { email: string; password?: string; name?: string },
-): Promise<{ id: number; email: string; token: string; refresh: string; session: Record<string, any> }> {
+): Promise<{ id: number; email: string; token: string; refresh: string; session: DataOf<'POST', '/v1/auth/login'> }> {
   const confirmed = await signUp(publishable, input);
   expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
   const session = await call('POST', '/v1/auth/login', {

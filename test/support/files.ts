@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import type { Tenant } from '#shared/auth/principal';
 import { s3 } from '#shared/clients/s3';
 import { config } from '#shared/config';
+import type { BodyOf } from './api-types';
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -68,7 +69,7 @@ export async function uploadForm(
   key: string,
   file: { bytes: Uint8Array; name: string; type: string },
   fields: Record<string, string> = {},
-): Promise<{ status: number; body: any; headers: Headers }> {
+): Promise<{ status: number; body: BodyOf<'POST', '/v1/files'>; headers: Headers }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   form.set('file', new Blob([file.bytes], { type: file.type }), file.name);

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { Tenant } from '#shared/auth/principal';
 import { call, uniqueEmail } from './http';
 import { posterA2 } from '#test/support/products';
-import { storedEvents } from './store';
+import { carried, storedEvents } from './store';
 
 export async function newCustomer(key: string, overrides: Record<string, unknown> = {}) {
   const response = await call('POST', '/v1/customers', { key, body: { name: 'Anna Schmidt', email: uniqueEmail('orders'), ...overrides } });
@@ -33,6 +33,6 @@ export const stockOf = async (key: string, productId: number): Promise<number> =
 /** Kinds of the events about one order, sorted by name (ids order events by millisecond only). */
 export const orderEventKinds = async (tenant: Tenant, orderId: number): Promise<string[]> =>
   (await storedEvents(tenant))
-    .filter((event) => event.data?.order?.id === orderId)
+    .filter((event) => carried(event, 'order')?.id === orderId)
     .map((event) => String(event.kind))
     .sort();

@@ -1,5 +1,6 @@
 /** Helpers for the production tests: machines, job moves and whole orders produced over HTTP. */
 import { expect } from 'vitest';
+import type { DataOf } from './api-types';
 import { call } from './http';
 
 export async function newMachine(key: string, overrides: Record<string, unknown> = {}) {
@@ -19,10 +20,18 @@ export const getJob = async (key: string, jobId: number) => (await call('GET', `
 export const getMachine = async (key: string, machineId: number) =>
   (await call('GET', `/v1/production/machines/${machineId}`, { key })).body.data;
 
-/** The jobs of an order, in queue order. */
-export async function jobsOfOrder(key: string, orderId: number): Promise<any[]> {
+type Job = DataOf<'GET', '/v1/production/jobs/{id}'>;
+type AtLeast<Count extends number, Found extends Job[] = []> = Found['length'] extends Count
+  ? [...Found, ...Job[]]
+  : AtLeast<Count, [...Found, Job]>;
+
+/** The jobs of an order, in queue order; with `atLeast`, checked to be that many or more (the first ones then typed as there). */
+export async function jobsOfOrder(key: string, orderId: number): Promise<Job[]>;
+export async function jobsOfOrder<Count extends 1 | 2 | 3>(key: string, orderId: number, atLeast: Count): Promise<AtLeast<Count>>;
+export async function jobsOfOrder(key: string, orderId: number, atLeast = 0): Promise<Job[]> {
   const response = await call('GET', `/v1/production/jobs?order_id=${orderId}`, { key });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
+  expect(response.body.data.length, `jobs of order ${orderId}`).toBeGreaterThanOrEqual(atLeast);
   return response.body.data;
 }
 

@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendcloudSignature } from '#shared/shipments/carriers/sendcloud-signature';
+import type { BodyOf } from './api-types';
 
 export interface Scripted {
   status: number;
@@ -34,7 +35,16 @@ export interface Received {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
-  body: any;
+  body: unknown;
+}
+
+/** What the fake reads of an announcement (`POST /shipments/announce`); anything may be missing. */
+interface AnnounceBody {
+  to_address?: Record<string, unknown>;
+  ship_with?: { properties?: { shipping_option_code?: string } };
+  parcels?: unknown[];
+  external_reference_id?: string | null;
+  order_number?: string | null;
 }
 
 interface FakeParcel {
@@ -76,7 +86,12 @@ export interface FakeSendcloud {
   /** Tracking events (the documented `events` items) of a tracking number. */
   setTracking(trackingNumber: string, events: Record<string, unknown>[]): void;
   /** POSTs `payload` to `url` as Sendcloud's webhook does, signed with `secret` (default: the fake's secret key). */
-  sendCallback(url: string, payload: unknown, secret?: string | null): Promise<{ status: number; body: any }>;
+  /** Our callback route's answer (it goes to the API under test, not to the fake). */
+  sendCallback(
+    url: string,
+    payload: unknown,
+    secret?: string | null,
+  ): Promise<{ status: number; body: BodyOf<'POST', '/v1/carriers/sendcloud/webhook/{token}'> }>;
   close(): Promise<void>;
 }
 
@@ -118,17 +133,18 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     errors: failed ? [{ status: '500', code: 'parcel_announcement_error', detail: 'Service error: the carrier is unreachable' }] : [],
   });
 
-  function announce(body: any, res: ServerResponse): void {
+  function announce(received: unknown, res: ServerResponse): void {
+    const body = (typeof received === 'object' && received !== null ? received : {}) as AnnounceBody;
     const missing: [string, string][] = [];
-    const to = body?.to_address ?? {};
+    const to = body.to_address ?? {};
     for (const field of ['name', 'address_line_1', 'postal_code', 'city', 'country_code']) {
       if (!to[field]) missing.push([`/to_address/${field}`, 'This field is required.']);
     }
-    if (!body?.ship_with?.properties?.shipping_option_code)
-      missing.push(['/ship_with/properties/shipping_option_code', 'This field is required.']);
-    if (!Array.isArray(body?.parcels) || body.parcels.length === 0) missing.push(['/parcels', 'This field is required.']);
-    if (Array.isArray(body?.parcels) && body.parcels.length > 15)
-      missing.push(['/parcels', 'Ensure this field has no more than 15 elements.']);
+    const option = body.ship_with?.properties?.shipping_option_code;
+    if (!option) missing.push(['/ship_with/properties/shipping_option_code', 'This field is required.']);
+    const requested = Array.isArray(body.parcels) ? body.parcels : [];
+    if (requested.length === 0) missing.push(['/parcels', 'This field is required.']);
+    if (requested.length > 15) missing.push(['/parcels', 'Ensure this field has no more than 15 elements.']);
     if (missing.length) {
       return send(res, 400, {
         errors: missing.map(([pointer, detail]) => ({ status: '400', code: 'required', detail, source: { pointer } })),
@@ -138,17 +154,17 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     const existing =
       reference === null ? undefined : [...shipments.values()].find((candidate) => candidate.external_reference_id === reference);
     if (existing) return send(res, 409, { data: shipmentView(existing) });
-    const failed = body.ship_with.properties.shipping_option_code === 'fake:announcement_failed';
+    const failed = option === 'fake:announcement_failed';
     const shipment: FakeShipment = {
       id: randomUUID(),
       external_reference_id: reference,
       order_number: body.order_number ?? null,
       parcels: [],
       cancelled: false,
-      queuedCancel: body.ship_with.properties.shipping_option_code === 'fake:queued_cancel',
+      queuedCancel: option === 'fake:queued_cancel',
       failed,
     };
-    shipment.parcels = body.parcels.map(() => {
+    shipment.parcels = requested.map(() => {
       const parcel = { id: nextParcel++, tracking_number: `3SYZXG${nextParcel}`, shipmentId: shipment.id };
       parcels.set(parcel.id, parcel);
       return parcel;
@@ -157,7 +173,7 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     send(res, 201, { data: shipmentView(shipment) });
   }
 
-  function handle(method: string, path: string, url: URL, req: IncomingMessage, body: any, res: ServerResponse): void {
+  function handle(method: string, path: string, url: URL, req: IncomingMessage, body: unknown, res: ServerResponse): void {
     if (method === 'POST' && path === '/shipments/announce') return announce(body, res);
     if (method === 'GET' && path === '/shipments') {
       const reference = url.searchParams.get('external_reference_id');
@@ -210,7 +226,7 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     const url = new URL(req.url ?? '/', 'http://fake');
     const path = url.pathname.replace(/^\/api\/v3/, '');
     const method = req.method ?? 'GET';
-    let body: any;
+    let body: unknown;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {

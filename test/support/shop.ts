@@ -10,7 +10,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { call } from './http';
 import { newOrder, putOrder } from './orders';
 import { produceOrder } from './production';
-import { storedEvents } from './store';
+import { storedEvents, type StoredEventItem } from './store';
 
 export interface Shop {
   accountId: string;
@@ -59,7 +59,7 @@ export async function readyOrder(key: string, body: Record<string, unknown>) {
  * The events `work` added to `tenant`'s outbox, in stored order (read before and after, so the
  * tenant should be the test's own: a freshShop's).
  */
-export async function eventsOf(tenant: Tenant, work: () => Promise<unknown>): Promise<Record<string, any>[]> {
+export async function eventsOf(tenant: Tenant, work: () => Promise<unknown>): Promise<StoredEventItem[]> {
   const seen = new Set((await storedEvents(tenant)).map((event) => event.event_id));
   await work();
   return (await storedEvents(tenant)).filter((event) => !seen.has(event.event_id));

@@ -1,6 +1,7 @@
 /** Helpers for the webhook tests: registrations, delivery history (isolated accounts: test/support/shop.ts). */
 import { expect, onTestFinished } from 'vitest';
-import { call } from './http';
+import type { DataOf } from './api-types';
+import { call, type Query } from './http';
 import { eventually } from '#test/support/wait';
 
 export { freshShop, type Shop } from './shop';
@@ -24,10 +25,10 @@ export async function registerForTest(key: string, body: Record<string, unknown>
   return webhook;
 }
 
-export async function deliveries(key: string, webhookId: number, query = '') {
+export async function deliveries(key: string, webhookId: number, query: Query = '') {
   const response = await call('GET', `/v1/webhooks/${webhookId}/deliveries${query}`, { key });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body as { data: any[]; pagination: { total: number } };
+  return response.body;
 }
 
 /** The delivery with its attempts, once `done` holds (the pipeline is asynchronous). */
@@ -35,7 +36,7 @@ export async function deliveryWhen(
   key: string,
   webhookId: number,
   deliveryId: string,
-  done: (delivery: any) => boolean,
+  done: (delivery: DataOf<'GET', '/v1/webhooks/{id}/deliveries/{deliveryId}'>) => boolean,
   timeoutMs = 15_000,
 ) {
   const delivery = await eventually(

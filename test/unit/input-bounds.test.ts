@@ -124,9 +124,9 @@ describe('pages', () => {
   });
 
   it('are documented as bounded integers', () => {
-    const document = buildOpenApiDocument() as any;
-    const page = document.paths['/v1/products'].get.parameters.find((parameter: any) => parameter.name === 'page');
-    expect(page.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 });
+    const list = buildOpenApiDocument().paths!['/v1/products']!.get as { parameters: { name: string; schema: unknown }[] };
+    const page = list.parameters.find((parameter) => parameter.name === 'page');
+    expect(page?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 });
   });
 });
 
@@ -236,13 +236,13 @@ describe('the OpenAPI document', () => {
   });
 
   it('marks the unprefixed spec aliases as aliases of their /v1 operation', () => {
-    const document = buildOpenApiDocument() as any;
-    const alias = document.paths['/legacy-products'].get;
+    const document = buildOpenApiDocument() as unknown as { paths: Record<string, Record<string, { deprecated?: boolean }>> };
+    const alias = document.paths['/legacy-products']!.get;
     expect(alias).toMatchObject({ deprecated: true, 'x-alias-of': 'GET /v1/legacy-products' });
-    expect(document.paths['/api/v1/webhooks/{id}/test'].post).toMatchObject({
+    expect(document.paths['/api/v1/webhooks/{id}/test']!.post).toMatchObject({
       deprecated: true,
       'x-alias-of': 'POST /v1/webhooks/{id}/test',
     });
-    expect(document.paths['/v1/legacy-products'].get.deprecated).toBeUndefined();
+    expect(document.paths['/v1/legacy-products']!.get!.deprecated).toBeUndefined();
   });
 });

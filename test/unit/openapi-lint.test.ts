@@ -56,8 +56,11 @@ describe('the OpenAPI document', () => {
 });
 
 describe('nullable objects in the OpenAPI document', () => {
-  const schemas = (buildOpenApiDocument() as unknown as { components: { schemas: Record<string, Record<string, any>> } }).components
-    .schemas;
+  const schemas = (
+    buildOpenApiDocument() as unknown as {
+      components: { schemas: Record<string, { nullable?: boolean; properties: Record<string, unknown> }> };
+    }
+  ).components.schemas;
 
   it('are a typed nullable reference, and no component itself is nullable', () => {
     const nullableRef = (id: string) => ({ type: 'object', nullable: true, allOf: [{ $ref: `#/components/schemas/${id}` }] });

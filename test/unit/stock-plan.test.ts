@@ -11,7 +11,11 @@ const product = (id: number, stock: Partial<ProductRecord['stock']> = {}): Produ
 
 const catalogue = (...products: ProductRecord[]) => new Map(products.map((entry) => [entry.id, entry]));
 const updateOf = (part: { item: { Update?: unknown; ConditionCheck?: unknown } }) =>
-  (part.item.Update ?? part.item.ConditionCheck) as Record<string, any>;
+  (part.item.Update ?? part.item.ConditionCheck) as {
+    ConditionExpression: string;
+    UpdateExpression?: string;
+    ExpressionAttributeValues: Record<string, unknown>;
+  };
 
 describe('the stock plan of an order (pure: from the products already read)', () => {
   it('takes stock that stays above the threshold with a condition that leaves room, and no event', () => {
@@ -32,9 +36,10 @@ describe('the stock plan of an order (pure: from the products already read)', ()
     expect(plan.events).toHaveLength(1);
     const event = plan.events[0]!.Put!.Item!;
     expect(event.kind).toBe('stock.low');
-    expect((event.data as any).product.stock).toEqual({ tracked: true, quantity: 3, low_threshold: 3 });
+    const data = event.data as { product: Record<string, unknown> };
+    expect(data.product.stock).toEqual({ tracked: true, quantity: 3, low_threshold: 3 });
     // A slim product: the event item holds it twice (data and data_json), whatever the product's size.
-    expect(Object.keys((event.data as any).product)).toEqual(['id', 'name', 'stock']);
+    expect(Object.keys(data.product)).toEqual(['id', 'name', 'stock']);
     expect(JSON.parse(String(event.data_json))).toEqual(event.data);
   });
 
