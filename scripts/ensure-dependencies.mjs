@@ -22,7 +22,7 @@
  * Chromium: the end-to-end tests drive Debian's `chromium` (/usr/bin/chromium, or CHROMIUM_PATH).
  * Document tools: the invoice document tests (test/unit/invoice-pdf.test.ts, e-invoice.test.ts)
  * read PDFs with poppler-utils (pdftotext, pdftoppm, pdfinfo, pdffonts, pdfdetach) and validate
- * XML with libxml2-utils (xmllint). Whatever is missing is installed with apt-get if this process may
+ * XML with libxml2-utils (xmllint), and check PDF structure with qpdf. Whatever is missing is installed with apt-get if this process may
  * (root, apt-get present); otherwise this fails with the command to run. It never lets the tests
  * skip quietly.
  */
@@ -217,6 +217,7 @@ function ensureChromium() {
 const DOCUMENT_TOOLS = {
   'poppler-utils': ['pdftotext', 'pdftoppm', 'pdfinfo', 'pdffonts', 'pdfdetach'],
   'libxml2-utils': ['xmllint'],
+  qpdf: ['qpdf'],
 };
 
 function ensureDocumentTools() {

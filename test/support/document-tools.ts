@@ -1,6 +1,6 @@
 /**
  * The Debian tools the invoice document tests read PDFs and XML with: poppler-utils (pdftotext,
- * pdftoppm, pdfinfo, pdffonts, pdfdetach) and libxml2-utils (xmllint). `npm test` installs them
+ * pdftoppm, pdfinfo, pdffonts, pdfdetach), libxml2-utils (xmllint) and qpdf. `npm test` installs them
  * (scripts/ensure-dependencies.mjs --chromium); a missing tool fails the test with the command
  * to run instead of skipping it.
  */
@@ -18,6 +18,7 @@ const PACKAGE_OF: Record<string, string> = {
   pdffonts: 'poppler-utils',
   pdfdetach: 'poppler-utils',
   xmllint: 'libxml2-utils',
+  qpdf: 'qpdf',
 };
 
 export interface ToolResult {
@@ -70,7 +71,7 @@ export function facturXSchema(profile: 'EN16931' | 'EXTENDED'): string {
 
 /** Namespace-prefixed steps (ram:Foo) as local-name() tests: xmllint --xpath cannot bind prefixes. */
 export function localNames(path: string): string {
-  return path.replace(/\b(?:rsm|ram|udt|qdt|ubl|cac|cbc):([A-Za-z]+)/g, "*[local-name()='$1']");
+  return path.replace(/\b(?:rsm|ram|udt|qdt|ubl|cac|cbc|rdf|dc|pdf|xmp|pdfaid):([A-Za-z]+)/g, "*[local-name()='$1']");
 }
 
 /** XPath 1.0 string() of `expression` (prefixed steps allowed). */

@@ -9,6 +9,8 @@
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { PDFRawStream } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFStream } from '@cantoo/pdf-lib';
 import { describe, expect, it, vi } from 'vitest';
 import { esbuildOptions } from '#infra/bundling';
 import type { InvoiceDocument } from '#shared/invoices/document';
@@ -252,6 +254,37 @@ describe('Factur-X hybrid', () => {
     expect(text).toContain(doc.invoice_number);
     expect(text).toContain('Zofia Łódź-Müller');
     expect(tool('pdftotext', ['-raw', file, '-']).stdout).toMatch(/^TEST$/m);
+  });
+
+  it('writes PDF/A-3 metadata for a non-ASCII seller: UTF-8 XMP agreeing with the document information, a complete ICC profile', async () => {
+    const name = 'Druckerei Müller & Łukasiewicz GmbH';
+    const pdf = await renderFacturXPdf(shortInvoice({ seller: { legal_name: name } }));
+    const file = writeScratch(`factur-x-${++counter}.pdf`, pdf);
+    expect(tool('qpdf', ['--check', file]).stdout).toContain('No syntax or stream encoding errors found');
+
+    const loaded = await PDFDocument.load(pdf, { updateMetadata: false });
+    const metadata = loaded.catalog.lookup(PDFName.of('Metadata'), PDFStream) as PDFRawStream;
+    expect(metadata.dict.get(PDFName.of('Filter'))).toBeUndefined();
+    // fatal: a byte that is not UTF-8 (the library wrote ü as 0xFC) throws here.
+    const xmp = new TextDecoder('utf-8', { fatal: true }).decode(metadata.getContents());
+    expect(xmp.startsWith('<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>')).toBe(true);
+    const xmpFile = writeScratch(`factur-x-${counter}.xmp`, xmp);
+    tool('xmllint', ['--noout', xmpFile]); // well-formed, or it throws
+    const read = (path: string) => xpathString(xmpFile, path);
+    expect(read('//dc:creator//rdf:li')).toBe(name);
+    // The document information dictionary says what the XMP says (PDF/A-3, ISO 19005-3 6.6.2.3.1).
+    expect(loaded.getAuthor()).toBe(name);
+    expect(read('//dc:title//rdf:li')).toBe(loaded.getTitle());
+    expect(read('//dc:description//rdf:li')).toBe(loaded.getSubject());
+    expect(loaded.getTitle()).toContain(name);
+    expect(read('//pdf:Producer')).toBe(loaded.getProducer());
+    expect(read('//xmp:CreatorTool')).toBe(loaded.getCreator());
+    expect(read('//pdf:Keywords')).toBe(loaded.getKeywords());
+    expect(read('//pdfaid:part')).toBe('3');
+
+    const intent = loaded.catalog.lookup(PDFName.of('OutputIntents'), PDFArray).lookup(0, PDFDict);
+    const profile = intent.lookup(PDFName.of('DestOutputProfile'), PDFStream);
+    expect(profile.dict.get(PDFName.of('N'))).toEqual(PDFNumber.of(3));
   });
 
   it(

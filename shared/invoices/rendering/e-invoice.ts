@@ -9,6 +9,7 @@ import type { InvoiceDocument } from '#shared/invoices/document';
 import { logger } from '#shared/logger';
 import { withXmlSafeText } from '#shared/schemas/text';
 import { toEInvoice } from './e-invoice-mapping';
+import { installPdfaMetadata } from './pdfa-metadata';
 import { renderInvoicePdf } from './pdf';
 
 export { toEInvoice } from './e-invoice-mapping';
@@ -45,6 +46,7 @@ export async function renderEInvoiceXml(unsafe: InvoiceDocument, syntax: EInvoic
 export async function renderFacturXPdf(unsafe: InvoiceDocument): Promise<Uint8Array> {
   const doc = withXmlSafeText(unsafe);
   const invoice = toEInvoice(doc); // first, so an invoice that does not reconcile fails before the PDF is drawn
+  installPdfaMetadata(HYBRID_FORMAT);
   const pdf = await renderInvoicePdf(doc);
   const output = await service.generate(invoice, {
     format: HYBRID_FORMAT,
