@@ -20,6 +20,9 @@ export interface Binding {
   /** BT-31, BT-32 */
   sellerVatId: string;
   sellerTaxNumber: string;
+  /** BT-29, BT-30 (BR-CO-26 wants one of them or BT-31) */
+  sellerIdentifier: string;
+  sellerLegalRegistration: string;
   /** BG-6: BT-41, BT-42, BT-43 */
   sellerContactName: string;
   sellerContactPhone: string;
@@ -81,6 +84,8 @@ export const cii: Binding = {
   buyerEndpointScheme: `${BUYER}/ram:URIUniversalCommunication/ram:URIID/@schemeID`,
   sellerVatId: `${SELLER}/ram:SpecifiedTaxRegistration/ram:ID[@schemeID='VA']`,
   sellerTaxNumber: `${SELLER}/ram:SpecifiedTaxRegistration/ram:ID[@schemeID='FC']`,
+  sellerIdentifier: `${SELLER}/ram:ID`,
+  sellerLegalRegistration: `${SELLER}/ram:SpecifiedLegalOrganization/ram:ID`,
   sellerContactName: `${SELLER}/ram:DefinedTradeContact/ram:PersonName`,
   sellerContactPhone: `${SELLER}/ram:DefinedTradeContact/ram:TelephoneUniversalCommunication/ram:CompleteNumber`,
   sellerContactEmail: `${SELLER}/ram:DefinedTradeContact/ram:EmailURIUniversalCommunication/ram:URIID`,
@@ -133,6 +138,8 @@ export const ubl: Binding = {
   buyerEndpointScheme: `${U_BUYER}/cbc:EndpointID/@schemeID`,
   sellerVatId: `${U_SELLER}/cac:PartyTaxScheme[cac:TaxScheme/cbc:ID='VAT']/cbc:CompanyID`,
   sellerTaxNumber: `${U_SELLER}/cac:PartyTaxScheme[cac:TaxScheme/cbc:ID!='VAT']/cbc:CompanyID`,
+  sellerIdentifier: `${U_SELLER}/cac:PartyIdentification/cbc:ID`,
+  sellerLegalRegistration: `${U_SELLER}/cac:PartyLegalEntity/cbc:CompanyID`,
   sellerContactName: `${U_SELLER}/cac:Contact/cbc:Name`,
   sellerContactPhone: `${U_SELLER}/cac:Contact/cbc:Telephone`,
   sellerContactEmail: `${U_SELLER}/cac:Contact/cbc:ElectronicMail`,

@@ -128,6 +128,9 @@ function checkRules(file: string, binding: Binding, doc: InvoiceDocument, syntax
   expect([text(binding.sellerEndpoint), text(binding.sellerEndpointScheme)], 'BT-34').toEqual([doc.seller.email, 'EM']);
   expect([text(binding.buyerEndpoint), text(binding.buyerEndpointScheme)], 'BT-49').toEqual([doc.buyer.email, 'EM']);
   expect(text(binding.sellerVatId) || text(binding.sellerTaxNumber), 'BR-DE-16').not.toBe('');
+  expect(text(binding.sellerIdentifier) || text(binding.sellerLegalRegistration) || text(binding.sellerVatId), 'BR-CO-26').not.toBe('');
+  // Without a VAT ID the tax number identifies the seller (BT-29), in both syntaxes.
+  if (!doc.seller.vat_id) expect(text(binding.sellerIdentifier), 'BT-29').toBe(doc.seller.tax_number ?? doc.seller.legal_name);
   expect([text(binding.sellerContactName), text(binding.sellerContactEmail)], 'BR-DE-2, -5, -7').toEqual([
     doc.seller.legal_name,
     doc.seller.email,
@@ -254,6 +257,16 @@ describe('Factur-X hybrid', () => {
     expect(text).toContain(doc.invoice_number);
     expect(text).toContain('Zofia Łódź-Müller');
     expect(tool('pdftotext', ['-raw', file, '-']).stdout).toMatch(/^TEST$/m);
+  });
+
+  it('embeds the seller identifier of a seller without VAT ID too: the attached XML is the standalone CII', async () => {
+    const doc = shortInvoice({ seller: { vat_id: null } });
+    const [pdf, xml] = await Promise.all([renderFacturXPdf(doc), renderEInvoiceXml(doc, 'cii')]);
+    const file = writeScratch(`factur-x-${++counter}.pdf`, pdf);
+    const attached = writeScratch(`factur-x-${counter}.xml`, '');
+    tool('pdfdetach', ['-save', '1', '-o', attached, file]);
+    expect(readFileSync(attached, 'utf8')).toBe(xml);
+    expect(xpathString(attached, cii.sellerIdentifier), 'BT-29').toBe('30/123/45678');
   });
 
   it('writes PDF/A-3 metadata for a non-ASCII seller: UTF-8 XMP agreeing with the document information, a complete ICC profile', async () => {

@@ -9,6 +9,7 @@ import type { InvoiceDocument } from '#shared/invoices/document';
 import { logger } from '#shared/logger';
 import { withXmlSafeText } from '#shared/schemas/text';
 import { toEInvoice } from './e-invoice-mapping';
+import { installCiiSellerIdentifier } from './cii-seller-identifier';
 import { installPdfaMetadata } from './pdfa-metadata';
 import { renderInvoicePdf } from './pdf';
 
@@ -39,6 +40,7 @@ function text(output: string | Uint8Array): string {
  */
 export async function renderEInvoiceXml(unsafe: InvoiceDocument, syntax: EInvoiceSyntax): Promise<string> {
   const doc = withXmlSafeText(unsafe);
+  installCiiSellerIdentifier(FORMATS.cii);
   return text(await service.generate(toEInvoice(doc), { format: FORMATS[syntax], lang: LANG }));
 }
 
@@ -46,6 +48,7 @@ export async function renderEInvoiceXml(unsafe: InvoiceDocument, syntax: EInvoic
 export async function renderFacturXPdf(unsafe: InvoiceDocument): Promise<Uint8Array> {
   const doc = withXmlSafeText(unsafe);
   const invoice = toEInvoice(doc); // first, so an invoice that does not reconcile fails before the PDF is drawn
+  installCiiSellerIdentifier(FORMATS.cii);
   installPdfaMetadata(HYBRID_FORMAT);
   const pdf = await renderInvoicePdf(doc);
   const output = await service.generate(invoice, {

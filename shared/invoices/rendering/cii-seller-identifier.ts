@@ -1,0 +1,70 @@
+/**
+ * The seller identifier (BT-29) in the CII syntax. @e-invoice-eu/core (2.3.x) maps the seller's
+ * `cac:PartyIdentification` into UBL but never into CII's `ram:SellerTradeParty/ram:ID`, so a
+ * seller without a VAT ID — identified by its tax number (e-invoice-mapping.ts) — has no
+ * identifier at all in the CII and breaks BR-CO-26 ("BT-29, BT-30 or BT-31 shall be present").
+ *
+ * `installCiiSellerIdentifier` wraps the library's CII step (`generate` of its CII formatter,
+ * which the Factur-X hybrid calls too, so the embedded XML gets it as well): it hands the
+ * identifier the UBL-shaped invoice carries to the library's `postProcess` of that one call,
+ * which puts it first in the seller party, where the CII schema wants `ram:ID`.
+ */
+import { FormatFactoryService } from '@e-invoice-eu/core';
+import type { Invoice as EInvoice } from '@e-invoice-eu/core';
+
+type CiiNode = Record<string, unknown>;
+
+interface CiiStep {
+  generate(invoice: EInvoice, options: unknown): Promise<string | Uint8Array>;
+  postProcess(cii: CiiNode): void;
+}
+
+const child = (node: unknown, name: string): CiiNode | undefined =>
+  typeof node === 'object' && node !== null ? ((node as CiiNode)[name] as CiiNode | undefined) : undefined;
+
+/** The seller identifier the UBL-shaped invoice carries (BT-29), if any. */
+function sellerIdentifierOf(invoice: EInvoice): string | undefined {
+  const party = invoice['ubl:Invoice']['cac:AccountingSupplierParty']['cac:Party'];
+  const identifications = party['cac:PartyIdentification'];
+  const first = Array.isArray(identifications) ? identifications[0] : identifications;
+  const id = first?.['cbc:ID'];
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** `cii` with `id` as the seller party's first element, unless it has one. */
+export function withSellerIdentifier(cii: CiiNode, id: string): void {
+  const agreement = child(
+    child(child(cii, 'rsm:CrossIndustryInvoice'), 'rsm:SupplyChainTradeTransaction'),
+    'ram:ApplicableHeaderTradeAgreement',
+  );
+  const seller = child(agreement, 'ram:SellerTradeParty');
+  if (!agreement || !seller || seller['ram:ID'] !== undefined) return;
+  // Rebuilt rather than assigned: the XML follows the object's key order, and ram:ID comes first.
+  agreement['ram:SellerTradeParty'] = { 'ram:ID': id, ...seller };
+}
+
+let installed = false;
+
+/** Wraps the library's CII step, once per process (see above). */
+export function installCiiSellerIdentifier(ciiFormat: string): void {
+  if (installed) return;
+  const formatter = new FormatFactoryService().createFormatService(ciiFormat, { log() {}, warn() {}, error() {} });
+  let owner: object | null = Object.getPrototypeOf(formatter) as object | null;
+  while (owner && !Object.hasOwn(owner, 'generate')) owner = Object.getPrototypeOf(owner) as object | null;
+  if (!owner || !Object.hasOwn(owner, 'postProcess')) throw new Error(`${ciiFormat}: the e-invoice library's CII step is not where it was`);
+  const step = owner as CiiStep;
+  const generate = step.generate;
+  step.generate = function (this: CiiStep, invoice, options) {
+    const id = sellerIdentifierOf(invoice);
+    if (id !== undefined) {
+      // This formatter instance serves this one call (the library makes one per generate).
+      const postProcess = step.postProcess;
+      this.postProcess = (cii) => {
+        postProcess.call(this, cii);
+        withSellerIdentifier(cii, id);
+      };
+    }
+    return generate.call(this, invoice, options);
+  };
+  installed = true;
+}
