@@ -9,8 +9,8 @@
  * identifier the UBL-shaped invoice carries to the library's `postProcess` of that one call,
  * which puts it first in the seller party, where the CII schema wants `ram:ID`.
  */
-import { FormatFactoryService } from '@e-invoice-eu/core';
 import type { Invoice as EInvoice } from '@e-invoice-eu/core';
+import { replaceLibraryStep } from './library-steps';
 
 type CiiNode = Record<string, unknown>;
 
@@ -43,28 +43,23 @@ export function withSellerIdentifier(cii: CiiNode, id: string): void {
   agreement['ram:SellerTradeParty'] = { 'ram:ID': id, ...seller };
 }
 
-let installed = false;
-
-/** Wraps the library's CII step, once per process (see above). */
+/** Wraps the library's CII step (see above; library-steps.ts). */
 export function installCiiSellerIdentifier(ciiFormat: string): void {
-  if (installed) return;
-  const formatter = new FormatFactoryService().createFormatService(ciiFormat, { log() {}, warn() {}, error() {} });
-  let owner: object | null = Object.getPrototypeOf(formatter) as object | null;
-  while (owner && !Object.hasOwn(owner, 'generate')) owner = Object.getPrototypeOf(owner) as object | null;
-  if (!owner || !Object.hasOwn(owner, 'postProcess')) throw new Error(`${ciiFormat}: the e-invoice library's CII step is not where it was`);
-  const step = owner as CiiStep;
-  const generate = step.generate;
-  step.generate = function (this: CiiStep, invoice, options) {
-    const id = sellerIdentifierOf(invoice);
-    if (id !== undefined) {
-      // This formatter instance serves this one call (the library makes one per generate).
-      const postProcess = step.postProcess;
-      this.postProcess = (cii) => {
-        postProcess.call(this, cii);
-        withSellerIdentifier(cii, id);
-      };
-    }
-    return generate.call(this, invoice, options);
-  };
-  installed = true;
+  replaceLibraryStep<CiiStep, 'generate'>(
+    ciiFormat,
+    'generate',
+    (generate) =>
+      function (this: CiiStep, invoice, options) {
+        const id = sellerIdentifierOf(invoice);
+        if (id !== undefined) {
+          // This formatter instance serves this one call (the library makes one per generate).
+          const postProcess = this.postProcess;
+          this.postProcess = (cii) => {
+            postProcess.call(this, cii);
+            withSellerIdentifier(cii, id);
+          };
+        }
+        return generate.call(this, invoice, options);
+      },
+  );
 }

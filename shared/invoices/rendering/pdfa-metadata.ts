@@ -20,7 +20,7 @@
  * module's pdf-lib classes: under Node the library may load pdf-lib's CommonJS build while this
  * module gets its ES build, two copies whose names and classes do not match each other.
  */
-import { FormatFactoryService } from '@e-invoice-eu/core';
+import { replaceLibraryStep } from './library-steps';
 import type { PDFArray, PDFDict, PDFDocument, PDFName, PDFObject, PDFStream } from '@cantoo/pdf-lib';
 
 /** What the library's XMP step is: a method of its Factur-X formatter, private in its typings. */
@@ -80,15 +80,7 @@ export function writePdfaMetadata(pdfDoc: PDFDocument, libraryXmp: string): void
   pdfDoc.catalog.set(nameIn(pdfDoc, 'Metadata'), pdfDoc.context.register(stream));
 }
 
-let installed = false;
-
-/** Replaces the library's XMP step with writePdfaMetadata, once per process. */
+/** Replaces the library's XMP step with writePdfaMetadata (library-steps.ts). */
 export function installPdfaMetadata(format: string): void {
-  if (installed) return;
-  const formatter = new FormatFactoryService().createFormatService(format, { log() {}, warn() {}, error() {} });
-  let owner: object | null = Object.getPrototypeOf(formatter) as object | null;
-  while (owner && !Object.hasOwn(owner, 'addMetadata')) owner = Object.getPrototypeOf(owner) as object | null;
-  if (!owner) throw new Error(`${format}: the e-invoice library has no addMetadata step to replace`);
-  (owner as MetadataStep).addMetadata = writePdfaMetadata;
-  installed = true;
+  replaceLibraryStep<MetadataStep, 'addMetadata'>(format, 'addMetadata', () => writePdfaMetadata);
 }
