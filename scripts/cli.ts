@@ -1,16 +1,18 @@
 /**
- * What the operator CLIs (`npm run accounts`, `npm run events`) share: reading the command line
- * strictly — a mistyped option (with a suggestion), a stray word, an option the command does not
- * take, or brackets copied from the usage are refused with one line and the usage, exit code 2,
- * never ignored — and finding the running local stack.
+ * What the operator CLIs (`npm run accounts`, `npm run events`, `npm run deploy`) share: reading
+ * the command line strictly — a mistyped option (with a suggestion), a stray word, an option the
+ * command does not take, or brackets copied from the usage are refused with one line and the
+ * usage, exit code 2, never ignored — and finding the running local stack.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { runningStacks, runningStacksDir } from '#local-aws/running-stacks';
 import { dataDir, endpointsFile, readEndpoints, type EndpointsState } from '#local-aws/state';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-/** The values of the options given: strings, or true for flags. */
-type Values<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string } & { help?: boolean };
+/** The values of the options given: strings (a list for a `multiple` option), or true for flags. */
+type Values<O extends Options> = {
+  [K in keyof O]?: O[K] extends { multiple: true } ? string[] : O[K]['type'] extends 'boolean' ? boolean : string;
+} & { help?: boolean };
 
 export interface CliSpec<O extends Options> {
   /** `accounts`, `events`: how the program is run (`npm run <program> -- …`). */
