@@ -12,7 +12,6 @@ import type { GetAccountSettingsCommandOutput } from '@aws-sdk/client-lambda';
 import { NotFoundException, type GetAccountCommandOutput, type GetEmailIdentityCommandOutput } from '@aws-sdk/client-sesv2';
 import { ParameterNotFound } from '@aws-sdk/client-ssm';
 import { STSServiceException } from '@aws-sdk/client-sts';
-import { CredentialsProviderError } from '@smithy/core/config';
 import { describe, expect, it } from 'vitest';
 import { stageConfig } from '#infra/stages';
 import { workers } from '#shared/workers';
@@ -21,6 +20,14 @@ import { cdkDeployCommand, parseContexts, passthroughContextKeys, shellLine, typ
 import { assumedConcurrency, checkConcurrency } from '#scripts/deploy/concurrency';
 import type { PreflightClients } from '#scripts/deploy/preflight';
 import { deploy, type DeployRequest } from '#scripts/deploy/run';
+
+/**
+ * What the SDK's default credential chain throws when no provider has credentials: smithy's
+ * CredentialsProviderError, with this name and message (the checks read the name only; smithy's
+ * package is the SDK's own dependency, not this project's).
+ */
+const credentialsProviderError = () =>
+  Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
 
 const ACCOUNT = '123456789012';
 const REGION = 'eu-central-1';
@@ -57,7 +64,7 @@ function fakeAws(state: AccountState) {
       async send() {
         calls.push('sts:GetCallerIdentity');
         // The SDK's credential chain fails before any request leaves.
-        if (state.credentials === 'missing') throw new CredentialsProviderError('Could not load credentials from any providers', false);
+        if (state.credentials === 'missing') throw credentialsProviderError();
         if (state.credentials === 'expired') {
           // STS answers 403 with the code ExpiredToken, which the client models as no class of its own.
           throw new STSServiceException({
