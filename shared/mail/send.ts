@@ -47,7 +47,7 @@ const refusals = new Map<string, string>(
 export async function sendMail(message: MailMessage): Promise<SentMail> {
   const { mailFrom, mailDir } = mailConfig();
   if (mailDir) {
-    // Locally any sender will do; the placeholder is the one infra/stages.ts gives a stage.
+    // Locally any sender will do: a placeholder under the reserved .example domain, which no deployed stage may use (infra/stages.ts).
     const raw = await composeRawMessage(message, mailFrom || `invoices@${config().stage}.print-shop.example`);
     return writeToFolder(raw, mailDir);
   }

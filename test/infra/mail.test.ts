@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { mailEnv } from '#shared/mail/config';
 import { routes, type RouteDefinition } from '#shared/routes';
 import { SEND_MAIL_ACTIONS } from '#infra/grants';
-import { mailIdentityOf, stageConfig, stageNames } from '#infra/stages';
-import { addressOf, allTemplates, buildStack, logicalIdOf, resourceOf } from './helpers';
+import { isPlaceholderDomain, mailIdentityOf, stageConfig, stageNames } from '#infra/stages';
+import { addressOf, allTemplates, buildStack, logicalIdOf, resourceOf, TEST_MAIL_FROM } from './helpers';
 
 /**
  * Who may send email: only the functions of routes flagged `mail: true`, only as the stage's sender
@@ -24,7 +24,7 @@ const mailRoute: RouteDefinition = {
 const allWithMail = [...routes.filter((route) => !route.mail), mailRoute];
 const built = buildStack('dev', { routes: allWithMail });
 const { stack, template } = built;
-const sender = stageConfig('dev').mailFrom;
+const sender = TEST_MAIL_FROM;
 
 interface Statement {
   Action: string | string[];
@@ -56,7 +56,7 @@ describe('mail grants', () => {
               { Ref: 'AWS::Region' },
               ':',
               { Ref: 'AWS::AccountId' },
-              ':identity/dev.print-shop.example',
+              ':identity/mail.test-shop.de',
             ],
           ],
         },
@@ -98,17 +98,35 @@ describe('mail grants', () => {
 });
 
 describe('mail senders per stage', () => {
-  it('gives every stage a plain sender address whose domain is the SES identity', () => {
+  it('refuses to configure any stage without a sender, naming the context value to set', () => {
     for (const name of stageNames) {
-      const { mailFrom } = stageConfig(name);
-      expect(mailIdentityOf(mailFrom), name).toBe(`${name}.print-shop.example`);
+      expect(() => stageConfig(name), name).toThrow(/-c mailFrom=/);
+      expect(() => stageConfig(name, { mailFrom: '  ' }), name).toThrow(/-c mailFrom=/);
     }
   });
 
+  it('refuses placeholders: an address under a reserved domain no one can verify in SES', () => {
+    for (const placeholder of [
+      'invoices@prod.print-shop.example',
+      'invoices@shop.test',
+      'invoices@mail.invalid',
+      'invoices@shop.localhost',
+      'invoices@printer.local',
+      'invoices@example.com',
+      'billing@mail.example.org',
+    ]) {
+      expect(() => stageConfig('prod', { mailFrom: placeholder }), placeholder).toThrow(/placeholder.*-c mailFrom=/);
+    }
+    // Only whole labels count: a domain that merely contains one is a real domain.
+    expect(isPlaceholderDomain('mail.test-shop.de')).toBe(false);
+    expect(isPlaceholderDomain('examples.de')).toBe(false);
+    expect(isPlaceholderDomain('my-example.com')).toBe(false);
+  });
+
   it('takes the sender from context (`-c mailFrom=…`) and refuses one without a domain', () => {
-    expect(stageConfig('prod', { mailFrom: ' billing@shop.example ' }).mailFrom).toBe('billing@shop.example');
-    expect(mailIdentityOf('billing@mail.shop.example')).toBe('mail.shop.example');
+    expect(stageConfig('prod', { mailFrom: ' billing@druckerei-schoen.de ' }).mailFrom).toBe('billing@druckerei-schoen.de');
+    expect(mailIdentityOf('billing@mail.druckerei-schoen.de')).toBe('mail.druckerei-schoen.de');
     expect(() => stageConfig('prod', { mailFrom: 'billing' })).toThrow(/not a plain email address/);
-    expect(() => mailIdentityOf('Shop <billing@shop.example>')).toThrow(/not a plain email address/);
+    expect(() => mailIdentityOf('Shop <billing@druckerei-schoen.de>')).toThrow(/not a plain email address/);
   });
 });
