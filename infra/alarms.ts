@@ -10,6 +10,9 @@
  * math alarm takes at most 10 metrics): their errors and throttles are summed in groups of 10.
  * A handler's own failures are caught and answered 500, so API 5xx is the alarm that sees them;
  * Lambda errors of an API function mean a crash, a timeout or an out-of-memory.
+ *
+ * Every alarm of the app, these and any other, notifies the stage's topic when it fires and when it
+ * is OK again: infra/notifications.ts gives each one its actions, so none is made here.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';

@@ -1,6 +1,7 @@
 /**
- * One stack per stage: data, events, the API and the admin panel, wired together. The route list and the project
- * root are props so tests can build the stack without bundling the real handlers.
+ * One stack per stage: data, events, the API and the admin panel, and the notification topic every
+ * alarm publishes to, wired together. The route list and the project root are props so tests can
+ * build the stack without bundling the real handlers.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ import { Api } from './api';
 import { AuditShipping } from './audit';
 import { Data } from './data';
 import { Events } from './events';
+import { Notifications } from './notifications';
 import { WebhookSecretsKey, secretRoutes, tokenSigners, workerSecretUses } from './secrets';
 import { Workers } from './workers';
 import { workers as allWorkers } from '#shared/workers';
@@ -42,6 +44,7 @@ export class PrintShopStack extends Stack {
   readonly admin: AdminPanel;
   readonly audit: AuditShipping;
   readonly webhookSecrets: WebhookSecretsKey;
+  readonly notifications: Notifications;
 
   constructor(scope: Construct, id: string, props: PrintShopStackProps) {
     super(scope, id, props);
@@ -52,6 +55,8 @@ export class PrintShopStack extends Stack {
     // Stored secrets (webhook signing secrets, signing keys, carrier credentials) are encrypted with
     // data keys this key wraps, each kind under its own encryption context (infra/secrets.ts).
     this.webhookSecrets = new WebhookSecretsKey(this, 'WebhookSecrets', stage);
+    // The topic every alarm of the stack (nested stacks too) notifies.
+    this.notifications = new Notifications(this, 'Notifications', stage);
 
     // The names in shared/config.ts are what the handlers read; LOCAL_MODE is never set on AWS.
     const environment = {
@@ -146,5 +151,12 @@ export class PrintShopStack extends Stack {
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.data.documentsBucket.bucketName });
     new CfnOutput(this, 'DeliveriesQueueUrl', { value: this.events.deliveriesQueue.queueUrl });
+    new CfnOutput(this, 'NotificationTopicArn', {
+      value: this.notifications.topic.topicArn,
+      description: stage.alarmEmail
+        ? `Alarms and mail events go to ${stage.alarmEmail} once it confirms the subscription mail from SNS.`
+        : 'Nobody is subscribed to alarms and mail events: deploy with -c alarmEmail=you@your-domain, or run ' +
+          'aws sns subscribe --protocol email --notification-endpoint you@your-domain --topic-arn <this ARN>',
+    });
   }
 }
