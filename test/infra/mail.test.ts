@@ -1,10 +1,11 @@
+import { Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { mailEnv } from '#shared/mail/config';
 import { routes, type RouteDefinition } from '#shared/routes';
 import { SEND_MAIL_ACTIONS } from '#infra/grants';
 import { isPlaceholderDomain, mailIdentityOf, stageConfig, stageNames } from '#infra/stages';
-import { addressOf, allTemplates, buildStack, logicalIdOf, resourceOf, TEST_MAIL_FROM } from './helpers';
+import { addressOf, allTemplates, buildStack, inMainTerms, logicalIdOf, resourceOf, TEST_MAIL_FROM } from './helpers';
 
 /**
  * Who may send email: only the functions of routes flagged `mail: true`, only as the stage's sender
@@ -40,26 +41,16 @@ const sesStatements = (statements: Statement[]): Statement[] =>
   statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ses:')));
 
 describe('mail grants', () => {
-  it('lets the role of a `mail: true` route send as the stage sender identity, and nothing else of SES', () => {
+  it('lets the role of a `mail: true` route send as the stage sender identity with the stage configuration set, and nothing else of SES', () => {
+    const sesArn = (...resource: unknown[]) => ({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ...resource]],
+    });
     expect(sesStatements(statementsOf(roleOf(mailRoute.id)))).toEqual([
       {
         Effect: 'Allow',
         Action: SEND_MAIL_ACTIONS,
-        // arn:<partition>:ses:<region>:<account>:identity/<domain>: one identity, no wildcard.
-        Resource: {
-          'Fn::Join': [
-            '',
-            [
-              'arn:',
-              { Ref: 'AWS::Partition' },
-              ':ses:',
-              { Ref: 'AWS::Region' },
-              ':',
-              { Ref: 'AWS::AccountId' },
-              ':identity/mail.test-shop.de',
-            ],
-          ],
-        },
+        // One identity and one configuration set, no wildcard: SES v2 SendEmail authorises the set a send names too.
+        Resource: [sesArn(':configuration-set/', { Ref: logicalIdOf(stack.mail.configurationSet) }), sesArn(':identity/mail.test-shop.de')],
       },
     ]);
     expect([...SEND_MAIL_ACTIONS].sort()).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
@@ -84,15 +75,23 @@ describe('mail grants', () => {
     }
   });
 
-  it('names the sender only to the functions that send mail', () => {
+  it('names the sender and the configuration set only to the functions that send mail', () => {
+    const mailFunction = stack.api.functions.get(mailRoute.id)!;
     const variablesOf = (routeId: string) =>
       resourceOf(built, stack.api.functions.get(routeId)!).Properties.Environment.Variables as Record<string, unknown>;
     expect(variablesOf(mailRoute.id)[mailEnv.mailFrom]).toBe(sender);
+    // The function is in its route group's nested stack, which gets the set's name as a parameter.
+    expect(inMainTerms(built, Stack.of(mailFunction), variablesOf(mailRoute.id)[mailEnv.configurationSet])).toEqual({
+      Ref: logicalIdOf(stack.mail.configurationSet),
+    });
     for (const route of allWithMail.filter((candidate) => !candidate.mail)) {
       expect(variablesOf(route.id)[mailEnv.mailFrom], route.id).toBeUndefined();
+      expect(variablesOf(route.id)[mailEnv.configurationSet], route.id).toBeUndefined();
     }
     for (const fn of stack.workers.functions.values()) {
-      expect(resourceOf(built, fn).Properties.Environment.Variables[mailEnv.mailFrom], addressOf(fn)).toBeUndefined();
+      const variables = resourceOf(built, fn).Properties.Environment.Variables as Record<string, unknown>;
+      expect(variables[mailEnv.mailFrom], addressOf(fn)).toBeUndefined();
+      expect(variables[mailEnv.configurationSet], addressOf(fn)).toBeUndefined();
     }
   });
 });

@@ -6,13 +6,16 @@ import { App, Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { describe, expect, it } from 'vitest';
+import { routes } from '#shared/routes';
 import { physicalName } from '#shared/resources';
+import { NOTIFIED_MAIL_EVENTS } from '#infra/mail';
 import { Notifications, TOPIC_KEY_ACTIONS } from '#infra/notifications';
 import { projectRoot } from '#infra/stack';
 import {
   addressOf,
   buildStack,
   findAll,
+  inMainTerms,
   logicalIdOf,
   resolveReference,
   resourceOf,
@@ -23,8 +26,9 @@ import {
 
 /**
  * The first deploy on a fresh account: no stage synthesizes without a real sender, every alarm
- * notifies the stage's topic (ALARM and OK), and the topic is encrypted with a key CloudWatch and SES
- * may use.
+ * notifies the stage's topic (ALARM and OK), the topic is encrypted with a key CloudWatch and SES
+ * may use, and the mail goes out with a configuration set that suppresses bounces and complaints
+ * and reports them to the topic.
  */
 const built = sharedStack('prod');
 const { stack, template } = built;
@@ -126,16 +130,21 @@ describe('the notification topic', () => {
     expect(topicArn).toContain(':print-shop-prod-notifications');
   });
 
-  it('takes messages over TLS only, from the stage alarms', () => {
+  it('takes messages over TLS only, from the stage alarms and the stage configuration set', () => {
     const statements = statementsOf('AWS::SNS::TopicPolicy');
     expect(statements).toContainEqual(
       expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
     );
     const allowed = statements.filter((statement) => statement.Effect === 'Allow');
-    expect(allowed.map((statement) => statement.Principal)).toEqual([{ Service: 'cloudwatch.amazonaws.com' }]);
-    expect(allowed).toHaveLength(1);
+    expect(allowed.map((statement) => statement.Principal)).toEqual(
+      expect.arrayContaining([{ Service: 'cloudwatch.amazonaws.com' }, { Service: 'ses.amazonaws.com' }]),
+    );
+    expect(allowed).toHaveLength(2);
     const alarms = allowed.find((statement) => JSON.stringify(statement.Principal).includes('cloudwatch'))!;
     expect(JSON.stringify(alarms.Condition)).toContain(':alarm:print-shop-prod-*');
+    const mail = allowed.find((statement) => JSON.stringify(statement.Principal).includes('ses'))!;
+    const setRef = { Ref: logicalIdOf(stack.mail.configurationSet) };
+    expect(JSON.stringify(mail.Condition)).toContain(`:configuration-set/",${JSON.stringify(setRef)}`);
   });
 
   it('has no subscription without alarmEmail; -c alarmEmail= adds one email subscription, placeholders refused', () => {
@@ -148,5 +157,44 @@ describe('the notification topic', () => {
       { Protocol: 'email', Endpoint: 'ops@druckerei-schoen.de', TopicArn: { Ref: logicalIdOf(subscribed.stack.notifications.topic) } },
     ]);
     expect(() => testStageConfig('dev', { alarmEmail: 'ops@example.com' })).toThrow(/placeholder.*-c alarmEmail=/);
+  });
+});
+
+describe('bounces and complaints', () => {
+  it('go through one configuration set that suppresses bounces and complaints and reports them to the topic', () => {
+    const sets = findAll(built, 'AWS::SES::ConfigurationSet');
+    expect(sets.map(({ resource }) => resource.Properties)).toEqual([
+      expect.objectContaining({
+        Name: 'print-shop-prod-mail',
+        SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+      }),
+    ]);
+    const destinations = findAll(built, 'AWS::SES::ConfigurationSetEventDestination');
+    expect(destinations).toHaveLength(1);
+    const { ConfigurationSetName, EventDestination } = destinations[0]!.resource.Properties as {
+      ConfigurationSetName: unknown;
+      EventDestination: { Enabled: boolean; MatchingEventTypes: string[]; SnsDestination: { TopicARN: unknown } };
+    };
+    expect(ConfigurationSetName).toEqual({ Ref: logicalIdOf(stack.mail.configurationSet) });
+    expect(EventDestination.Enabled).toBe(true);
+    expect([...EventDestination.MatchingEventTypes].sort()).toEqual(['bounce', 'complaint', 'deliveryDelay', 'reject']);
+    expect(EventDestination.MatchingEventTypes).toEqual(NOTIFIED_MAIL_EVENTS);
+    expect(resolveReference(built, EventDestination.SnsDestination.TopicARN)).toEqual({ address: topicAddress, attribute: 'Ref' });
+  });
+
+  it('are handled for every send: the mail routes name the set, and their grant allows sending with it', () => {
+    const mailRoutes = routes.filter((route) => route.mail);
+    expect(mailRoutes.length).toBeGreaterThan(0);
+    const setRef = { Ref: logicalIdOf(stack.mail.configurationSet) };
+    for (const route of mailRoutes) {
+      const fn = stack.api.functions.get(route.id)!;
+      const variables = resourceOf(built, fn).Properties.Environment.Variables as Record<string, unknown>;
+      expect(inMainTerms(built, Stack.of(fn), variables.MAIL_CONFIGURATION_SET), route.id).toEqual(setRef);
+      const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: logicalIdOf(fn.role!) }] } });
+      const send = Object.values(policies)
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as PolicyStatement[])
+        .find((statement) => [statement.Action].flat().includes('ses:SendEmail'));
+      expect(JSON.stringify(send?.Resource), route.id).toContain(`:configuration-set/",${JSON.stringify(setRef)}`);
+    }
   });
 });
