@@ -10,6 +10,9 @@
  * math alarm takes at most 10 metrics): their errors and throttles are summed in groups of 10.
  * A handler's own failures are caught and answered 500, so API 5xx is the alarm that sees them;
  * Lambda errors of an API function mean a crash, a timeout or an out-of-memory.
+ *
+ * Every alarm of the app, these and any other, notifies the stage's topic when it fires and when it
+ * is OK again: infra/notifications.ts gives each one its actions, so none is made here.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -17,6 +20,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { physicalName } from '#shared/resources';
+import type { StreamSource } from '#shared/workers';
 import type { StageConfig } from './stages';
 
 const PERIOD = Duration.minutes(5);
@@ -99,16 +103,28 @@ export function apiServerErrorAlarm(scope: Construct, stage: StageConfig, api: a
 }
 
 /**
- * The stream router's iterator age: how old the records are that it is handling. It retries a
- * failing batch until the record is 24 h old (shared/workers.ts), holding up its shard meanwhile;
- * 10 minutes behind means it is stuck or far behind, long before anything is given up.
+ * A stream worker's iterator age: how old the records are that it is handling. It retries a failing
+ * batch, holding up its shard meanwhile, until its event source gives the batch up to the worker's
+ * failure queue (`source`, shared/workers.ts); 10 minutes behind means it is stuck or far behind,
+ * long before anything is given up. `EventRouterIteratorAge`, `FilePreflightIteratorAge`.
  */
-export function iteratorAgeAlarm(scope: Construct, stage: StageConfig, id: string, fn: lambda.IFunction): cloudwatch.Alarm {
+export function iteratorAgeAlarm(
+  scope: Construct,
+  stage: StageConfig,
+  id: string,
+  fn: lambda.IFunction,
+  source: StreamSource,
+): cloudwatch.Alarm {
+  const retries =
+    source.retryAttempts === -1
+      ? `retried until its records are ${source.maxRecordAgeSeconds / 3600} h old`
+      : `retried ${source.retryAttempts} times within ${source.maxRecordAgeSeconds / 3600} h`;
   return alarm(scope, stage, `${id}IteratorAge`, {
     metric: fn.metric('IteratorAge', { period: Duration.minutes(1), statistic: 'Maximum' }),
     threshold: 10 * 60 * 1000,
     evaluationPeriods: 5,
     description:
-      'The event router is more than 10 minutes behind the table stream for 5 minutes: a batch keeps failing (it is retried until its records are 24 h old, then given up to the failure queue) or the router cannot keep up. Webhooks are delayed, not lost; see the router log group.',
+      `${id} is more than 10 minutes behind the table stream for 5 minutes: a batch keeps failing (it is ${retries}, ` +
+      'then given up to its failure queue) or the worker cannot keep up. Nothing is given up yet; see its log group.',
   });
 }

@@ -1,5 +1,7 @@
 /**
- * CDK entry point (`cdk.json` runs it with tsx). The stage comes from `-c stage=dev|staging|prod`.
+ * CDK entry point (`cdk.json` runs it with tsx). The stage comes from `-c stage=dev|staging|prod`, the
+ * sender of its email from `-c mailFrom=…` (required: no stage synthesizes without a real one), the
+ * address its alarms notify from `-c alarmEmail=…` (optional; infra/stages.ts).
  * cdk-nag's AWS Solutions rules run on every synth; findings are fixed or suppressed with a reason.
  */
 import { App, Tags, Validations } from 'aws-cdk-lib';
@@ -11,6 +13,7 @@ const app = new App();
 const stage = stageConfig(app.node.tryGetContext('stage') ?? 'dev', {
   corsOrigins: app.node.tryGetContext('corsOrigins'),
   mailFrom: app.node.tryGetContext('mailFrom'),
+  alarmEmail: app.node.tryGetContext('alarmEmail'),
   // `-c legacySecrets=false` once seal-secrets has sealed every older secret again (infra/secrets.ts).
   legacySecrets: app.node.tryGetContext('legacySecrets'),
 });

@@ -10,7 +10,7 @@
  * rate-limit counters (`T#…#RATE…`). The secrets' KMS key is granted only to the functions that
  * seal or open secrets, each for its kinds only (conditioned on their encryption contexts,
  * infra/secrets.ts). Only routes flagged `mail: true` may send email, and only as the stage's
- * sender identity (`grantSendMail`).
+ * sender identity with the stage's configuration set (`grantSendMail`).
  * The wildcards these grants produce are acknowledged for cdk-nag here, next to their cause.
  */
 import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
@@ -33,6 +33,8 @@ export interface GrantTargets {
   legacySecretGrants?: boolean;
   /** The stage's sender address (infra/stages.ts `mailFrom`): routes with `mail: true` may send as its domain. */
   mailFrom?: string;
+  /** The stage's SES configuration set (infra/mail.ts), which every send names: routes with `mail: true` may send with it. */
+  mailConfigurationSet?: string;
 }
 
 /** What sending needs: SES v2 `SendEmail` is authorised as `ses:SendEmail`; `ses:SendRawEmail` covers the v1 API's raw sends. */
@@ -91,15 +93,21 @@ export function grantBucket(fn: Grantee, bucket: s3.Bucket, access: Access): voi
 
 /**
  * Sending email as the SES identity of `mailFrom`'s domain, in the stack's region and account, and
- * as no other identity: `arn:<partition>:ses:<region>:<account>:identity/<domain>`. No wildcard, so
- * nothing to acknowledge. (In the SES sandbox SES also authorises each recipient's identity, so
- * sends to other verified addresses fail with AccessDenied there: docs/mail.md.)
+ * as no other identity: `arn:<partition>:ses:<region>:<account>:identity/<domain>`, with the stage's
+ * configuration set — SES v2 `SendEmail` authorises the configuration set a send names as a resource
+ * too (`…:configuration-set/<name>`). No wildcard, so nothing to acknowledge. (In the SES sandbox SES
+ * also authorises each recipient's identity, so sends to other verified addresses fail with
+ * AccessDenied there: docs/mail.md.)
  */
-export function grantSendMail(fn: Grantee, mailFrom: string): void {
+export function grantSendMail(fn: Grantee, mailFrom: string, configurationSetName: string): void {
+  const stack = Stack.of(fn);
   fn.grantPrincipal.addToPrincipalPolicy(
     new iam.PolicyStatement({
       actions: SEND_MAIL_ACTIONS,
-      resources: [Stack.of(fn).formatArn({ service: 'ses', resource: 'identity', resourceName: mailIdentityOf(mailFrom) })],
+      resources: [
+        stack.formatArn({ service: 'ses', resource: 'identity', resourceName: mailIdentityOf(mailFrom) }),
+        stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: configurationSetName }),
+      ],
     }),
   );
 }
@@ -125,8 +133,10 @@ export function grantRoute(route: RouteDefinition, fn: Grantee, targets: GrantTa
     }
   }
   if (route.mail) {
-    if (!targets.mailFrom) throw new Error(`${route.id} sends mail: GrantTargets.mailFrom is required`);
-    grantSendMail(fn, targets.mailFrom);
+    if (!targets.mailFrom || !targets.mailConfigurationSet) {
+      throw new Error(`${route.id} sends mail: GrantTargets.mailFrom and GrantTargets.mailConfigurationSet are required`);
+    }
+    grantSendMail(fn, targets.mailFrom, targets.mailConfigurationSet);
   }
 }
 

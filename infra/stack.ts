@@ -1,6 +1,7 @@
 /**
- * One stack per stage: data, events, the API and the admin panel, wired together. The route list and the project
- * root are props so tests can build the stack without bundling the real handlers.
+ * One stack per stage: data, events, the API and the admin panel, the notification topic every alarm
+ * publishes to and the SES configuration set the mail goes out with, wired together. The route list
+ * and the project root are props so tests can build the stack without bundling the real handlers.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,8 @@ import { Api } from './api';
 import { AuditShipping } from './audit';
 import { Data } from './data';
 import { Events } from './events';
+import { MailSending } from './mail';
+import { Notifications } from './notifications';
 import { WebhookSecretsKey, secretRoutes, tokenSigners, workerSecretUses } from './secrets';
 import { Workers } from './workers';
 import { workers as allWorkers } from '#shared/workers';
@@ -42,6 +45,8 @@ export class PrintShopStack extends Stack {
   readonly admin: AdminPanel;
   readonly audit: AuditShipping;
   readonly webhookSecrets: WebhookSecretsKey;
+  readonly notifications: Notifications;
+  readonly mail: MailSending;
 
   constructor(scope: Construct, id: string, props: PrintShopStackProps) {
     super(scope, id, props);
@@ -52,6 +57,9 @@ export class PrintShopStack extends Stack {
     // Stored secrets (webhook signing secrets, signing keys, carrier credentials) are encrypted with
     // data keys this key wraps, each kind under its own encryption context (infra/secrets.ts).
     this.webhookSecrets = new WebhookSecretsKey(this, 'WebhookSecrets', stage);
+    // The topic every alarm of the stack (nested stacks too) notifies, and SES its bounces and complaints to.
+    this.notifications = new Notifications(this, 'Notifications', stage);
+    this.mail = new MailSending(this, 'Mail', { stage, notifications: this.notifications.topic });
 
     // The names in shared/config.ts are what the handlers read; LOCAL_MODE is never set on AWS.
     const environment = {
@@ -79,6 +87,7 @@ export class PrintShopStack extends Stack {
         webhookSecretsKey: this.webhookSecrets.key,
         legacySecretGrants: stage.legacySecretGrants,
         mailFrom: stage.mailFrom,
+        mailConfigurationSet: this.mail.configurationSetName,
       },
       corsOrigins,
       ...(props.detachMethods ? { detachMethods: props.detachMethods } : {}),
@@ -94,10 +103,13 @@ export class PrintShopStack extends Stack {
     for (const fn of [this.api.authorizerFunction, ...tokenSigners.map((routeId) => this.api.functions.get(routeId))]) {
       fn?.addEnvironment(env.tokenIssuer, tokenIssuer);
     }
-    // Like the KMS key: only the functions that send mail name the sender, and only their roles may
-    // send as its SES identity (RouteRoles, infra/grants.ts).
+    // Like the KMS key: only the functions that send mail name the sender and the configuration set,
+    // and only their roles may send as its SES identity, with that set (RouteRoles, infra/grants.ts).
     for (const route of routes.filter((candidate) => candidate.mail)) {
-      this.api.functions.get(route.id)?.addEnvironment(mailEnv.mailFrom, stage.mailFrom);
+      this.api.functions
+        .get(route.id)
+        ?.addEnvironment(mailEnv.mailFrom, stage.mailFrom)
+        .addEnvironment(mailEnv.configurationSet, this.mail.configurationSetName);
     }
     this.admin.deploy(this.api.restApi.url);
 
@@ -146,5 +158,12 @@ export class PrintShopStack extends Stack {
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.data.documentsBucket.bucketName });
     new CfnOutput(this, 'DeliveriesQueueUrl', { value: this.events.deliveriesQueue.queueUrl });
+    new CfnOutput(this, 'NotificationTopicArn', {
+      value: this.notifications.topic.topicArn,
+      description: stage.alarmEmail
+        ? `Alarms and mail events go to ${stage.alarmEmail} once it confirms the subscription mail from SNS.`
+        : 'Nobody is subscribed to alarms and mail events: deploy with -c alarmEmail=you@your-domain, or run ' +
+          'aws sns subscribe --protocol email --notification-endpoint you@your-domain --topic-arn <this ARN>',
+    });
   }
 }

@@ -79,7 +79,7 @@ export class Workers extends Construct {
           id: 'AwsSolutions-IAM5[Resource::*]',
           reason: 'dynamodb:ListStreams has no resource-level permissions; the event source mapping needs it to find the table stream.',
         });
-        alarms.push(iteratorAgeAlarm(this, props.stage, worker.id, fn));
+        alarms.push(iteratorAgeAlarm(this, props.stage, worker.id, fn, source));
       } else if (source.kind === 'queue') {
         // Consuming grants receive, delete and ChangeMessageVisibility (how retries are scheduled) on this queue only.
         fn.addEventSource(

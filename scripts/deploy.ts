@@ -14,7 +14,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { STSClient } from '@aws-sdk/client-sts';
 import { workers } from '#shared/workers';
-import { isStageName, mailIdentityOf, stageConfig, stageNames } from '#infra/stages';
+import { isStageName, mailIdentityOf, stageDefaults, stageNames } from '#infra/stages';
 import {
   approvalLevels,
   DEFAULT_APPROVAL,
@@ -62,8 +62,9 @@ if (values.help) {
 
 const stageName = need('stage');
 if (!isStageName(stageName)) usageError(`unknown stage ${stageName}: one of ${stageNames.join(', ')}`);
-const stage = stageConfig(stageName);
-const mailFrom = values['mail-from']?.trim() || stage.mailFrom;
+const stage = stageDefaults(stageName);
+const mailFrom = values['mail-from']?.trim() ?? '';
+if (!mailFrom) usageError('--mail-from is required: the address the stage sends its mail from, on a domain verified in SES (docs/mail.md)');
 try {
   mailIdentityOf(mailFrom);
 } catch (error) {

@@ -4,7 +4,7 @@
  */
 
 /** The context keys infra/app.ts reads besides `stage` and `mailFrom` (a test holds the list to that file). */
-export const passthroughContextKeys = ['corsOrigins', 'legacySecrets', 'detachMethods'] as const;
+export const passthroughContextKeys = ['corsOrigins', 'alarmEmail', 'legacySecrets', 'detachMethods'] as const;
 
 /** What `--require-approval` of `cdk deploy` takes. */
 export const approvalLevels = ['broadening', 'any-change', 'destructive', 'never'] as const;

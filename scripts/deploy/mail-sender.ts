@@ -10,18 +10,8 @@ import {
   type GetAccountCommandOutput,
   type GetEmailIdentityCommandOutput,
 } from '@aws-sdk/client-sesv2';
-import { mailIdentityOf } from '#infra/stages';
+import { isPlaceholderDomain, mailIdentityOf } from '#infra/stages';
 import { type Operation, type Verdict, errorName, failureOf } from './verdict';
-
-/**
- * Names reserved so that no one can own them (RFC 2606 and RFC 6761): the stages' default senders
- * are placeholders under `.example`, and SES can never verify such a domain.
- */
-const RESERVED_DOMAIN = /(^|\.)(example|test|invalid|localhost)$|(^|\.)example\.(com|net|org)$/i;
-
-export function isPlaceholderDomain(domain: string): boolean {
-  return RESERVED_DOMAIN.test(domain);
-}
 
 type EmailIdentities = Operation<GetEmailIdentityCommand, GetEmailIdentityCommandOutput>;
 

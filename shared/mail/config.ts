@@ -13,6 +13,12 @@ export const mailEnv = {
    */
   mailFrom: 'MAIL_FROM',
   /**
+   * The SES configuration set every send names (suppression of bounces and complaints, their
+   * events to the stage's notification topic: infra/mail.ts). Set by CDK next to MAIL_FROM; unset
+   * locally, where nothing is sent.
+   */
+  configurationSet: 'MAIL_CONFIGURATION_SET',
+  /**
    * Set: emails are written as `.eml` files into this folder instead of going to SES. The local
    * runner sets `<DATA_DIR>/mail` (local-aws/engines.ts); never set on AWS.
    */
@@ -22,6 +28,8 @@ export const mailEnv = {
 export interface MailConfig {
   /** Empty when MAIL_FROM is not set (sendMail then refuses to call SES). */
   mailFrom: string;
+  /** Empty when unset: SES sends without a configuration set. */
+  configurationSet: string;
   /** Empty on AWS: send through SES. */
   mailDir: string;
 }
@@ -35,6 +43,7 @@ export function mailConfig(): MailConfig {
   const { localMode } = config();
   return {
     mailFrom: process.env[mailEnv.mailFrom] ?? '',
+    configurationSet: process.env[mailEnv.configurationSet] ?? '',
     mailDir: process.env[mailEnv.mailDir] || (localMode ? join(process.env.DATA_DIR || '.data', 'mail') : ''),
   };
 }

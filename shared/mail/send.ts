@@ -1,9 +1,11 @@
 /**
  * The one way the service sends email (invoices now, password resets later). On AWS: Amazon SES
  * (v2 API) with the composed message as raw bytes, from the stage's sender address (`MAIL_FROM`,
- * an address of a verified SES identity; infra/stages.ts). Locally — whenever `MAIL_DIR` is set,
- * which the local runner does, or in local mode — nothing is sent: the message is written as an
- * `.eml` file into that folder, where any mail client opens it. docs/mail.md has the whole story.
+ * an address of a verified SES identity; infra/stages.ts) and with the stage's configuration set
+ * (`MAIL_CONFIGURATION_SET`: suppression of bounces and complaints, their events to the operator;
+ * infra/mail.ts). Locally — whenever `MAIL_DIR` is set, which the local runner does, or in local
+ * mode — nothing is sent: the message is written as an `.eml` file into that folder, where any mail
+ * client opens it. docs/mail.md has the whole story.
  *
  * SES's refusals become a MailNotSentError (502 `mail_not_sent`): the caller learns that nothing
  * was sent, the logs get SES's reason. Throttling is retried by the SDK's standard retries
@@ -45,15 +47,15 @@ const refusals = new Map<string, string>(
 
 /** Sends one message; resolves once SES accepted it (or its `.eml` file is written locally). */
 export async function sendMail(message: MailMessage): Promise<SentMail> {
-  const { mailFrom, mailDir } = mailConfig();
+  const { mailFrom, mailDir, configurationSet } = mailConfig();
   if (mailDir) {
-    // Locally any sender will do; the placeholder is the one infra/stages.ts gives a stage.
+    // Locally any sender will do: a placeholder under the reserved .example domain, which no deployed stage may use (infra/stages.ts).
     const raw = await composeRawMessage(message, mailFrom || `invoices@${config().stage}.print-shop.example`);
     return writeToFolder(raw, mailDir);
   }
   // A function without the sender has no grant to send either: say so, rather than SES's AccessDenied.
   if (!mailFrom) throw new Error(`${mailEnv.mailFrom} is not set: only the functions of routes with \`mail: true\` send mail`);
-  return sendThroughSes(await composeRawMessage(message, mailFrom), mailFrom, message.to);
+  return sendThroughSes(await composeRawMessage(message, mailFrom), mailFrom, message.to, configurationSet);
 }
 
 /** The last millisecond a message was named in and how many were named in it: the order of sends within one millisecond. */
@@ -76,7 +78,7 @@ async function writeToFolder(raw: Uint8Array, dir: string): Promise<SentMail> {
   return { messageId };
 }
 
-async function sendThroughSes(raw: Uint8Array, from: string, to: string): Promise<SentMail> {
+async function sendThroughSes(raw: Uint8Array, from: string, to: string, configurationSet: string): Promise<SentMail> {
   try {
     const result = await ses().send(
       new SendEmailCommand({
@@ -84,6 +86,8 @@ async function sendThroughSes(raw: Uint8Array, from: string, to: string): Promis
         // The envelope recipient: the bare address of the To header's one mailbox (message.ts allows one).
         Destination: { ToAddresses: [mailboxOf(to)] },
         Content: { Raw: { Data: raw } },
+        // The stage's bounce and complaint handling (infra/mail.ts); SES refuses a name that does not exist.
+        ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
       }),
     );
     return { messageId: result.MessageId ?? '' };

@@ -3,8 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PREFIX, allowedOrigins, CORS_ORIGINS_ENV } from '#infra/admin';
-import { stageConfig } from '#infra/stages';
-import { inMainTerms, methods, resourceOf, sharedStack, type PolicyStatement } from './helpers';
+import { inMainTerms, methods, resourceOf, sharedStack, testStageConfig, type PolicyStatement } from './helpers';
 
 const built = sharedStack('prod');
 const { stack, template } = built;
@@ -170,11 +169,11 @@ describe('admin panel hosting', () => {
   });
 
   it('keeps * alone and adds stage origins after the panel', () => {
-    expect(allowedOrigins(stageConfig('dev'), 'https://d1.cloudfront.net')).toEqual(['*']);
-    expect(allowedOrigins(stageConfig('prod'), 'https://d1.cloudfront.net')).toEqual(['https://d1.cloudfront.net']);
+    expect(allowedOrigins(testStageConfig('dev'), 'https://d1.cloudfront.net')).toEqual(['*']);
+    expect(allowedOrigins(testStageConfig('prod'), 'https://d1.cloudfront.net')).toEqual(['https://d1.cloudfront.net']);
     expect(
       allowedOrigins(
-        stageConfig('prod', { corsOrigins: 'https://admin.example.com,https://d1.cloudfront.net' }),
+        testStageConfig('prod', { corsOrigins: 'https://admin.example.com,https://d1.cloudfront.net' }),
         'https://d1.cloudfront.net',
       ),
     ).toEqual(['https://d1.cloudfront.net', 'https://admin.example.com']);

@@ -204,8 +204,8 @@ describe('route functions', () => {
           'NODE_OPTIONS',
           // Only the functions that seal or open secrets name the KMS key (infra/secrets.ts).
           ...(keyUsers.has(id) ? [secretsKeyEnv.kmsKeyId] : []),
-          // Only the functions that send mail name the sender (test/infra/mail.test.ts).
-          ...(mailSenders.has(id) ? [mailEnv.mailFrom] : []),
+          // Only the functions that send mail name the sender and the SES configuration set (test/infra/mail.test.ts).
+          ...(mailSenders.has(id) ? [mailEnv.mailFrom, mailEnv.configurationSet] : []),
           // The functions that sign customer tokens and the authorizer that verifies them name the issuer (the API's URL).
           ...(tokenIssuers.has(id) ? [env.tokenIssuer] : []),
         ].sort(),

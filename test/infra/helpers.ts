@@ -16,6 +16,17 @@ import { PrintShopStack, projectRoot } from '#infra/stack';
 import { stageConfig, type StageName } from '#infra/stages';
 import type { IConstruct } from 'constructs';
 
+/**
+ * The sender every test stage gets: synth refuses a stage without one, and refuses placeholders under
+ * reserved domains (`.example`, infra/stages.ts), so the tests name a real-looking one of their own.
+ */
+export const TEST_MAIL_FROM = 'invoices@mail.test-shop.de';
+
+/** A stage's config as the tests build it: `stageConfig` with the tests' sender unless `overrides` name one (or `undefined`). */
+export function testStageConfig(stage: string, overrides: Parameters<typeof stageConfig>[1] = {}) {
+  return stageConfig(stage, { mailFrom: TEST_MAIL_FROM, ...overrides });
+}
+
 const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
 
 export interface Built {
@@ -39,7 +50,7 @@ export interface BuildOptions {
   cfnValidation?: boolean;
   /** The deploy that detaches the methods (`-c detachMethods=<deployment logical id>`, infra/nested-methods.ts). */
   detachMethods?: string;
-  /** Context values of the stage (`-c legacySecrets=false`…), as infra/app.ts passes them to stageConfig. */
+  /** Context values of the stage (`-c legacySecrets=false`…), as infra/app.ts passes them to stageConfig; `mailFrom`: TEST_MAIL_FROM. */
   stageOverrides?: Parameters<typeof stageConfig>[1];
 }
 
@@ -59,7 +70,7 @@ export function buildStack(stage: StageName = 'dev', options: BuildOptions = {})
     });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
     const stack = new PrintShopStack(app, `PrintShop-${stage}`, {
-      stage: stageConfig(stage, options.stageOverrides),
+      stage: testStageConfig(stage, options.stageOverrides),
       routes,
       projectRoot: root,
       ...(options.detachMethods ? { detachMethods: options.detachMethods } : {}),

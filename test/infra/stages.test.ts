@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { stageConfig, stageNames } from '#infra/stages';
-import { addressOf, findAll, methods, sharedStack } from './helpers';
+import { addressOf, findAll, methods, sharedStack, testStageConfig } from './helpers';
 
 describe('stages', () => {
   it.each(stageNames)('synthesizes %s clean under cdk-nag and CloudFormation validation', (stage) => {
@@ -30,8 +30,8 @@ describe('stages', () => {
 
   it('rejects an unknown stage and takes CORS origins from context', () => {
     expect(() => stageConfig('qa')).toThrow(/Unknown stage/);
-    expect(stageConfig('prod').removalPolicy).toBe(RemovalPolicy.RETAIN);
-    expect(stageConfig('prod', { corsOrigins: 'https://a.example, https://b.example' }).corsOrigins).toEqual([
+    expect(testStageConfig('prod').removalPolicy).toBe(RemovalPolicy.RETAIN);
+    expect(testStageConfig('prod', { corsOrigins: 'https://a.example, https://b.example' }).corsOrigins).toEqual([
       'https://a.example',
       'https://b.example',
     ]);

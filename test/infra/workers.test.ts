@@ -201,12 +201,17 @@ describe('alarms', () => {
     }
   });
 
-  it("watch the router's iterator age", () => {
+  it("watch every stream worker's iterator age, each alarm saying which worker it is and how it retries", () => {
     expect(named('EventRouterIteratorAge')).toMatchObject({
       MetricName: 'IteratorAge',
       Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(fnOf('EventRouter')) } }],
       Statistic: 'Maximum',
       Threshold: 600_000,
+      AlarmDescription: expect.stringMatching(/^EventRouter .*retried until its records are 24 h old/),
+    });
+    expect(named('FilePreflightIteratorAge')).toMatchObject({
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(fnOf('FilePreflight')) } }],
+      AlarmDescription: expect.stringMatching(/^FilePreflight .*retried 3 times within 1 h/),
     });
   });
 

@@ -13,7 +13,7 @@ import { NotFoundException, type GetAccountCommandOutput, type GetEmailIdentityC
 import { ParameterNotFound } from '@aws-sdk/client-ssm';
 import { STSServiceException } from '@aws-sdk/client-sts';
 import { describe, expect, it } from 'vitest';
-import { stageConfig } from '#infra/stages';
+import { stageDefaults } from '#infra/stages';
 import { workers } from '#shared/workers';
 import { CLI_TEST_TIMEOUT_MS } from '#test/support/timeouts';
 import { cdkDeployCommand, parseContexts, passthroughContextKeys, shellLine, type ChildCommand } from '#scripts/deploy/cdk-command';
@@ -167,7 +167,7 @@ function fakeAws(state: AccountState) {
   return { clients, calls };
 }
 
-const devConcurrency = assumedConcurrency(stageConfig('dev'), workers);
+const devConcurrency = assumedConcurrency(stageDefaults('dev'), workers);
 
 async function deployWith(state: AccountState, overrides: Partial<DeployRequest> = {}) {
   const aws = fakeAws(state);
@@ -267,7 +267,7 @@ describe('npm run deploy on a fresh account stops at the first missing piece, wi
   it("with the stage's placeholder sender: --mail-from, without asking SES", async () => {
     const result = await deployWith(
       { ...freshAccount, credentials: 'valid', bootstrapVersion: '30' },
-      { mailFrom: stageConfig('dev').mailFrom },
+      { mailFrom: 'invoices@dev.print-shop.example' },
     );
     expect(result.exitCode).toBe(1);
     expect(result.out).toEqual([header, regionOk, credentialsOk, bootstrapOk]);
@@ -374,7 +374,7 @@ describe('npm run deploy on a ready account', () => {
         ],
         approval: 'never',
         dryRun: false,
-        concurrency: assumedConcurrency(stageConfig('staging'), workers),
+        concurrency: assumedConcurrency(stageDefaults('staging'), workers),
       },
       {
         clientsIn: () => aws.clients,
@@ -428,7 +428,7 @@ describe('npm run deploy on a ready account', () => {
 
 describe("the stage's concurrency assumption", () => {
   it("adds the gateway's rate limit for a second per request to each worker's most concurrent executions", () => {
-    expect(assumedConcurrency(stageConfig('dev'), workers)).toEqual({
+    expect(assumedConcurrency(stageDefaults('dev'), workers)).toEqual({
       apiRequestsPerSecond: 50,
       api: 50,
       workers: [
@@ -441,12 +441,12 @@ describe("the stage's concurrency assumption", () => {
       ],
       total: 72,
     });
-    expect(assumedConcurrency(stageConfig('staging'), workers).total).toBe(222);
-    expect(assumedConcurrency(stageConfig('prod'), workers).total).toBe(1022);
+    expect(assumedConcurrency(stageDefaults('staging'), workers).total).toBe(222);
+    expect(assumedConcurrency(stageDefaults('prod'), workers).total).toBe(1022);
   });
 
   it("warns prod on an account at AWS's default 1,000 too, and asks for the next hundred above what prod assumes", async () => {
-    const prod = assumedConcurrency(stageConfig('prod'), workers);
+    const prod = assumedConcurrency(stageDefaults('prod'), workers);
     const verdict = await checkConcurrency(
       fakeAws({ ...readyAccount, concurrencyQuota: 1000 }).clients.lambdaSettings,
       REGION,
@@ -482,7 +482,7 @@ describe('the cdk deploy command line', () => {
       ],
     });
     expect(parseContexts(['legacySecret=false'])).toEqual({
-      error: 'unknown context key legacySecret: the app reads corsOrigins, legacySecrets, detachMethods',
+      error: 'unknown context key legacySecret: the app reads corsOrigins, alarmEmail, legacySecrets, detachMethods',
     });
     expect(parseContexts(['stage=prod'])).toEqual({ error: 'the stage goes with --stage, not --context stage=…' });
     expect(parseContexts(['mailFrom=a@b.de'])).toEqual({ error: 'the sender goes with --mail-from, not --context mailFrom=…' });
@@ -531,17 +531,18 @@ describe('npm run deploy, the command line', () => {
   it(
     'refuses a wrong command line with the usage (exit 2) and a missing region with the fix (exit 1)',
     () => {
-      const typo = runDeploy('--stage', 'dev', '-c', 'legacySecret=false');
+      const typo = runDeploy('--stage', 'dev', '--mail-from', 'invoices@mail.test-shop.de', '-c', 'legacySecret=false');
       expect(typo.status).toBe(2);
       expect(typo.stderr).toMatch(
-        /^error: unknown context key legacySecret: the app reads corsOrigins, legacySecrets, detachMethods\nusage: npm run deploy/,
+        /^error: unknown context key legacySecret: the app reads corsOrigins, alarmEmail, legacySecrets, detachMethods\nusage: npm run deploy/,
       );
       expect(runDeploy('--stage', 'qa').stderr).toMatch(/^error: unknown stage qa: one of dev, staging, prod\n/);
-      expect(runDeploy('--stage', 'dev', '--require-approval', 'no').stderr).toMatch(
+      expect(runDeploy('--stage', 'dev').stderr).toMatch(/^error: --mail-from is required: /);
+      expect(runDeploy('--stage', 'dev', '--mail-from', 'invoices@mail.test-shop.de', '--require-approval', 'no').stderr).toMatch(
         /^error: --require-approval takes broadening, any-change, destructive, never\n/,
       );
 
-      const noRegion = runDeploy('--stage', 'dev', '--dry-run');
+      const noRegion = runDeploy('--stage', 'dev', '--mail-from', 'invoices@mail.test-shop.de', '--dry-run');
       expect(noRegion.status).toBe(1);
       expect(noRegion.stdout).toBe('Checking what deploying stage dev needs:\n');
       expect(noRegion.stderr).toBe(

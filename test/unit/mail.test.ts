@@ -162,6 +162,7 @@ const awsEnv = {
   [env.localMode]: undefined,
   [mailEnv.mailDir]: undefined,
   [mailEnv.mailFrom]: SENDER,
+  [mailEnv.configurationSet]: undefined,
   AWS_REGION: 'eu-central-1',
   AWS_ACCESS_KEY_ID: 'test',
   AWS_SECRET_ACCESS_KEY: 'test',
@@ -235,6 +236,17 @@ describe('sendMail through SES', () => {
       'Rechnung-INV-2026-000001-Müller.xml',
     ]);
     expect(await ses().config.region()).toBe('eu-central-1');
+  });
+
+  it("names the configuration set of MAIL_CONFIGURATION_SET (the stage's bounce and complaint handling), none without it", async () => {
+    setEnv({ ...awsEnv, [mailEnv.configurationSet]: 'print-shop-prod-mail' });
+    const inputs = fakeSes(() => ({ MessageId: 'ses-0002' }));
+    await sendMail(invoiceMail());
+    expect(inputs[0]).toMatchObject({ ConfigurationSetName: 'print-shop-prod-mail', FromEmailAddress: SENDER });
+
+    setEnv({ ...awsEnv, [mailEnv.configurationSet]: undefined });
+    await sendMail(invoiceMail());
+    expect(inputs[1]).not.toHaveProperty('ConfigurationSetName');
   });
 
   it('turns MessageRejected into a 502 mail_not_sent, without SES wording or a stack in the answer', async () => {
