@@ -1,6 +1,6 @@
 /**
- * One stack per stage: data, events, the API and the admin panel, wired together. The route list and the project
- * root are props so tests can build the stack without bundling the real handlers.
+ * One stack per stage: data, events, the API and the admin panel, wired together. The route and worker tables and the
+ * project root are props so tests can build the stack without bundling the real handlers, or with more routes or workers.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ import { Data } from './data';
 import { Events } from './events';
 import { WebhookSecretsKey, secretRoutes, tokenSigners, workerSecretUses } from './secrets';
 import { Workers } from './workers';
-import { workers as allWorkers } from '#shared/workers';
+import { workers as allWorkers, type WorkerDefinition } from '#shared/workers';
 import type { StageConfig } from './stages';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -26,6 +26,8 @@ export interface PrintShopStackProps extends StackProps {
   stage: StageConfig;
   /** Defaults to the route table in shared/routes.ts. */
   routes?: readonly RouteDefinition[];
+  /** Defaults to the worker table in shared/workers.ts. */
+  workers?: readonly WorkerDefinition[];
   /** Root that handler paths are relative to; holds package-lock.json. Defaults to this project. */
   projectRoot?: string;
   /** The admin panel's sources; defaults to this project's admin/ (built by Vite during synth). */
@@ -113,7 +115,7 @@ export class PrintShopStack extends Stack {
     // Stream router, webhook delivery worker, DLQ handler, the delivery and legacy price sweepers, file preflight: shared/workers.ts.
     this.workers = new Workers(this, 'Workers', {
       stage,
-      workers: allWorkers,
+      workers: props.workers ?? allWorkers,
       projectRoot: props.projectRoot ?? projectRoot,
       environment,
       table: this.data.table,

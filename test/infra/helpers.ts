@@ -11,6 +11,7 @@ import { App, NestedStack, Stack, Validations, type CfnElement } from 'aws-cdk-l
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes as allRoutes, type RouteDefinition } from '#shared/routes';
+import type { WorkerDefinition } from '#shared/workers';
 import { functionEntries } from '#infra/entries';
 import { PrintShopStack, projectRoot } from '#infra/stack';
 import { stageConfig, type StageName } from '#infra/stages';
@@ -38,6 +39,8 @@ export interface NestedTemplate {
 
 export interface BuildOptions {
   routes?: readonly RouteDefinition[];
+  /** The worker table (shared/workers.ts) by default. */
+  workers?: readonly WorkerDefinition[];
   /** CDK's built-in CloudFormation schema validation (as `cdk synth` runs it); ~4 s, so opt-in. */
   cfnValidation?: boolean;
   /** The deploy that detaches the methods (`-c detachMethods=<deployment logical id>`, infra/nested-methods.ts). */
@@ -52,7 +55,7 @@ export function buildStack(stage: StageName = 'dev', options: BuildOptions = {})
   const root = mkdtempSync(join(tmpdir(), 'print-shop-infra-'));
   try {
     writeFileSync(join(root, 'package-lock.json'), '{}');
-    for (const handler of functionEntries(routes).map((fn) => fn.entry)) {
+    for (const handler of functionEntries(routes, options.workers).map((fn) => fn.entry)) {
       mkdirSync(dirname(join(root, handler)), { recursive: true });
       writeFileSync(join(root, handler), 'export const handler = async () => ({});\n');
     }
@@ -64,6 +67,7 @@ export function buildStack(stage: StageName = 'dev', options: BuildOptions = {})
     const stack = new PrintShopStack(app, `PrintShop-${stage}`, {
       stage: stageConfig(stage, options.stageOverrides),
       routes,
+      ...(options.workers ? { workers: options.workers } : {}),
       projectRoot: root,
       ...(options.detachMethods ? { detachMethods: options.detachMethods } : {}),
     });
