@@ -64,9 +64,11 @@ export class PrintShopStack extends Stack {
       [env.deliveriesQueueUrl]: this.events.deliveriesQueue.queueUrl,
     };
 
-    // The admin panel's origin is allowed by the API's CORS (preflight and handler responses).
+    // The admin panel's origin is allowed by the API's CORS (preflight and handler responses) and the files bucket's.
     this.admin = new AdminPanel(this, 'Admin', { stage, sourceDir: props.adminSourceDir ?? join(projectRoot, 'admin'), projectRoot });
     const corsOrigins = allowedOrigins(stage, this.admin.origin);
+    // The same origins may upload artwork to the files bucket directly (presigned POST or PUT: docs/files.md).
+    this.data.allowBrowserUploads(corsOrigins);
 
     const routes = props.routes ?? allRoutes;
     this.api = new Api(this, 'Api', {

@@ -98,6 +98,8 @@ describe('admin panel hosting', () => {
       expect(security.ContentTypeOptions).toMatchObject({ Override: true });
       expect(JSON.stringify(security.ContentSecurityPolicy)).toContain("script-src 'self'");
       expect(JSON.stringify(security.ContentSecurityPolicy)).toContain('https://*.execute-api.');
+      // Presigned uploads go to the files bucket, on S3's domain of the region (test/infra/data.test.ts: its CORS rule).
+      expect(JSON.stringify(security.ContentSecurityPolicy)).toMatch(/connect-src [^;]*https:\/\/\*\.s3\./);
     }
   });
 
