@@ -131,7 +131,9 @@ export class AdminPanel extends Construct {
     });
 
     // Scripts and styles from the panel only; API calls to API Gateway's own domains in this
-    // region (naming the API itself would make the distribution depend on it: a cycle).
+    // region (naming the API itself would make the distribution depend on it: a cycle), uploads
+    // to S3's in this region (presigned: the files bucket allows the panel's origin, so naming the
+    // bucket would be a cycle too).
     const securityHeaders: cloudfront.ResponseSecurityHeadersBehavior = {
       contentSecurityPolicy: {
         contentSecurityPolicy: [
@@ -139,7 +141,7 @@ export class AdminPanel extends Construct {
           "script-src 'self'",
           "style-src 'self'",
           "img-src 'self' data:",
-          `connect-src 'self' https://*.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`,
+          `connect-src 'self' https://*.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX} https://*.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`,
           "font-src 'self'",
           // Invoice PDFs and shipping labels are fetched with the key and shown from blob: URLs.
           'frame-src blob:',

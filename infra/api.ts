@@ -3,15 +3,17 @@
  * function per route, the REQUEST authorizer on `auth: 'key'` routes. Adding a route to
  * shared/routes.ts is all it takes to deploy it.
  *
- * The main stack holds the gateway itself: the REST API, every resource (path) with its CORS
- * preflight, the authorizer, the deployment and stage, usage plans. Each route's function and its
- * methods are in its group's nested stack (infra/route-stacks.ts), the mock 405 methods in one
- * nested stack of their own (infra/method-not-allowed.ts); infra/nested-methods.ts makes the
- * deployment wait for and change with them. A deploy that moves methods between stacks (the first
- * of this layout over a stage whose methods are in the main stack, a renamed group) needs one with
- * `detachMethods` before it (README, "Deploy"): API Gateway refuses a method its resource still has.
+ * The main stack holds the gateway itself: the REST API, the authorizer, the deployment and stage,
+ * usage plans. Every resource (path) with its CORS preflight and mock 405 is in its path stack, one
+ * per kind of resource (infra/path-stacks.ts; only the root and the version prefixes stay in the
+ * main stack), each route's function and its methods in its group's nested stack
+ * (infra/route-stacks.ts); infra/nested-methods.ts makes the deployment wait for and change with
+ * them. A deploy that moves methods or resources between stacks (the first of this layout over a
+ * stage whose resources or methods are in the main stack, a renamed group) needs one with
+ * `detachMethods` before it (README, "Deploy"): API Gateway refuses a method its resource still
+ * has, and a resource its parent still has.
  */
-import { Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -24,6 +26,7 @@ import { keepDeployment, NestedMethods } from './nested-methods';
 import { addUsagePlans } from './usage-plans';
 import type { UsageTier } from '#shared/accounts/plans';
 import { grantTable, RouteRoles, type GrantTargets } from './grants';
+import { PathStacks, versionPrefixOf, type PreflightOptions } from './path-stacks';
 import { NestedLambdaIntegration, RouteStacks } from './route-stacks';
 import type { StageConfig } from './stages';
 
@@ -38,7 +41,8 @@ export interface ApiProps {
   /**
    * For the one deploy before methods change stacks (`-c detachMethods=<id>`, README "Deploy"): the
    * logical id of the deployment the stage serves. The deploy leaves out the route and 405 methods
-   * and keeps that deployment (infra/nested-methods.ts, `keepDeployment`).
+   * and the path stacks (every resource but the root and the version prefixes, with their
+   * preflights) and keeps that deployment (infra/nested-methods.ts, `keepDeployment`).
    */
   detachMethods?: string;
 }
@@ -74,6 +78,13 @@ export const ACCESS_LOG_FIELDS: Record<string, string> = {
   usageKeyId: '$context.identity.apiKeyId',
 };
 
+/** The CORS preflight of every resource, but for the origins (the stage's and the panel's). */
+const PREFLIGHT: Omit<PreflightOptions, 'allowOrigins'> = {
+  allowMethods: apigw.Cors.ALL_METHODS,
+  allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+  maxAge: Duration.hours(1),
+};
+
 /** `customers.create` → `CustomersCreateFn`: stable construct ids, so logical ids survive reordering. */
 export function functionId(routeId: string): string {
   const words = routeId.split(/[^A-Za-z0-9]+/).filter(Boolean);
@@ -107,9 +118,9 @@ export class Api extends Construct {
   readonly functions = new Map<string, ServiceFunction>();
   /** Route group → the nested stack of its functions and their methods. */
   readonly routeStacks: RouteStacks;
-  /** The nested stack of the mock 405 methods (infra/method-not-allowed.ts); none while the methods are detached. */
-  readonly methodNotAllowedStack?: NestedStack;
-  /** The methods in nested stacks: the routes' and the 405s (the CORS preflights are in `restApi.methods`). */
+  /** The nested stacks of the resources with their CORS preflights and mock 405s, one per kind (none while the methods are detached). */
+  readonly pathStacks: PathStacks;
+  /** The methods in nested stacks: the routes' and the 405s (the CORS preflights are in `restApi.methods` and `pathStacks.preflights`). */
   readonly nestedMethods: NestedMethods;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
@@ -118,6 +129,7 @@ export class Api extends Construct {
     assertConsistentPathParameters(routes);
     const functionProps = { stage, projectRoot: props.projectRoot, environment: props.environment };
     const corsOrigins = props.corsOrigins ?? stage.corsOrigins;
+    const preflight: PreflightOptions | undefined = corsOrigins.length ? { ...PREFLIGHT, allowOrigins: corsOrigins } : undefined;
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
     this.restApi = new apigw.RestApi(this, 'RestApi', {
@@ -144,14 +156,7 @@ export class Api extends Construct {
         throttlingRateLimit: stage.throttle.rateLimit,
         throttlingBurstLimit: stage.throttle.burstLimit,
       },
-      defaultCorsPreflightOptions: corsOrigins.length
-        ? {
-            allowOrigins: corsOrigins,
-            allowMethods: apigw.Cors.ALL_METHODS,
-            allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
-            maxAge: Duration.hours(1),
-          }
-        : undefined,
+      defaultCorsPreflightOptions: preflight,
     });
     addGatewayResponses(this.restApi, corsOrigins);
 
@@ -179,7 +184,8 @@ export class Api extends Construct {
     // invoke permissions and methods go to their group's nested stack (infra/route-stacks.ts).
     const roles = new RouteRoles(this, props.targets);
     this.routeStacks = new RouteStacks(this, stage);
-    this.nestedMethods = new NestedMethods(this.restApi);
+    this.pathStacks = new PathStacks(this, this.restApi, stage, preflight);
+    this.nestedMethods = new NestedMethods(this.restApi, this.pathStacks);
     for (const route of routes) {
       const routeStack = this.routeStacks.stackFor(route);
       const fn = new ServiceFunction(routeStack, functionId(route.id), {
@@ -198,8 +204,6 @@ export class Api extends Construct {
           ? { authorizer: authorizerRef, authorizationType: apigw.AuthorizationType.CUSTOM, apiKeyRequired: true }
           : { authorizationType: apigw.AuthorizationType.NONE };
       for (const path of pathsOf(route)) {
-        // The resource (and its CORS preflight) in the main stack, also while the methods are detached.
-        this.restApi.root.resourceForPath(path);
         if (props.detachMethods) {
           // No method, but the permission it would have: the deployment the stage keeps still invokes the function.
           integration.allowInvoke(this.restApi, route.method, path);
@@ -227,12 +231,11 @@ export class Api extends Construct {
       }
     }
     if (props.detachMethods) {
+      // The main stack's resources (the version prefixes) stay as they are; the path stacks, with every other resource, go.
+      for (const path of routes.flatMap(pathsOf)) this.restApi.root.resourceForPath(versionPrefixOf(path));
       keepDeployment(this.restApi, props.detachMethods);
     } else {
-      this.methodNotAllowedStack = new NestedStack(this, 'MethodNotAllowed', {
-        description: `Print Shop API mock 405 answers for unrouted methods (${stage.name})`,
-      });
-      addMethodNotAllowed(this.nestedMethods, this.methodNotAllowedStack, routes);
+      addMethodNotAllowed(this.nestedMethods, this.pathStacks, routes);
     }
     this.usagePlans = addUsagePlans(this, this.restApi, stage);
     this.suppressFindings();
@@ -254,7 +257,7 @@ export class Api extends Construct {
           'No WAF web ACL by default (cost per request, rules are a per-deployment decision); traffic is bounded by stage throttling, the authorizer and per-account rate limits.',
       },
     );
-    for (const method of [...this.restApi.methods, ...this.nestedMethods.all]) {
+    for (const method of [...this.restApi.methods, ...this.pathStacks.preflights, ...this.nestedMethods.all]) {
       const reason =
         method.httpMethod === 'OPTIONS'
           ? 'CORS preflight requests carry no credentials by definition.'

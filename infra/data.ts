@@ -66,6 +66,27 @@ export class Data extends Construct {
     this.documentsBucket = this.bucket(buckets.documents.id, stage, buckets.documents.expirations, accessLogs);
   }
 
+  /**
+   * Lets browsers of `origins` upload straight to the buckets that take browser uploads (shared/resources.ts: the
+   * files bucket), with the rule the local S3 emulator gets too. The origins are the API's (the admin panel's and the
+   * stage's), known once the panel's distribution is: hence a step of its own.
+   */
+  allowBrowserUploads(origins: string[]): void {
+    const bucketOf: Record<keyof typeof buckets, s3.Bucket> = { files: this.filesBucket, documents: this.documentsBucket };
+    for (const [key, definition] of Object.entries(buckets) as [keyof typeof buckets, BucketDefinition][]) {
+      const rule = definition.browserUploads;
+      if (!rule || origins.length === 0) continue;
+      bucketOf[key].addCorsRule({
+        id: 'browser-uploads',
+        allowedOrigins: origins,
+        allowedMethods: rule.allowedMethods.map((method) => s3.HttpMethods[method]),
+        allowedHeaders: rule.allowedHeaders,
+        exposedHeaders: rule.exposedHeaders,
+        maxAge: rule.maxAgeSeconds,
+      });
+    }
+  }
+
   /** Bucket names are left to CloudFormation: S3 names are global, the functions get them from env. */
   private bucket(
     id: string,

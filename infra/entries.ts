@@ -9,11 +9,11 @@ import { workers } from '#shared/workers';
 export const AUTHORIZER_HANDLER = 'functions/authorizer.ts';
 export const AUDIT_SHIPPER_HANDLER = 'functions/audit/ship.ts';
 
-export function functionEntries(routeList = routes): { id: string; entry: string }[] {
+export function functionEntries(routeList = routes, workerList = workers): { id: string; entry: string }[] {
   return [
     { id: 'authorizer', entry: AUTHORIZER_HANDLER },
     ...routeList.map((route) => ({ id: route.id, entry: route.handler })),
-    ...workers.map((worker) => ({ id: `worker.${worker.id}`, entry: worker.handler })),
+    ...workerList.map((worker) => ({ id: `worker.${worker.id}`, entry: worker.handler })),
     { id: 'audit.ship', entry: AUDIT_SHIPPER_HANDLER },
   ];
 }

@@ -4,18 +4,21 @@
  * 405 `method_not_allowed` with an `Allow` header — explicit methods always win over `ANY`,
  * so this only catches what no route serves. No Lambda runs for it.
  *
- * The `ANY` methods live in one nested stack of their own (`Api/MethodNotAllowed`), not in a route
- * group's: a path's `Allow` header lists the methods of every group on it, and a method must never
- * move between stacks (API Gateway refuses to create a method its resource still has, and the old
- * stack deletes it only after the new one created it). With a stack of their own, adding a route of
- * another group to a path only changes the header.
+ * A path's `ANY` method lives with its resource, in the path's stack (infra/path-stacks.ts), not in
+ * a route group's: a path's `Allow` header lists the methods of every group on it, and a method must
+ * never move between stacks (API Gateway refuses to create a method its resource still has, and the
+ * old stack deletes it only after the new one created it). Beside its resource, adding a route of
+ * another group to a path only changes the header. (The root and the version prefixes are the main
+ * stack's: should a route ever be on one of them, its 405 is there too, and CDK's own deployment
+ * hash follows it.)
  */
-import { Validations, type NestedStack } from 'aws-cdk-lib';
+import { NestedStack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { pathsOf, type RouteDefinition } from '#shared/routes';
 import type { NestedMethods } from './nested-methods';
+import type { PathStacks } from './path-stacks';
 
-export function addMethodNotAllowed(methods: NestedMethods, stack: NestedStack, routes: readonly RouteDefinition[]): void {
+export function addMethodNotAllowed(methods: NestedMethods, paths: PathStacks, routes: readonly RouteDefinition[]): void {
   const methodsByPath = new Map<string, Set<string>>();
   for (const route of routes) {
     for (const path of pathsOf(route)) {
@@ -57,13 +60,17 @@ export function addMethodNotAllowed(methods: NestedMethods, stack: NestedStack, 
         },
       ],
     };
-    const method = methods.add(stack, {
-      path,
-      httpMethod: 'ANY',
-      integration: new apigw.MockIntegration(integrationOptions),
-      options,
-      fingerprint: { integration: { type: 'MOCK', ...integrationOptions }, options },
-    });
+    const integration = new apigw.MockIntegration(integrationOptions);
+    const owner = paths.ownerOf(path);
+    const method = NestedStack.isNestedStack(owner)
+      ? methods.add(owner, {
+          path,
+          httpMethod: 'ANY',
+          integration,
+          options,
+          fingerprint: { integration: { type: 'MOCK', ...integrationOptions }, options },
+        })
+      : paths.resourceIn(owner, path).addMethod('ANY', integration, options);
     Validations.of(method).acknowledge(
       { id: 'AwsSolutions-APIG4', reason: 'Mock 405 answer for unrouted methods: no data, no backend.' },
       { id: 'AwsSolutions-COG4', reason: 'Mock 405 answer for unrouted methods: no data, no backend.' },

@@ -1,61 +1,38 @@
 /**
  * API Gateway methods that live in nested stacks (the route methods in their route group's stack,
- * the mock 405s in a stack of their own), on the REST API and resources of the main stack.
+ * the mock 405s in their path's stack), on the REST API of the main stack and the resources of the
+ * path stacks (infra/path-stacks.ts), which a route group's stack sees as imports; CDK passes their
+ * ids as parameters.
  *
- * CloudFormation allows 500 resources per stack and a method is one; the resources (paths) and
- * their CORS preflights stay in the main stack because routes of several groups share them
- * (`/v1/customers/{id}` has customers, addresses, invoices and quotes below it). A nested stack sees
- * the API and each resource it adds methods to as imports; CDK passes their ids as parameters.
- *
- * CDK registers a method with the API's deployment only if it is added to the RestApi itself, so
- * this does what `apigw.Method` otherwise does for it:
- * - the deployment depends on every nested stack that holds methods, so that API Gateway
- *   snapshots them only once they exist (or are updated);
- * - the deployment's logical id includes a fingerprint of each method, plain data without tokens
- *   (route id, path, HTTP method, authorization, the integration's function by construct path, the
- *   405 bodies and Allow headers): a changed method means a new deployment, without which the stage
- *   would keep serving the old snapshot. Tokens are refused: they resolve to different expressions
- *   in the nested and the main stack, and the id must be one string everywhere.
+ * CloudFormation allows 500 resources per stack and a method is one. CDK registers a method or a
+ * resource with the API's deployment only if it is added to the RestApi itself, so this does what
+ * `apigw.Method` and `apigw.Resource` otherwise do for it (`followNested`):
+ * - the deployment depends on every nested stack that holds methods or resources, so that API
+ *   Gateway snapshots them only once they exist (or are updated);
+ * - the deployment's logical id includes a fingerprint of each method and resource, plain data
+ *   without tokens (route id, path, HTTP method, authorization, the integration's function by
+ *   construct path, the 405 bodies and Allow headers, the preflight options): a changed method or
+ *   resource means a new deployment, without which the stage would keep serving the old snapshot.
+ *   Tokens are refused: they resolve to different expressions in the nested and the main stack, and
+ *   the id must be one string everywhere.
  */
 import { Stack, Token, type NestedStack } from 'aws-cdk-lib';
-import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import type { Construct } from 'constructs';
+import type * as apigw from 'aws-cdk-lib/aws-apigateway';
+import type { PathStacks } from './path-stacks';
 
-/** The main stack's REST API and resources, imported into one nested stack. */
-class ImportedApi {
-  private readonly api: apigw.IRestApi;
-  private readonly resources = new Map<string, apigw.IResource>();
-
-  constructor(
-    scope: Construct,
-    private readonly restApi: apigw.RestApi,
-  ) {
-    this.api = apigw.RestApi.fromRestApiAttributes(scope, 'RestApi', {
-      restApiId: restApi.restApiId,
-      rootResourceId: restApi.restApiRootResourceId,
-    });
-    this.resources.set('/', this.api.root);
-  }
-
-  /**
-   * The main stack's resource at `path` (created there if new, with its CORS preflight), imported
-   * under the same construct path as in the main stack (`RestApi/Default/v1/orders/{id}`), so a
-   * method's logical id reads like it did there (`RestApiv1ordersidGET…`). Only the ids of the
-   * resources that hold methods become parameters; the intermediate imports are just scopes.
-   */
-  resourceForPath(path: string): apigw.IResource {
-    const known = this.resources.get(path);
-    if (known) return known;
-    const cut = path.lastIndexOf('/');
-    const parent = this.resourceForPath(path.slice(0, cut) || '/');
-    const resource = apigw.Resource.fromResourceAttributes(parent, path.slice(cut + 1), {
-      resourceId: this.restApi.root.resourceForPath(path).resourceId,
-      restApi: this.api,
-      path,
-    });
-    this.resources.set(path, resource);
-    return resource;
-  }
+/**
+ * Makes the deployment of `restApi` wait for `stack` and change with `fingerprint`, the plain data (no tokens) that
+ * something of the API in that stack is made of; the stack's path is part of it.
+ */
+export function followNested(restApi: apigw.RestApi, stack: NestedStack, fingerprint: Record<string, unknown>): void {
+  const nested = { stack: stack.node.path, ...fingerprint };
+  const serialized = JSON.stringify(nested);
+  if (Token.isUnresolved(serialized))
+    throw new Error(`A fingerprint in ${stack.node.path} holds a token; name constructs by path: ${serialized}`);
+  const deployment = restApi.latestDeployment;
+  if (!deployment) return;
+  deployment.node.addDependency(stack.nestedStackResource!);
+  deployment.addToLogicalId({ nested });
 }
 
 export interface NestedMethodProps {
@@ -73,30 +50,24 @@ export interface NestedMethodProps {
 
 /** The methods of one REST API that live in nested stacks, and their deployment. */
 export class NestedMethods {
-  private readonly imports = new Map<NestedStack, ImportedApi>();
   private readonly methods: apigw.Method[] = [];
 
-  constructor(private readonly restApi: apigw.RestApi) {}
+  constructor(
+    private readonly restApi: apigw.RestApi,
+    private readonly paths: PathStacks,
+  ) {}
 
-  /** Adds a method to the main stack's resource at `path`, in `stack`, and makes the deployment follow it. */
+  /** Adds a method to the resource at `path`, in `stack`, and makes the deployment follow it. */
   add(stack: NestedStack, props: NestedMethodProps): apigw.Method {
-    const fingerprint = { stack: stack.node.path, path: props.path, httpMethod: props.httpMethod, ...props.fingerprint };
-    const serialized = JSON.stringify(fingerprint);
-    if (Token.isUnresolved(serialized)) {
-      throw new Error(`The fingerprint of ${props.httpMethod} ${props.path} holds a token; name constructs by path: ${serialized}`);
+    const fingerprint = { path: props.path, httpMethod: props.httpMethod, ...props.fingerprint };
+    if (Token.isUnresolved(JSON.stringify(fingerprint))) {
+      throw new Error(
+        `The fingerprint of ${props.httpMethod} ${props.path} holds a token; name constructs by path: ${JSON.stringify(fingerprint)}`,
+      );
     }
-    let imported = this.imports.get(stack);
-    if (!imported) {
-      imported = new ImportedApi(stack, this.restApi);
-      this.imports.set(stack, imported);
-    }
-    const method = imported.resourceForPath(props.path).addMethod(props.httpMethod, props.integration, props.options);
+    const method = this.paths.resourceIn(stack, props.path).addMethod(props.httpMethod, props.integration, props.options);
     if (Stack.of(method) !== stack) throw new Error(`${method.node.path} is not in ${stack.node.path}`);
-    const deployment = this.restApi.latestDeployment;
-    if (deployment) {
-      deployment.node.addDependency(stack.nestedStackResource!);
-      deployment.addToLogicalId({ nestedMethod: fingerprint });
-    }
+    followNested(this.restApi, stack, { nestedMethod: fingerprint });
     this.methods.push(method);
     return method;
   }

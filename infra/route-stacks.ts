@@ -1,10 +1,11 @@
 /**
  * The routes live in nested stacks, one per route group: each route's function with its log group,
  * its API Gateway invoke permissions and audit subscription filter, and its methods (one per path,
- * infra/nested-methods.ts). The main stack keeps what all groups share: the REST API, its resources
- * (paths) and CORS preflights, the authorizer, usage plans, the route roles, data, events and
- * workers. Each route would otherwise cost the main stack a function, a log group, a permission and
- * a method per path and a subscription filter, and CloudFormation allows 500 resources per stack.
+ * infra/nested-methods.ts). The resources (paths) they are on, with their CORS preflights and
+ * mock 405s, are in path stacks (infra/path-stacks.ts); the main stack keeps what all groups share:
+ * the REST API, the authorizer, usage plans, the route roles, data, events and workers. Each route
+ * would otherwise cost the main stack a function, a log group, a permission and a method per path
+ * and a subscription filter, and CloudFormation allows 500 resources per stack.
  *
  * A route's group is its OpenAPI tag (the `tag` of its row in shared/routes.ts): stable, so adding routes never moves a
  * function or a method from one nested stack to another. Renaming a tag does move its group's
@@ -22,7 +23,8 @@ import type { Construct } from 'constructs';
 import type { RouteDefinition } from '#shared/routes';
 import type { StageConfig } from './stages';
 
-const pascalCase = (text: string): string =>
+/** `Legacy products` → `LegacyProducts`, `.well-known` → `WellKnown`: a construct id from a name. */
+export const pascalCase = (text: string): string =>
   text
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)

@@ -1,7 +1,8 @@
 /**
  * One stack per stage: data, events, the API and the admin panel, the notification topic every alarm
- * publishes to and the SES configuration set the mail goes out with, wired together. The route list
- * and the project root are props so tests can build the stack without bundling the real handlers.
+ * publishes to and the SES configuration set the mail goes out with, wired together. The route and
+ * worker tables and the project root are props so tests can build the stack without bundling the
+ * real handlers, or with more routes or workers.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import { mailEnv } from '#shared/mail/config';
 import { routes as allRoutes, type RouteDefinition } from '#shared/routes';
 import { AdminPanel, allowedOrigins, CORS_ORIGINS_ENV } from './admin';
 import { apiServerErrorAlarm, functionAlarms, groupedFunctionAlarms } from './alarms';
+import { pascalCase } from './route-stacks';
 import { Api } from './api';
 import { AuditShipping } from './audit';
 import { Data } from './data';
@@ -20,7 +22,7 @@ import { MailSending } from './mail';
 import { Notifications } from './notifications';
 import { WebhookSecretsKey, secretRoutes, tokenSigners, workerSecretUses } from './secrets';
 import { Workers } from './workers';
-import { workers as allWorkers } from '#shared/workers';
+import { workers as allWorkers, type WorkerDefinition } from '#shared/workers';
 import type { StageConfig } from './stages';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -29,6 +31,8 @@ export interface PrintShopStackProps extends StackProps {
   stage: StageConfig;
   /** Defaults to the route table in shared/routes.ts. */
   routes?: readonly RouteDefinition[];
+  /** Defaults to the worker table in shared/workers.ts. */
+  workers?: readonly WorkerDefinition[];
   /** Root that handler paths are relative to; holds package-lock.json. Defaults to this project. */
   projectRoot?: string;
   /** The admin panel's sources; defaults to this project's admin/ (built by Vite during synth). */
@@ -70,9 +74,11 @@ export class PrintShopStack extends Stack {
       [env.deliveriesQueueUrl]: this.events.deliveriesQueue.queueUrl,
     };
 
-    // The admin panel's origin is allowed by the API's CORS (preflight and handler responses).
+    // The admin panel's origin is allowed by the API's CORS (preflight and handler responses) and the files bucket's.
     this.admin = new AdminPanel(this, 'Admin', { stage, sourceDir: props.adminSourceDir ?? join(projectRoot, 'admin'), projectRoot });
     const corsOrigins = allowedOrigins(stage, this.admin.origin);
+    // The same origins may upload artwork to the files bucket directly (presigned POST or PUT: docs/files.md).
+    this.data.allowBrowserUploads(corsOrigins);
 
     const routes = props.routes ?? allRoutes;
     this.api = new Api(this, 'Api', {
@@ -125,7 +131,7 @@ export class PrintShopStack extends Stack {
     // Stream router, webhook delivery worker, DLQ handler, the delivery and legacy price sweepers, file preflight: shared/workers.ts.
     this.workers = new Workers(this, 'Workers', {
       stage,
-      workers: allWorkers,
+      workers: props.workers ?? allWorkers,
       projectRoot: props.projectRoot ?? projectRoot,
       environment,
       table: this.data.table,
@@ -140,7 +146,11 @@ export class PrintShopStack extends Stack {
 
     // API 5xx, and the route functions' (and the authorizer's and audit shipper's) Lambda errors and throttles.
     apiServerErrorAlarm(this, stage, this.api.restApi);
-    groupedFunctionAlarms(this, stage, 'ApiFunctions', [...this.api.functions.values()], 'API route functions');
+    // Each route group's functions are alarmed in the group's nested stack, so the main stack does not grow with routes.
+    for (const [group, routeStack] of this.api.routeStacks.all) {
+      const members = [...this.api.functions.values()].filter((fn) => Stack.of(fn) === routeStack);
+      groupedFunctionAlarms(routeStack, stage, `${pascalCase(group)}Functions`, members, `The ${group} route functions`);
+    }
     functionAlarms(this, stage, 'Authorizer', this.api.authorizerFunction, 'The API key authorizer');
     functionAlarms(this, stage, 'AuditShipper', this.audit.shipper, 'The audit shipper');
 

@@ -25,23 +25,29 @@ const contentTypes: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/** Scripts and styles from the panel only; API calls to this origin only (the gateway itself). */
-export const localSecurityHeaders: Record<string, string> = {
-  'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-src blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-};
+/**
+ * Scripts and styles from the panel only; API calls to this origin only (the gateway itself), uploads to the S3
+ * emulator's (presigned: docs/files.md), as CloudFront allows S3's domains of the region.
+ */
+function localSecurityHeaders(uploadOrigin?: string): Record<string, string> {
+  const connect = ["'self'", ...(uploadOrigin ? [uploadOrigin] : [])].join(' ');
+  return {
+    'Content-Security-Policy': `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src ${connect}; font-src 'self'; frame-src blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'`,
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+  };
+}
 
 export type AdminHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 
 /**
  * A request handler for /admin and everything below it; returns false for other paths so the
- * gateway goes on with route matching.
+ * gateway goes on with route matching. `uploadOrigin`: the S3 emulator's, which presigned uploads go to.
  */
-export function adminStatic(distDir: string): AdminHandler {
+export function adminStatic(distDir: string, options: { uploadOrigin?: string } = {}): AdminHandler {
   const root = resolve(distDir);
+  const securityHeaders = localSecurityHeaders(options.uploadOrigin);
   return (req, res, url) => {
     const { pathname } = url;
     if (pathname !== ADMIN_PATH && !pathname.startsWith(`${ADMIN_PATH}/`)) return false;
@@ -58,7 +64,7 @@ export function adminStatic(distDir: string): AdminHandler {
     }
     if (pathname === `${ADMIN_PATH}/config.json`) {
       const body = JSON.stringify({ apiUrl: originOf(req) });
-      res.writeHead(200, { 'Content-Type': contentTypes['.json']!, 'Cache-Control': 'no-cache', ...localSecurityHeaders });
+      res.writeHead(200, { 'Content-Type': contentTypes['.json']!, 'Cache-Control': 'no-cache', ...securityHeaders });
       res.end(method === 'HEAD' ? undefined : body);
       return true;
     }
@@ -75,7 +81,7 @@ export function adminStatic(distDir: string): AdminHandler {
       res.end('Not found\n');
       return true;
     }
-    send(req, res, file ?? index, method);
+    send(req, res, file ?? index, method, securityHeaders);
     return true;
   };
 }
@@ -94,7 +100,7 @@ function fileFor(root: string, relative: string): string | undefined {
   return existsSync(candidate) && statSync(candidate).isFile() ? candidate : undefined;
 }
 
-function send(req: IncomingMessage, res: ServerResponse, file: string, method: string): void {
+function send(req: IncomingMessage, res: ServerResponse, file: string, method: string, securityHeaders: Record<string, string>): void {
   const stat = statSync(file);
   const immutable = file.includes(`${sep}assets${sep}`);
   const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
@@ -102,7 +108,7 @@ function send(req: IncomingMessage, res: ServerResponse, file: string, method: s
     'Content-Type': contentTypes[extname(file)] ?? 'application/octet-stream',
     'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     ETag: etag,
-    ...localSecurityHeaders,
+    ...securityHeaders,
   };
   if (req.headers['if-none-match'] === etag) {
     res.writeHead(304, headers);

@@ -176,7 +176,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // Handlers run in this process: its stdout is their log stream, and audit lines ship from it.
   const auditShipping = startAuditShipping();
   const authorizerModule = options.authorizerModule ?? 'functions/authorizer.ts';
-  const admin = options.adminDir ? adminStatic(options.adminDir) : undefined;
+  // The panel may upload to where the handlers' presigned URLs point: the S3 emulator (AWS_ENDPOINT_URL_S3).
+  const s3Endpoint = process.env.AWS_ENDPOINT_URL_S3;
+  const admin = options.adminDir
+    ? adminStatic(options.adminDir, s3Endpoint ? { uploadOrigin: new URL(s3Endpoint).origin } : {})
+    : undefined;
   const debugHeaders = options.debugHeaders ?? debugHeadersFromEnv();
 
   const server = createServer((req, res) => {

@@ -4,7 +4,8 @@
  * data, so every step is "make it so": create what is missing, bring a kept table up to date with
  * the definitions (new index, stream, TTL), refuse clearly what cannot be changed in place.
  *
- * Not emulated locally: bucket lifecycle expirations (s3rver has none).
+ * Not emulated locally: bucket lifecycle expirations (s3rver has none). A bucket's CORS rule is
+ * (s3rver answers preflights and adds the headers), with any origin allowed.
  */
 import {
   CreateTableCommand,
@@ -18,7 +19,7 @@ import {
   type KeySchemaElement,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
@@ -273,8 +274,35 @@ async function provisionBuckets(client: S3Client, stage: string): Promise<Provis
           if (!/BucketAlready(Exists|OwnedByYou)/.test((error as Error).name)) throw error;
         }
       }
+      // The CORS rule CDK gives the bucket (infra/data.ts), set again on every start: a kept bucket follows the definition.
+      if (bucket.browserUploads) {
+        const rule = bucket.browserUploads;
+        await client.send(
+          new PutBucketCorsCommand({
+            Bucket,
+            CORSConfiguration: {
+              CORSRules: [
+                {
+                  ID: 'browser-uploads',
+                  AllowedOrigins: LOCAL_BROWSER_ORIGINS,
+                  AllowedMethods: rule.allowedMethods,
+                  AllowedHeaders: rule.allowedHeaders,
+                  ExposeHeaders: rule.exposedHeaders,
+                  MaxAgeSeconds: rule.maxAgeSeconds,
+                },
+              ],
+            },
+          }),
+        );
+      }
       return [key, Bucket] as const;
     }),
   );
   return Object.fromEntries(names) as ProvisionedResources['buckets'];
 }
+
+/**
+ * The origins browsers may upload from locally: any, as the local gateway answers any origin (the panel is served
+ * from the gateway's own, under whichever host name the browser used; storefronts in development from anywhere).
+ */
+const LOCAL_BROWSER_ORIGINS = ['*'];

@@ -3,7 +3,7 @@
  * (http://127.0.0.1:<port>/<bucket>/<key>), SigV4 headers and presigned URLs are checked.
  *
  * Clients must sign with S3RVER_CREDENTIALS (s3rver's only key pair); see credentials.ts.
- * Not emulated: lifecycle rules (the `tmp/` expiry of the files bucket); no CORS rules are set.
+ * Not emulated: lifecycle rules (the `tmp/` expiry of the files bucket). The files bucket's CORS rule is set (provision.ts).
  */
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:http';

@@ -83,17 +83,45 @@ export const holdingQueues: Record<'routerFailures' | 'preflightFailures', Holdi
   preflightFailures: { id: 'FilePreflightFailures', retentionSeconds: 14 * 24 * 3600 },
 };
 
+/**
+ * The CORS rule of a bucket that browsers upload to directly, with a presigned POST (the API's large uploads) or a
+ * presigned PUT. The origins are not here: on AWS they are the stage's, those the API allows (the admin panel's and
+ * the stage's `corsOrigins`: infra/stack.ts), locally any, as the local gateway allows any (local-aws/provision.ts).
+ */
+export interface BrowserUploadRule {
+  allowedMethods: ('POST' | 'PUT')[];
+  /** Request headers a browser may send: a presigned PUT's signed ones (type, checksums); a form POST sends none of its own. */
+  allowedHeaders: string[];
+  /** Response headers a browser may read. */
+  exposedHeaders: string[];
+  /** How long a browser may keep the answer to a preflight. */
+  maxAgeSeconds: number;
+}
+
 export interface BucketDefinition {
   id: string;
   /** Objects under these prefixes expire after the given number of days. */
   expirations?: { prefix: string; days: number }[];
   /** Incomplete multipart uploads are aborted (their parts deleted) this many days after they began. */
   abortIncompleteUploadsAfterDays?: number;
+  /** Browsers of the allowed origins may upload to the bucket directly (presigned); none otherwise. */
+  browserUploads?: BrowserUploadRule;
 }
 
 export const buckets: Record<'files' | 'documents', BucketDefinition> = {
   // Pending presigned uploads land under tmp/ (docs/files.md); a multipart upload never finished leaves no parts behind.
-  files: { id: 'Files', expirations: [{ prefix: 'tmp/', days: 1 }], abortIncompleteUploadsAfterDays: 1 },
+  files: {
+    id: 'Files',
+    expirations: [{ prefix: 'tmp/', days: 1 }],
+    abortIncompleteUploadsAfterDays: 1,
+    // The admin panel and storefronts upload artwork from the browser; ETag tells a client what S3 stored.
+    browserUploads: {
+      allowedMethods: ['POST', 'PUT'],
+      allowedHeaders: ['Content-Type', 'Content-MD5', 'x-amz-*'],
+      exposedHeaders: ['ETag'],
+      maxAgeSeconds: 3600,
+    },
+  },
   documents: { id: 'Documents' },
 };
 

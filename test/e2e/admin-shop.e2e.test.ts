@@ -4,8 +4,10 @@
  * board (buttons, the keyboard alone, and a drag), invoiced (the PDF inline), paid, shipped in test
  * mode and delivered by the simulate control — and every step's event reaches the webhook. A key
  * with orders:read only sees orders without buttons and a clear message elsewhere; every screen
- * fits 390 px. Screenshots go to docs/screenshots/ with `npm run screenshots`.
+ * fits 390 px. A file goes from the panel's page straight to the files bucket (presigned POST, the
+ * bucket's CORS rule). Screenshots go to docs/screenshots/ with `npm run screenshots`.
  */
+import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BodyOf } from '#test/support/api-types';
@@ -402,6 +404,52 @@ describe.skipIf(!chromiumAvailable)('admin panel: the shop’s day', () => {
     await page.goto(`${admin}/shipments`);
     await page.locator(`tr[data-shipment="${shipment.id}"]`).waitFor();
     expect(await fitsWidth(page)).toBe(true);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe.skipIf(!chromiumAvailable)('admin panel: a browser upload', () => {
+  it('sends a file from the panel’s page straight to the files bucket with a presigned POST, and the API completes it', async () => {
+    // A small PDF (the type is decided by its bytes), declared with its size and SHA-256 as any client does.
+    const content = `%PDF-1.4\n% artwork uploaded from the admin panel's origin, ${Date.now()}\n%%EOF\n`;
+    const bytes = new TextEncoder().encode(content);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const declared = await api('POST', '/v1/files/uploads', {
+      filename: 'flyer.pdf',
+      content_type: 'application/pdf',
+      size: bytes.length,
+      sha256,
+    });
+    const { file, upload } = declared.data;
+    expect(file.status).toBe('pending_upload');
+
+    const context = await newContext(browser, origin, DESKTOP);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    // The panel's page: its origin and its Content-Security-Policy (connect-src) apply to the fetch below.
+    await page.goto(`${admin}/`);
+    await page.getByLabel('Secret API key').waitFor();
+    const sent = await page.evaluate(
+      async ({ url, fields, text }) => {
+        const form = new FormData();
+        for (const [name, value] of Object.entries(fields)) form.append(name, value);
+        form.append('file', new Blob([text], { type: 'application/pdf' }), 'flyer.pdf'); // the file last
+        // Cross-origin: the answer is readable only when the bucket's CORS rule allows this origin, ETag only when exposed.
+        const response = await fetch(url, { method: 'POST', body: form });
+        return { status: response.status, etag: response.headers.get('ETag') };
+      },
+      { url: upload.url, fields: upload.fields, text: content },
+    );
+    expect(new URL(upload.url).origin).not.toBe(await page.evaluate('location.origin'));
+    expect([201, 204]).toContain(sent.status);
+    expect(sent.etag).toMatch(/^"[0-9a-f]{32}"$/);
+
+    const completed = await api('POST', `/v1/files/${file.id}/complete`);
+    expect(completed.data).toMatchObject({ id: file.id, status: 'ready', size: bytes.length, sha256 });
+    const { url } = (await api('GET', `/v1/files/${file.id}/download?format=url`)).data;
+    expect(await (await fetch(url)).text()).toBe(content);
 
     expect(errors).toEqual([]);
     await context.close();

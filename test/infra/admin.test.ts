@@ -22,8 +22,8 @@ const domain = {
 
 describe('admin panel hosting', () => {
   it('adds only its two nested stacks to the main stack', () => {
-    // Besides the route groups' nested stacks and the mock 405s' (infra/route-stacks.ts, test/infra/nested-stacks.test.ts).
-    const routeStacks = [...stack.api.routeStacks.all.values(), stack.api.methodNotAllowedStack!].map((nested) =>
+    // Besides the route groups' and the paths' nested stacks (infra/route-stacks.ts, infra/path-stacks.ts; nested-stacks.test.ts).
+    const routeStacks = [...stack.api.routeStacks.all.values(), ...stack.api.pathStacks.all.values()].map((nested) =>
       stack.getLogicalId(nested.nestedStackResource!),
     );
     const others = Object.keys(template.findResources('AWS::CloudFormation::Stack')).filter((id) => !routeStacks.includes(id));
@@ -97,6 +97,8 @@ describe('admin panel hosting', () => {
       expect(security.ContentTypeOptions).toMatchObject({ Override: true });
       expect(JSON.stringify(security.ContentSecurityPolicy)).toContain("script-src 'self'");
       expect(JSON.stringify(security.ContentSecurityPolicy)).toContain('https://*.execute-api.');
+      // Presigned uploads go to the files bucket, on S3's domain of the region (test/infra/data.test.ts: its CORS rule).
+      expect(JSON.stringify(security.ContentSecurityPolicy)).toMatch(/connect-src [^;]*https:\/\/\*\.s3\./);
     }
   });
 
@@ -149,15 +151,15 @@ describe('admin panel hosting', () => {
     for (const fn of stack.api.functions.values()) expect(corsEnv(fn)).toEqual({ 'Fn::Join': ['', ['https://', domain]] });
     // Workers are not called by browsers.
     for (const fn of stack.workers.functions.values()) expect(corsEnv(fn)).toBeUndefined();
-    const preflight = Object.values(template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } }));
-    expect(preflight.length).toBe(methods(built).filter((method) => method.httpMethod === 'OPTIONS').length);
-    expect(preflight.length).toBeGreaterThan(0);
-    for (const method of preflight) {
-      expect(
-        method.Properties.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Allow-Origin'],
-      ).toEqual({
-        'Fn::Join': ['', ["'https://", domain, "'"]],
-      });
+    // The root's and the version prefixes' preflights are in the main stack, the others in the path stacks (infra/path-stacks.ts).
+    const preflights = methods(built).filter((method) => method.httpMethod === 'OPTIONS');
+    expect(preflights.filter((method) => method.address.startsWith(`${stack.node.path}#`)).length).toBeGreaterThan(0);
+    expect(preflights.length).toBeGreaterThan(stack.api.pathStacks.all.size);
+    for (const { address, resource } of preflights) {
+      const home = built.nested.find((nested) => address.startsWith(`${nested.stack.node.path}#`))?.stack ?? stack;
+      const allowOrigin =
+        resource.Properties.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Allow-Origin'];
+      expect(inMainTerms(built, home, allowOrigin), address).toEqual({ 'Fn::Join': ['', ["'https://", domain, "'"]] });
     }
     const [unauthorized] = Object.values(
       template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: 'UNAUTHORIZED' } }),

@@ -1,7 +1,10 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { allowedOrigins } from '#infra/admin';
+import type { stageConfig } from '#infra/stages';
+import { type StageName } from '#infra/stages';
 import { buckets, physicalName, queues, table } from '#shared/resources';
-import { sharedStack } from './helpers';
+import { buildStack, sharedStack, testStageConfig, type Built } from './helpers';
 
 const { stack, template } = sharedStack('dev');
 const ref = (construct: { node: { defaultChild?: unknown } }) => ({
@@ -101,6 +104,53 @@ describe('buckets', () => {
         Rules: Match.arrayWith([Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })]),
       },
     });
+  });
+});
+
+describe('browser uploads', () => {
+  const rule = buckets.files.browserUploads!;
+  /** The bucket's CORS rules, in the main stack's terms. */
+  const corsRules = (built: Built, bucket: { node: { defaultChild?: unknown } }) =>
+    built.template.toJSON().Resources[built.stack.getLogicalId(bucket.node.defaultChild as never)].Properties.CorsConfiguration?.CorsRules;
+  /** The rule of shared/resources.ts for the origins the stage's API allows (the panel's and the stage's `corsOrigins`). */
+  const expectedRule = (built: Built, stage: StageName, overrides?: Parameters<typeof stageConfig>[1]) => ({
+    Id: 'browser-uploads',
+    AllowedOrigins: built.stack.resolve(allowedOrigins(testStageConfig(stage, overrides), built.stack.admin.origin)),
+    AllowedMethods: ['POST', 'PUT'],
+    AllowedHeaders: rule.allowedHeaders,
+    ExposedHeaders: ['ETag'],
+    MaxAge: rule.maxAgeSeconds,
+  });
+
+  it('let browsers of the origins the API allows POST and PUT to the files bucket, and read the ETag', () => {
+    expect(rule.allowedMethods).toEqual(['POST', 'PUT']);
+    expect(rule.exposedHeaders).toEqual(['ETag']);
+    const dev = sharedStack('dev');
+    expect(corsRules(dev, dev.stack.data.filesBucket)).toEqual([expectedRule(dev, 'dev')]);
+    expect(expectedRule(dev, 'dev').AllowedOrigins).toEqual(['*']); // dev's API allows any origin
+    const prod = sharedStack('prod');
+    expect(corsRules(prod, prod.stack.data.filesBucket)).toEqual([expectedRule(prod, 'prod')]);
+    // Prod: the panel's origin only, the distribution's domain (an output of the admin panel's hosting stack).
+    expect(JSON.stringify(expectedRule(prod, 'prod').AllowedOrigins)).toMatch(
+      /^\[\{"Fn::Join":\["",\["https:\/\/",\{"Fn::GetAtt":\["AdminHosting/,
+    );
+  });
+
+  it("add the stage's own CORS origins (storefronts) after the panel's", () => {
+    const overrides = { corsOrigins: 'https://shop.example,https://admin.example' };
+    const built = buildStack('prod', { stageOverrides: overrides });
+    const [only] = corsRules(built, built.stack.data.filesBucket);
+    expect(only).toEqual(expectedRule(built, 'prod', overrides));
+    expect(only.AllowedOrigins.slice(1)).toEqual(['https://shop.example', 'https://admin.example']);
+  });
+
+  it('leave the documents and the access log buckets without CORS: browsers never upload there', () => {
+    const dev = sharedStack('dev');
+    const bucketsWithCors = Object.values(dev.template.findResources('AWS::S3::Bucket')).filter(
+      (bucket) => bucket.Properties.CorsConfiguration,
+    );
+    expect(bucketsWithCors).toHaveLength(1);
+    expect(corsRules(dev, dev.stack.data.documentsBucket)).toBeUndefined();
   });
 });
 

@@ -11,6 +11,7 @@ import { App, NestedStack, Stack, Validations, type CfnElement } from 'aws-cdk-l
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes as allRoutes, type RouteDefinition } from '#shared/routes';
+import type { WorkerDefinition } from '#shared/workers';
 import { functionEntries } from '#infra/entries';
 import { PrintShopStack, projectRoot } from '#infra/stack';
 import { stageConfig, type StageName } from '#infra/stages';
@@ -33,7 +34,10 @@ export interface Built {
   stack: PrintShopStack;
   /** The main stack's template. */
   template: Template;
-  /** Every nested stack (the admin panel's two, one per route group: infra/route-stacks.ts) with its template. */
+  /**
+   * Every nested stack (the admin panel's two, one per route group: infra/route-stacks.ts, one per kind of path:
+   * infra/path-stacks.ts) with its template.
+   */
   nested: NestedTemplate[];
 }
 
@@ -46,6 +50,8 @@ export interface NestedTemplate {
 
 export interface BuildOptions {
   routes?: readonly RouteDefinition[];
+  /** The worker table (shared/workers.ts) by default. */
+  workers?: readonly WorkerDefinition[];
   /** CDK's built-in CloudFormation schema validation (as `cdk synth` runs it); ~4 s, so opt-in. */
   cfnValidation?: boolean;
   /** The deploy that detaches the methods (`-c detachMethods=<deployment logical id>`, infra/nested-methods.ts). */
@@ -60,7 +66,7 @@ export function buildStack(stage: StageName = 'dev', options: BuildOptions = {})
   const root = mkdtempSync(join(tmpdir(), 'print-shop-infra-'));
   try {
     writeFileSync(join(root, 'package-lock.json'), '{}');
-    for (const handler of functionEntries(routes).map((fn) => fn.entry)) {
+    for (const handler of functionEntries(routes, options.workers).map((fn) => fn.entry)) {
       mkdirSync(dirname(join(root, handler)), { recursive: true });
       writeFileSync(join(root, handler), 'export const handler = async () => ({});\n');
     }
@@ -72,6 +78,7 @@ export function buildStack(stage: StageName = 'dev', options: BuildOptions = {})
     const stack = new PrintShopStack(app, `PrintShop-${stage}`, {
       stage: testStageConfig(stage, options.stageOverrides),
       routes,
+      ...(options.workers ? { workers: options.workers } : {}),
       projectRoot: root,
       ...(options.detachMethods ? { detachMethods: options.detachMethods } : {}),
     });
@@ -245,21 +252,38 @@ export function referencesIn(value: unknown): Json[] {
   return Object.values(object).flatMap(referencesIn);
 }
 
-/** Resource logical id → its full path (`/v1/customers/{id}`), through the ParentId chain; every resource is in the main stack. */
-export function resourcePaths(template: Template): Map<string, string> {
-  const resources = template.findResources('AWS::ApiGateway::Resource') as Record<string, { Properties: Json }>;
+/**
+ * Every API Gateway resource, main and nested (the path stacks: infra/path-stacks.ts), as addressOf names it, → its
+ * full path (`/v1/customers/{id}`), through the ParentId chain across templates (resolveReference); the root is `/`.
+ */
+export function resourcePaths(built: Built): Map<string, string> {
+  const resources = new Map(
+    findAll(built, 'AWS::ApiGateway::Resource').map(({ address, stack, resource }) => [address, { stack, resource }] as const),
+  );
   const paths = new Map<string, string>();
-  const pathOf = (id: string): string => {
-    const known = paths.get(id);
+  const pathOf = (address: string): string => {
+    const known = paths.get(address);
     if (known !== undefined) return known;
-    const { ParentId, PathPart } = resources[id]!.Properties as { ParentId: Json; PathPart: string };
-    const parent = 'Ref' in ParentId ? pathOf(ParentId.Ref as string) : ''; // GetAtt RootResourceId: the root
-    const path = `${parent}/${PathPart}`;
-    paths.set(id, path);
+    const { stack: home, resource } = resources.get(address)!;
+    const { ParentId, PathPart } = resource.Properties as { ParentId: Json; PathPart: string };
+    const parent = resolveReference(built, ParentId, home);
+    if (!parent) throw new Error(`${address}: no parent in ${JSON.stringify(ParentId)}`);
+    const path = `${parent.attribute === 'RootResourceId' ? '' : pathOf(parent.address)}/${PathPart}`;
+    paths.set(address, path);
     return path;
   };
-  Object.keys(resources).forEach(pathOf);
+  [...resources.keys()].forEach(pathOf);
   return paths;
+}
+
+/** The path of the resource a method or resource property names (`ResourceId`, `ParentId`), from the template of `home`. */
+export function pathOfResource(built: Built, home: Stack, resourceId: unknown, paths = resourcePaths(built)): string {
+  const target = resolveReference(built, resourceId, home);
+  if (!target) throw new Error(`Not a resource reference: ${JSON.stringify(resourceId)}`);
+  if (target.attribute === 'RootResourceId') return '/';
+  const path = paths.get(target.address);
+  if (path === undefined) throw new Error(`${target.address} is not an API Gateway resource`);
+  return path;
 }
 
 export interface MethodInfo {
@@ -280,21 +304,21 @@ export interface MethodInfo {
 }
 
 /**
- * The API's methods in the main template (the CORS preflights) and the nested ones (routes, mock 405s), with the
- * resource's path, the authorizer and the function they invoke in the main stack's terms (inMainTerms).
+ * The API's methods in the main template (the root's and the version prefixes' CORS preflights) and the nested ones
+ * (routes; the other preflights and the mock 405s, in the path stacks), with the resource's path, the authorizer and
+ * the function they invoke in the main stack's terms (inMainTerms).
  */
 export function methods(built: Built): MethodInfo[] {
-  const paths = resourcePaths(built.template);
+  const paths = resourcePaths(built);
   return findAll(built, 'AWS::ApiGateway::Method').map(({ stack: home, address, resource }) => {
     const p = resource.Properties as Json;
-    const resourceId = inMainTerms(built, home, p.ResourceId) as Json;
     const authorizer = inMainTerms(built, home, p.AuthorizerId) as Json | undefined;
     const target = referencesIn(p.Integration ?? {})
       .map((reference) => resolveReference(built, reference, home))
       .find((resolved) => resolved?.attribute === 'Arn');
     const method: MethodInfo = {
       httpMethod: p.HttpMethod as string,
-      path: 'Ref' in resourceId ? paths.get(resourceId.Ref as string)! : '/',
+      path: pathOfResource(built, home, p.ResourceId, paths),
       authorizationType: p.AuthorizationType as string,
       authorizerId: authorizer?.Ref as string | undefined,
       functionAddress: target?.address,

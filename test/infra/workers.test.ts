@@ -3,8 +3,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { env } from '#shared/config';
 import { holdingQueues, physicalName, queues } from '#shared/resources';
-import { workers } from '#shared/workers';
-import { addressOf, resolveReference, sharedStack } from './helpers';
+import { workers, type WorkerDefinition } from '#shared/workers';
+import { addressOf, allTemplates, buildStack, findAll, inMainTerms, resolveReference, sharedStack, type Built } from './helpers';
 
 const built = sharedStack('dev');
 const { stack, template } = built;
@@ -88,6 +88,44 @@ describe('the stream router mapping', () => {
       Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(stack.events.routerFailures), 'QueueName'] } }],
       Threshold: 0,
     });
+  });
+});
+
+/**
+ * DynamoDB Streams serves at most two concurrent readers per shard; a third is throttled (GetRecords), and with it
+ * every reader of that shard falls behind. A consumer beyond the two reads a queue fed from the stream
+ * (docs/decisions.md, "The table stream").
+ */
+const TABLE_STREAM_READERS = 2;
+
+/** The event source mappings, in every template, that read the table's stream: the function each invokes. */
+const tableStreamReaders = (of: Built): string[] => {
+  const streamArn = JSON.stringify({
+    'Fn::GetAtt': [of.stack.getLogicalId(of.stack.data.table.node.defaultChild as CfnElement), 'StreamArn'],
+  });
+  return findAll(of, 'AWS::Lambda::EventSourceMapping')
+    .filter(({ stack: home, resource }) => JSON.stringify(inMainTerms(of, home, resource.Properties.EventSourceArn)) === streamArn)
+    .map(
+      ({ stack: home, resource }) =>
+        resolveReference(of, resource.Properties.FunctionName, home)?.address ?? JSON.stringify(resource.Properties.FunctionName),
+    );
+};
+
+describe('the table stream', () => {
+  it(`has at most ${TABLE_STREAM_READERS} readers: the event router and the file preflight`, () => {
+    const readers = tableStreamReaders(built);
+    expect(readers.length, readers.join(', ')).toBeLessThanOrEqual(TABLE_STREAM_READERS);
+    expect(readers.sort()).toEqual([addressOf(fnOf('EventRouter')), addressOf(fnOf('FilePreflight'))].sort());
+  });
+
+  it('counts a third stream worker as a third reader (the check above would fail)', () => {
+    const third: WorkerDefinition = {
+      ...workers.find((worker) => worker.id === 'FilePreflight')!,
+      id: 'ThirdReader',
+      handler: 'functions/third/reader.ts',
+    };
+    const readers = tableStreamReaders(buildStack('dev', { workers: [...workers, third] }));
+    expect(readers).toHaveLength(TABLE_STREAM_READERS + 1);
   });
 });
 
@@ -229,13 +267,16 @@ describe('alarms', () => {
   });
 
   it('watch every route function, the authorizer and the audit shipper for errors and throttles', () => {
-    // A dimension names a function by `Ref`, or, for a route function in its group's nested stack, by that stack's output.
+    // A dimension names a function by `Ref`: in the main stack, or in a route group's nested stack (its alarms are there).
     const watched = new Set<string>();
-    const watch = (value: unknown) => {
-      const resolved = resolveReference(built, value);
-      if (resolved?.attribute === 'Ref') watched.add(resolved.address);
-    };
-    for (const alarm of alarms()) {
+    const everyAlarm = allTemplates(built).flatMap(({ stack: home, template: held }) =>
+      Object.values(held.findResources('AWS::CloudWatch::Alarm')).map((alarm) => ({ home, alarm: alarm.Properties })),
+    );
+    for (const { home, alarm } of everyAlarm) {
+      const watch = (value: unknown) => {
+        const resolved = resolveReference(built, value, home);
+        if (resolved?.attribute === 'Ref') watched.add(resolved.address);
+      };
       for (const metric of (alarm.Metrics ?? []) as {
         MetricStat?: { Metric: { MetricName: string; Dimensions: { Value: unknown }[] } };
       }[]) {
@@ -246,7 +287,7 @@ describe('alarms', () => {
     }
     const functions = [...stack.api.functions.values(), stack.api.authorizerFunction, stack.audit.shipper];
     expect(functions.map(addressOf).filter((address) => !watched.has(address))).toEqual([]);
-    for (const alarm of alarms().filter((candidate) => candidate.Metrics)) expect(alarm.Metrics.length).toBeLessThanOrEqual(11);
+    for (const { alarm } of everyAlarm.filter((candidate) => candidate.alarm.Metrics)) expect(alarm.Metrics.length).toBeLessThanOrEqual(11);
   });
 });
 

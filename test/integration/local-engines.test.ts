@@ -14,11 +14,11 @@ import {
   ListTablesCommand,
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetBucketCorsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queues, table } from '#shared/resources';
+import { buckets, queues, table } from '#shared/resources';
 import { localClientConfig } from '#local-aws/clients';
 import { startDynamoDbLocal } from '#local-aws/dynamodb-local';
 import { startEngines, type Engines } from '#local-aws/engines';
@@ -135,6 +135,36 @@ describe('local engines, in memory', () => {
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('presigned content');
+  });
+
+  it('lets browsers upload to the files bucket with the rule CDK deploys (any origin locally), and a preflight pass', async () => {
+    const rule = buckets.files.browserUploads!;
+    const { CORSRules } = await s3.send(new GetBucketCorsCommand({ Bucket: engines.resources.buckets.files }));
+    expect(CORSRules).toEqual([
+      {
+        ID: 'browser-uploads',
+        AllowedOrigins: ['*'],
+        AllowedMethods: rule.allowedMethods,
+        AllowedHeaders: rule.allowedHeaders,
+        ExposeHeaders: rule.exposedHeaders,
+        MaxAgeSeconds: rule.maxAgeSeconds,
+      },
+    ]);
+    // A presigned PUT's preflight from the panel's origin (locally the gateway's), with the headers it signs.
+    const preflight = await fetch(`${engines.endpoints.s3}/${engines.resources.buckets.files}/tmp/upload`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://127.0.0.1:3000',
+        'Access-Control-Request-Method': 'PUT',
+        'Access-Control-Request-Headers': 'content-type,x-amz-checksum-sha256',
+      },
+    });
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('POST, PUT');
+    await expect(
+      s3.send(new GetBucketCorsCommand({ Bucket: engines.resources.buckets.documents })),
+      'no CORS on the documents bucket',
+    ).rejects.toThrow();
   });
 
   it('reaches all three engines from plain SDK clients configured only by the environment', async () => {

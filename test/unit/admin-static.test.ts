@@ -20,9 +20,10 @@ beforeAll(async () => {
   writeFileSync(join(root, 'outside.txt'), 'secret');
   const serve = adminStatic(dist);
   const unbuilt = adminStatic(missing);
+  const withUploads = adminStatic(dist, { uploadOrigin: 'http://127.0.0.1:4569' });
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const handler = req.headers['x-unbuilt'] ? unbuilt : serve;
+    const handler = req.headers['x-unbuilt'] ? unbuilt : req.headers['x-uploads'] ? withUploads : serve;
     if (!handler(req, res, url)) {
       res.writeHead(418);
       res.end('not mine');
@@ -88,6 +89,13 @@ describe('local admin panel serving', () => {
     const post = await fetch(`${base}/admin/`, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('lets the panel connect to this gateway only, and to the S3 emulator when given (presigned uploads)', async () => {
+    const connectSrc = async (headers: Record<string, string> = {}) =>
+      /connect-src ([^;]*)/.exec((await fetch(`${base}/admin/`, { headers })).headers.get('content-security-policy') ?? '')?.[1];
+    expect(await connectSrc()).toBe("'self'");
+    expect(await connectSrc({ 'x-uploads': '1' })).toBe("'self' http://127.0.0.1:4569");
   });
 
   it('says how to build the panel when it is not built', async () => {
