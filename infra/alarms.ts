@@ -7,7 +7,8 @@
  * The workers get an errors and a throttles alarm each (infra/workers.ts): a router error means a
  * stream batch is being retried, a delivery worker error a batch of messages coming back. The ~40
  * API functions share alarms instead of two each (CloudWatch alarms cost per alarm, and a metric
- * math alarm takes at most 10 metrics): their errors and throttles are summed in groups of 10, per route group, in the group's nested stack (infra/stack.ts).
+ * math alarm takes at most 10 metrics): their errors and throttles are summed in groups of 10,
+ * per route group, in the group's nested stack (infra/stack.ts).
  * A handler's own failures are caught and answered 500, so API 5xx is the alarm that sees them;
  * Lambda errors of an API function mean a crash, a timeout or an out-of-memory.
  *
