@@ -36,6 +36,7 @@ const domainNames = [
   'products',
   'quotes',
   'shipments',
+  'tax',
   'webhooks',
 ];
 
