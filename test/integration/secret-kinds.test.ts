@@ -55,7 +55,14 @@ async function setStored(shop: Shop, values: Record<string, unknown>, remove: st
 async function configure(shop: Shop, extra: Record<string, unknown> = {}): Promise<string> {
   const configured = await call('PUT', '/v1/carriers/sendcloud', {
     key: shop.secretLive,
-    body: { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url, ...extra },
+    body: {
+      public_key: fake.publicKey,
+      secret_key: fake.secretKey,
+      base_url: fake.url,
+      // Sendcloud's v3 announce needs a sender (the fake holds requests to its contract).
+      sender_address: { name: 'Druckerei Muster GmbH', line1: 'Druckweg 2', postal_code: '20457', city: 'Hamburg', country: 'DE' },
+      ...extra,
+    },
   });
   expect(configured.status, JSON.stringify(configured.body)).toBe(200);
   return configured.body.data.webhook_url;
