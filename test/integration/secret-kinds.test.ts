@@ -7,7 +7,7 @@
  * signing keys) and never as the callback secret; the operator's seal-secrets seals them again
  * under their own contexts, and a second run finds nothing to do.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
@@ -20,7 +20,7 @@ import { sealStoredCarrierSecrets } from '#shared/shipments/seal-stored';
 import { call } from '#test/support/http';
 import { sealLegacy } from '#test/support/legacy-seal';
 import { newCustomer, newProduct } from '#test/support/orders';
-import { startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
+import { expectNoContractViolations, startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
 import { freshShop, readyOrder, type Shop } from '#test/support/shop';
 
 let fake: FakeSendcloud;
@@ -28,6 +28,8 @@ beforeAll(async () => {
   fake = await startFakeSendcloud();
 });
 afterAll(() => fake?.close());
+// Every request the fake received must be one Sendcloud's v3 contract accepts.
+afterEach(() => expectNoContractViolations(fake));
 
 const live = (shop: Shop): Tenant => ({ accountId: shop.accountId, mode: 'live' });
 const settingsKey = (shop: Shop) => shipmentKeys.carrierSettings(live(shop), 'sendcloud');

@@ -4,7 +4,11 @@
  *
  * - HTTP Basic with the tenant's public key (user) and secret key (password);
  * - label: `POST /shipments/announce` (synchronous; at most 15 parcels), then the PDF of each
- *   parcel with `GET /parcels/{id}/documents/label` and `Accept: application/pdf`;
+ *   parcel with `GET /parcels/{id}/documents/label` and `Accept: application/pdf`; the announce
+ *   always names a sender (`from_address`: an address, or `{ sender_address_id }`), and a parcel
+ *   leaving the EU customs area is refused before the call (Sendcloud needs customs information
+ *   and parcel items for it, which orders do not carry yet) — the tests' fake holds every request
+ *   to JSON Schemas of the v3 contract (test/support/sendcloud-contract.ts);
  * - a 201 whose parcel says `ANNOUNCEMENT_FAILED` (or whose `data.errors` is not empty) is a
  *   failure (502 `carrier_error` with Sendcloud's message), never a label;
  * - cancel: `POST /shipments/{id}/cancel` — 200 cancelled, 202 queued (carried out later; the
