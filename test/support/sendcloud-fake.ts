@@ -57,11 +57,15 @@ export interface Received {
 
 /** What the fake reads of an announcement (`POST /shipments/announce`); anything may be missing. */
 interface AnnounceBody {
+  label_details?: Record<string, unknown>;
   to_address?: Record<string, unknown>;
+  from_address?: Record<string, unknown>;
   ship_with?: { properties?: { shipping_option_code?: string } };
-  parcels?: unknown[];
+  parcels?: Record<string, unknown>[];
   external_reference_id?: string | null;
   order_number?: string | null;
+  total_order_price?: unknown;
+  customs_information?: unknown;
 }
 
 interface FakeParcel {
@@ -79,6 +83,8 @@ interface FakeShipment {
   queuedCancel: boolean;
   /** Its announcement failed: the parcels say ANNOUNCEMENT_FAILED, there is no label. */
   failed: boolean;
+  /** The announce request, echoed in the answers as Sendcloud's examples do (addresses, ship_with, measures). */
+  announced?: AnnounceBody;
 }
 
 export const FAKE_LABEL_PDF = Buffer.from(
@@ -131,13 +137,24 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     res.end(JSON.stringify(body));
   };
 
+  // Shaped like the shipments description's 201 examples (`CreatedSingleParcelDomesticShipment`…): the request echoed, plus ids and status.
   const shipmentView = (shipment: FakeShipment, failed = shipment.failed) => ({
     id: shipment.id,
+    label_details: shipment.announced?.label_details ?? { mime_type: 'application/pdf', dpi: 72 },
     external_reference_id: shipment.external_reference_id,
     order_number: shipment.order_number,
+    total_order_price: shipment.announced?.total_order_price ?? null,
+    to_address: shipment.announced?.to_address ?? null,
+    from_address: shipment.announced?.from_address ?? null,
+    ship_with: shipment.announced?.ship_with ?? null,
+    customs_information: shipment.announced?.customs_information ?? null,
     carrier: { code: 'postnl', name: 'PostNL' },
-    parcels: shipment.parcels.map((parcel) => ({
+    parcels: shipment.parcels.map((parcel, index) => ({
       id: parcel.id,
+      dimensions: shipment.announced?.parcels?.[index]?.dimensions ?? null,
+      weight: shipment.announced?.parcels?.[index]?.weight ?? null,
+      parcel_items: shipment.announced?.parcels?.[index]?.parcel_items ?? [],
+      additional_carrier_data: { awb_tracking_number: null, box_number: null },
       status: failed
         ? { code: 'ANNOUNCEMENT_FAILED', message: 'Announcement failed' }
         : shipment.cancelled
@@ -173,6 +190,7 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
       cancelled: false,
       queuedCancel: option === 'fake:queued_cancel',
       failed,
+      announced: body,
     };
     shipment.parcels = requested.map(() => {
       const parcel = { id: nextParcel++, tracking_number: `3SYZXG${nextParcel}`, shipmentId: shipment.id };
