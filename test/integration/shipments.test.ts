@@ -612,6 +612,11 @@ describe("a label Sendcloud made while its answer was lost (the tests' stack: 4 
     expect(retry.body.data).toMatchObject({ id, carrier_shipment_id: madeFor(reference)[0]!.id });
     expect(announces()).toBe(before + 1); // answered 409 with the shipment
     expect(madeFor(reference)).toHaveLength(1);
+    // Exactly one label, recorded once: the order has the one shipment, whose label downloads.
+    const listed = (await call('GET', `/v1/orders/${order.id}/shipments`, { key: own.secretLive })).body.data;
+    expect(listed.map((shipment: { id: number }) => shipment.id)).toEqual([id]);
+    const label = await call('GET', `/v1/shipments/${id}/label?format=url`, { key: own.secretLive });
+    expect(label.status).toBe(200);
   });
 
   it('is not adopted once its parcel is cancelled: the reservation goes, and the retry ships under a new reference', async () => {
