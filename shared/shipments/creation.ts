@@ -53,6 +53,7 @@ import {
   recordedShipmentParts,
   type OrderShippingRecord,
   type ShipmentRecord,
+  type CarrierSettingsRecord,
 } from './stored';
 import { presentShipment } from './updates';
 
@@ -161,13 +162,21 @@ export const requestHash = (input: ShipmentCreate): string =>
     )
     .digest('hex');
 
-const labelRequestOf = (shipment: ShipmentRecord, from: LabelAddress | null, email: string | null): LabelRequest => ({
+/** Who a label says sent it: an address, or a sender address configured at the carrier (by id); neither for the sandbox. */
+interface Sender {
+  from: LabelAddress | null;
+  sender_address_id: number | null;
+}
+
+const NO_SENDER: Sender = { from: null, sender_address_id: null };
+
+const labelRequestOf = (shipment: ShipmentRecord, sender: Sender, email: string | null): LabelRequest => ({
   reference: shipment.external_reference,
   service: shipment.service,
   order_number: shipment.order_number,
   parcels: shipment.parcels,
   to: { ...shipment.address, email },
-  from,
+  ...sender,
 });
 
 // ---- Create -----------------------------------------------------------------------------------
@@ -290,7 +299,7 @@ async function recoverStale(
       continue;
     }
     const carrier = await carrierFor(tenant, shipment.carrier, undefined, { renderSpecimen });
-    const label = await carrier.findByReference(shipment.external_reference, labelRequestOf(shipment, null, null));
+    const label = await carrier.findByReference(shipment.external_reference, labelRequestOf(shipment, NO_SENDER, null));
     logger.info('recovering a shipment left in creation', { shipment: shipment.id, found: Boolean(label) });
     if (label) recovered.push(await recordOrKeep(tenant, shipment, label, carrier, undefined, now));
     else await releaseCreation(tenant, shipment);
@@ -374,13 +383,30 @@ async function resumeCreation(
   return recordOrKeep(tenant, creating, label, carrier, undefined, now);
 }
 
-/** The sender on a live label: the carrier settings' sender, or the account company's address, or none (the carrier account's default). */
-async function senderOf(tenant: Tenant, configured: LabelAddress | null | undefined): Promise<LabelAddress | null> {
-  if (configured) return configured;
-  if (tenant.mode === 'test') return null;
+/**
+ * The sender of a live label, in this order: the carrier settings' sender address, the account
+ * company's address (`PUT /v1/account`), the id of a sender address configured at Sendcloud
+ * (`sender_address_id` in the carrier settings). Sendcloud's v3 announce requires one
+ * (`from_address`), so with none the shipment is refused here — 422 naming what to configure —
+ * before anything is reserved or asked of the carrier. Test mode: the sandbox needs none.
+ */
+async function senderOf(tenant: Tenant, settings: CarrierSettingsRecord | undefined): Promise<Sender> {
+  if (tenant.mode === 'test' || !settings) return NO_SENDER;
+  if (settings.sender_address) return { from: settings.sender_address, sender_address_id: null };
   const company = (await getAccount(tenant.accountId))?.company;
-  if (!company?.address) return null;
-  return { ...company.address, name: company.legal_name ?? company.address.name, email: company.email, phone: company.phone };
+  if (company?.address) {
+    const from = { ...company.address, name: company.legal_name ?? company.address.name, email: company.email, phone: company.phone };
+    return { from, sender_address_id: null };
+  }
+  if (settings.sender_address_id !== null) return { from: null, sender_address_id: settings.sender_address_id };
+  throw new ValidationError(`A live ${settings.carrier} shipment needs a sender, and none is configured`, [
+    {
+      field: 'sender_address',
+      message:
+        `set sender_address (or sender_address_id, a sender address of your ${settings.carrier} account) with PUT /v1/carriers/${settings.carrier}, ` +
+        "or the company's address with PUT /v1/account",
+    },
+  ]);
 }
 
 /** `POST /v1/shipments`: reserve, ask the carrier, record (see the module comment). */
@@ -392,9 +418,8 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
   if (!first.order) throw new NotFoundError('order', input.order_id);
   assertShippable(first.order, input.partial);
   const carrier = await carrierFor(tenant, input.carrier, settings, { renderSpecimen });
+  const sender = await senderOf(tenant, settings);
   const hash = requestHash(input);
-  let sender: Promise<LabelAddress | null> | undefined;
-  const from = () => (sender ??= senderOf(tenant, settings?.sender_address));
 
   // Earlier attempts' labels first: this request's own resumed, others' found and recorded (or their reservations removed).
   let state = first;
@@ -403,7 +428,7 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
     const same = recovered.find((shipment) => shipment.request_hash === hash);
     if (same) return presentShipment(same);
     if (resumable) {
-      const request = labelRequestOf(resumable, await from(), first.order.customer.email);
+      const request = labelRequestOf(resumable, sender, first.order.customer.email);
       const resumed = await resumeCreation(tenant, resumable, carrier, request, now);
       if (resumed) return presentShipment(resumed);
     }
@@ -461,13 +486,6 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
   });
   const { shipment, summary } = reserved!;
 
-  let request: LabelRequest;
-  try {
-    request = labelRequestOf(shipment, await from(), state.order!.customer.email);
-  } catch (error) {
-    await releaseCreation(tenant, shipment).catch(() => undefined); // nothing asked of the carrier yet
-    throw error;
-  }
-  const label = await askCarrier(tenant, shipment, carrier, request);
+  const label = await askCarrier(tenant, shipment, carrier, labelRequestOf(shipment, sender, state.order!.customer.email));
   return presentShipment(await recordOrKeep(tenant, shipment, label, carrier, summary, now));
 }

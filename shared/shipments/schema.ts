@@ -175,7 +175,13 @@ export const CarrierSettingsInputSchema = /* @__PURE__ */ (() =>
             "The key the carrier signs its callbacks with, when the integration has one of its own (Sendcloud's Webhook Signature Key); " +
             'without it, callbacks are checked with the secret key. Stored encrypted, never shown',
         }),
-      sender_address: OrderAddressInputSchema.nullable().optional(),
+      sender_address: OrderAddressInputSchema.nullable().optional().meta({
+        description: "The sender on live labels; without it the account company's address (PUT /v1/account), else sender_address_id",
+      }),
+      sender_address_id: z.int().min(1).max(2_147_483_647).nullable().optional().meta({
+        description:
+          "The id of a sender address configured in Sendcloud's panel (Settings → Addresses), used when neither sender_address nor the account company's address is set",
+      }),
       base_url: z
         .url({ error: 'must be a URL' })
         .max(300)

@@ -104,6 +104,7 @@ export async function configureCarrier(
     secret_hint: `…${input.secret_key.slice(-4)}`,
     base_url: baseUrl,
     sender_address: input.sender_address ? snapshotAddress(input.sender_address) : null,
+    sender_address_id: input.sender_address_id ?? null,
     webhook_token: before?.webhook_token ?? newWebhookToken(tenant),
     created_at: before?.created_at ?? at,
     updated_at: at,

@@ -145,6 +145,10 @@ export const storedCarrierSettings = /* @__PURE__ */ (() =>
     secret_hint: field(c.string).describe('The last 4 characters of the secret key', '…k3Yz'),
     base_url: field(c.nullable(c.string)).describe('Only under the local runtime: another API address (a local fake)'),
     sender_address: field(c.nullable(orderAddress)).describe("The sender on labels; null: the account company's address"),
+    sender_address_id: field(c.nullable(c.int)).describe(
+      "A sender address configured at the carrier (Sendcloud's sender_address_id): the sender when neither address is set",
+      192,
+    ),
     /** The path segment of the callback URL (`<account>.<mode>.<random>`): routes a callback to its tenant. */
     webhook_token: field(c.string).internal(),
     created_at: field(c.timestamp).fixed(),

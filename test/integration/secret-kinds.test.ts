@@ -7,7 +7,7 @@
  * signing keys) and never as the callback secret; the operator's seal-secrets seals them again
  * under their own contexts, and a second run finds nothing to do.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
@@ -20,7 +20,7 @@ import { sealStoredCarrierSecrets } from '#shared/shipments/seal-stored';
 import { call } from '#test/support/http';
 import { sealLegacy } from '#test/support/legacy-seal';
 import { newCustomer, newProduct } from '#test/support/orders';
-import { startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
+import { expectNoContractViolations, startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
 import { freshShop, readyOrder, type Shop } from '#test/support/shop';
 
 let fake: FakeSendcloud;
@@ -28,6 +28,8 @@ beforeAll(async () => {
   fake = await startFakeSendcloud();
 });
 afterAll(() => fake?.close());
+// Every request the fake received must be one Sendcloud's v3 contract accepts.
+afterEach(() => expectNoContractViolations(fake));
 
 const live = (shop: Shop): Tenant => ({ accountId: shop.accountId, mode: 'live' });
 const settingsKey = (shop: Shop) => shipmentKeys.carrierSettings(live(shop), 'sendcloud');
@@ -55,7 +57,14 @@ async function setStored(shop: Shop, values: Record<string, unknown>, remove: st
 async function configure(shop: Shop, extra: Record<string, unknown> = {}): Promise<string> {
   const configured = await call('PUT', '/v1/carriers/sendcloud', {
     key: shop.secretLive,
-    body: { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url, ...extra },
+    body: {
+      public_key: fake.publicKey,
+      secret_key: fake.secretKey,
+      base_url: fake.url,
+      // Sendcloud's v3 announce needs a sender (the fake holds requests to its contract).
+      sender_address: { name: 'Druckerei Muster GmbH', line1: 'Druckweg 2', postal_code: '20457', city: 'Hamburg', country: 'DE' },
+      ...extra,
+    },
   });
   expect(configured.status, JSON.stringify(configured.body)).toBe(200);
   return configured.body.data.webhook_url;

@@ -4,7 +4,7 @@
  * through the adapter against a local fake that answers as Sendcloud's documentation says, with
  * signed callbacks: wrong signatures refused, duplicates and late reports changing nothing.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
@@ -20,13 +20,15 @@ import { auditRecords } from '#test/support/audit';
 import { call } from '#test/support/http';
 import { walkByCursor } from '#test/support/cursor-walk';
 import { newCustomer, newOrder, newProduct } from '#test/support/orders';
-import { startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
+import { expectNoContractViolations, startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
 import { carried, storedEvents } from '#test/support/store';
 import { freshShop, readyOrder, type Shop } from '#test/support/shop';
 import type { DataOf } from '#test/support/api-types';
 
 const address = { name: 'Anna Schmidt', line1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country: 'DE' };
 const parcel = { weight_g: 1320, length_mm: 300, width_mm: 210, height_mm: 50 };
+/** The shop's sender on live labels: Sendcloud's v3 announce requires one (`from_address`). */
+const sender = { name: 'Druckerei Muster GmbH', line1: 'Druckweg 2', postal_code: '20457', city: 'Hamburg', country: 'DE' };
 
 let own: Shop;
 let fake: FakeSendcloud;
@@ -37,6 +39,8 @@ beforeAll(async () => {
   fake = await startFakeSendcloud();
 });
 afterAll(() => fake?.close());
+// Every request the fake received must be one Sendcloud's v3 contract accepts.
+afterEach(() => expectNoContractViolations(fake));
 
 /** An order of `key`'s mode to ship (a customer and a product of its own, 500 pieces and a proof, to `address`). */
 async function shippable(key: string) {
@@ -295,7 +299,7 @@ describe('Sendcloud (live mode)', () => {
   beforeAll(async () => {
     const configured = await call('PUT', '/v1/carriers/sendcloud', {
       key: own.secretLive,
-      body: { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url },
+      body: { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url, sender_address: sender },
     });
     expect(configured.status, JSON.stringify(configured.body)).toBe(200);
     expect(configured.body.data).toMatchObject({
@@ -454,6 +458,59 @@ describe('Sendcloud (live mode)', () => {
   });
 });
 
+describe('the sender of a live Sendcloud shipment', () => {
+  it("is the settings' address, else the company's, else a Sendcloud sender address id; with none, 422 before any call to Sendcloud", async () => {
+    const shop = await freshShop('Senderless Shop');
+    const key = shop.secretLive;
+    const configure = (extra: Record<string, unknown>) =>
+      call('PUT', '/v1/carriers/sendcloud', {
+        key,
+        body: { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url, ...extra },
+      });
+    const lastAnnounce = () =>
+      fake.requests.filter((received) => received.path === '/shipments/announce').at(-1)?.body as Record<string, unknown>;
+    expect((await configure({})).status).toBe(200);
+    const order = await readyToShip(key);
+    const asked = { order_id: order.id, carrier: 'sendcloud', service: 'postnl:standard', parcels: [parcel] };
+
+    // No sender anywhere: refused before anything is reserved or sent.
+    const calls = fake.requests.length;
+    const refused = await ship(key, asked);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body.error.code).toBe('validation_failed');
+    expect(refused.body.error.details).toEqual([
+      { field: 'sender_address', message: expect.stringContaining('PUT /v1/carriers/sendcloud') },
+    ]);
+    expect(refused.body.error.details![0]!.message).toContain('PUT /v1/account');
+    expect(fake.requests.length).toBe(calls);
+    expect((await call('GET', `/v1/orders/${order.id}/shipments`, { key })).body.data).toEqual([]);
+
+    // A sender address configured in Sendcloud's panel, by id.
+    const byId = await configure({ sender_address_id: 192 });
+    expect(byId.body.data).toMatchObject({ sender_address: null, sender_address_id: 192 });
+    const first = await ship(key, { ...asked, items: [{ line_id: order.items[0]!.id, quantity: 100 }] });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(lastAnnounce().from_address).toEqual({ sender_address_id: 192 });
+
+    // The company's address comes before the id…
+    const company = { legal_name: 'Senderless GmbH', address: { ...sender, name: 'Versand' }, email: 'versand@senderless.example' };
+    expect((await call('PUT', '/v1/account', { key, body: { company } })).status).toBe(200);
+    const second = await ship(key, { ...asked, items: [{ line_id: order.items[0]!.id, quantity: 100 }] });
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    expect(lastAnnounce().from_address).toMatchObject({
+      name: 'Senderless GmbH',
+      address_line_1: 'Druckweg 2',
+      email: 'versand@senderless.example',
+    });
+
+    // …and the settings' own sender address before both.
+    expect((await configure({ sender_address_id: 192, sender_address: { ...sender, name: 'Lager Nord' } })).status).toBe(200);
+    const third = await ship(key, { ...asked, items: [{ line_id: order.items[0]!.id, quantity: 100 }] });
+    expect(third.status, JSON.stringify(third.body)).toBe(201);
+    expect(lastAnnounce().from_address).toMatchObject({ name: 'Lager Nord', city: 'Hamburg', country_code: 'DE' });
+  });
+});
+
 describe("changing a carrier's credentials", () => {
   it('needs account:write — a shipping key is refused — and is in the audit log without the credentials', async () => {
     const shop = await freshShop('Carrier Credentials Shop');
@@ -492,7 +549,7 @@ describe("changing a carrier's credentials", () => {
 
 describe("a label Sendcloud made while its answer was lost (the tests' stack: 4 s deadline, 1.5 s per request)", () => {
   beforeAll(async () => {
-    const body = { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url };
+    const body = { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url, sender_address: sender };
     expect((await call('PUT', '/v1/carriers/sendcloud', { key: own.secretLive, body })).status).toBe(200);
   });
 
@@ -555,6 +612,11 @@ describe("a label Sendcloud made while its answer was lost (the tests' stack: 4 
     expect(retry.body.data).toMatchObject({ id, carrier_shipment_id: madeFor(reference)[0]!.id });
     expect(announces()).toBe(before + 1); // answered 409 with the shipment
     expect(madeFor(reference)).toHaveLength(1);
+    // Exactly one label, recorded once: the order has the one shipment, whose label downloads.
+    const listed = (await call('GET', `/v1/orders/${order.id}/shipments`, { key: own.secretLive })).body.data;
+    expect(listed.map((shipment: { id: number }) => shipment.id)).toEqual([id]);
+    const label = await call('GET', `/v1/shipments/${id}/label?format=url`, { key: own.secretLive });
+    expect(label.status).toBe(200);
   });
 
   it('is not adopted once its parcel is cancelled: the reservation goes, and the retry ships under a new reference', async () => {
@@ -603,7 +665,7 @@ describe("a label Sendcloud made while its answer was lost (the tests' stack: 4 
 
 describe('a shipment whose creator crashed between the carrier and the record', () => {
   beforeAll(async () => {
-    const body = { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url };
+    const body = { public_key: fake.publicKey, secret_key: fake.secretKey, base_url: fake.url, sender_address: sender };
     expect((await call('PUT', '/v1/carriers/sendcloud', { key: own.secretLive, body })).status).toBe(200);
   });
 
@@ -661,6 +723,13 @@ describe('a shipment whose creator crashed between the carrier and the record', 
       },
       body: JSON.stringify({
         to_address: { name: 'Anna Schmidt', address_line_1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country_code: 'DE' },
+        from_address: {
+          name: 'Druckerei Muster GmbH',
+          address_line_1: 'Druckweg 2',
+          postal_code: '20457',
+          city: 'Hamburg',
+          country_code: 'DE',
+        },
         ship_with: { type: 'shipping_option_code', properties: { shipping_option_code: 'postnl:standard' } },
         external_reference_id: crashed.external_reference,
         parcels: [{ weight: { value: '1.320', unit: 'kg' } }],

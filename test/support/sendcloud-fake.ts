@@ -1,12 +1,19 @@
 /**
  * A local HTTP server that answers as Sendcloud's API v3 documentation says (request and response
- * shapes of its OpenAPI files, not our adapter's expectations): HTTP Basic with a public and a
- * secret key (401 `authentication_failed` otherwise), `POST /shipments/announce` (201; 201 with a
- * parcel `ANNOUNCEMENT_FAILED` for the shipping option `fake:announcement_failed`; 400 JSON:API
- * errors with pointers for missing fields; **409 with the existing shipment** for an
- * `external_reference_id` used before — "it must be unique across shipments of the user. Using
- * the same reference more than once will result in a 409 HTTP status code and the associated
- * object being returned", the shipments OpenAPI file's `external_reference_id`), `GET
+ * shapes of its OpenAPI files, not our adapter's expectations), and holds every request it receives
+ * to the contract (test/support/sendcloud-contract.ts: JSON Schemas of announce, cancel and the
+ * parcel documents, with the EU customs rule). A request the real API would refuse is answered as
+ * it would (400 with JSON:API errors, each with its `source.pointer`) **and recorded in
+ * `violations`**: the tests assert there are none (`expectNoContractViolations`), so an adapter
+ * sending what Sendcloud refuses fails the suite even where the 400 is handled gracefully.
+ *
+ * Otherwise: HTTP Basic with a public and a secret key (401 `authentication_failed`), `POST
+ * /shipments/announce` (201; 201 with a parcel `ANNOUNCEMENT_FAILED` for the shipping option
+ * `fake:announcement_failed`; **409 with the existing shipment** for an `external_reference_id`
+ * used before — "it must be unique across shipments of the user. Using the same reference more than
+ * once will result in a 409 HTTP status code and the associated object being returned", the
+ * shipments OpenAPI description's `external_reference_id`; the description documents no 409 body,
+ * so the fake answers the shipment as `data`, as the 201 does), `GET
  * /shipments?external_reference_id=` (the shipments of that reference, cancelled and failed ones
  * with their parcels' status), the label PDF by `Accept`, `POST /shipments/{id}/cancel` (200, 202
  * for `fake:queued_cancel`, 404, 409; the parcels then say `CANCELLED`), the tracking endpoint (404
@@ -19,7 +26,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendcloudSignature } from '#shared/shipments/carriers/sendcloud-signature';
+import { expect } from 'vitest';
 import type { BodyOf } from './api-types';
+import { contractErrors, type ContractOperation, type SendcloudError } from './sendcloud-contract';
 
 export interface Scripted {
   status: number;
@@ -31,6 +40,14 @@ export interface Scripted {
   afterHandling?: boolean;
 }
 
+/** A request the real API would refuse: what was sent, and Sendcloud's errors for it. */
+export interface ContractViolation {
+  operation: ContractOperation;
+  method: string;
+  path: string;
+  errors: SendcloudError[];
+}
+
 export interface Received {
   method: string;
   path: string;
@@ -40,11 +57,15 @@ export interface Received {
 
 /** What the fake reads of an announcement (`POST /shipments/announce`); anything may be missing. */
 interface AnnounceBody {
+  label_details?: Record<string, unknown>;
   to_address?: Record<string, unknown>;
+  from_address?: Record<string, unknown>;
   ship_with?: { properties?: { shipping_option_code?: string } };
-  parcels?: unknown[];
+  parcels?: Record<string, unknown>[];
   external_reference_id?: string | null;
   order_number?: string | null;
+  total_order_price?: unknown;
+  customs_information?: unknown;
 }
 
 interface FakeParcel {
@@ -62,6 +83,8 @@ interface FakeShipment {
   queuedCancel: boolean;
   /** Its announcement failed: the parcels say ANNOUNCEMENT_FAILED, there is no label. */
   failed: boolean;
+  /** The announce request, echoed in the answers as Sendcloud's examples do (addresses, ship_with, measures). */
+  announced?: AnnounceBody;
 }
 
 export const FAKE_LABEL_PDF = Buffer.from(
@@ -78,6 +101,10 @@ export interface FakeSendcloud {
   publicKey: string;
   secretKey: string;
   requests: Received[];
+  /** Requests that broke the v3 contract (answered 400 as Sendcloud would); a test sending one on purpose takes it (`takeViolations`). */
+  violations: ContractViolation[];
+  /** The violations recorded so far, forgotten (for a test that sends an invalid request on purpose). */
+  takeViolations(): ContractViolation[];
   shipments: Map<string, FakeShipment>;
   /** Answers for the next requests matching `METHOD /path-prefix`, in order, before the normal handling. */
   script(route: string, answers: Scripted[]): void;
@@ -101,6 +128,7 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
   const shipments = new Map<string, FakeShipment>();
   const parcels = new Map<number, FakeParcel>();
   const requests: Received[] = [];
+  const violations: ContractViolation[] = [];
   let nextParcel = 383707309;
   let unsafeWindow = { second: 0, count: 0 };
 
@@ -109,13 +137,24 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     res.end(JSON.stringify(body));
   };
 
+  // Shaped like the shipments description's 201 examples (`CreatedSingleParcelDomesticShipment`…): the request echoed, plus ids and status.
   const shipmentView = (shipment: FakeShipment, failed = shipment.failed) => ({
     id: shipment.id,
+    label_details: shipment.announced?.label_details ?? { mime_type: 'application/pdf', dpi: 72 },
     external_reference_id: shipment.external_reference_id,
     order_number: shipment.order_number,
+    total_order_price: shipment.announced?.total_order_price ?? null,
+    to_address: shipment.announced?.to_address ?? null,
+    from_address: shipment.announced?.from_address ?? null,
+    ship_with: shipment.announced?.ship_with ?? null,
+    customs_information: shipment.announced?.customs_information ?? null,
     carrier: { code: 'postnl', name: 'PostNL' },
-    parcels: shipment.parcels.map((parcel) => ({
+    parcels: shipment.parcels.map((parcel, index) => ({
       id: parcel.id,
+      dimensions: shipment.announced?.parcels?.[index]?.dimensions ?? null,
+      weight: shipment.announced?.parcels?.[index]?.weight ?? null,
+      parcel_items: shipment.announced?.parcels?.[index]?.parcel_items ?? [],
+      additional_carrier_data: { awb_tracking_number: null, box_number: null },
       status: failed
         ? { code: 'ANNOUNCEMENT_FAILED', message: 'Announcement failed' }
         : shipment.cancelled
@@ -134,22 +173,10 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
   });
 
   function announce(received: unknown, res: ServerResponse): void {
-    const body = (typeof received === 'object' && received !== null ? received : {}) as AnnounceBody;
-    const missing: [string, string][] = [];
-    const to = body.to_address ?? {};
-    for (const field of ['name', 'address_line_1', 'postal_code', 'city', 'country_code']) {
-      if (!to[field]) missing.push([`/to_address/${field}`, 'This field is required.']);
-    }
+    // Held to the contract before it gets here (contractCheck): the fields it reads are present.
+    const body = received as AnnounceBody;
     const option = body.ship_with?.properties?.shipping_option_code;
-    if (!option) missing.push(['/ship_with/properties/shipping_option_code', 'This field is required.']);
     const requested = Array.isArray(body.parcels) ? body.parcels : [];
-    if (requested.length === 0) missing.push(['/parcels', 'This field is required.']);
-    if (requested.length > 15) missing.push(['/parcels', 'Ensure this field has no more than 15 elements.']);
-    if (missing.length) {
-      return send(res, 400, {
-        errors: missing.map(([pointer, detail]) => ({ status: '400', code: 'required', detail, source: { pointer } })),
-      });
-    }
     const reference = body.external_reference_id ?? null;
     const existing =
       reference === null ? undefined : [...shipments.values()].find((candidate) => candidate.external_reference_id === reference);
@@ -163,6 +190,7 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
       cancelled: false,
       queuedCancel: option === 'fake:queued_cancel',
       failed,
+      announced: body,
     };
     shipment.parcels = requested.map(() => {
       const parcel = { id: nextParcel++, tracking_number: `3SYZXG${nextParcel}`, shipmentId: shipment.id };
@@ -184,7 +212,8 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     if (method === 'GET' && match) {
       const parcel = parcels.get(Number(match[1]));
       if (!parcel) return send(res, 404, jsonApiError(404, 'not_found', 'No Parcel matches the given query.'));
-      if ((req.headers.accept ?? '').includes('application/pdf')) {
+      const accept = req.headers.accept ?? '*/*';
+      if (accept === '*/*' || accept.includes('application/pdf')) {
         res.writeHead(200, { 'Content-Type': 'application/pdf' });
         return void res.end(FAKE_LABEL_PDF);
       }
@@ -219,6 +248,37 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     send(res, 404, jsonApiError(404, 'not_found', 'Not found'));
   }
 
+  /** The contract a request falls under, with its breaches (none: an empty list); undefined for a request no schema covers yet. */
+  function contractCheck(
+    method: string,
+    path: string,
+    url: URL,
+    req: IncomingMessage,
+    body: unknown,
+  ): { operation: ContractOperation; errors: SendcloudError[] } | undefined {
+    if (method === 'POST' && path === '/shipments/announce') return { operation: 'announce', errors: contractErrors('announce', body) };
+    let match = /^\/shipments\/([^/]+)\/cancel$/.exec(path);
+    if (method === 'POST' && match) {
+      return { operation: 'cancel', errors: contractErrors('cancel', { id: decodeURIComponent(match[1]!), body: body ?? null }) };
+    }
+    match = /^\/parcels\/([^/]+)\/documents\/([^/]+)$/.exec(path);
+    if (method === 'GET' && match) {
+      const accept = req.headers.accept;
+      const numberOr = (value: string | null) => (value === null ? undefined : Number.isNaN(Number(value)) ? value : Number(value));
+      const request = {
+        id: numberOr(decodeURIComponent(match[1]!)),
+        type: decodeURIComponent(match[2]!),
+        // No Accept (or any type): the documented default, PDF.
+        ...(accept && accept !== '*/*' ? { accept } : {}),
+        ...(url.searchParams.has('dpi') ? { dpi: numberOr(url.searchParams.get('dpi')) } : {}),
+        ...(url.searchParams.has('paper_size') ? { paper_size: url.searchParams.get('paper_size') } : {}),
+        body: body ?? null,
+      };
+      return { operation: 'document', errors: contractErrors('document', request) };
+    }
+    return undefined;
+  }
+
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -242,6 +302,11 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
       const second = Math.floor(Date.now() / 1000);
       unsafeWindow = unsafeWindow.second === second ? { second, count: unsafeWindow.count + 1 } : { second, count: 1 };
       if (unsafeWindow.count > 15) return send(res, 429, jsonApiError(429, 'throttled', 'Request was throttled.'), { 'Retry-After': '1' });
+    }
+    const checked = contractCheck(method, path, url, req, body);
+    if (checked && checked.errors.length) {
+      violations.push({ ...checked, method, path: `${path}${url.search}` });
+      return send(res, 400, { errors: checked.errors });
     }
     const queue = [...scripts.entries()].find(([route]) => `${method} ${path}`.startsWith(route))?.[1];
     const scripted = queue?.shift();
@@ -271,6 +336,8 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     url: `http://127.0.0.1:${port}/api/v3`,
     ...keys,
     requests,
+    violations,
+    takeViolations: () => violations.splice(0),
     shipments,
     script: (route, answers) => scripts.set(route, [...(scripts.get(route) ?? []), ...answers]),
     clearScripts: () => scripts.clear(),
@@ -294,4 +361,10 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
         server.close(() => resolve());
       }),
   };
+}
+
+/** Fails the test when the fake received a request Sendcloud's v3 contract refuses (each listed with its errors). */
+export function expectNoContractViolations(fake: FakeSendcloud): void {
+  const violations = fake.takeViolations();
+  expect(violations, `requests Sendcloud v3 would refuse:\n${JSON.stringify(violations, null, 2)}`).toEqual([]);
 }

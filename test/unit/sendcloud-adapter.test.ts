@@ -5,12 +5,13 @@
  * label the carrier may have made: the 409 for a reference used before adopted, lookups by
  * reference adopting only our reference's live shipment, an outcome it cannot know reported as such.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CarrierError, ConflictError } from '#shared/errors';
 import { toErrorResult } from '#shared/http/error-mapping';
 import { CarrierOutcomeUnknown, CarrierReferenceSpent, type LabelRequest } from '#shared/shipments/carriers/carrier';
 import { SendcloudCarrier, sendcloudErrorDetails } from '#shared/shipments/carriers/sendcloud';
-import { FAKE_LABEL_PDF, startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
+import { contractErrors } from '#test/support/sendcloud-contract';
+import { expectNoContractViolations, FAKE_LABEL_PDF, startFakeSendcloud, type FakeSendcloud } from '#test/support/sendcloud-fake';
 
 let fake: FakeSendcloud;
 let reference = 0;
@@ -23,6 +24,8 @@ beforeEach(() => {
   fake.requests.length = 0;
   fake.clearScripts();
 });
+// Every request the adapter sent must be one Sendcloud's v3 contract accepts.
+afterEach(() => expectNoContractViolations(fake));
 
 const adapter = (options: Partial<ConstructorParameters<typeof SendcloudCarrier>[0]> = {}) =>
   new SendcloudCarrier({
@@ -107,13 +110,32 @@ describe('creating a label', () => {
   });
 
   it("passes a validation error on as 422 with Sendcloud's message and pointers", async () => {
+    // Sent on purpose: the API's own validation keeps a blank city from getting this far.
     const error = await failure(adapter().createLabel(request({ to: { ...request().to, city: '' } })));
     expect(error).toMatchObject({
       code: 'validation_failed',
-      details: [{ field: '/to_address/city', message: 'This field is required.' }],
+      details: [{ field: '/to_address/city', message: 'This field may not be blank.' }],
     });
-    expect(error.message).toContain('This field is required.');
+    expect(error.message).toContain('This field may not be blank.');
     expect(toErrorResult(error, 'req').statusCode).toBe(422);
+    expect(fake.takeViolations().map((violation) => violation.errors)).toEqual([
+      [{ status: '400', code: 'invalid', detail: 'This field may not be blank.', source: { pointer: '/to_address/city' } }],
+    ]);
+  });
+
+  it('names a sender address configured at Sendcloud by its id when it has no sender address of its own', async () => {
+    await adapter().createLabel(request({ from: null, sender_address_id: 192 }));
+    expect(announces()[0]!.body).toMatchObject({ from_address: { sender_address_id: 192 } });
+  });
+
+  it('refuses (422) without calling Sendcloud a shipment with no sender, or to a destination outside the EU customs area', async () => {
+    const senderless = await failure(adapter().createLabel(request({ from: null, sender_address_id: null })));
+    expect(senderless).toMatchObject({ code: 'validation_failed', details: [{ field: 'sender_address' }] });
+    const abroad = await failure(adapter().createLabel(request({ to: { ...request().to, country: 'CH', postal_code: '8001' } })));
+    expect(abroad).toMatchObject({ code: 'validation_failed', details: [{ field: 'address_id' }] });
+    expect(abroad.message).toContain('customs');
+    expect(toErrorResult(abroad, 'req').statusCode).toBe(422);
+    expect(fake.requests).toEqual([]);
   });
 
   it('answers 422 when Sendcloud refuses the credentials (401), without retrying', async () => {
@@ -308,5 +330,66 @@ describe('tracking', () => {
       message: 'field required',
       details: [{ field: 'path.tracking_number', message: 'field required' }],
     });
+  });
+});
+
+describe('the v3 contract the fake holds requests to', () => {
+  const domestic = {
+    to_address: { name: 'Anna Schmidt', address_line_1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country_code: 'DE' },
+    from_address: { name: 'Druckerei', address_line_1: 'Druckweg 2', postal_code: '20457', city: 'Hamburg', country_code: 'DE' },
+    ship_with: { type: 'shipping_option_code', properties: { shipping_option_code: 'postnl:standard' } },
+    parcels: [{ weight: { value: '1.320', unit: 'kg' } }],
+  };
+  const pointers = (operation: Parameters<typeof contractErrors>[0], body: unknown) =>
+    contractErrors(operation, body).map((error) => `${error.code} ${error.source?.pointer}`);
+
+  it('takes a domestic announce with a sender address or a sender address id', () => {
+    expect(pointers('announce', domestic)).toEqual([]);
+    expect(pointers('announce', { ...domestic, from_address: { sender_address_id: 192 } })).toEqual([]);
+  });
+
+  it('refuses an announce without a sender, a shipping option or parcels, with units outside the enums, or with unknown fields', () => {
+    const { from_address: _dropped, ...senderless } = domestic;
+    expect(pointers('announce', senderless)).toEqual(['required /from_address']);
+    expect(pointers('announce', { ...domestic, ship_with: { type: 'shipping_option_code', properties: {} } })).toEqual([
+      'required /ship_with/properties/shipping_option_code',
+    ]);
+    expect(pointers('announce', { ...domestic, parcels: [] })).toEqual(['invalid /parcels']);
+    expect(pointers('announce', { ...domestic, parcels: Array.from({ length: 16 }, () => domestic.parcels[0]) })).toEqual([
+      'invalid /parcels',
+    ]);
+    expect(
+      pointers('announce', {
+        ...domestic,
+        parcels: [{ weight: { value: '1.3', unit: 'kilo' }, dimensions: { length: '1', width: '1', height: '1', unit: 'dm' } }],
+      }),
+    ).toEqual(['invalid_choice /parcels/0/dimensions/unit', 'invalid_choice /parcels/0/weight/unit']);
+    expect(pointers('announce', { ...domestic, to_address: { ...domestic.to_address, street: 'x' } })).toEqual([
+      'unknown_field /to_address/street',
+    ]);
+  });
+
+  it('needs customs information and parcel items with their origin for a destination outside the EU customs area', () => {
+    const abroad = { ...domestic, to_address: { ...domestic.to_address, country_code: 'US', state_province_code: 'US-NY' } };
+    expect(pointers('announce', abroad)).toEqual(['required /customs_information', 'required /parcels/0/parcel_items']);
+    const item = { description: 'Flyer A5', quantity: 500, weight: { value: 1.2, unit: 'kg' }, price: { value: '80.00', currency: 'EUR' } };
+    expect(
+      pointers('announce', {
+        ...abroad,
+        customs_information: { invoice_number: 'INV-1', export_reason: 'commercial_goods' },
+        parcels: [{ ...domestic.parcels[0], parcel_items: [{ ...item, hs_code: '491110', origin_country: 'DE' }] }],
+      }),
+    ).toEqual([]);
+    expect(pointers('announce', { ...abroad, to_address: { ...abroad.to_address, country_code: 'AT' } })).toEqual([]);
+  });
+
+  it('holds cancel to no body and documents to their id, type and format', () => {
+    expect(pointers('cancel', { id: 'abc', body: null })).toEqual([]);
+    expect(pointers('cancel', { id: 'abc', body: { reason: 'x' } })).toHaveLength(1);
+    expect(pointers('document', { id: 383707309, type: 'label', accept: 'application/pdf', body: null })).toEqual([]);
+    expect(pointers('document', { id: 383707309, type: 'invoice', accept: 'application/json', body: null })).toEqual([
+      'invalid_choice /type',
+      'invalid_choice /accept',
+    ]);
   });
 });

@@ -43,8 +43,10 @@ export interface LabelRequest {
   order_number: string;
   parcels: ParcelInput[];
   to: LabelAddress;
-  /** The sender; null when the carrier account holds it (Sendcloud: the default sender address). */
+  /** The sender's address; null when the carrier holds the sender (`sender_address_id`) or draws none (the sandbox). */
   from: LabelAddress | null;
+  /** Without `from`: the id of a sender address configured at the carrier (Sendcloud's `sender_address_id`). */
+  sender_address_id?: number | null;
 }
 
 /** What is printed on a label, for a carrier that draws its own (the sandbox). */

@@ -4,7 +4,11 @@
  *
  * - HTTP Basic with the tenant's public key (user) and secret key (password);
  * - label: `POST /shipments/announce` (synchronous; at most 15 parcels), then the PDF of each
- *   parcel with `GET /parcels/{id}/documents/label` and `Accept: application/pdf`;
+ *   parcel with `GET /parcels/{id}/documents/label` and `Accept: application/pdf`; the announce
+ *   always names a sender (`from_address`: an address, or `{ sender_address_id }`), and a parcel
+ *   leaving the EU customs area is refused before the call (Sendcloud needs customs information
+ *   and parcel items for it, which orders do not carry yet) — the tests' fake holds every request
+ *   to JSON Schemas of the v3 contract (test/support/sendcloud-contract.ts);
  * - a 201 whose parcel says `ANNOUNCEMENT_FAILED` (or whose `data.errors` is not empty) is a
  *   failure (502 `carrier_error` with Sendcloud's message), never a label;
  * - cancel: `POST /shipments/{id}/cancel` — 200 cancelled, 202 queued (carried out later; the
@@ -26,6 +30,7 @@
 import { retry } from '#shared/async/retry';
 import { CarrierError, ConflictError, type ErrorDetail } from '#shared/errors';
 import type { CarrierUpdate } from '#shared/shipments/status';
+import { needsCustoms } from './customs-area';
 import { statusOfCode } from './sendcloud-status';
 import {
   CarrierOutcomeUnknown,
@@ -137,12 +142,40 @@ function addressOf(address: LabelAddress): Json {
   };
 }
 
+/**
+ * The sender as v3 takes it: `from_address` is required, either a whole address or
+ * `{ sender_address_id }` naming one configured in Sendcloud's panel. Callers refuse a shipment
+ * without either before it gets here (creation.ts); this refuses it too rather than send what
+ * Sendcloud answers 400.
+ */
+function fromAddressOf(request: LabelRequest): Json {
+  if (request.from) return addressOf(request.from);
+  if (request.sender_address_id) return { sender_address_id: request.sender_address_id };
+  throw new CarrierError('validation_failed', 'Sendcloud needs a sender: a sender address or a Sendcloud sender address id', [
+    { field: 'sender_address', message: 'no sender address is configured' },
+  ]);
+}
+
+/**
+ * Sendcloud needs customs information and the parcels' items (HS code, origin, value) to announce
+ * a parcel leaving the EU customs area; orders do not carry those yet, so such a shipment is
+ * refused here (422) instead of being sent for Sendcloud to refuse.
+ */
+function assertInsideCustomsArea(request: LabelRequest): void {
+  if (!needsCustoms(request.to.country)) return;
+  throw new CarrierError(
+    'validation_failed',
+    `Shipping to ${request.to.country} leaves the EU customs area: Sendcloud needs customs information and parcel items for it, which this API does not send yet`,
+    [{ field: 'address_id', message: `${request.to.country} is outside the EU customs area` }],
+  );
+}
+
 /** The body of `POST /shipments/announce` for a label request. */
 export function announceBody(request: LabelRequest): Json {
   return {
     label_details: { mime_type: 'application/pdf', dpi: 72 },
     to_address: addressOf(request.to),
-    ...(request.from ? { from_address: addressOf(request.from) } : {}),
+    from_address: fromAddressOf(request),
     ship_with: { type: 'shipping_option_code', properties: { shipping_option_code: request.service } },
     order_number: request.order_number,
     external_reference_id: request.reference,
@@ -333,13 +366,15 @@ export class SendcloudCarrier implements Carrier {
         { field: 'parcels', message: `at most ${SENDCLOUD_MAX_PARCELS}` },
       ]);
     }
+    assertInsideCustomsArea(request);
+    const body = announceBody(request);
     const deadline = this.deadline();
     let uncertain = false;
     let found: CarrierLabel | undefined;
     let answer: Answer;
     try {
       answer = await this.call('POST', '/shipments/announce', {
-        body: announceBody(request),
+        body,
         deadline,
         onFailure: (failure) => {
           uncertain ||= failure.mayHaveActed;
