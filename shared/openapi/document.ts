@@ -2,13 +2,14 @@
  * The OpenAPI 3.0.3 document, generated from the route table and the zod schemas of the
  * contracts — never written by hand. Served at GET /v1/openapi.json and written by `npm run openapi`.
  */
-import { OpenAPIRegistry, OpenApiGeneratorV3, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV3, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { ErrorSchema } from '#shared/schemas/common';
 import { PaginationSchema } from '#shared/schemas/pagination';
 import { pathsOf } from '#shared/routes';
 import { allOperations } from './contracts';
 import { declaredEvents } from './events';
+import { requestHeadersOf, responseHeaderObjects, takesIdempotencyKey } from './headers';
 
 const commonErrors: Record<number, string> = {
   400: 'Malformed JSON',
@@ -22,6 +23,8 @@ const commonErrors: Record<number, string> = {
   422: 'Validation failed; details name each field',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal error (no details leave the service)',
+  502: 'A dependency (the mail service, a carrier) refused or failed; nothing was done',
+  503: "The stage is missing an operator's setup step; nothing was done",
 };
 
 const aliasOperationId = (routeId: string, index: number): string => (index === 0 ? `${routeId}.alias` : `${routeId}.alias${index + 1}`);
@@ -58,23 +61,25 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
       operation.envelope === false
         ? operation.response
         : z.object({ success: z.literal(true), data, ...(operation.list ? { pagination: PaginationSchema } : {}) });
-    const errorStatuses =
-      route.auth === 'none'
-        ? [500]
-        : [
-            401,
-            403,
-            429,
-            500,
-            ...(operation.body ? [400, 422] : []),
-            ...(operation.query ? [422] : []),
-            ...(operation.rawBody ? [413, 415, 422] : []),
-            ...(operation.errors ?? []),
-          ];
-    const responses: RouteConfig['responses'] = {
-      [operation.status ?? 200]: { description: 'Success', content: { 'application/json': { schema: envelope } } },
-      ...(operation.accepted ? { 202: { description: operation.accepted, content: { 'application/json': { schema: envelope } } } } : {}),
-    };
+    // A public route answers only what it declares (the carrier callback its 401) and the 500 any route may.
+    const errorStatuses = [
+      500,
+      ...(route.auth === 'none' ? [] : [401, 403, 429]),
+      ...(operation.body ? [400, 422] : []),
+      ...(operation.query ? [422] : []),
+      ...(operation.rawBody && route.auth === 'key' ? [413, 415, 422] : []),
+      // A malformed Idempotency-Key is 422; a key reused for another request, or still running, 409.
+      ...(takesIdempotencyKey(operation) ? [409, 422] : []),
+      ...(operation.ifMatch ? [412] : []),
+      // A stage missing its setup step: no signing keys is 503 (shared/customer-auth/key-store.ts); mail SES refuses, 502 (mail/send.ts).
+      ...(route.signsTokens ? [503] : []),
+      ...(route.mail ? [502] : []),
+      ...(operation.errors ?? []),
+    ];
+    const success = (description: string): ResponseConfig => ({ description, content: { 'application/json': { schema: envelope } } });
+    const responses: Record<number, ResponseConfig> = { [operation.status ?? 200]: success('Success') };
+    if (operation.accepted) responses[202] = success(operation.accepted);
+    if (operation.repeated) responses[200] = success(operation.repeated);
     if (operation.documents) {
       const { contentTypes, description, redirects } = operation.documents;
       responses[200] = {
@@ -91,6 +96,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     for (const status of [...new Set(errorStatuses)].sort()) {
       responses[status] = { description: commonErrors[status] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } };
     }
+    for (const [status, response] of Object.entries(responses)) response.headers = responseHeaderObjects(operation, Number(status));
+    const headers = requestHeadersOf(operation);
     const scopes =
       route.customer === 'self'
         ? "The signed-in customer's own: a customer access token, no API key."
@@ -131,6 +138,7 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
         request: {
           ...(operation.params ? { params: operation.params as never } : {}),
           ...(operation.query ? { query: operation.query as never } : {}),
+          ...(headers ? { headers } : {}),
           ...(operation.body
             ? {
                 body: {
