@@ -12,13 +12,13 @@ import { declaredEvents } from './events';
 import { requestHeadersOf, responseHeaderObjects, takesIdempotencyKey } from './headers';
 
 const commonErrors: Record<number, string> = {
-  400: 'Malformed JSON',
+  400: 'Malformed JSON, or a path parameter whose percent-encoding does not decode (API Gateway refuses it before any key is read)',
   401: 'Missing, unknown or revoked API key',
   403: 'The key lacks a scope, or the source address is not allowed',
   404: 'No such resource for this account and mode',
   409: 'Conflict with the current state',
   412: 'If-Match names a version the resource no longer has; nothing changed',
-  413: 'Request body too large',
+  413: "Request body too large (above API Gateway's 10 MB, or the route's own limit)",
   415: 'Unsupported Content-Type',
   422: 'Validation failed; details name each field',
   429: 'Rate limit exceeded; see Retry-After',
@@ -65,7 +65,11 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     const errorStatuses = [
       500,
       ...(route.auth === 'none' ? [] : [401, 403, 429]),
-      ...(operation.body ? [400, 422] : []),
+      // API Gateway's own answers (local-aws/gateway.ts does the same): a path parameter it cannot decode, a body above 10 MB.
+      ...(route.path.includes('{') ? [400] : []),
+      ...(operation.body || operation.rawBody ? [413] : []),
+      // A JSON body: one that does not parse is 400, another Content-Type 415 (shared/http/middleware/json-body.ts).
+      ...(operation.body ? [400, 415, 422] : []),
       ...(operation.query ? [422] : []),
       ...(operation.rawBody && route.auth === 'key' ? [413, 415, 422] : []),
       // A malformed Idempotency-Key is 422; a key reused for another request, or still running, 409.
