@@ -63,6 +63,8 @@ export const checkout = {
   params: cartPath,
   body: CartCheckoutSchema,
   status: 201,
+  repeated: 'The cart was checked out before (a retry): the order it made, unchanged.',
+  etag: true,
   errors: [404, 409],
 } satisfies Operation;
 
@@ -77,7 +79,14 @@ export const customerUpdateItem = {
 } satisfies Operation;
 export const customerRemoveItem = { route: cartRemoveItem, params: itemPath, errors: [404, 409] } satisfies Operation;
 export const customerMerge = { route: cartMerge, body: CartMergeSchema, errors: [404, 409] } satisfies Operation;
-export const customerCheckout = { route: cartCheckout, body: CustomerCartCheckoutSchema, status: 201, errors: [409] } satisfies Operation;
+export const customerCheckout = {
+  route: cartCheckout,
+  body: CustomerCartCheckoutSchema,
+  status: 201,
+  repeated: 'The cart was checked out before (a retry): the order it made, unchanged.',
+  etag: true,
+  errors: [409],
+} satisfies Operation;
 
 /**
  * What each operation answers (its `data`), for the OpenAPI document: kept apart from the

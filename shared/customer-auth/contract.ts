@@ -43,7 +43,7 @@ export const passwordResetConfirm = { route: authPasswordResetConfirm, body: Pas
 export const me = { route: authMe } satisfies Operation;
 export const updateMe = { route: authMeUpdate, body: ProfileUpdateSchema } satisfies Operation;
 export const changePassword = { route: authPassword, body: PasswordChangeSchema } satisfies Operation;
-export const jwks = { route: authJwks, envelope: false } satisfies Operation;
+export const jwks = { route: authJwks, envelope: false, errors: [503] } satisfies Operation;
 
 const session = /* @__PURE__ */ (() =>
   TokenPairSchema.extend({ customer: OwnCustomerSchema }).meta({ id: 'CustomerSession', description: 'Tokens and the customer' }))();

@@ -18,9 +18,21 @@ import * as shipmentOperations from '#shared/shipments/contract';
 import { openapiGet, routes } from '#shared/routes';
 import * as webhookOperations from '#shared/webhooks/contract';
 
+/** The document itself, not in the envelope (functions/openapi/get.ts): described as far as a client reads it. */
+const OpenApiDocumentSchema = z
+  .object({
+    openapi: z.string(),
+    info: z.object({ title: z.string(), version: z.string() }).loose(),
+    servers: z.array(z.object({ url: z.string() }).loose()),
+    paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+    components: z.object({}).loose().optional(),
+  })
+  .loose()
+  .meta({ description: 'The OpenAPI 3.0.3 document (this one), with `servers` naming the base URL the caller used' });
+
 const meta = {
-  openapi: { route: openapiGet } satisfies Operation,
-  responses: { openapi: z.object({}).loose().meta({ description: 'OpenAPI 3.0.3 document' }) },
+  openapi: { route: openapiGet, envelope: false } satisfies Operation,
+  responses: { openapi: OpenApiDocumentSchema },
 };
 
 /** A contract module also exports a few constants besides its operations (its `responses`, a schema, media types). */

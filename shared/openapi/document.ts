@@ -2,26 +2,29 @@
  * The OpenAPI 3.0.3 document, generated from the route table and the zod schemas of the
  * contracts — never written by hand. Served at GET /v1/openapi.json and written by `npm run openapi`.
  */
-import { OpenAPIRegistry, OpenApiGeneratorV3, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV3, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { ErrorSchema } from '#shared/schemas/common';
 import { PaginationSchema } from '#shared/schemas/pagination';
 import { pathsOf } from '#shared/routes';
 import { allOperations } from './contracts';
 import { declaredEvents } from './events';
+import { requestHeadersOf, responseHeaderObjects, takesIdempotencyKey } from './headers';
 
 const commonErrors: Record<number, string> = {
-  400: 'Malformed JSON',
+  400: 'Malformed JSON, or a path parameter whose percent-encoding does not decode (API Gateway refuses it before any key is read)',
   401: 'Missing, unknown or revoked API key',
   403: 'The key lacks a scope, or the source address is not allowed',
   404: 'No such resource for this account and mode',
   409: 'Conflict with the current state',
   412: 'If-Match names a version the resource no longer has; nothing changed',
-  413: 'Request body too large',
+  413: "Request body too large (above API Gateway's 10 MB, or the route's own limit)",
   415: 'Unsupported Content-Type',
   422: 'Validation failed; details name each field',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal error (no details leave the service)',
+  502: 'A dependency (the mail service, a carrier) refused or failed; nothing was done',
+  503: "The stage is missing an operator's setup step; nothing was done",
 };
 
 const aliasOperationId = (routeId: string, index: number): string => (index === 0 ? `${routeId}.alias` : `${routeId}.alias${index + 1}`);
@@ -58,23 +61,29 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
       operation.envelope === false
         ? operation.response
         : z.object({ success: z.literal(true), data, ...(operation.list ? { pagination: PaginationSchema } : {}) });
-    const errorStatuses =
-      route.auth === 'none'
-        ? [500]
-        : [
-            401,
-            403,
-            429,
-            500,
-            ...(operation.body ? [400, 422] : []),
-            ...(operation.query ? [422] : []),
-            ...(operation.rawBody ? [413, 415, 422] : []),
-            ...(operation.errors ?? []),
-          ];
-    const responses: RouteConfig['responses'] = {
-      [operation.status ?? 200]: { description: 'Success', content: { 'application/json': { schema: envelope } } },
-      ...(operation.accepted ? { 202: { description: operation.accepted, content: { 'application/json': { schema: envelope } } } } : {}),
-    };
+    // A public route answers only what it declares (the carrier callback its 401) and the 500 any route may.
+    const errorStatuses = [
+      500,
+      ...(route.auth === 'none' ? [] : [401, 403, 429]),
+      // API Gateway's own answers (local-aws/gateway.ts does the same): a path parameter it cannot decode, a body above 10 MB.
+      ...(route.path.includes('{') ? [400] : []),
+      ...(operation.body || operation.rawBody ? [413] : []),
+      // A JSON body: one that does not parse is 400, another Content-Type 415 (shared/http/middleware/json-body.ts).
+      ...(operation.body ? [400, 415, 422] : []),
+      ...(operation.query ? [422] : []),
+      ...(operation.rawBody && route.auth === 'key' ? [413, 415, 422] : []),
+      // A malformed Idempotency-Key is 422; a key reused for another request, or still running, 409.
+      ...(takesIdempotencyKey(operation) ? [409, 422] : []),
+      ...(operation.ifMatch ? [412] : []),
+      // A stage missing its setup step: no signing keys is 503 (shared/customer-auth/key-store.ts); mail SES refuses, 502 (mail/send.ts).
+      ...(route.signsTokens ? [503] : []),
+      ...(route.mail ? [502] : []),
+      ...(operation.errors ?? []),
+    ];
+    const success = (description: string): ResponseConfig => ({ description, content: { 'application/json': { schema: envelope } } });
+    const responses: Record<number, ResponseConfig> = { [operation.status ?? 200]: success('Success') };
+    if (operation.accepted) responses[202] = success(operation.accepted);
+    if (operation.repeated) responses[200] = success(operation.repeated);
     if (operation.documents) {
       const { contentTypes, description, redirects } = operation.documents;
       responses[200] = {
@@ -91,6 +100,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     for (const status of [...new Set(errorStatuses)].sort()) {
       responses[status] = { description: commonErrors[status] ?? 'Error', content: { 'application/json': { schema: ErrorSchema } } };
     }
+    for (const [status, response] of Object.entries(responses)) response.headers = responseHeaderObjects(operation, Number(status));
+    const headers = requestHeadersOf(operation);
     const scopes =
       route.customer === 'self'
         ? "The signed-in customer's own: a customer access token, no API key."
@@ -131,6 +142,7 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
         request: {
           ...(operation.params ? { params: operation.params as never } : {}),
           ...(operation.query ? { query: operation.query as never } : {}),
+          ...(headers ? { headers } : {}),
           ...(operation.body
             ? {
                 body: {

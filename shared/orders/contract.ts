@@ -25,13 +25,16 @@ export const create = {
   body: OrderCreateSchema,
   customerBody: CustomerOrderCreateSchema,
   status: 201,
+  etag: true,
   errors: [409],
 } satisfies Operation;
-export const get = { route: ordersGet, params: orderPath, errors: [404] } satisfies Operation;
+export const get = { route: ordersGet, params: orderPath, etag: true, errors: [404] } satisfies Operation;
 export const update = {
   route: ordersUpdate,
   params: orderPath,
   body: OrderUpdateSchema,
+  etag: true,
+  ifMatch: true,
   errors: [404, 409, 412],
 } satisfies Operation;
 export const customerOrders = {

@@ -20,9 +20,16 @@ import {
 const quotePath = /* @__PURE__ */ idPath('Quote id');
 
 export const list = { route: quotesList, query: QuoteListQuerySchema, list: true } satisfies Operation;
-export const create = { route: quotesCreate, body: QuoteCreateSchema, status: 201 } satisfies Operation;
-export const get = { route: quotesGet, params: quotePath, errors: [404] } satisfies Operation;
-export const update = { route: quotesUpdate, params: quotePath, body: QuoteUpdateSchema, errors: [404, 409, 412] } satisfies Operation;
+export const create = { route: quotesCreate, body: QuoteCreateSchema, status: 201, etag: true } satisfies Operation;
+export const get = { route: quotesGet, params: quotePath, etag: true, errors: [404] } satisfies Operation;
+export const update = {
+  route: quotesUpdate,
+  params: quotePath,
+  body: QuoteUpdateSchema,
+  etag: true,
+  ifMatch: true,
+  errors: [404, 409, 412],
+} satisfies Operation;
 export const accept = { route: quotesAccept, params: quotePath, status: 201, errors: [404, 409] } satisfies Operation;
 export const reject = { route: quotesReject, params: quotePath, body: QuoteRejectSchema, errors: [404, 409] } satisfies Operation;
 export const pdf = {

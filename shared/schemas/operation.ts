@@ -34,6 +34,15 @@ export interface Operation {
   status?: 200 | 201 | 202;
   /** When the operation may also answer 202 with the same body (work going on off the request path): what that means. */
   accepted?: string;
+  /**
+   * When the operation may also answer 200 with the same body, besides its `status` (a repeated checkout finds its order
+   * already made and answers it): what that means.
+   */
+  repeated?: string;
+  /** Its answers carry the resource's version as `ETag: W/"<version>"` (shared/orders/preconditions.ts etagHeader). */
+  etag?: true;
+  /** It honours `If-Match` (shared/orders/preconditions.ts parseIfMatch): a stale version is 412 and changes nothing. */
+  ifMatch?: true;
   /** Error statuses worth documenting beyond the common ones (401, 403, 422, 429, 500). */
   errors?: number[];
 }

@@ -15,7 +15,6 @@
  */
 import type * as z from 'zod';
 import type { ContractModule } from '#shared/openapi/contracts';
-import type { buildOpenApiDocument } from '#shared/openapi/document';
 import type { ErrorSchema } from '#shared/schemas/common';
 import type { PaginationSchema } from '#shared/schemas/pagination';
 
@@ -132,9 +131,3 @@ type OneBodyOf<Method extends string, Path extends string> = [OperationOf<Method
 
 /** The `data` of a call's answer, for a helper that passes it on. */
 export type DataOf<Method extends string, Path extends string> = BodyOf<Method, Path> extends { data: infer Data } ? Data : unknown;
-
-/**
- * `GET /v1/openapi.json` answers the document itself, though its contract describes an envelope
- * (the contract's fix is the next contract issue's: the document must stay byte-identical here).
- */
-export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

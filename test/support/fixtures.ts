@@ -7,6 +7,8 @@ export interface Fixtures {
   other: { accountId: string; secretTest: string };
   /** Currency CHF, tax rate 7.7 % (prices and taxes of another account); `productsReadOnly` has only products:read. */
   swiss: { accountId: string; secretTest: string; publishableTest: string; productsReadOnly: string };
+  /** Where each test worker records the operations its calls reached (./contract-check.ts), read by the global teardown. */
+  calledOperationsDir: string;
 }
 
 declare module 'vitest' {

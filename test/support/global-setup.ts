@@ -7,7 +7,7 @@
  * attaches to it (found on globalThis, since each project loads this module apart), and the last
  * teardown stops it — after checking the DynamoDB call budgets over both projects' requests.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -16,6 +16,7 @@ import { startEngines } from '#local-aws/engines';
 import { startGateway } from '#local-aws/gateway';
 import { routeCalls } from '#local-aws/dynamodb-calls';
 import { checkCallBudgets } from './call-budgets';
+import { buildOpenApiDocument } from '#shared/openapi/document';
 import { startWorkers } from '#local-aws/workers';
 import { createAccount, createApiKey, setPlan } from '#shared/accounts/service';
 import { ensureSigningKeys } from '#shared/customer-auth/key-store';
@@ -77,7 +78,10 @@ async function startStack(): Promise<SharedStack> {
   await setPlan(swiss.account.id, 'enterprise', 1_000_000);
   const productsReadOnly = await createApiKey({ accountId: swiss.account.id, mode: 'test', kind: 'secret', scopes: ['products:read'] });
 
+  const calledOperationsDir = join(dataDir, 'called-operations');
+  await mkdir(calledOperationsDir);
   const fixtures: Fixtures = {
+    calledOperationsDir,
     api: gateway.url.replace('localhost', '127.0.0.1'),
     env: { ...engines.env, TEST_SCRYPT_LOG_N: scryptLogN },
     shop: {
@@ -99,6 +103,7 @@ async function startStack(): Promise<SharedStack> {
     fixtures,
     users: 0,
     stop: async () => {
+      await reportNeverCalled(calledOperationsDir);
       await gateway.close();
       await workers.stop();
       await engines.stop();
@@ -107,4 +112,25 @@ async function startStack(): Promise<SharedStack> {
       checkCallBudgets(routeCalls(), process.env.DYNAMODB_CALLS_FILE);
     },
   };
+}
+
+/**
+ * The documented operations no test's `call()` reached over the run (test/support/contract-check.ts
+ * records them): their answers were never checked against the document. Printed, and written to
+ * NEVER_CALLED_OPERATIONS_FILE when set. A run of some files only lists most operations.
+ */
+async function reportNeverCalled(dir: string): Promise<void> {
+  const called = new Set<string>();
+  for (const file of await readdir(dir)) for (const id of (await readFile(join(dir, file), 'utf8')).split('\n')) if (id) called.add(id);
+  const paths = buildOpenApiDocument().paths ?? {};
+  const documented = Object.values(paths).flatMap((item) =>
+    Object.values(item as Record<string, { operationId?: string }>).flatMap((operation) =>
+      operation.operationId ? [operation.operationId] : [],
+    ),
+  );
+  const never = documented.filter((id) => !called.has(id));
+  if (process.env.NEVER_CALLED_OPERATIONS_FILE) await writeFile(process.env.NEVER_CALLED_OPERATIONS_FILE, never.join('\n') + '\n');
+  console.log(
+    `Contract check: ${documented.length - never.length} of ${documented.length} operations called; never called: ${never.join(', ') || 'none'}`,
+  );
 }

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { inject } from 'vitest';
 import type { BodyOf, ErrorBody, LooseBody } from './api-types';
+import { checkAgainstContract } from './contract-check';
 
 /** An answer; without its body's type, the loose envelope of a path the checker cannot read (./api-types.ts). */
 export interface ApiResponse<T = LooseBody> {
@@ -21,7 +22,8 @@ export interface CallOptions {
  * Calls the local gateway; `key: null` sends no Authorization header. `from` is the local address
  * the request leaves from (another loopback address, e.g. `127.0.0.2`: another client to the
  * gateway, which reads the client's address from the connection). The body is typed as the answer
- * of the operation the method and path reach (./api-types.ts).
+ * of the operation the method and path reach (./api-types.ts), and the answer is checked against
+ * the OpenAPI document (./contract-check.ts): one that does not match it fails the test.
  */
 export async function call<const Method extends string, const Path extends string>(
   method: Method,
@@ -32,6 +34,13 @@ export async function call<const Method extends string, const Path extends strin
 }
 
 async function send<T>(method: string, path: string, options: CallOptions): Promise<ApiResponse<T>> {
+  const response = await exchange<T>(method, path, options);
+  // Every answer matches the OpenAPI document, or the test fails (./contract-check.ts).
+  checkAgainstContract(method, path, response.status, response.headers, response.body);
+  return response;
+}
+
+async function exchange<T>(method: string, path: string, options: CallOptions): Promise<ApiResponse<T>> {
   const { api, shop } = inject('fixtures');
   const key = options.key === undefined ? shop.secretTest : options.key;
   const headers: Record<string, string> = { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...options.headers };
