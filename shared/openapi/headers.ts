@@ -6,7 +6,6 @@
  * declared here that the service stops sending fails a test. docs/contract.md lists them.
  */
 import * as z from 'zod';
-import { carriersSendcloudWebhook } from '#shared/routes';
 import type { DocumentedOperation } from '#shared/schemas/operation';
 
 interface HeaderSchema {
@@ -169,13 +168,7 @@ export function requestHeadersOf(operation: DocumentedOperation): z.ZodObject | 
           }),
         }
       : {}),
-    ...(operation.route.id === carriersSendcloudWebhook.id
-      ? {
-          'Sendcloud-Signature': z.string().meta({
-            description: "Lowercase hex HMAC-SHA256 of the raw body under the account's Sendcloud secret; missing or wrong: 401.",
-          }),
-        }
-      : {}),
+    ...(operation.headers?.shape ?? {}),
   };
   return Object.keys(shape).length ? z.object(shape) : undefined;
 }

@@ -27,6 +27,8 @@ export interface Operation {
    * 302 to a presigned URL where the route redirects; its response schema then describes its JSON answer.
    */
   documents?: { contentTypes: { type: string; binary: boolean }[]; description: string; redirects?: string };
+  /** Request headers of this operation alone (a carrier's signature), documented as header parameters (shared/openapi/headers.ts). */
+  headers?: z.ZodObject;
   /** Its answer's `data` is a list (its schema, in the contract's `responses`, describes an element). */
   list?: boolean;
   /** False when `response` is the whole body rather than the envelope's `data` (e.g. the spec's webhook test answer). */

@@ -94,6 +94,12 @@ export const sendcloudWebhook = {
         .meta({ id: 'SendcloudCallback', description: "Sendcloud's parcel_status_changed call, signed with Sendcloud-Signature" }))(),
     description: "Verified with the `Sendcloud-Signature` header: hex HMAC-SHA256 of the raw body under the account's Sendcloud secret key",
   },
+  headers: /* @__PURE__ */ (() =>
+    z.object({
+      'Sendcloud-Signature': z.string().meta({
+        description: "Lowercase hex HMAC-SHA256 of the raw body under the account's Sendcloud secret; missing or wrong: 401.",
+      }),
+    }))(),
   errors: [401],
 } satisfies Operation;
 
