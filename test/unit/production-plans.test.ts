@@ -14,6 +14,7 @@ import { movedJob, withHistory } from '#shared/production/job-records';
 import { cancellationPlan, confirmationPlan } from '#shared/production/order-jobs';
 import { JOB_STATUSES, isOpenJob, type JobStatus } from '#shared/production/status';
 import { MAX_JOB_HISTORY, jobPut, type JobRecord } from '#shared/production/stored';
+import { orderRecord } from '#test/support/records';
 
 const tenant = { accountId: 'acct_0123456789abcdef', mode: 'live' as const };
 const now = '2026-11-24T08:00:00.000Z';
@@ -34,33 +35,13 @@ const line = (index: number) => ({
   total: 10_000_000,
 });
 
-const order: OrderRecord = {
-  id: 42,
-  order_number: 'ORD-2026-000042',
-  status: 'pending',
-  customer: { id: 7, name: 'Anna', email: 'anna@example.com' },
+const order: OrderRecord = orderRecord({
   items: Array.from({ length: MAX_ORDER_LINES }, (_, index) => line(index)),
-  subtotal: 0,
-  tax_rate: 19,
-  tax: 0,
-  shipping: 0,
-  total: 0,
-  currency: 'EUR',
-  shipping_address: null,
-  billing_address: null,
-  notes: null,
   due_date: '2026-12-24',
   created_at: now,
   updated_at: now,
-  version: 1,
-  quote_id: null,
   reserved: Array.from({ length: MAX_ORDER_LINES }, (_, index) => ({ product_id: 1000 + index, quantity: 10 })),
-  job_ids: [],
-  open_jobs: 0,
-  completed_jobs: 0,
-  production_started_at: null,
-  production_completed_at: null,
-};
+});
 
 const itemOf = (part: TransactItem | { item: TransactItem }): TransactItem => ('item' in part ? part.item : part);
 const keyOf = (item: TransactItem) =>
