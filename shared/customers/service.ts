@@ -161,12 +161,8 @@ export interface GuestCustomer {
 export async function draftGuestCustomer(tenant: Tenant, guest: { name: string; email: string }, now = new Date()): Promise<GuestCustomer> {
   const customer = newCustomerRecord(await nextId(tenant, 'customer'), guest, true, now.toISOString());
   // A guest has no VAT ID, no override and no address: domestic, whatever the seller's country.
-  const event = eventPut(
-    tenant,
-    customerCreated,
-    { customer: presentCustomer(customer, { sellerCountry: null, billingCountry: null }) },
-    now,
-  ).item;
+  const guestView = storedCustomer.view({ ...customer, tax_treatment: 'domestic', tax_treatment_warning: null });
+  const event = eventPut(tenant, customerCreated, { customer: guestView }, now).item;
   return { customer, creation: (counts) => repo.guestCustomerInsertion(tenant, customer, counts, event) };
 }
 

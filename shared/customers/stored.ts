@@ -17,22 +17,16 @@ export const ADDRESS_TYPES = ['billing', 'shipping'] as const;
 const vatValidation = /* @__PURE__ */ (() =>
   c.object(
     {
-      status: field(c.enumOf(['valid', 'invalid', 'unavailable'] as const)).describe(
-        '`valid`: registered; `invalid`: VIES says it is not; `unavailable`: VIES gave no answer (checked again with POST /v1/customers/{id}/vat-check)',
-      ),
-      country: field(c.string).describe('The VAT ID prefix (EL for Greece, XI for Northern Ireland)', 'AT'),
-      number: field(c.string).describe('The VAT ID asked for, normalised, prefix included', 'ATU10000005'),
-      name: field(c.nullable(c.string)).describe("The trader's name as the member state has it (only when valid, where disclosed)"),
-      address: field(c.nullable(c.string)).describe("The trader's address as the member state has it (only when valid, where disclosed)"),
-      checked_at: field(c.timestamp).describe('When VIES answered (or was asked, when unavailable)'),
-      consultation_number: field(c.nullable(c.string)).describe(
-        "VIES's consultation number, the proof of the check (only when the account company has a VAT ID to ask with)",
-      ),
-      unavailable_reason: field(c.nullable(c.string)).describe(
-        'Why unavailable: the VIES error code, `timeout`, `network` or `http_<status>`',
-      ),
+      status: field(c.enumOf(['valid', 'invalid', 'unavailable'] as const)).describe('`unavailable`: VIES gave no answer'),
+      country: field(c.string).describe('The VAT ID prefix'),
+      number: field(c.string).describe('The VAT ID asked for'),
+      name: field(c.nullable(c.string)).describe("The trader's name, where disclosed"),
+      address: field(c.nullable(c.string)).describe("The trader's address, where disclosed"),
+      checked_at: field(c.timestamp).describe('When VIES answered'),
+      consultation_number: field(c.nullable(c.string)).describe("VIES's proof of the check"),
+      unavailable_reason: field(c.nullable(c.string)).describe('Why unavailable'),
     },
-    { id: 'VatValidation', description: "The VIES check of the customer's VAT ID" },
+    { id: 'VatValidation' },
   ))();
 
 export const storedCustomer = /* @__PURE__ */ (() =>
@@ -42,23 +36,12 @@ export const storedCustomer = /* @__PURE__ */ (() =>
     email: field(c.string),
     phone: field(c.nullable(c.string)),
     company: field(c.nullable(c.string)),
-    vat_id: field(c.nullable(c.string)).describe(
-      'EU VAT ID, normalised (prefix and number, no separators); checked with VIES when set',
-      'ATU10000005',
-    ),
-    vat_validation: field(c.nullable(vatValidation)).describe("VIES's answer for vat_id when it was last checked; null without a VAT ID"),
-    tax_treatment_override: field(c.nullable(c.enumOf(TAX_TREATMENTS))).describe(
-      "The shop's choice of tax treatment for this customer, replacing the derived one (audited); null: derived",
-    ),
-    /** Derived (never stored): shared/customers/tax-profile.ts sets them before the view. */
-    tax_treatment: field(c.enumOf(TAX_TREATMENTS))
-      .derived()
-      .describe(
-        "The customer's tax treatment: the override, else derived from the account company's country, the default billing address's country and vat_validation",
-      ),
-    tax_treatment_warning: field(c.nullable(c.string))
-      .derived()
-      .describe('Why the derived treatment may be wrong (VIES unavailable, VAT ID refused or of another state); null when sure'),
+    vat_id: field(c.nullable(c.string)).describe('EU VAT ID, checked with VIES'),
+    vat_validation: field(c.nullable(vatValidation)).describe("VIES's answer for vat_id when last checked"),
+    tax_treatment_override: field(c.nullable(c.enumOf(TAX_TREATMENTS))).describe("The shop's choice (audited)"),
+    /** Derived (never stored): the service sets them before the view (tax-profile.ts). */
+    tax_treatment: field(c.enumOf(TAX_TREATMENTS)).derived().describe('The override, else derived'),
+    tax_treatment_warning: field(c.nullable(c.string)).derived().describe('Why the treatment may be wrong'),
     notes: field(c.nullable(c.string)),
     /**
      * Made by a guest checkout (a storefront's publishable key): the name and email the guest gave,
