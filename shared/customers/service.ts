@@ -172,6 +172,19 @@ export async function getCustomer(tenant: Tenant, id: number): Promise<Customer>
 }
 
 /**
+ * The customer without its tax treatment, for a view that shows none (the customer's own): one
+ * GetItem, neither the account nor the addresses read.
+ */
+export async function getCustomerDetails(tenant: Tenant, id: number): Promise<Omit<Customer, 'tax_treatment' | 'tax_treatment_warning'>> {
+  const {
+    tax_treatment: _treatment,
+    tax_treatment_warning: _warning,
+    ...details
+  } = storedCustomer.view(await repo.requireCustomer(tenant, id));
+  return details;
+}
+
+/**
  * Changes the fields sent. A VAT ID set or changed is asked of VIES before the write and its answer
  * stored (unavailable too: it never blocks the update); cleared, its answer goes with it. An override
  * set or cleared is reported to `recordChange` (the call's audit record) once written.
