@@ -6,10 +6,11 @@ import { OpenAPIRegistry, OpenApiGeneratorV3, type ResponseConfig, type RouteCon
 import * as z from 'zod';
 import { ErrorSchema } from '#shared/schemas/common';
 import { PaginationSchema } from '#shared/schemas/pagination';
-import { pathsOf } from '#shared/routes';
+import { pathsOf, webhooksCreate } from '#shared/routes';
 import { allOperations } from './contracts';
 import { declaredEvents } from './events';
 import { requestHeadersOf, responseHeaderObjects, takesIdempotencyKey } from './headers';
+import { webhookCallbacks } from './webhook-callbacks';
 
 const commonErrors: Record<number, string> = {
   400: 'Malformed JSON, or a path parameter whose percent-encoding does not decode (API Gateway refuses it before any key is read)',
@@ -28,6 +29,9 @@ const commonErrors: Record<number, string> = {
 };
 
 const aliasOperationId = (routeId: string, index: number): string => (index === 0 ? `${routeId}.alias` : `${routeId}.alias${index + 1}`);
+
+/** The component every webhook delivery body is: one of the `WebhookEvent.<kind>` components. */
+const WEBHOOK_EVENT = 'WebhookEvent';
 
 export { serverUrlOf } from '#shared/http/server-url';
 
@@ -139,6 +143,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
         security,
         description: scopes,
         ...alias,
+        // What the registered URL then receives: the webhook deliveries (./webhook-callbacks.ts).
+        ...(route === webhooksCreate ? { callbacks: webhookCallbacks(WEBHOOK_EVENT) } : {}),
         request: {
           ...(operation.params ? { params: operation.params as never } : {}),
           ...(operation.query ? { query: operation.query as never } : {}),
@@ -192,6 +198,12 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
       }),
   );
 
+  // Every delivery body, discriminated by `event`: the callbacks of POST /v1/webhooks reference it.
+  const webhookEvent = z.discriminatedUnion('event', eventSchemas as [(typeof eventSchemas)[number], ...typeof eventSchemas]).meta({
+    id: WEBHOOK_EVENT,
+    description: "The body POSTed to a webhook's URL: one of the WebhookEvent.<kind> bodies, told apart by `event`",
+  });
+
   // A named object that is also used as nullable must be generated as itself first: the generator
   // names a component after its first use, and a nullable first use would make it nullable.
   const schemas = [
@@ -203,6 +215,7 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     ...nullableTargets.map((schema) => ({ type: 'schema' as const, schema })),
     ...registry.definitions,
     ...eventSchemas.map((schema) => ({ type: 'schema' as const, schema })),
+    { type: 'schema' as const, schema: webhookEvent },
   ]).generateDocument({
     openapi: '3.0.3',
     info: {
