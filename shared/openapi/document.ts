@@ -225,7 +225,7 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     },
     servers: [{ url: serverUrl }],
   });
-  return withTypedNullables(document);
+  return withNonEmptyBodies(withTypedNullables(document));
 }
 
 /** The named schemas (`.meta({ id })`) that `schema` uses as nullable anywhere inside it, innermost first. */
@@ -256,6 +256,48 @@ function namedNullables(schema: z.ZodType): z.ZodType[] {
 }
 
 type Json = Record<string, unknown>;
+
+/**
+ * Whether the server refuses `{}` as this body: the schema's own refinement of the whole object
+ * fails on it ("send at least one of …": an issue at the root, not at a field), as the update
+ * schemas of orders, quotes, the account, a customer's profile, production jobs and machines and
+ * cart lines do.
+ */
+export function refusesEmptyBody(schema: z.ZodType | undefined): boolean {
+  if (!schema) return false;
+  const result = schema.safeParse({});
+  return !result.success && result.error.issues.some((issue) => issue.path.length === 0);
+}
+
+/**
+ * A body the server refuses as empty says so: `minProperties: 1` on its schema — the component it
+ * names, or the operation's inline schema (its member of the union with a customer body) — so
+ * clients and generators refuse `{}` before sending it. Read from the schemas themselves: an
+ * update schema given that refinement later is documented with no list to keep.
+ */
+function withNonEmptyBodies<D extends { components?: { schemas?: Json } }>(document: D): D {
+  const components = (document.components?.schemas ?? {}) as Record<string, Json>;
+  const paths = (document as { paths?: Record<string, Record<string, Json>> }).paths ?? {};
+  for (const operation of allOperations) {
+    const bodies = operation.customerBody ? [operation.body, operation.customerBody] : [operation.body];
+    bodies.forEach((body, index) => {
+      if (!body || !refusesEmptyBody(body)) return;
+      const id = z.globalRegistry.get(body)?.id;
+      if (id && components[id]) {
+        components[id].minProperties = 1;
+        return;
+      }
+      for (const path of pathsOf(operation.route)) {
+        const requestBody = paths[path]?.[operation.route.method.toLowerCase()]?.requestBody as
+          { content: Record<string, { schema: Json }> } | undefined;
+        const schema = requestBody?.content['application/json']?.schema;
+        const own = bodies.length > 1 ? ((schema?.anyOf ?? schema?.oneOf) as Json[] | undefined)?.[index] : schema;
+        if (own && !('$ref' in own)) own.minProperties = 1;
+      }
+    });
+  }
+  return document;
+}
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isBareNullable = (value: unknown): boolean => isObject(value) && Object.keys(value).length === 1 && value.nullable === true;
 
