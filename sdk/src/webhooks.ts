@@ -53,7 +53,8 @@ function same(expected: string, candidate: string): boolean {
 /**
  * The verified event of a delivery, or a `WebhookVerificationError`. `payload` is the raw body
  * exactly as received (before any JSON parsing); `headers` the request's headers; `secret` the
- * webhook's `whsec_…` secret; `toleranceSeconds` how far `webhook-timestamp` may be from now.
+ * webhook's `whsec_…` secret; `toleranceSeconds` how far `webhook-timestamp` may be from `now`
+ * (milliseconds since the epoch; the clock by default).
  */
 export function verifyWebhook(
   payload: string | Uint8Array,
