@@ -265,8 +265,12 @@ type Json = Record<string, unknown>;
  */
 export function refusesEmptyBody(schema: z.ZodType | undefined): boolean {
   if (!schema) return false;
-  const result = schema.safeParse({});
-  return !result.success && result.error.issues.some((issue) => issue.path.length === 0);
+  try {
+    const result = schema.safeParse({});
+    return !result.success && result.error.issues.some((issue) => issue.path.length === 0);
+  } catch {
+    return false; // an asynchronous check: not one of these refinements
+  }
 }
 
 /**
@@ -298,6 +302,7 @@ function withNonEmptyBodies<D extends { components?: { schemas?: Json } }>(docum
   }
   return document;
 }
+
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isBareNullable = (value: unknown): boolean => isObject(value) && Object.keys(value).length === 1 && value.nullable === true;
 
