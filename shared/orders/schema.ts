@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { responseSchema } from '#shared/schemas/response';
-import { bodyId, calendarDate, lineText, optionChoices, optionalText, queryId } from '#shared/schemas/common';
+import { bodyId, calendarDate, dateOrDateTimeDoc, lineText, optionChoices, optionalText, queryId } from '#shared/schemas/common';
 import { postalAddressFields } from '#shared/schemas/address';
 import { moneyInput } from '#shared/schemas/money';
 import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
@@ -235,6 +235,7 @@ export const createdBound = (bound: 'from' | 'to') =>
     .meta({
       description: `Orders created ${bound === 'from' ? 'at or after' : 'at or before'} this time (a date covers the whole day, UTC)`,
       example: '2026-11-01',
+      ...dateOrDateTimeDoc,
     });
 
 const listFilters = /* @__PURE__ */ (() => ({
