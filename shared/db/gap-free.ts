@@ -9,7 +9,7 @@
  * 2. **Wait.** It reads the number counter item (strongly consistent: the last number and the turn
  *    `served`) until `served = t − 1`, pausing in proportion to its place in the queue (the turns
  *    ahead of the current one at the observed time per turn, at most MAX_POLL_MS; the next in line
- *    every NEXT_POLL_MS, since the whole queue waits for it to notice).
+ *    a quarter of a turn apart, since the whole queue waits for it to notice).
  * 3. **Commit.** Its transaction holds the document's parts and one update of the counter item:
  *    the number from the last one read to the next, and `served` from t − 1 to t, on condition that
  *    both still hold what was read. The number moves only with the document: no gap; only from the
@@ -28,11 +28,12 @@
  *   number is conditional on the number read, so two writers that both believe they hold a turn
  *   cannot both commit the same number — the turn only orders the writers, so that they stop
  *   racing (the optimistic loop this replaces let 20 concurrent creates race for 20 rounds).
- * - **Give-up.** A writer still waiting after `waitMs` (below the function's timeout) leaves the
- *   queue: it adds its ticket to the counter's `skipped` set (on condition that its turn has not
- *   come) and answers 503 with Retry-After. A waiter that finds the next turn in `skipped` moves
- *   `served` over it at once — a writer that gave up costs the others nothing, where a stalled
- *   turn costs `stallMs`.
+ * - **Give-up.** A writer still waiting `waitMs` after its request's work began (below the
+ *   function's timeout), its turn not due within GRACE_MS at the observed pace, leaves the queue:
+ *   it adds its ticket to the counter's `skipped` set (on condition that its turn has not come) and
+ *   answers 503 with Retry-After. A waiter that finds the next turns in `skipped` moves `served`
+ *   over all of them in one update — writers that gave up cost the others one write, where a
+ *   stalled turn costs `stallMs`.
  *
  * The ceiling: one transaction at a time per counter, so a tenant issues at most about
  * 1 / (latency of one TransactWriteItems + one read) numbers a second per sequence and year
@@ -65,6 +66,8 @@ export interface TurnTiming {
 }
 
 export const TURN_TIMING: TurnTiming = { waitMs: 7_000, stallMs: 2_000 };
+/** After the wait, a writer whose turn should come within this much longer (at the observed pace) stays. */
+const GRACE_MS = 1_000;
 
 /** Tickets one writer takes at most: a fresh one each time its turn was taken over. */
 export const TURN_ROUNDS = 3;
@@ -73,8 +76,11 @@ const COMMIT_ATTEMPTS = 3;
 /** The time per turn assumed until the queue is seen to move (about one transaction and one read). */
 const FIRST_TURN_ESTIMATE_MS = 25;
 const MIN_POLL_MS = 5;
-/** The next in line polls this often: the hand-over from one turn to the next costs half of it on average. */
-const NEXT_POLL_MS = 10;
+/**
+ * The next in line polls a quarter of a turn apart (at most this): the hand-over from one turn to
+ * the next costs half of that on average, and the polls stay a few per turn.
+ */
+const NEXT_POLL_MS = 25;
 const MAX_POLL_MS = 1_000;
 const MAX_RETRY_AFTER_SECONDS = 30;
 
@@ -141,30 +147,26 @@ function commitPart(counter: ItemKey, ticket: number, last: number): Transaction
 }
 
 /**
- * Moves the turn from `from` to `from + 1` without a number: a release after a refused commit, a
- * takeover of a stalled turn, or (`skipped`) over a ticket whose writer gave up. False when the
- * turn had moved already.
+ * Moves the turn from `from` to `to` without a number: by one, a release after a refused commit or
+ * a takeover of a stalled turn; over `skipped` tickets (`from + 1` … `to`, their writers gave up),
+ * at once. False when the turn had moved already.
  */
-async function passTurn(counter: ItemKey, from: number, skipped = false): Promise<boolean> {
+async function passTurn(counter: ItemKey, from: number, to = from + 1, skipped: number[] = []): Promise<boolean> {
   const served = servedIs(from);
+  const skips = skipped.length > 0;
   try {
     await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: counter,
-        UpdateExpression: `SET #served = :to, #served_at = :now${skipped ? ' DELETE #skipped :toSet' : ''}`,
-        ConditionExpression: skipped ? `${served.condition} AND contains(#skipped, :to)` : served.condition,
+        UpdateExpression: `SET #served = :to, #served_at = :now${skips ? ' DELETE #skipped :skipped' : ''}`,
+        ConditionExpression: served.condition,
         ExpressionAttributeNames: {
           '#served': names['#served'],
           '#served_at': names['#served_at'],
-          ...(skipped ? { '#skipped': names['#skipped'] } : {}),
+          ...(skips ? { '#skipped': names['#skipped'] } : {}),
         },
-        ExpressionAttributeValues: {
-          ...served.values,
-          ':to': from + 1,
-          ':now': Date.now(),
-          ...(skipped ? { ':toSet': new Set([from + 1]) } : {}),
-        },
+        ExpressionAttributeValues: { ...served.values, ':to': to, ':now': Date.now(), ...(skips ? { ':skipped': new Set(skipped) } : {}) },
       }),
     );
     return true;
@@ -230,8 +232,12 @@ async function awaitTurn(
     if (seen && state.served > seen.served) turnMs = clamp((now - seen.at) / (state.served - seen.served), MIN_POLL_MS, 1000);
     if (!seen || state.served !== seen.served) seen = { served: state.served, at: now };
     const next = state.served + 1;
-    if (state.skipped.has(next)) {
-      await passTurn(counter, state.served, true);
+    // Tickets whose writers gave up, from the next one on: passed over in one update. Only a turn
+    // that has not come may join `skipped`, so those read are still there while `served` holds.
+    const skipped: number[] = [];
+    while (state.skipped.has(next + skipped.length)) skipped.push(next + skipped.length);
+    if (skipped.length > 0) {
+      await passTurn(counter, state.served, state.served + skipped.length, skipped);
       continue;
     }
     // The next turn began by max(servedAt, arrived) at the latest: `served` moved to it at
@@ -246,16 +252,21 @@ async function awaitTurn(
       continue;
     }
     const ahead = ticket - 1 - state.served;
-    if (now >= deadline) {
+    // Past the wait, a writer whose turn should come within the grace still waits for it; the
+    // others leave the queue (their tickets skipped) and answer 503.
+    if (now >= deadline && now + ahead * turnMs > deadline + GRACE_MS) {
       if (await skipTicket(counter, ticket)) throw busy(what, ahead, turnMs);
       continue;
     }
     // Next in line: its turn comes within one commit, and every ms it notices late is a ms the
-    // whole queue waits. Further back: about the turns ahead of the current one, at the observed pace.
-    // Further back: half the time until it is next in line (ahead − 1 turns at the observed pace),
-    // jittered: it wakes well before, however the pace varies, in a few reads (halving the distance).
-    const pause = ahead === 1 ? NEXT_POLL_MS : clamp((ahead - 1) * turnMs * (0.35 + Math.random() * 0.3), MIN_POLL_MS, MAX_POLL_MS);
-    await sleep(Math.min(pause, Math.max(MIN_POLL_MS, deadline - now), Math.max(MIN_POLL_MS, since + timing.stallMs - now)));
+    // whole queue waits. Further back: 60–80 % of the time until it is next in line (ahead − 1
+    // turns at the observed pace, jittered): it wakes before, however the pace varies, in a few reads.
+    const pause =
+      ahead === 1
+        ? clamp(turnMs / 4, MIN_POLL_MS, NEXT_POLL_MS)
+        : clamp((ahead - 1) * turnMs * (0.6 + Math.random() * 0.2), MIN_POLL_MS, MAX_POLL_MS);
+    const wakeBy = Math.min(now >= deadline ? deadline + GRACE_MS : deadline, since + timing.stallMs);
+    await sleep(Math.min(pause, Math.max(MIN_POLL_MS, wakeBy - now)));
   }
 }
 
