@@ -21,8 +21,9 @@
  * What a writer that never comes back leaves (its Lambda died between ticket and commit):
  *
  * - **Takeover.** A turn unused for `stallMs` since it began (the later of `served_at`, set with
- *   every move of `served`, and the waiter's own ticket, taken after the turn's) is taken over by any waiter: `served` from s to s + 1 on condition that it still holds
- *   s (so only one waiter does it). No number moves. Should the holder only have been slow, its
+ *   every move of `served`, and the waiter's own ticket, taken after the turn's) is taken over by
+ *   any waiter: `served` from s to s + 1 on condition that it still holds s (so only one waiter
+ *   does it). No number moves. Should the holder only have been slow, its
  *   commit now fails the `served` condition with nothing written, and it queues again with a fresh
  *   ticket (TURN_ROUNDS tickets in all). Safety never rests on the stall time: every move of the
  *   number is conditional on the number read, so two writers that both believe they hold a turn

@@ -39,7 +39,10 @@ export const statusOf: Record<ErrorCode, number> = {
   mail_not_sent: 502,
   /** A carrier failed (announcement failed, 5xx, no answer in time); its message is passed on. */
   carrier_error: 502,
-  /** The stage is missing an operator's setup step (shared/customer-auth/key-store.ts), or a gap-free number's queue is too long (shared/db/gap-free.ts, with Retry-After); nothing was done. */
+  /**
+   * The stage is missing an operator's setup step (shared/customer-auth/key-store.ts), or a gap-free
+   * number's queue is too long (shared/db/gap-free.ts, with Retry-After); nothing was done.
+   */
   service_unavailable: 503,
   /** The request ran out of time (shared/http/middleware/request-scope.ts answers before Lambda stops it). */
   timeout: 504,

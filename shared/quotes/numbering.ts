@@ -9,7 +9,10 @@ import { quoteKeys } from '#shared/db/keys';
 
 export const formatQuoteNumber = (year: number, sequence: number): string => `QUO-${year}-${String(sequence).padStart(6, '0')}`;
 
-/** Writes a quote with the year's next number: `write(number)` answers the quote's parts and what to answer (503 with Retry-After when too many queue). */
+/**
+ * Writes a quote with the year's next number: `write(number)` answers the quote's parts and what to
+ * answer (503 with Retry-After when too many creates of the tenant queue at once, counted from `startedAt`).
+ */
 export const withQuoteNumber = <T>(
   tenant: Tenant,
   year: number,
