@@ -9,7 +9,7 @@
  * 2. **Wait.** It reads the number counter item (strongly consistent: the last number and the turn
  *    `served`) until `served = t − 1`, pausing in proportion to its place in the queue (the turns
  *    ahead of the current one at the observed time per turn, at most MAX_POLL_MS; the next in line
- *    a quarter of a turn apart, since the whole queue waits for it to notice).
+ *    a fifth of a turn apart, since the whole queue waits for it to notice).
  * 3. **Commit.** Its transaction holds the document's parts and one update of the counter item:
  *    the number from the last one read to the next, and `served` from t − 1 to t, on condition that
  *    both still hold what was read. The number moves only with the document: no gap; only from the
@@ -78,10 +78,10 @@ const COMMIT_ATTEMPTS = 3;
 const FIRST_TURN_ESTIMATE_MS = 25;
 const MIN_POLL_MS = 5;
 /**
- * The next in line polls a quarter of a turn apart (at most this): the hand-over from one turn to
- * the next costs half of that on average, and the polls stay a few per turn.
+ * The next in line polls a fifth of a turn apart (at most this): the hand-over from one turn to the
+ * next costs a tenth of a turn on average, and the polls stay about five per turn.
  */
-const NEXT_POLL_MS = 25;
+const NEXT_POLL_MS = 100;
 const MAX_POLL_MS = 1_000;
 const MAX_RETRY_AFTER_SECONDS = 30;
 
@@ -230,7 +230,10 @@ async function awaitTurn(
     const now = Date.now();
     if (state.served === ticket - 1) return { turn: true, last: state.last };
     if (state.served >= ticket) return { turn: false };
+    // The pace: the turns served since the last move seen, over the time taken; while none moves,
+    // at least as slow as the current turn has lasted (so that waiters back off from a slow queue).
     if (seen && state.served > seen.served) turnMs = clamp((now - seen.at) / (state.served - seen.served), MIN_POLL_MS, 1000);
+    else if (seen) turnMs = clamp(Math.max(turnMs, now - seen.at), MIN_POLL_MS, 1000);
     if (!seen || state.served !== seen.served) seen = { served: state.served, at: now };
     const next = state.served + 1;
     // Tickets whose writers gave up, from the next one on: passed over in one update. Only a turn
@@ -264,7 +267,7 @@ async function awaitTurn(
     // turns at the observed pace, jittered): it wakes before, however the pace varies, in a few reads.
     const pause =
       ahead === 1
-        ? clamp(turnMs / 4, MIN_POLL_MS, NEXT_POLL_MS)
+        ? clamp(turnMs / 5, MIN_POLL_MS, NEXT_POLL_MS)
         : clamp((ahead - 1) * turnMs * (0.6 + Math.random() * 0.2), MIN_POLL_MS, MAX_POLL_MS);
     const wakeBy = Math.min(now >= deadline ? deadline + GRACE_MS : deadline, since + timing.stallMs);
     await sleep(Math.min(pause, Math.max(MIN_POLL_MS, wakeBy - now)));
