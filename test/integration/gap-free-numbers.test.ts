@@ -87,12 +87,13 @@ describe('gap-free numbers in turn', () => {
     await enableInvoicing(own.accountId);
     const customer = await newCustomer(own.secretTest);
     const product = await newProduct(own.secretTest);
-    const orders: { id: number }[] = [];
-    for (let index = 0; index < 10; index++) {
-      const order = await newOrder(own.secretTest, { customer_id: customer.id, items: [{ product_id: product.id, quantity: 1 }] });
-      expect((await putOrder(own.secretTest, order.id, { status: 'confirmed' })).status).toBe(200);
-      orders.push(order);
-    }
+    const orders = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const order = await newOrder(own.secretTest, { customer_id: customer.id, items: [{ product_id: product.id, quantity: 1 }] });
+        expect((await putOrder(own.secretTest, order.id, { status: 'confirmed' })).status).toBe(200);
+        return order;
+      }),
+    );
     const twice = orders.flatMap((order) =>
       [1, 2].map(() => call('POST', '/v1/invoices', { key: own.secretTest, body: { order_id: order.id } })),
     );
