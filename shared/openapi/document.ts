@@ -25,7 +25,7 @@ const commonErrors: Record<number, string> = {
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal error (no details leave the service)',
   502: 'A dependency (the mail service, a carrier) refused or failed; nothing was done',
-  503: "The stage is missing an operator's setup step; nothing was done",
+  503: "The stage is missing an operator's setup step, or (with Retry-After) too many requests queue for the same number sequence; nothing was done",
 };
 
 const aliasOperationId = (routeId: string, index: number): string => (index === 0 ? `${routeId}.alias` : `${routeId}.alias${index + 1}`);
