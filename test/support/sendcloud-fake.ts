@@ -261,6 +261,17 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     if (method === 'POST' && match) {
       return { operation: 'cancel', errors: contractErrors('cancel', { id: decodeURIComponent(match[1]!), body: body ?? null }) };
     }
+    if (method === 'GET' && path === '/shipments') {
+      const query = Object.fromEntries(
+        [...url.searchParams].map(([key, value]) => [key, key === 'page_size' && /^\d+$/.test(value) ? Number(value) : value]),
+      );
+      return { operation: 'lookup', errors: contractErrors('lookup', { query, body: body ?? null }) };
+    }
+    match = /^\/parcels\/tracking\/([^/]*)$/.exec(path);
+    if (method === 'GET' && match) {
+      const request = { tracking_number: decodeURIComponent(match[1]!), query: Object.fromEntries(url.searchParams), body: body ?? null };
+      return { operation: 'tracking', errors: contractErrors('tracking', request) };
+    }
     match = /^\/parcels\/([^/]+)\/documents\/([^/]+)$/.exec(path);
     if (method === 'GET' && match) {
       const accept = req.headers.accept;

@@ -128,7 +128,7 @@ describe('creating a label', () => {
     expect(announces()[0]!.body).toMatchObject({ from_address: { sender_address_id: 192 } });
   });
 
-  it('refuses (422) without calling Sendcloud a shipment with no sender, or to a destination outside the EU customs area', async () => {
+  it('refuses (422) without calling Sendcloud a shipment with no sender, or to a destination outside the EU customs area without its customs declaration', async () => {
     const senderless = await failure(adapter().createLabel(request({ from: null, sender_address_id: null })));
     expect(senderless).toMatchObject({ code: 'validation_failed', details: [{ field: 'sender_address' }] });
     const abroad = await failure(adapter().createLabel(request({ to: { ...request().to, country: 'CH', postal_code: '8001' } })));

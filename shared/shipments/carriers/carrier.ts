@@ -33,6 +33,28 @@ export interface LabelAddress {
   phone?: string | null;
 }
 
+/** One order line a shipment leaving the EU customs area declares (shared/shipments/customs.ts). */
+export interface CustomsItem {
+  line_id: number;
+  description: string;
+  /** Pieces of the line in this shipment. */
+  quantity: number;
+  /** Value of one piece, minor units of the declaration's currency. */
+  unit_value: number;
+  hs_code: string;
+  origin_country: string;
+}
+
+/** What a shipment leaving the EU customs area declares (Sendcloud's `customs_information` and `parcel_items`). */
+export interface CustomsDeclaration {
+  invoice_number: string;
+  export_reason: 'commercial_goods';
+  export_type: 'commercial_b2c' | 'commercial_b2b';
+  /** ISO 4217, the order's. */
+  currency: string;
+  items: CustomsItem[];
+}
+
 export interface LabelRequest {
   /**
    * Our idempotency key for this label at the carrier (Sendcloud's `external_reference_id`): the
@@ -47,6 +69,8 @@ export interface LabelRequest {
   from: LabelAddress | null;
   /** Without `from`: the id of a sender address configured at the carrier (Sendcloud's `sender_address_id`). */
   sender_address_id?: number | null;
+  /** Outside the EU customs area: the declaration (null or absent inside it). */
+  customs?: CustomsDeclaration | null;
 }
 
 /** What is printed on a label, for a carrier that draws its own (the sandbox). */

@@ -5,10 +5,10 @@
  * - HTTP Basic with the tenant's public key (user) and secret key (password);
  * - label: `POST /shipments/announce` (synchronous; at most 15 parcels), then the PDF of each
  *   parcel with `GET /parcels/{id}/documents/label` and `Accept: application/pdf`; the announce
- *   always names a sender (`from_address`: an address, or `{ sender_address_id }`), and a parcel
- *   leaving the EU customs area is refused before the call (Sendcloud needs customs information
- *   and parcel items for it, which orders do not carry yet) — the tests' fake holds every request
- *   to JSON Schemas of the v3 contract (test/support/sendcloud-contract.ts);
+ *   always names a sender (`from_address`: an address, or `{ sender_address_id }`), and a shipment
+ *   leaving the EU customs area carries `customs_information` and every parcel's `parcel_items`
+ *   (from the declaration the shipments service made, customs.ts) — the tests' fake holds every
+ *   request to JSON Schemas of the v3 contract (test/support/sendcloud-contract.ts);
  * - a 201 whose parcel says `ANNOUNCEMENT_FAILED` (or whose `data.errors` is not empty) is a
  *   failure (502 `carrier_error` with Sendcloud's message), never a label;
  * - cancel: `POST /shipments/{id}/cancel` — 200 cancelled, 202 queued (carried out later; the
@@ -29,6 +29,8 @@
  */
 import { retry } from '#shared/async/retry';
 import { CarrierError, ConflictError, type ErrorDetail } from '#shared/errors';
+import { formatMinor } from '#shared/money';
+import { parcelContents } from '#shared/shipments/customs';
 import type { CarrierUpdate } from '#shared/shipments/status';
 import { needsCustoms } from './customs-area';
 import { statusOfCode } from './sendcloud-status';
@@ -127,7 +129,23 @@ const retryAfterMs = (headers: Headers): number | undefined => {
 const cm = (mm: number) => (mm / 10).toFixed(2);
 const kg = (grams: number) => (grams / 1000).toFixed(3);
 
+/**
+ * The address's region as Sendcloud's `state_province_code` takes it — "ISO 3166-2" (the shipments
+ * description, schema `address`) — or undefined: `<country>-<1 to 3 letters or digits>` of the
+ * address's own country as given, or a bare subdivision part (`NY`) prefixed with the country. A
+ * region written out (`Bavaria`) or of another country is left out rather than sent malformed.
+ */
+export function stateProvinceCode(region: string | null | undefined, country: string): string | undefined {
+  const value = region?.trim().toUpperCase();
+  if (!value) return undefined;
+  const code = country.trim().toUpperCase();
+  const full = /^([A-Z]{2})-([A-Z0-9]{1,3})$/.exec(value);
+  if (full) return full[1] === code ? value : undefined;
+  return /^[A-Z0-9]{1,3}$/.test(value) ? `${code}-${value}` : undefined;
+}
+
 function addressOf(address: LabelAddress): Json {
+  const state = stateProvinceCode(address.region, address.country);
   return {
     name: address.name,
     ...(address.company ? { company_name: address.company } : {}),
@@ -136,7 +154,7 @@ function addressOf(address: LabelAddress): Json {
     postal_code: address.postal_code,
     city: address.city,
     country_code: address.country,
-    ...(address.region ? { state_province_code: address.region } : {}),
+    ...(state ? { state_province_code: state } : {}),
     ...(address.email ? { email: address.email } : {}),
     ...(address.phone ? { phone_number: address.phone } : {}),
   };
@@ -157,21 +175,57 @@ function fromAddressOf(request: LabelRequest): Json {
 }
 
 /**
- * Sendcloud needs customs information and the parcels' items (HS code, origin, value) to announce
- * a parcel leaving the EU customs area; orders do not carry those yet, so such a shipment is
- * refused here (422) instead of being sent for Sendcloud to refuse.
+ * Sendcloud needs customs information and the parcels' items to announce a shipment leaving the EU
+ * customs area; the shipments service declares them (customs.ts). A request without the declaration
+ * is refused here (422) rather than sent for Sendcloud to refuse.
  */
-function assertInsideCustomsArea(request: LabelRequest): void {
-  if (!needsCustoms(request.to.country)) return;
+function assertDeclared(request: LabelRequest): void {
+  if (!needsCustoms(request.to.country) || request.customs) return;
   throw new CarrierError(
     'validation_failed',
-    `Shipping to ${request.to.country} leaves the EU customs area: Sendcloud needs customs information and parcel items for it, which this API does not send yet`,
+    `Shipping to ${request.to.country} leaves the EU customs area: Sendcloud needs the shipment's customs information and parcel items`,
     [{ field: 'address_id', message: `${request.to.country} is outside the EU customs area` }],
   );
 }
 
+/**
+ * `customs_information` and each parcel's `parcel_items` for a declaration, as Sendcloud's published
+ * v3 OpenAPI description (shipments, Apache 2.0) shapes them: schema `customs-information`
+ * (`invoice_number` ≤ 40 characters, `export_reason`, `export_type`) and `parcel-item` (`description`
+ * ≤ 255, `quantity`, `weight` as a number with its unit, `price` as a decimal string with its
+ * currency, `hs_code`, `origin_country`; `item_id` our line id). The description does not say
+ * whether an item's weight and price are per piece or for the quantity; they are sent per piece, as
+ * Sendcloud's v2 parcel items define them ("weight of a single item", "value of a single item").
+ */
+export function customsParts(request: LabelRequest): { customs_information: Json; parcel_items: Json[][] } | undefined {
+  const customs = request.customs;
+  if (!customs || !needsCustoms(request.to.country)) return undefined;
+  const contents = parcelContents(customs.items, request.parcels);
+  return {
+    customs_information: {
+      invoice_number: customs.invoice_number,
+      export_reason: customs.export_reason,
+      export_type: customs.export_type,
+    },
+    parcel_items: contents.map((content) =>
+      content.map(({ item, quantity, piece_weight_g }) => ({
+        item_id: String(item.line_id),
+        description: item.description,
+        quantity,
+        // Grams with 3 decimals: a flyer's piece weighs a fraction of a gram; never 0 (exclusiveMinimum).
+        weight: { value: Math.max(0.001, Math.round(piece_weight_g * 1000) / 1000), unit: 'g' },
+        price: { value: formatMinor(item.unit_value), currency: customs.currency },
+        hs_code: item.hs_code,
+        origin_country: item.origin_country,
+      })),
+    ),
+  };
+}
+
 /** The body of `POST /shipments/announce` for a label request. */
 export function announceBody(request: LabelRequest): Json {
+  assertDeclared(request);
+  const customs = customsParts(request);
   return {
     label_details: { mime_type: 'application/pdf', dpi: 72 },
     to_address: addressOf(request.to),
@@ -179,10 +233,12 @@ export function announceBody(request: LabelRequest): Json {
     ship_with: { type: 'shipping_option_code', properties: { shipping_option_code: request.service } },
     order_number: request.order_number,
     external_reference_id: request.reference,
-    parcels: request.parcels.map((parcel) => ({
+    parcels: request.parcels.map((parcel, index) => ({
       dimensions: { length: cm(parcel.length_mm), width: cm(parcel.width_mm), height: cm(parcel.height_mm), unit: 'cm' },
       weight: { value: kg(parcel.weight_g), unit: 'kg' },
+      ...(customs ? { parcel_items: customs.parcel_items[index] } : {}),
     })),
+    ...(customs ? { customs_information: customs.customs_information } : {}),
   };
 }
 
@@ -366,7 +422,6 @@ export class SendcloudCarrier implements Carrier {
         { field: 'parcels', message: `at most ${SENDCLOUD_MAX_PARCELS}` },
       ]);
     }
-    assertInsideCustomsArea(request);
     const body = announceBody(request);
     const deadline = this.deadline();
     let uncertain = false;
