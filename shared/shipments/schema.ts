@@ -97,6 +97,13 @@ export const ShipmentSimulateSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       status: status.meta({ description: 'The status the sandbox carrier reports next' }),
+      parcel: z
+        .number()
+        .int('must be a parcel number from 1')
+        .min(1, 'must be a parcel number from 1')
+        .max(MAX_PARCELS, `must be at most ${MAX_PARCELS}`)
+        .optional()
+        .meta({ description: 'Which parcel reports it (1-based); default: every parcel of the shipment' }),
       location: lineText(200).nullable().optional(),
       occurred_at: z.iso
         .datetime({ offset: true, error: 'must be an ISO 8601 time' })
@@ -114,6 +121,15 @@ export const LabelQuerySchema = /* @__PURE__ */ (() =>
       .optional()
       .default(1)
       .meta({ description: 'Which parcel (1-based; default 1)' }),
+    format: z
+      .enum(['pdf', 'url'], { error: 'must be pdf or url' })
+      .optional()
+      .default('pdf')
+      .meta({ description: '`pdf`: the bytes; `url`: JSON with a presigned URL valid 15 minutes' }),
+  }))();
+
+export const DeliveryNoteQuerySchema = /* @__PURE__ */ (() =>
+  z.strictObject({
     format: z
       .enum(['pdf', 'url'], { error: 'must be pdf or url' })
       .optional()

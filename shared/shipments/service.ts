@@ -4,7 +4,7 @@
  */
 import type { Tenant } from '#shared/auth/principal';
 import { createdSortKey } from '#shared/db/keys';
-import { CarrierError, ConflictError, DomainError, NotFoundError } from '#shared/errors';
+import { CarrierError, ConflictError, DomainError, NotFoundError, ValidationError } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { logger } from '#shared/logger';
 import { simulatedUpdate } from './carriers/sandbox';
@@ -131,7 +131,7 @@ export async function cancelShipment(tenant: Tenant, id: number, now = new Date(
 
 /**
  * `POST /v1/shipments/{id}/simulate` (test mode only: 403 with a live key): the sandbox carrier
- * reports `status` for the shipment's first parcel, and the report takes the path a carrier's
+ * reports `status` for parcel `parcel` (default: every parcel of the shipment), and the report takes the path a carrier's
  * callback takes (updates.ts): ordered by its time, idempotent, moving the order's milestones.
  */
 export async function simulateShipment(tenant: Tenant, id: number, input: ShipmentSimulate, now = new Date()): Promise<ShipmentView> {
@@ -140,7 +140,19 @@ export async function simulateShipment(tenant: Tenant, id: number, input: Shipme
     throw new DomainError('forbidden', 'simulate moves sandbox shipments: test mode only (a live shipment moves by its carrier)');
   }
   const at = input.occurred_at ? new Date(input.occurred_at) : now;
-  const update = simulatedUpdate(shipment.carrier_parcel_ids[0] ?? shipment.external_reference, input.status, at, input.location ?? null);
+  if (input.parcel !== undefined && input.parcel > shipment.carrier_parcel_ids.length) {
+    throw new ValidationError(`Shipment ${id} has ${shipment.carrier_parcel_ids.length} parcels`, [
+      { field: 'parcel', message: `must be at most ${shipment.carrier_parcel_ids.length}` },
+    ]);
+  }
+  const parcelId = input.parcel === undefined ? undefined : shipment.carrier_parcel_ids[input.parcel - 1];
+  const update = simulatedUpdate(
+    parcelId ?? shipment.carrier_parcel_ids[0] ?? shipment.external_reference,
+    input.status,
+    at,
+    input.location ?? null,
+    parcelId,
+  );
   const result = await applyCarrierUpdates(tenant, id, [update], { now });
   return presentShipment(result.shipment);
 }

@@ -34,6 +34,19 @@ const trackingEvent = /* @__PURE__ */ (() =>
     { id: 'TrackingEvent' },
   ))();
 
+/** One parcel's own tracking (a shipment of several parcels is delivered when every parcel is). */
+const parcelTracking = /* @__PURE__ */ (() =>
+  c.object(
+    {
+      parcel_id: field(c.string).describe("The carrier's parcel id"),
+      tracking_number: field(c.nullable(c.string)),
+      status: field(c.enumOf(SHIPMENT_STATUSES)),
+      /** The time of the report the parcel's status came from. */
+      status_at: field(c.string).internal(),
+    },
+    { id: 'ParcelTracking' },
+  ))();
+
 const shippedLine = /* @__PURE__ */ (() =>
   c.object({ line_id: field(c.int).describe('The order line (its `id`)'), quantity: field(c.int) }, { id: 'ShippedLine' }))();
 
@@ -56,6 +69,9 @@ export const storedShipment = /* @__PURE__ */ (() =>
     tracking_url: field(c.nullable(c.string)),
     carrier_shipment_id: field(c.nullable(c.string)).describe("The carrier's id of the shipment"),
     carrier_parcel_ids: field(c.list(c.string)).describe("The carrier's parcel ids, one per parcel"),
+    parcel_tracking: field(c.list(parcelTracking)).describe(
+      'Each parcel with its own tracking number and status (the shipment is delivered when every parcel is); empty on shipments recorded before parcels were tracked apart',
+    ),
     parcels: field(c.list(parcel)).fixed(),
     items: field(c.list(shippedLine)).fixed().describe('The quantities of the order lines this shipment carries'),
     address: field(orderAddress).fixed().describe('Where it goes: a copy'),
@@ -107,6 +123,11 @@ export const carrierLabelOf = (shipment: ShipmentRecord): CarrierLabel => ({
   parcel_ids: shipment.carrier_parcel_ids,
   tracking_number: shipment.tracking_number,
   tracking_url: shipment.tracking_url,
+  parcel_tracking_numbers: shipment.carrier_parcel_ids.map(
+    (id, index) =>
+      shipment.parcel_tracking.find((parcel) => parcel.parcel_id === id)?.tracking_number ??
+      (index === 0 ? shipment.tracking_number : null),
+  ),
 });
 
 /** The order's shipping summary: one entry per shipment (`creating` while its label is asked for). */

@@ -64,7 +64,13 @@ export async function applyCarrierUpdates(
   const now = options.now ?? new Date();
   return retryOnVersionConflict('shipment', async () => {
     const before = await repo.requireShipment(tenant, id, true);
-    let state: TrackingState = { status: before.status, status_at: before.status_at, events: before.events, seen: before.seen };
+    let state: TrackingState = {
+      status: before.status,
+      status_at: before.status_at,
+      events: before.events,
+      seen: before.seen,
+      parcels: before.parcel_tracking,
+    };
     const outcomes: UpdateOutcome[] = [];
     for (const update of updates) {
       const next = applyUpdate(state, update);
@@ -84,6 +90,7 @@ export async function applyCarrierUpdates(
       status_at: state.status_at,
       events: state.events,
       seen: state.seen,
+      parcel_tracking: state.parcels ?? before.parcel_tracking,
       delivered_at: delivered ? state.status_at : before.delivered_at,
       updated_at: now.toISOString(),
       version: before.version + 1,

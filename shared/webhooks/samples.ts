@@ -202,6 +202,7 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       tracking_url: 'https://sandbox.print-shop.example/track/SBX000000000000',
       carrier_shipment_id: 'sbx_test',
       carrier_parcel_ids: ['sbx_test_1'],
+      parcel_tracking: [{ parcel_id: 'sbx_test_1', tracking_number: 'SBX000000000000', status: 'delivered', status_at: now }],
       parcels: [{ weight_g: 1320, length_mm: 300, width_mm: 210, height_mm: 50 }],
       items: [{ line_id: 1, quantity: 1000 }],
       address,

@@ -83,6 +83,8 @@ export interface CarrierLabel {
   parcel_ids: string[];
   tracking_number: string | null;
   tracking_url: string | null;
+  /** Each parcel's tracking number, in the order of `parcel_ids` (absent: only the first parcel's is known, `tracking_number`). */
+  parcel_tracking_numbers?: (string | null)[];
 }
 
 /** What a carrier says to a cancellation: done, or accepted and carried out later (by callback). */

@@ -40,11 +40,21 @@ const DESCRIPTIONS: Record<ShipmentStatus, string> = {
   cancelled: 'Cancelled',
 };
 
-/** The report a simulation feeds in, as a callback would carry it (keyed by parcel, status and time). */
-export function simulatedUpdate(parcelId: string, status: ShipmentStatus, at: Date, location: string | null = null): CarrierUpdate {
+/**
+ * The report a simulation feeds in, as a callback would carry it (keyed by parcel, status and time);
+ * `parcel` names the one parcel it is about (absent: every parcel of the shipment).
+ */
+export function simulatedUpdate(
+  parcelId: string,
+  status: ShipmentStatus,
+  at: Date,
+  location: string | null = null,
+  parcel?: string,
+): CarrierUpdate {
   const occurredAt = at.toISOString();
   return {
     key: `sandbox:${parcelId}:${status}:${occurredAt}`,
+    ...(parcel === undefined ? {} : { parcel_id: parcel }),
     status,
     carrier_status: status,
     description: DESCRIPTIONS[status],

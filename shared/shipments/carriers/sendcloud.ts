@@ -33,7 +33,7 @@ import { formatMinor } from '#shared/money';
 import { parcelContents } from '#shared/shipments/customs';
 import type { CarrierUpdate } from '#shared/shipments/status';
 import { needsCustoms } from './customs-area';
-import { statusOfCode } from './sendcloud-status';
+import { CANCELLING_CODES, CANCELLING_IDS, statusOfCode, statusOfId, statusOfTrackingEvent } from './sendcloud-status';
 import {
   CarrierOutcomeUnknown,
   CarrierReferenceSpent,
@@ -94,9 +94,34 @@ interface CallOptions {
   onFailure?: (failure: Retryable) => void;
 }
 
-/** Sendcloud's error message(s) from either error shape: JSON:API `errors`, or the tracking endpoint's `detail`. */
+/** Messages of an `errors` object (`{"to_address": ["This field is required."]}`, `{"detail": "…"}`), each with its field path. */
+function objectErrors(errors: Json, path: string[] = []): ErrorDetail[] {
+  return Object.entries(errors).flatMap(([key, value]): ErrorDetail[] => {
+    const at = [...path, key];
+    const field = at.join('.');
+    if (typeof value === 'string')
+      return [{ field: key === 'detail' || key === 'message' ? path.join('.') || 'carrier' : field, message: value }];
+    if (Array.isArray(value)) {
+      return value.flatMap((entry): ErrorDetail[] =>
+        typeof entry === 'string' ? [{ field, message: entry }] : entry && typeof entry === 'object' ? objectErrors(entry as Json, at) : [],
+      );
+    }
+    return value && typeof value === 'object' ? objectErrors(value as Json, at) : [];
+  });
+}
+
+/**
+ * Sendcloud's error message(s) from every error shape it answers: JSON:API `errors` (a list), an
+ * `errors` object (field → messages), or the tracking endpoint's `detail` (a string, or a list of
+ * `{loc, msg}`). A message is never lost to its shape.
+ */
 export function sendcloudErrorDetails(body: unknown): { message: string; details: ErrorDetail[] } {
   const value = body as Json | undefined;
+  if (value && value.errors && typeof value.errors === 'object' && !Array.isArray(value.errors)) {
+    const details = objectErrors(value.errors as Json);
+    if (details.length) return { message: details.map((detail) => detail.message).join('; '), details };
+  }
+  if (value && typeof value.errors === 'string' && value.errors) return { message: value.errors, details: [] };
   if (value && Array.isArray(value.errors) && value.errors.length) {
     const details = value.errors.map((error: Json) => ({
       field: String(error?.source?.pointer ?? error?.code ?? 'carrier'),
@@ -258,20 +283,26 @@ export function labelOfShipment(data: Json): CarrierLabel {
     parcel_ids: parcels.map((parcel) => String(parcel.id)),
     tracking_number: first.tracking_number ? String(first.tracking_number) : null,
     tracking_url: first.tracking_url ? String(first.tracking_url) : null,
+    parcel_tracking_numbers: parcels.map((parcel) => (parcel.tracking_number ? String(parcel.tracking_number) : null)),
   };
 }
 
 /** Network errors of a request that never left: no connection was made. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
-/** Parcel status codes (lower-cased) of a shipment that is cancelled or being cancelled: no label to record. */
-const CANCELLED_CODES = new Set([
-  'cancelled',
-  'cancelled_upstream',
-  'cancellation_requested',
-  'submitting_cancellation',
-  'submitting_cancellation_request',
-]);
+/**
+ * Whether a parcel Sendcloud answered is cancelled or being cancelled, by the status table
+ * (sendcloud-status.ts): its v3 `status.code`, or a numeric `status.id` as callbacks give it.
+ */
+function cancelledParcel(parcel: Json): boolean {
+  const code = String(parcel?.status?.code ?? '').toLowerCase();
+  const id = Number(parcel?.status?.id);
+  return (
+    statusOfCode(code) === 'cancelled' ||
+    CANCELLING_CODES.has(code) ||
+    (Number.isInteger(id) && (statusOfId(id) === 'cancelled' || CANCELLING_IDS.has(id)))
+  );
+}
 
 /**
  * Whether a shipment Sendcloud answered (a lookup's or a 409's) is the label made for `reference`:
@@ -281,7 +312,7 @@ const CANCELLED_CODES = new Set([
 export function judgeShipment(shipment: Json, reference: string): { label: CarrierLabel } | { spent: string } | { foreign: true } {
   if (!shipment || typeof shipment !== 'object' || shipment.external_reference_id !== reference) return { foreign: true };
   const parcels: Json[] = Array.isArray(shipment.parcels) ? shipment.parcels : [];
-  if (parcels.some((parcel) => CANCELLED_CODES.has(String(parcel?.status?.code ?? '').toLowerCase()))) return { spent: 'cancelled' };
+  if (parcels.some(cancelledParcel)) return { spent: 'cancelled' };
   try {
     return { label: labelOfShipment(shipment) };
   } catch {
@@ -289,18 +320,27 @@ export function judgeShipment(shipment: Json, reference: string): { label: Carri
   }
 }
 
-/** The tracking endpoint's events, normalised, oldest first. */
-export function updatesOfTracking(body: Json): CarrierUpdate[] {
+/**
+ * The tracking endpoint's events (schema `parcel-tracking-response`, its `events` of
+ * `parcel-event-response`), normalised, oldest first: the status from `status_code` and
+ * `sub_status_code` through the one table (sendcloud-status.ts) — `status_type` is a severity
+ * ("success"), never a status. With `parcelId` (a shipment of several parcels) each update names
+ * its parcel, and its key does too.
+ */
+export function updatesOfTracking(body: Json, parcelId?: string): CarrierUpdate[] {
   const events: Json[] = Array.isArray(body?.events) ? body.events : [];
   return events
-    .filter((event) => typeof event?.event_at === 'string')
+    .filter((event) => typeof event?.event_at === 'string' && !Number.isNaN(Date.parse(event.event_at)))
     .map((event) => {
-      const code = String(event.status_code ?? event.status_type ?? '');
+      const code = typeof event.status_code === 'string' ? event.status_code : '';
+      const sub = typeof event.sub_status_code === 'string' && event.sub_status_code.toLowerCase() !== 'none' ? event.sub_status_code : '';
+      const carrierStatus = [code, sub].filter(Boolean).join('/');
       return {
-        key: `sendcloud:track:${code}:${event.event_at}`,
-        status: statusOfCode(code) ?? statusOfCode(event.status_type),
-        carrier_status: code || null,
-        description: String(event.status_description ?? code ?? ''),
+        key: `sendcloud:track:${parcelId ? `${parcelId}:` : ''}${carrierStatus}:${event.event_at}`,
+        ...(parcelId ? { parcel_id: parcelId } : {}),
+        status: statusOfTrackingEvent(code, sub),
+        carrier_status: carrierStatus || null,
+        description: String(event.status_description || carrierStatus || 'Tracking event'),
         location: typeof event.location === 'string' ? event.location : null,
         occurred_at: new Date(event.event_at).toISOString(),
       };
@@ -514,11 +554,28 @@ export class SendcloudCarrier implements Carrier {
     throw this.refusal(answer, 'the cancellation');
   }
 
+  /**
+   * Every parcel's tracking (`GET /parcels/tracking/{tracking_number}`, once per tracking number): a
+   * shipment of several parcels is followed parcel by parcel, each update naming its parcel.
+   */
   async track(label: CarrierLabel): Promise<CarrierUpdate[]> {
-    if (!label.tracking_number) return [];
-    const answer = await this.call('GET', `/parcels/tracking/${encodeURIComponent(label.tracking_number)}`);
-    if (answer.status === 404) return [];
-    if (answer.status !== 200) throw this.refusal(answer, 'the tracking request');
-    return updatesOfTracking(answer.json as Json);
+    const numbers = label.parcel_ids.map(
+      (_, index) => label.parcel_tracking_numbers?.[index] ?? (index === 0 ? label.tracking_number : null),
+    );
+    const several = label.parcel_ids.length > 1;
+    const answers = new Map<string, Json | undefined>();
+    const deadline = this.deadline();
+    for (const number of new Set(numbers.filter((number): number is string => Boolean(number)))) {
+      const answer = await this.call('GET', `/parcels/tracking/${encodeURIComponent(number)}`, { deadline });
+      if (answer.status === 404) answers.set(number, undefined);
+      else if (answer.status !== 200) throw this.refusal(answer, 'the tracking request');
+      else answers.set(number, answer.json as Json);
+    }
+    return label.parcel_ids
+      .flatMap((parcelId, index) => {
+        const body = numbers[index] ? answers.get(numbers[index]!) : undefined;
+        return body ? updatesOfTracking(body, several ? parcelId : undefined) : [];
+      })
+      .sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
   }
 }
