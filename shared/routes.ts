@@ -294,6 +294,18 @@ export const shipmentsLabel = route('shipments.label', 'GET /v1/shipments/{id}/l
   timeoutSeconds: 29,
   documents: true,
 });
+// Rendered once with the document renderer and kept in the documents bucket, like the invoice PDF.
+export const shipmentsDeliveryNote = route(
+  'shipments.deliveryNote',
+  'GET /v1/shipments/{id}/delivery-note',
+  'Shipments',
+  ['shipments:read'],
+  {
+    summary: "The shipment's delivery note as PDF (the shop's own, unbranded), or a presigned URL to it",
+    timeoutSeconds: 29,
+    documents: true,
+  },
+);
 export const shipmentsTracking = route('shipments.tracking', 'GET /v1/shipments/{id}/tracking', 'Shipments', ['shipments:read'], {
   summary: 'Tracking events (refreshed from the carrier when a few minutes old)',
   timeoutSeconds: 29,

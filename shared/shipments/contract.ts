@@ -13,6 +13,7 @@ import {
   ordersShipments,
   shipmentsCancel,
   shipmentsCreate,
+  shipmentsDeliveryNote,
   shipmentsGet,
   shipmentsLabel,
   shipmentsList,
@@ -22,6 +23,7 @@ import {
 import {
   CarrierSettingsInputSchema,
   CarrierSettingsSchema,
+  DeliveryNoteQuerySchema,
   LabelQuerySchema,
   LabelUrlSchema,
   OrderShipmentsQuerySchema,
@@ -56,6 +58,18 @@ export const label = {
     redirects: 'Without `Accept: application/pdf`: a redirect to the presigned URL.',
   },
   errors: [404, 502],
+} satisfies Operation;
+export const deliveryNote = {
+  route: shipmentsDeliveryNote,
+  params: shipmentPath,
+  query: DeliveryNoteQuerySchema,
+  documents: {
+    contentTypes: [{ type: 'application/pdf', binary: true }],
+    description:
+      'The delivery note PDF (the shop\'s company block, order number, recipient, lines and quantities, customs lines outside the EU customs area) with `Content-Disposition: inline; filename="delivery-note-….pdf"` when the first Accept type is application/pdf; with `format=url`, JSON with a presigned URL valid 15 minutes.',
+    redirects: 'Without `Accept: application/pdf`: a redirect to the presigned URL.',
+  },
+  errors: [404],
 } satisfies Operation;
 export const tracking = { route: shipmentsTracking, params: shipmentPath, errors: [404] } satisfies Operation;
 export const cancel = { route: shipmentsCancel, params: shipmentPath, errors: [404, 409, 502] } satisfies Operation;
@@ -113,6 +127,7 @@ export const responses = {
   get: ShipmentSchema,
   orderShipments: ShipmentSchema,
   label: LabelUrlSchema,
+  deliveryNote: LabelUrlSchema,
   tracking: TrackingSchema,
   cancel: ShipmentSchema,
   simulate: ShipmentSchema,
