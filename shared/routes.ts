@@ -315,6 +315,17 @@ export const shipmentsCancel = route('shipments.cancel', 'POST /v1/shipments/{id
   summary: 'Cancel a shipment before pickup (at the carrier)',
   timeoutSeconds: 29,
 });
+// The carrier makes the return label (Sendcloud: within a 20 s deadline).
+export const shipmentsReturnLabel = route(
+  'shipments.returnLabel',
+  'POST /v1/shipments/{id}/return-label',
+  'Shipments',
+  ['shipments:write'],
+  {
+    summary: 'Create a return label for a shipment at its carrier (test mode: the sandbox carrier)',
+    timeoutSeconds: 29,
+  },
+);
 export const shipmentsSimulate = route('shipments.simulate', 'POST /v1/shipments/{id}/simulate', 'Shipments', ['shipments:write'], {
   summary: 'Test mode: move a sandbox shipment as a carrier callback would',
 });

@@ -17,6 +17,7 @@ import {
   shipmentsGet,
   shipmentsLabel,
   shipmentsList,
+  shipmentsReturnLabel,
   shipmentsSimulate,
   shipmentsTracking,
 } from '#shared/routes';
@@ -27,6 +28,7 @@ import {
   LabelQuerySchema,
   LabelUrlSchema,
   OrderShipmentsQuerySchema,
+  ReturnLabelCreateSchema,
   ShipmentCreateSchema,
   ShipmentListQuerySchema,
   ShipmentSchema,
@@ -73,6 +75,13 @@ export const deliveryNote = {
 } satisfies Operation;
 export const tracking = { route: shipmentsTracking, params: shipmentPath, errors: [404] } satisfies Operation;
 export const cancel = { route: shipmentsCancel, params: shipmentPath, errors: [404, 409, 502] } satisfies Operation;
+export const returnLabel = {
+  route: shipmentsReturnLabel,
+  params: shipmentPath,
+  body: ReturnLabelCreateSchema,
+  status: 201,
+  errors: [404, 409, 502],
+} satisfies Operation;
 export const simulate = {
   route: shipmentsSimulate,
   params: shipmentPath,
@@ -130,6 +139,7 @@ export const responses = {
   deliveryNote: LabelUrlSchema,
   tracking: TrackingSchema,
   cancel: ShipmentSchema,
+  returnLabel: ShipmentSchema,
   simulate: ShipmentSchema,
   carriers: CarrierSettingsSchema,
   configure: CarrierSettingsSchema,

@@ -139,6 +139,7 @@ export function reservedShipment(
     events: [],
     external_reference: `${tenant.accountId}:${tenant.mode}:shipment:${id}`,
     cancel_requested_at: null,
+    return_shipment: null,
     delivered_at: null,
     created_at: reservation.at,
     updated_at: reservation.at,
@@ -168,7 +169,7 @@ export const requestHash = (input: ShipmentCreate): string =>
     .digest('hex');
 
 /** Who a label says sent it: an address, or a sender address configured at the carrier (by id); neither for the sandbox. */
-interface Sender {
+export interface Sender {
   from: LabelAddress | null;
   sender_address_id: number | null;
 }
@@ -416,7 +417,7 @@ async function resumeCreation(
  * (`from_address`), so with none the shipment is refused here — 422 naming what to configure —
  * before anything is reserved or asked of the carrier. Test mode: the sandbox needs none.
  */
-async function senderOf(tenant: Tenant, settings: CarrierSettingsRecord | undefined): Promise<Sender> {
+export async function senderOf(tenant: Tenant, settings: CarrierSettingsRecord | undefined): Promise<Sender> {
   if (tenant.mode === 'test' || !settings) return NO_SENDER;
   if (settings.sender_address) return { from: settings.sender_address, sender_address_id: null };
   const company = (await getAccount(tenant.accountId))?.company;

@@ -214,6 +214,7 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       ],
       external_reference: 'acct_test:test:shipment:0',
       cancel_requested_at: null,
+      return_shipment: null,
       delivered_at: now,
       created_at: now,
       updated_at: now,

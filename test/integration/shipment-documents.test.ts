@@ -1,9 +1,12 @@
 /**
  * What a shipment gives the shop to hand on, over HTTP: its delivery note — a PDF of the shop's own
  * (company block, order number, recipient, lines and quantities; customs lines outside the EU
- * customs area), rendered once and served from the documents bucket, read back with pdftotext.
+ * customs area), rendered once and served from the documents bucket, read back with pdftotext —
+ * and its return label: made by the carrier (the sandbox in test mode), linked to the shipment with
+ * its own tracking, `shipment.returned` written once when it arrives back.
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { carried, storedEvents } from '#test/support/store';
 import { tool, writeScratch } from '#test/support/document-tools';
 import { call } from '#test/support/http';
 import { enableInvoicing, sellerCompany } from '#test/support/invoices';
@@ -119,4 +122,68 @@ describe('the delivery note', () => {
     },
     DOCUMENT_TEST_TIMEOUT_MS,
   );
+});
+
+describe('a return label', () => {
+  const simulate = (id: number, body: Record<string, unknown>) =>
+    call('POST', `/v1/shipments/${id}/simulate`, { key: own.secretTest, body });
+  const returnedEvents = async (id: number) =>
+    (await storedEvents(own.tenant)).filter((event) => event.kind === 'shipment.returned' && carried(event, 'shipment')?.id === id);
+
+  it('is made for a delivered shipment with its own tracking; its arrival back writes shipment.returned once', async () => {
+    const { shipment } = await shipped(berlin);
+    const early = await call('POST', `/v1/shipments/${shipment.id}/return-label`, {
+      key: own.secretTest,
+      body: { service: 'dpd:return/return' },
+    });
+    expect(early.status).toBe(409);
+    expect((await simulate(shipment.id, { status: 'delivered' })).status).toBe(200);
+
+    const made = await call('POST', `/v1/shipments/${shipment.id}/return-label`, {
+      key: own.secretTest,
+      body: { service: 'dpd:return/return' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.data).toMatchObject({
+      id: shipment.id,
+      status: 'delivered',
+      return_shipment: {
+        service: 'dpd:return/return',
+        status: 'label_created',
+        arrived_at: null,
+        tracking_number: expect.stringMatching(/^SBX\d{12}$/),
+      },
+    });
+    expect(made.body.data.return_shipment!.tracking_number).not.toBe(shipment.tracking_number);
+    const twice = await call('POST', `/v1/shipments/${shipment.id}/return-label`, {
+      key: own.secretTest,
+      body: { service: 'dpd:return/return' },
+    });
+    expect(twice.status).toBe(409);
+
+    const base = Date.now();
+    const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
+    expect(
+      (await simulate(shipment.id, { status: 'in_transit', return: true, occurred_at: at(1) })).body.data.return_shipment,
+    ).toMatchObject({
+      status: 'in_transit',
+    });
+    expect(await returnedEvents(shipment.id)).toHaveLength(0);
+    const back = await simulate(shipment.id, { status: 'delivered', return: true, occurred_at: at(2) });
+    expect(back.body.data).toMatchObject({ status: 'delivered', return_shipment: { status: 'delivered', arrived_at: at(2) } });
+    await simulate(shipment.id, { status: 'delivered', return: true, occurred_at: at(3) });
+    const events = await returnedEvents(shipment.id);
+    expect(events).toHaveLength(1);
+    expect(carried(events[0]!, 'shipment')).toMatchObject({ id: shipment.id, return_shipment: { status: 'delivered' } });
+  });
+
+  it('is refused for a shipment without one when simulating its return, and for an unknown shipment', async () => {
+    const { shipment } = await shipped(berlin);
+    expect((await simulate(shipment.id, { status: 'delivered', return: true })).status).toBe(409);
+    const unknown = await call('POST', '/v1/shipments/999999/return-label', {
+      key: own.secretTest,
+      body: { service: 'dpd:return/return' },
+    });
+    expect(unknown.status).toBe(404);
+  });
 });

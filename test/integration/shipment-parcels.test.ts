@@ -2,7 +2,8 @@
  * A live Sendcloud shipment of several parcels, over HTTP: every parcel is followed — by its signed
  * callbacks and by its own tracking number on a refresh — and the shipment is delivered (the order
  * completed, `shipment.delivered` written) only when every parcel is, once. The fake holds the
- * tracking requests to the v3 contract too.
+ * tracking requests to the v3 contract too. A return label made at Sendcloud's returns API, its
+ * parcel's callbacks moving the return (not the shipment) until it arrives back: `shipment.returned`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Tenant } from '#shared/auth/principal';
@@ -115,5 +116,46 @@ describe('a shipment of several parcels', () => {
         .map((received) => received.path)
         .sort(),
     ).toEqual([`/parcels/tracking/${first}`, `/parcels/tracking/${second}`].sort());
+  });
+});
+
+describe('a live return label', () => {
+  it("is announced at Sendcloud's returns API, and its parcel's callbacks move the return until it arrives back", async () => {
+    const { order, shipment } = await shipTwoParcels();
+    const base = Date.now();
+    const callback = (parcelId: string | number, statusId: number, minutes: number) => ({
+      action: 'parcel_status_changed',
+      timestamp: base + minutes * 60_000,
+      carrier_status_change_timestamp: null,
+      parcel: { id: Number(parcelId), status: { id: statusId, message: statusId === 11 ? 'Delivered' : 'En route' } },
+    });
+    for (const parcelId of shipment.carrier_parcel_ids) await fake.sendCallback(webhookUrl, callback(parcelId, 11, 1));
+    const made = await call('POST', `/v1/shipments/${shipment.id}/return-label`, {
+      key: own.secretLive,
+      body: { service: 'dpd:return/return', parcel: { weight_g: 800, length_mm: 300, width_mm: 210, height_mm: 50 } },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const returned = made.body.data.return_shipment!;
+    expect(returned).toMatchObject({ status: 'label_created', tracking_number: expect.stringMatching(/^3SRETN/) });
+    const sent = fake.requests.find((received) => received.path === '/returns/announce-synchronously')!.body;
+    expect(sent).toMatchObject({
+      from_address: { name: 'Anna Schmidt', country_code: 'DE' },
+      to_address: { name: sender.name, city: 'Hamburg' },
+      ship_with: { type: 'shipping_option_code', shipping_option_code: 'dpd:return/return' },
+      weight: { value: 0.8, unit: 'kg' },
+      order_number: order.order_number,
+      external_reference: `${shipment.external_reference}:return`,
+    });
+
+    expect((await fake.sendCallback(webhookUrl, callback(returned.carrier_parcel_id, 22, 2))).body.data).toMatchObject({
+      shipment_id: shipment.id,
+      outcome: 'applied',
+    });
+    expect((await fake.sendCallback(webhookUrl, callback(returned.carrier_parcel_id, 11, 3))).body.data.outcome).toBe('applied');
+    const read = (await call('GET', `/v1/shipments/${shipment.id}`, { key: own.secretLive })).body.data;
+    expect(read.status).toBe('delivered');
+    expect(read.return_shipment).toMatchObject({ status: 'delivered', arrived_at: expect.any(String) });
+    expect((await fake.sendCallback(webhookUrl, callback(returned.carrier_parcel_id, 11, 3))).body.data.outcome).toBe('duplicate');
+    expect((await kindsOf(order.id)).filter((kind) => kind === 'shipment.returned')).toHaveLength(1);
   });
 });

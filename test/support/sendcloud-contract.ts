@@ -5,7 +5,8 @@
  * request schema `shipment-request-sync-announce` and what it is made of; `POST
  * /shipments/{id}/cancel`; the lookup `GET /shipments` and its query parameters), "Sendcloud API v3
  * OpenAPI description, parcel documents" (`GET /parcels/{id}/documents/{type}`) and "… parcel
- * tracking" (`GET /parcels/tracking/{tracking_number}`), all Apache 2.0. Nothing here is copied
+ * tracking" (`GET /parcels/tracking/{tracking_number}`) and "… returns" (`POST
+ * /returns/announce-synchronously`, request body `CreateReturn`), all Apache 2.0. Nothing here is copied
  * from those files: each rule restates what they state, and names the schema it comes from.
  *
  * Stricter than the descriptions in one respect, on purpose: unknown fields are refused
@@ -309,6 +310,107 @@ export const trackingRequestSchema = {
   additionalProperties: false,
 } as const;
 
+/** Returns' schema `weight`: a number (not the announce's decimal string) with its unit. */
+const numberWeight = {
+  type: 'object',
+  properties: { value: { type: 'number', exclusiveMinimum: 0 }, unit: { enum: WEIGHT_UNITS } },
+  required: ['value', 'unit'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * `POST /returns/announce-synchronously` (returns, request body `CreateReturn`): `from_address`,
+ * `to_address` (`address-with-required-fields`), `ship_with` (`ShipWith`: `shipping_option_code`
+ * "required if `type` is `shipping_option_code`") and `weight` required; `dimensions` numbers with
+ * their unit; `parcel_items` (`parcel-item-returns-create`: price `price-with-any-currency`, a number
+ * with an ISO 4217 code). From outside the EU ("The `parcel_items` field is mandatory if you're
+ * creating a return from outside the EU"; `customs_invoice_nr` "required if it's an international
+ * return"): both required, each item with its HS code and origin.
+ */
+export const returnRequestSchema = {
+  $id: 'sendcloud-v3/return-request',
+  type: 'object',
+  properties: {
+    from_address: fullAddress,
+    to_address: fullAddress,
+    ship_with: {
+      type: 'object',
+      properties: {
+        type: { enum: ['shipping_option_code', 'shipping_product_code'] },
+        shipping_option_code: { type: 'string', minLength: 1 },
+        shipping_product_code: { type: 'string', minLength: 1 },
+        functionalities: { type: 'object' },
+        contract: { type: 'integer' },
+      },
+      if: { type: 'object', properties: { type: { const: 'shipping_option_code' } }, required: ['type'] },
+      then: { type: 'object', required: ['shipping_option_code'] },
+      additionalProperties: false,
+    },
+    dimensions: {
+      type: 'object',
+      properties: {
+        length: { type: 'number', minimum: 0 },
+        width: { type: 'number', minimum: 0 },
+        height: { type: 'number', minimum: 0 },
+        unit: { enum: DIMENSION_UNITS },
+      },
+      required: ['length', 'width', 'height', 'unit'],
+      additionalProperties: false,
+    },
+    weight: numberWeight,
+    collo_count: { type: 'integer', minimum: 1 },
+    parcel_items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          item_id: { type: ['string', 'null'] },
+          description: { type: 'string', minLength: 1 },
+          quantity: { type: 'integer', minimum: 1 },
+          weight: numberWeight,
+          price: {
+            type: 'object',
+            properties: { value: { type: 'number' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } },
+            required: ['value', 'currency'],
+            additionalProperties: false,
+          },
+          hs_code: { type: 'string', maxLength: 12 },
+          origin_country: { type: 'string', pattern: '^[A-Z]{2}$' },
+          sku: { type: 'string' },
+          product_id: { type: 'string' },
+        },
+        required: ['description', 'quantity', 'weight', 'price'],
+        additionalProperties: false,
+      },
+    },
+    send_tracking_emails: { type: 'boolean' },
+    brand_id: { type: 'integer', minimum: 1 },
+    order_number: { type: 'string' },
+    external_reference: { type: 'string' },
+    customs_invoice_nr: { type: ['string', 'null'] },
+    delivery_option: { enum: ['drop_off_point', 'drop_off_labelless', 'pickup', 'in_store', null] },
+    customs_information: { type: 'object' },
+    apply_rules: { type: 'boolean' },
+  },
+  required: ['from_address', 'to_address', 'ship_with', 'weight'],
+  additionalProperties: false,
+  if: {
+    type: 'object',
+    properties: {
+      from_address: { type: 'object', properties: { country_code: { not: { enum: [...EU_CUSTOMS_AREA] } } }, required: ['country_code'] },
+    },
+    required: ['from_address'],
+  },
+  then: {
+    type: 'object',
+    required: ['parcel_items', 'customs_invoice_nr'],
+    properties: {
+      customs_invoice_nr: { type: 'string', minLength: 1 },
+      parcel_items: { type: 'array', minItems: 1, items: { type: 'object', required: ['hs_code', 'origin_country'] } },
+    },
+  },
+} as const;
+
 /** One error as Sendcloud writes them (schema `ErrorObject`; `status`, `code` and `detail` required in `errors`). */
 export interface SendcloudError {
   status: string;
@@ -326,6 +428,7 @@ const validators = {
   document: ajv.compile(documentRequestSchema),
   lookup: ajv.compile(shipmentsLookupSchema),
   tracking: ajv.compile(trackingRequestSchema),
+  return: ajv.compile(returnRequestSchema),
 };
 export type ContractOperation = keyof typeof validators;
 
@@ -369,7 +472,7 @@ function asSendcloudErrors(errors: ErrorObject[]): SendcloudError[] {
 export function contractErrors(operation: ContractOperation, request: unknown): SendcloudError[] {
   const validate = validators[operation];
   const errors = validate(request) ? [] : asSendcloudErrors(validate.errors ?? []);
-  return operation === 'announce' ? [...errors, ...mixedCurrencies(request)] : errors;
+  return operation === 'announce' || operation === 'return' ? [...errors, ...mixedCurrencies(request)] : errors;
 }
 
 /** "Mixed currencies are not accepted": every `currency` of an announce the same (the shipments description's announce). */

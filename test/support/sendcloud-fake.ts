@@ -130,6 +130,8 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
   const requests: Received[] = [];
   const violations: ContractViolation[] = [];
   let nextParcel = 383707309;
+  let nextReturn = 12345;
+  const returns = new Map<number, { id: number; parcel: FakeParcel; body: unknown }>();
   let unsafeWindow = { second: 0, count: 0 };
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -203,6 +205,31 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
 
   function handle(method: string, path: string, url: URL, req: IncomingMessage, body: unknown, res: ServerResponse): void {
     if (method === 'POST' && path === '/shipments/announce') return announce(body, res);
+    if (method === 'POST' && path === '/returns/announce-synchronously') {
+      // Answered as the returns description's 201 example: the return's id and its incoming parcel's.
+      const returnId = nextReturn++;
+      const parcel = { id: nextParcel++, tracking_number: `3SRETN${nextParcel}`, shipmentId: `return-${returnId}` };
+      parcels.set(parcel.id, parcel);
+      returns.set(returnId, { id: returnId, parcel, body });
+      return send(res, 201, { return_id: returnId, parcel_id: parcel.id, multi_collo_ids: [] });
+    }
+    const returnMatch = /^\/returns\/(\d+)$/.exec(path);
+    if (method === 'GET' && returnMatch) {
+      const found = returns.get(Number(returnMatch[1]));
+      if (!found) return send(res, 404, jsonApiError(404, 'not_found', 'Not found'));
+      // Schema `Return` (no envelope), the fields the adapter reads and a few around them.
+      return send(res, 200, {
+        id: found.id,
+        parcel_id: found.parcel.id,
+        from_address: (found.body as Record<string, unknown>).from_address,
+        to_address: (found.body as Record<string, unknown>).to_address,
+        tracking_number: found.parcel.tracking_number,
+        tracking_url: `https://tracking.example/${found.parcel.tracking_number}`,
+        is_cancellable: true,
+        created_at: new Date().toISOString(),
+        delivered_at_iso: null,
+      });
+    }
     if (method === 'GET' && path === '/shipments') {
       const reference = url.searchParams.get('external_reference_id');
       const found = [...shipments.values()].filter((shipment) => reference === null || shipment.external_reference_id === reference);
@@ -261,6 +288,8 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     if (method === 'POST' && match) {
       return { operation: 'cancel', errors: contractErrors('cancel', { id: decodeURIComponent(match[1]!), body: body ?? null }) };
     }
+    if (method === 'POST' && path === '/returns/announce-synchronously')
+      return { operation: 'return', errors: contractErrors('return', body) };
     if (method === 'GET' && path === '/shipments') {
       const query = Object.fromEntries(
         [...url.searchParams].map(([key, value]) => [key, key === 'page_size' && /^\d+$/.test(value) ? Number(value) : value]),

@@ -87,6 +87,30 @@ export interface CarrierLabel {
   parcel_tracking_numbers?: (string | null)[];
 }
 
+/** A return label: the customer sends the shipment (or part of it) back to the shop. */
+export interface ReturnRequest {
+  /** Our reference for the return at the carrier (Sendcloud's `external_reference`): the shipment's, with `:return`. */
+  reference: string;
+  /** The carrier's return shipping option (Sendcloud's `shipping_option_code`, e.g. `dpd:return/return`). */
+  service: string;
+  order_number: string;
+  parcel: ParcelInput;
+  /** The customer: where the shipment went. */
+  from: LabelAddress;
+  /** The shop: where it comes back to. */
+  to: LabelAddress;
+  /** From outside the EU customs area: what comes back (null inside it). */
+  customs: CustomsDeclaration | null;
+}
+
+/** What a carrier answers for a return it made. */
+export interface CarrierReturn {
+  carrier_return_id: string;
+  parcel_id: string;
+  tracking_number: string | null;
+  tracking_url: string | null;
+}
+
 /** What a carrier says to a cancellation: done, or accepted and carried out later (by callback). */
 export type CancelOutcome = 'cancelled' | 'requested';
 
@@ -139,4 +163,6 @@ export interface Carrier {
   cancel(label: CarrierLabel): Promise<CancelOutcome>;
   /** The carrier's tracking history, normalised (oldest first). */
   track(label: CarrierLabel): Promise<CarrierUpdate[]>;
+  /** A return label for a shipment: the customer sends it back; tracked like a label (`track` with its parcel). */
+  createReturn(request: ReturnRequest): Promise<CarrierReturn>;
 }

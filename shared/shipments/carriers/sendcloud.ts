@@ -40,8 +40,10 @@ import {
   type CancelOutcome,
   type Carrier,
   type CarrierLabel,
+  type CarrierReturn,
   type LabelAddress,
   type LabelRequest,
+  type ReturnRequest,
 } from './carrier';
 
 export const SENDCLOUD_BASE_URL = 'https://panel.sendcloud.sc/api/v3';
@@ -264,6 +266,47 @@ export function announceBody(request: LabelRequest): Json {
       ...(customs ? { parcel_items: customs.parcel_items[index] } : {}),
     })),
     ...(customs ? { customs_information: customs.customs_information } : {}),
+  };
+}
+
+/**
+ * The body of `POST /returns/announce-synchronously` (Sendcloud's published v3 OpenAPI description,
+ * returns, Apache 2.0: request body `CreateReturn`): `from_address` the customer and `to_address`
+ * the shop (both whole addresses: `address-with-required-fields`), `ship_with` a return shipping
+ * option code, `weight` and `dimensions` as numbers with their units, our `external_reference`, the
+ * order number; from outside the EU customs area `parcel_items` ("required outside EU": each with
+ * its HS code, origin, weight and price as numbers) and `customs_invoice_nr`.
+ */
+export function returnBody(request: ReturnRequest): Json {
+  const { parcel, customs } = request;
+  return {
+    from_address: addressOf(request.from),
+    to_address: addressOf(request.to),
+    ship_with: { type: 'shipping_option_code', shipping_option_code: request.service },
+    dimensions: { length: parcel.length_mm / 10, width: parcel.width_mm / 10, height: parcel.height_mm / 10, unit: 'cm' },
+    weight: { value: parcel.weight_g / 1000, unit: 'kg' },
+    order_number: request.order_number,
+    external_reference: request.reference,
+    ...(customs && needsCustoms(request.from.country)
+      ? {
+          customs_invoice_nr: customs.invoice_number,
+          parcel_items: customs.items.map((item) => ({
+            item_id: String(item.line_id),
+            description: item.description,
+            quantity: item.quantity,
+            weight: {
+              value: Math.max(
+                0.001,
+                Math.round((parcel.weight_g / customs.items.reduce((sum, entry) => sum + entry.quantity, 0)) * 1000) / 1000,
+              ),
+              unit: 'g',
+            },
+            price: { value: item.unit_value / 100, currency: customs.currency },
+            hs_code: item.hs_code,
+            origin_country: item.origin_country,
+          })),
+        }
+      : {}),
   };
 }
 
@@ -552,6 +595,34 @@ export class SendcloudCarrier implements Carrier {
     if (answer.status === 200) return 'cancelled';
     if (answer.status === 202) return 'requested';
     throw this.refusal(answer, 'the cancellation');
+  }
+
+  /**
+   * A return: `POST /returns/announce-synchronously` (201 `{ return_id, parcel_id }`), then the return
+   * itself (`GET /returns/{id}`, schema `Return`) for its tracking number and URL — best effort: a
+   * return whose tracking is not known yet is recorded without it, and its callbacks carry it later.
+   */
+  async createReturn(request: ReturnRequest): Promise<CarrierReturn> {
+    const answer = await this.call('POST', '/returns/announce-synchronously', { body: returnBody(request) });
+    if (answer.status !== 200 && answer.status !== 201) throw this.refusal(answer, 'the return');
+    const created = answer.json as Json | undefined;
+    if (!created || created.return_id === undefined || created.parcel_id === undefined) {
+      throw new CarrierError('carrier_error', `Sendcloud answered the return without its ids: ${sendcloudErrorDetails(created).message}`);
+    }
+    let details: Json | undefined;
+    try {
+      const read = await this.call('GET', `/returns/${encodeURIComponent(String(created.return_id))}`);
+      details = read.status === 200 ? (read.json as Json) : undefined;
+    } catch (error) {
+      if (!(error instanceof CarrierError)) throw error;
+    }
+    const data = (details?.data ?? details) as Json | undefined;
+    return {
+      carrier_return_id: String(created.return_id),
+      parcel_id: String(created.parcel_id),
+      tracking_number: data?.tracking_number ? String(data.tracking_number) : null,
+      tracking_url: data?.tracking_url ? String(data.tracking_url) : null,
+    };
   }
 
   /**
