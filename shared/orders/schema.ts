@@ -49,16 +49,14 @@ const lineCustomsFields = /* @__PURE__ */ (() => ({
     .regex(/^\d{6,10}$/, 'must be 6 to 10 digits')
     .nullable()
     .optional()
-    .meta({ description: "Customs: the Harmonized System code (6–10 digits); default: the product's", example: '491199' }),
+    .meta({ description: "Customs: HS code; default: the product's" }),
   origin_country: z
     .string()
     .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code (two capital letters)')
     .nullable()
     .optional()
-    .meta({ description: "Customs: the country the goods were made in (ISO 3166-1 alpha-2); default: the product's", example: 'DE' }),
-  customs_description: optionalText(255).meta({
-    description: "Customs: what the goods are; default: the product's, else the line's description",
-  }),
+    .meta({ description: "Customs: country of origin (ISO alpha-2); default: the product's" }),
+  customs_description: optionalText(255).meta({ description: "Customs: what the goods are; default: the product's" }),
 }))();
 
 /** Fields of a line only the shop sets: its price and its text on documents. A customer token's line has neither. */

@@ -1,8 +1,8 @@
 /**
  * A local HTTP server that answers as Sendcloud's API v3 documentation says (request and response
  * shapes of its OpenAPI files, not our adapter's expectations), and holds every request it receives
- * to the contract (test/support/sendcloud-contract.ts: JSON Schemas of announce, cancel and the
- * parcel documents, with the EU customs rule). A request the real API would refuse is answered as
+ * to the contract (test/support/sendcloud-contract.ts: JSON Schemas of announce, cancel, the parcel
+ * documents, the lookup by reference, tracking and returns, with the EU customs rule). A request the real API would refuse is answered as
  * it would (400 with JSON:API errors, each with its `source.pointer`) **and recorded in
  * `violations`**: the tests assert there are none (`expectNoContractViolations`), so an adapter
  * sending what Sendcloud refuses fails the suite even where the 400 is handled gracefully.
@@ -17,7 +17,9 @@
  * /shipments?external_reference_id=` (the shipments of that reference, cancelled and failed ones
  * with their parcels' status), the label PDF by `Accept`, `POST /shipments/{id}/cancel` (200, 202
  * for `fake:queued_cancel`, 404, 409; the parcels then say `CANCELLED`), the tracking endpoint (404
- * is `{"detail"}` there), and 429 above 15 unsafe requests a second.
+ * is `{"detail"}` there), returns (`POST /returns/announce-synchronously` answered as its 201
+ * example, `GET /returns/{id}` with the return's tracking number), and 429 above 15 unsafe requests
+ * a second.
  * Tests script further answers (a 503, a 429, a slow answer) ahead of the normal ones — also a
  * request carried out at once and answered late or with a 5xx (`afterHandling`: the carrier acted,
  * the caller never learns it) — and send signed callbacks as Sendcloud does.
