@@ -10,8 +10,10 @@ import { routes } from '#shared/routes';
  * 350 KiB until customer tokens, files and carts: the guard's customer checks (every bundle) and the
  * file checks of order lines (the order writers) took the order functions 2–4 KiB past it. Most
  * of a bundle is zod (93 KiB) and the SDK; the next step is zod's `zod/mini` API (docs/performance.md).
+ * 365 since order lines carry customs fields (docs/shipping.md#customs): orders.update was at 359.9
+ * KiB and took 1.4 KiB more (the fields, their input rules, their copy from the product).
  */
-export const BUNDLE_BUDGET_KIB = 360;
+export const BUNDLE_BUDGET_KIB = 365;
 /**
  * The functions that render invoice documents (routes flagged `documents`: the PDF, the XML, sending)
  * carry the renderers: pdfkit, the e-invoice library with its PDF/A writer, and two embedded

@@ -63,6 +63,9 @@ export function priceLines(
         file_ids: input.file_ids,
         files: [],
         total: manual ? input.unit_price! * input.quantity : priced.price,
+        hs_code: input.hs_code ?? null,
+        origin_country: input.origin_country ?? null,
+        customs_description: input.customs_description ?? null,
       });
       return;
     }
@@ -100,6 +103,10 @@ export function priceLines(
       // Copies of the files, once they are checked (shared/files/line-files.ts).
       files: [],
       total: unitPrice * input.quantity + setupFee,
+      // Customs: the line's own, else the product's (docs/shipping.md#customs).
+      hs_code: input.hs_code ?? product.hs_code ?? null,
+      origin_country: input.origin_country ?? product.origin_country ?? null,
+      customs_description: input.customs_description ?? product.customs_description ?? null,
     });
   });
   const sum = lines.reduce((total, line) => total + line.total, 0);

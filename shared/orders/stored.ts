@@ -57,6 +57,9 @@ export const orderLine = /* @__PURE__ */ (() =>
         "Copies of the line's files as they were when ordered (their preflight: GET /v1/orders/{id}/files)",
       ),
       total: field(c.money).describe('quantity × unit_price + setup_fee'),
+      hs_code: field(c.nullable(c.string)).describe('Customs: HS code'),
+      origin_country: field(c.nullable(c.string)).describe('Customs: country of origin'),
+      customs_description: field(c.nullable(c.string)).describe('Customs: what the goods are'),
     },
     { id: 'OrderLine' },
   ))();

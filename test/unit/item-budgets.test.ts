@@ -135,6 +135,10 @@ describe('an order at every maximum of its schema fits, with its event', () => {
         sha256: 'f'.repeat(64),
       })),
       total: 999_999_990_000_000,
+      // Customs (docs/shipping.md#customs): 10 digits, a country, a description of at most 255 characters.
+      hs_code: '4911999999',
+      origin_country: 'DE',
+      customs_description: wide(255),
     })),
     subtotal: Number.MAX_SAFE_INTEGER,
     tax_rate: 99.99,

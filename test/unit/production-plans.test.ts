@@ -33,6 +33,9 @@ const line = (index: number) => ({
   file_ids: [],
   files: [],
   total: 10_000_000,
+  hs_code: null,
+  origin_country: null,
+  customs_description: null,
 });
 
 const order: OrderRecord = orderRecord({
