@@ -34,6 +34,9 @@ export const resourceTypeOf = {
   'production.job.completed': 'production_job',
   'shipment.delivered': 'shipment',
   'stock.low': 'product',
+  'proof.created': 'proof',
+  'proof.approved': 'proof',
+  'proof.changes_requested': 'proof',
 } as const;
 
 export type EventKind = keyof typeof resourceTypeOf;

@@ -21,9 +21,10 @@ const customer = {
 };
 
 describe('the event catalogue', () => {
-  it('holds all 19 kinds the spec lists, each with a resource type', () => {
-    expect(eventKinds).toHaveLength(19);
-    expect(new Set(eventKinds).size).toBe(19);
+  it("holds all 19 kinds the spec lists and the proofs' 3 (docs/proofs.md), each with a resource type", () => {
+    expect(eventKinds).toHaveLength(22);
+    expect(new Set(eventKinds).size).toBe(22);
+    expect(eventKinds.filter((kind) => kind.startsWith('proof.'))).toEqual(['proof.created', 'proof.approved', 'proof.changes_requested']);
     for (const kind of eventKinds) expect(resourceTypeOf[kind]).toBeTruthy();
   });
 
