@@ -5,7 +5,7 @@
 import { ok } from '#shared/http/envelope';
 import { definePublicHandler } from '#shared/http/public-handler';
 import * as proofOperations from '#shared/proofs/contract';
-import { decideByLink } from '#shared/proofs/service';
+import { decideByLink } from '#shared/proofs/link-access';
 
 export const handler = definePublicHandler(proofOperations.linkApprove, async ({ params, body, headers, event }) => {
   const facts = { ip: event.requestContext?.identity?.sourceIp ?? null, userAgent: headers?.['user-agent'] ?? null };

@@ -5,7 +5,7 @@
 import { ok } from '#shared/http/envelope';
 import { definePublicHandler } from '#shared/http/public-handler';
 import * as proofOperations from '#shared/proofs/contract';
-import { viewLink } from '#shared/proofs/service';
+import { viewLink } from '#shared/proofs/link-access';
 
 export const handler = definePublicHandler(proofOperations.linkGet, async ({ params }) => ({
   ...ok(await viewLink(params.token)),
