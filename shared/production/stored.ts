@@ -60,9 +60,7 @@ export const storedJob = /* @__PURE__ */ (() =>
     completed_at: field(c.nullable(c.timestamp)),
     reprints: field(c.int).describe('How often it failed and was queued again'),
     notes: field(c.nullable(c.string)),
-    awaiting_approval: field(c.boolean).describe(
-      "Its line's latest proof requires approval and no approved proof covers the line's current artwork: it cannot start printing (docs/proofs.md)",
-    ),
+    awaiting_approval: field(c.boolean).describe('Waits for a proof of its line to be approved: it cannot start printing'),
     history: field(c.list(historyEntry)).describe(`Every move, oldest first (the last ${MAX_JOB_HISTORY})`),
     created_at: field(c.timestamp).fixed(),
     updated_at: field(c.timestamp),

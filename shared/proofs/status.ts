@@ -103,6 +103,11 @@ export function gateOf(approval: LineApproval | undefined, currentSha256: readon
   return { open: true, gated: true };
 }
 
-/** Whether a job of the line waits for an approval (shown on the job, `GET /v1/production/jobs?awaiting_approval=true`). */
+/**
+ * Whether a job of the line waits for an approval (shown on the job, `GET /v1/production/jobs?awaiting_approval=true`):
+ * the gate closed, said without its messages (an order's confirmation carries this, at its bundle budget).
+ */
 export const awaitsApproval = (approval: LineApproval | undefined, currentSha256: readonly (string | null)[]): boolean =>
-  !gateOf(approval, currentSha256).open;
+  approval !== undefined &&
+  approval.requires_approval &&
+  (approval.approved_proof_id === null || !sameHashes(approval.approved_sha256, currentSha256));
