@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '#shared/errors';
 import { linkTokenHash, newLinkToken, tenantOfLinkToken } from '#shared/proofs/links';
+import { decisionPut, lineApprovalCheck, lineApprovalPut, proofUpdate, type ProofRecord } from '#shared/proofs/stored';
 import {
   PROOF_STATES,
   assertDecidable,
@@ -117,5 +118,54 @@ describe('proof link tokens', () => {
       `other.test.${secret}`,
     ])
       expect(tenantOfLinkToken(token), token).toBeUndefined();
+  });
+});
+
+describe('the conditions that keep proofs consistent', () => {
+  const tenant = { accountId: 'acct_Ab12', mode: 'test' as const };
+  const marker = {
+    order_id: 4,
+    line_id: 2,
+    requires_approval: true,
+    proof_id: 7,
+    approved_proof_id: 7,
+    approved_sha256: [hashA],
+    version: 3,
+  };
+
+  it("makes a job's move to printing conditional on the line's approval marker being the one read", () => {
+    const check = lineApprovalCheck(tenant, marker).ConditionCheck!;
+    expect(check.Key).toEqual({ pk: 'T#acct_Ab12#test#ORDER#4', sk: 'PROOF_LINE#000000000002' });
+    expect(check.ConditionExpression).toBe('version = :version');
+    expect(check.ExpressionAttributeValues).toEqual({ ':version': 3 });
+  });
+
+  it('writes a marker over the version read (a first one only where none exists)', () => {
+    const next = { ...marker, approved_proof_id: null, approved_sha256: [], proof_id: 8 };
+    expect(lineApprovalPut(tenant, marker, next).Put).toMatchObject({ ConditionExpression: 'version = :version', Item: { version: 4 } });
+    expect(lineApprovalPut(tenant, undefined, next).Put).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(pk)',
+      Item: { version: 1 },
+    });
+  });
+
+  it('puts a decision record once, and moves the proof only from pending, at its version, before it expires', () => {
+    const record = {
+      proof_id: 7,
+      decision: 'approved' as const,
+      decided_by: { kind: 'link_holder' as const, customer_id: null, via: 'link' as const, key_prefix: null, name: null },
+      decided_at: '2026-05-01T12:00:00.000Z',
+      ip_address: '192.0.2.1',
+      user_agent: null,
+      comment: null,
+      artwork: [],
+    };
+    const put = decisionPut(tenant, record).Put!;
+    expect(put.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(put.Item).toMatchObject({ pk: 'T#acct_Ab12#test#PROOF#7', sk: 'DECISION', decision: 'approved' });
+    const proof = { id: 7, state: 'pending', version: 2, expires_at: '2026-05-02T00:00:00.000Z' } as ProofRecord;
+    const update = proofUpdate(tenant, proof, { ...proof, state: 'approved', version: 3 }, { notExpiredAt: record.decided_at }).Update!;
+    expect(update.ConditionExpression).toBe('#state = :from AND expires_at > :now AND #version = :expected');
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':from': 'pending', ':now': record.decided_at, ':expected': 2 });
   });
 });
