@@ -78,6 +78,8 @@ export function movedJob(job: JobRecord, move: Move): JobRecord {
     started_at: reprint ? null : move.to === 'printing' && job.started_at === null ? move.now : job.started_at,
     completed_at: move.to === 'completed' ? move.now : job.completed_at,
     reprints: reprint ? job.reprints + 1 : job.reprints,
+    // A closed job waits for nothing: it leaves the list of jobs awaiting approval.
+    awaiting_approval: job.awaiting_approval && move.to !== 'completed' && move.to !== 'cancelled',
     history: withHistory(job.history, { status: move.to, at: move.now, note: move.note, by: move.by }),
     updated_at: move.now,
     version: job.version + 1,

@@ -20,6 +20,7 @@ import * as repo from './repository';
 import type { Job, JobListQuery, JobStatusChange, JobUpdate } from './schema';
 import { assertJobTransition, isClosedJob, isOpenJob, isRunning, machineEffects, needsMachine, priorityRank } from './status';
 import {
+  awaitingEntryMoves,
   jobCounterMoves,
   jobListEntryPut,
   jobUpdate,
@@ -162,6 +163,7 @@ function jobParts(tenant: Tenant, before: JobRecord, after: JobRecord): Part[] {
   return [
     { item: jobUpdate(tenant, before, after), onConditionFailure: jobMoved },
     ...(listEntryMoves(before, after) ? [jobListEntryPut(tenant, after)] : []),
+    ...awaitingEntryMoves(tenant, before, after),
     ...(before.status === after.status ? [] : jobCounterMoves(tenant, [[before.status, after.status]])),
   ];
 }

@@ -18,6 +18,7 @@ import { cancelledWithOrder, jobOfLine } from './job-records';
 import { readJobs } from './repository';
 import { isOpenJob, isRunning } from './status';
 import {
+  awaitingEntryMoves,
   jobAwaitingEntryPut,
   jobCounterMoves,
   jobListEntryPut,
@@ -107,6 +108,7 @@ export function cancellationPlan(tenant: Tenant, jobs: readonly JobRecord[], by:
   return {
     parts: [
       ...cancelled.map(([before, after]) => ({ item: jobUpdate(tenant, before, after), onConditionFailure: jobMoved })),
+      ...cancelled.flatMap(([before, after]) => awaitingEntryMoves(tenant, before, after)),
       ...jobCounterMoves(
         tenant,
         jobs.map((job) => [job.status, 'cancelled']),

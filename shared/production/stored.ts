@@ -176,11 +176,17 @@ export function jobApprovalWait(tenant: Tenant, job: JobRecord, awaiting: boolea
       ExpressionAttributeValues: { ':awaiting': awaiting, ':one': 1 },
     },
   };
-  const entry: TransactItem = awaiting
-    ? jobAwaitingEntryPut(tenant, job)
-    : { Delete: { TableName: tableName(), Key: productionKeys.jobAwaitingEntry(tenant, job.id) } };
-  return [mark, entry];
+  return [mark, awaiting ? jobAwaitingEntryPut(tenant, job) : jobAwaitingEntryDelete(tenant, job.id)];
 }
+
+/** The job leaves the list of jobs awaiting approval (approved, or closed while it waited). */
+export const jobAwaitingEntryDelete = (tenant: Tenant, jobId: number): TransactItem => ({
+  Delete: { TableName: tableName(), Key: productionKeys.jobAwaitingEntry(tenant, jobId) },
+});
+
+/** The awaiting entry's removal when a change of the job ends its wait (a job closed while it waited). */
+export const awaitingEntryMoves = (tenant: Tenant, before: JobRecord, after: JobRecord): TransactItem[] =>
+  before.awaiting_approval && !after.awaiting_approval ? [jobAwaitingEntryDelete(tenant, before.id)] : [];
 
 /** The job's entry in the list of jobs awaiting approval (gsi1, in queue order as of when it began waiting). */
 export const jobAwaitingEntryPut = (tenant: Tenant, job: JobRecord): TransactItem => ({

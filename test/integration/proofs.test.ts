@@ -263,6 +263,22 @@ describe('the production gate', () => {
     expect((await moveJob(shop.secretTest, job.id, { status: 'printing' })).status).toBe(200);
   });
 
+  it('lists a job made by the confirmation as waiting, and no longer once its order is cancelled', async () => {
+    const file = await upload(shop.secretTest, pngOf(14, 4), 'cancel.png', 'image/png');
+    const order = await orderWith(file.id);
+    await newProof(order.id);
+    expect((await putOrder(shop.secretTest, order.id, { status: 'confirmed' })).status).toBe(200);
+    const [job] = await jobsOfOrder(shop.secretTest, order.id, 1);
+    expect(job.awaiting_approval).toBe(true);
+    const waiting = await call('GET', `/v1/production/jobs?awaiting_approval=true&order_id=${order.id}`, { key: shop.secretTest });
+    expect(waiting.body.data.map((entry) => entry.id)).toEqual([job.id]);
+    expect((await putOrder(shop.secretTest, order.id, { status: 'cancelled' })).status).toBe(200);
+    const cancelled = await call('GET', `/v1/production/jobs/${job.id}`, { key: shop.secretTest });
+    expect(cancelled.body.data).toMatchObject({ status: 'cancelled', awaiting_approval: false });
+    const listed = await call('GET', '/v1/production/jobs?awaiting_approval=true', { key: shop.secretTest });
+    expect(listed.body.data.map((entry) => entry.id)).not.toContain(job.id);
+  });
+
   it('does not hold a line whose proof requires no approval, nor a line without a proof', async () => {
     const file = await upload(shop.secretTest, pngOf(10, 4), 'free.png', 'image/png');
     const order = await orderWith(file.id);
