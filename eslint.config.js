@@ -34,6 +34,7 @@ const domainNames = [
   'pricing',
   'production',
   'products',
+  'proofs',
   'quotes',
   'shipments',
   'tax',

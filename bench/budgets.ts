@@ -8,10 +8,11 @@ import { routes } from '#shared/routes';
 
 /**
  * 350 KiB until customer tokens, files and carts: the guard's customer checks (every bundle) and the
- * file checks of order lines (the order writers) took the order functions 2–4 KiB past it. Most
- * of a bundle is zod (93 KiB) and the SDK; the next step is zod's `zod/mini` API (docs/performance.md).
- * 365 since order lines carry customs fields (docs/shipping.md#customs): orders.update was at 359.9
- * KiB and took 1.4 KiB more (the fields, their input rules, their copy from the product).
+ * file checks of order lines (the order writers) took the order functions 2–4 KiB past it; 360 until
+ * order lines' customs fields (docs/shipping.md#customs) and proofs (an order's confirmation reads
+ * its lines' approval markers and marks the jobs that wait for a proof) took orders.update from
+ * 359.9 to about 363 KiB. Most of a bundle is zod (93 KiB) and the SDK; the next step is zod's
+ * `zod/mini` API (docs/performance.md).
  */
 export const BUNDLE_BUDGET_KIB = 365;
 /**
@@ -80,8 +81,24 @@ export const CALLS_BUDGET: Record<string, number> = {
   // The machine, then its running job and its scheduled jobs' keys and items.
   'machines.queue': 3,
   // The job, the machines it leaves or starts on (one BatchGetItem), its order when the move
-  // starts or closes it, and one transaction.
+  // starts or closes it (a move to printing also its line's proof approval marker), and one transaction.
   'jobs.setStatus': 4,
+  // Proofs (docs/proofs.md). Creation: an id, the order, then at once the document file, the lines'
+  // approval markers and the order's jobs, the proofs they supersede, one transaction.
+  'proofs.create': 7,
+  // A decision: the proof with its record (one BatchGetItem), for an approval the order, the lines'
+  // markers and their jobs, one transaction.
+  'proofs.approve': 5,
+  'proofs.requestChanges': 2,
+  // The order and the page (keys, items, the count), the decision records.
+  'proofs.list': 5,
+  'proofs.get': 1,
+  'proofs.revokeLink': 2,
+  // The link, the proof with its record, then at once the order, the document file and the account (its settings too).
+  'proof-links.get': 6,
+  // The link, the decision (as proofs.approve), then the view (as proof-links.get).
+  'proof-links.approve': 11,
+  'proof-links.requestChanges': 8,
   // Writes: id allocation + one transaction (+ reads they need to validate against).
   'orders.create': 7,
   'orders.update': 6,

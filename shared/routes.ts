@@ -605,6 +605,47 @@ export const cartCheckout = route('cart.checkout', 'POST /v1/cart/checkout', 'Ca
   summary: "Check the signed-in customer's cart out into one order",
   customer: 'self',
 });
+// Proofs and approvals (docs/proofs.md): a proof binds order lines to the exact artwork files (SHA-256) it shows;
+// the customer decides with their token, the shop on their behalf with a key, or whoever holds the proof's link.
+export const proofsCreate = route('proofs.create', 'POST /v1/orders/{id}/proofs', 'Proofs', ['orders:write'], {
+  summary: "Make a proof of order lines, bound to their current artwork's SHA-256; supersedes their pending one; its link once",
+  mail: true,
+});
+export const proofsList = route('proofs.list', 'GET /v1/orders/{id}/proofs', 'Proofs', ['orders:read'], {
+  summary: "List an order's proofs (newest first) with their decision records",
+  customer: 'own',
+});
+export const proofsGet = route('proofs.get', 'GET /v1/proofs/{id}', 'Proofs', ['orders:read'], {
+  summary: 'Retrieve a proof with its decision record',
+  customer: 'own',
+});
+export const proofsApprove = route('proofs.approve', 'POST /v1/proofs/{id}/approve', 'Proofs', ['orders:write'], {
+  summary: "Approve a pending proof (the customer's token, or the shop on the customer's behalf); one decision per proof",
+  customer: 'own',
+});
+export const proofsRequestChanges = route('proofs.requestChanges', 'POST /v1/proofs/{id}/request-changes', 'Proofs', ['orders:write'], {
+  summary: 'Ask for changes to a pending proof (a comment required); one decision per proof',
+  customer: 'own',
+});
+export const proofsRevokeLink = route('proofs.revokeLink', 'DELETE /v1/proofs/{id}/link', 'Proofs', ['orders:write'], {
+  summary: "Revoke a proof's link: its token opens nothing from now on",
+});
+// Proof links: no key (the customer may have no account); the path's token is the capability (docs/proofs.md#links).
+export const proofLinksGet = route('proof-links.get', 'GET /v1/proof-links/{token}', 'Proofs', [], {
+  summary: "A proof by its link: the shop's name, the lines, a short-lived download of the proof document",
+  auth: 'none',
+  files: true,
+});
+export const proofLinksApprove = route('proof-links.approve', 'POST /v1/proof-links/{token}/approve', 'Proofs', [], {
+  summary: "Approve a proof by its link (recorded as the link holder's decision)",
+  auth: 'none',
+  files: true,
+});
+export const proofLinksRequestChanges = route('proof-links.requestChanges', 'POST /v1/proof-links/{token}/request-changes', 'Proofs', [], {
+  summary: 'Ask for changes to a proof by its link (a comment required)',
+  auth: 'none',
+  files: true,
+});
 
 /** Every route, in the table's order (CDK, the local gateway, the OpenAPI document, the security suite). */
 export const routes: readonly RouteDefinition[] = table;

@@ -60,7 +60,8 @@ export type SequenceName =
   | 'machine'
   | 'shipment'
   | 'file'
-  | 'webhook';
+  | 'webhook'
+  | 'proof';
 
 /**
  * A gap-free number counter's companions (shared/db/gap-free.ts). The counter item itself (an
@@ -246,6 +247,13 @@ export const productionKeys = {
   machineJobsByStatus: (tenant: Tenant, machineId: number, status: string): string =>
     `${tenantPrefix(tenant)}#MACHINE#${machineId}#JOBS#${status}`,
 
+  /**
+   * A job waiting for the approval of a proof of its line (shared/proofs): a sparse entry in the
+   * job's partition, present only while it waits, listing it (gsi1) among the jobs awaiting approval.
+   */
+  jobAwaitingEntry: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#JOB#${id}`, sk: 'LIST#AWAITING_APPROVAL' }),
+  jobsAwaitingApproval: (tenant: Tenant): string => `${tenantPrefix(tenant)}#JOBS_AWAITING_APPROVAL`,
+
   machine: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#MACHINE#${id}`, sk: 'MACHINE' }),
   /** Index partitions of machine lists, by type then creation: all (gsi1), one status (gsi2); a type is a sort-key prefix. */
   machinesCollection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#MACHINES`,
@@ -365,6 +373,28 @@ export const fileKeys = {
   }),
   pendingObject: (tenant: Tenant, id: number): string => `tmp/uploads/${tenant.accountId}/${tenant.mode}/${padId(id)}`,
   object: (tenant: Tenant, id: number): string => `files/${tenant.accountId}/${tenant.mode}/${padId(id)}`,
+};
+
+/**
+ * Proofs and approvals (docs/proofs.md): the proof item, its one decision record beside it (put
+ * once, never updated or deleted), an order line's approval marker in the order's partition (the
+ * proof that covers the line, and the SHA-256 of the artwork approved), and a capability link by
+ * the SHA-256 of its token. Apart from `tenantKeys` so that only the bundles that deal with proofs
+ * (and the job moves gated on them) carry them.
+ */
+export const proofKeys = {
+  proof: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#PROOF#${id}`, sk: 'PROOF' }),
+  /** The decision on a proof: one per proof (`attribute_not_exists`), immutable. */
+  decision: (tenant: Tenant, proofId: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#PROOF#${proofId}`, sk: 'DECISION' }),
+  /** gsi1 partition: an order's proofs, newest first. */
+  ofOrder: (tenant: Tenant, orderId: number): string => `${tenantPrefix(tenant)}#ORDER#${orderId}#PROOFS`,
+  /** An order line's approval marker, in the order's partition (not the order item: orders keep their one writer). */
+  lineApproval: (tenant: Tenant, orderId: number, lineId: number): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#ORDER#${orderId}`,
+    sk: `PROOF_LINE#${padId(lineId)}`,
+  }),
+  /** A proof link, by the SHA-256 of its token (the token itself is never stored). */
+  link: (tenant: Tenant, tokenHash: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#PROOF_LINK#${tokenHash}`, sk: 'LINK' }),
 };
 
 /** Sort key of the due-date lists: the due date (a range bound), then creation. */

@@ -35,6 +35,9 @@ export const resourceTypeOf = {
   'shipment.delivered': 'shipment',
   'shipment.returned': 'shipment',
   'stock.low': 'product',
+  'proof.created': 'proof',
+  'proof.approved': 'proof',
+  'proof.changes_requested': 'proof',
 } as const;
 
 export type EventKind = keyof typeof resourceTypeOf;

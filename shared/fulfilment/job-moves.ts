@@ -3,13 +3,16 @@
  * production decides the move (`prepareJobMove`: the rules, the machines), job-orders.ts what it
  * does to the order through the orders' transitions (the first start moves a confirmed order to
  * in_production, the last job closing moves it to ready), and one transaction writes both —
- * conditional on the job's version, the machines, and the order's version or count of open jobs.
+ * conditional on the job's version, the machines, and the order's version or count of open jobs;
+ * a move to printing passes the proof gate first (shared/proofs/gate.ts) and is conditional on
+ * the line's approval marker too.
  * A VersionConflict reads again. Also an order's jobs (`GET /v1/production/jobs?order_id=`): the
  * ids the order holds.
  */
 import type { Tenant } from '#shared/auth/principal';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { readOrder, requireOrder } from '#shared/orders/repository';
+import { printingGate } from '#shared/proofs/gate';
 import { listJobs as listAllJobs, listJobsOfOrder, prepareJobMove, presentJob } from '#shared/production/jobs';
 import { requireJob, writeJobMove } from '#shared/production/repository';
 import type { Job, JobListQuery, JobStatusChange } from '#shared/production/schema';
@@ -23,7 +26,9 @@ export function moveJob(tenant: Tenant, id: number, change: JobStatusChange, by:
       prepareJobMove(tenant, job, change, by),
       concernsOrder(change.status) ? requireOrder(tenant, job.order_id, true) : undefined,
     ]);
-    await writeJobMove([...move.parts, ...(order ? orderPartsOfMove(tenant, order, move.after, move.now) : [])]);
+    // The proof gate (docs/proofs.md): printing only with an approved proof of the line's current artwork.
+    const gate = order && move.after.status === 'printing' ? await printingGate(tenant, order, job.order_item_id, job.id) : [];
+    await writeJobMove([...move.parts, ...(order ? orderPartsOfMove(tenant, order, move.after, move.now) : []), ...gate]);
     return presentJob(move.after);
   });
 }

@@ -13,6 +13,7 @@ import * as legacyProductOperations from '#shared/legacy-products/contract';
 import * as orderOperations from '#shared/orders/contract';
 import * as productionOperations from '#shared/production/contract';
 import * as productOperations from '#shared/products/contract';
+import * as proofOperations from '#shared/proofs/contract';
 import * as quoteOperations from '#shared/quotes/contract';
 import * as shipmentOperations from '#shared/shipments/contract';
 import { openapiGet, routes } from '#shared/routes';
@@ -57,6 +58,7 @@ const contractModules = [
   webhookOperations,
   fileOperations,
   cartOperations,
+  proofOperations,
   meta,
 ] as const;
 const contracts: readonly Contract[] = contractModules;

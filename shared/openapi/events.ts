@@ -9,10 +9,11 @@ import * as invoiceEvents from '#shared/invoices/events';
 import * as orderEvents from '#shared/orders/events';
 import * as productionEvents from '#shared/production/events';
 import * as productEvents from '#shared/products/events';
+import * as proofEvents from '#shared/proofs/events';
 import * as quoteEvents from '#shared/quotes/events';
 import * as shipmentEvents from '#shared/shipments/events';
 
-const modules = [customerEvents, orderEvents, productEvents, productionEvents, invoiceEvents, quoteEvents, shipmentEvents];
+const modules = [customerEvents, orderEvents, productEvents, productionEvents, invoiceEvents, quoteEvents, shipmentEvents, proofEvents];
 
 /** Each resource's `declarations` (the writers services use carry no schema). */
 export const declaredEvents = modules.flatMap(

@@ -11,8 +11,18 @@ import { MAX_JOB_HISTORY, type JobHistoryEntry, type JobRecord } from './stored'
 export const withHistory = (history: readonly JobHistoryEntry[], entry: JobHistoryEntry): JobHistoryEntry[] =>
   [...history, entry].slice(-MAX_JOB_HISTORY);
 
-/** The job of one order line: queued, unassigned, normal priority, due when the order is. */
-export function jobOfLine(id: number, order: OrderRecord, line: OrderLineRecord, now: string, by: string): JobRecord {
+/**
+ * The job of one order line: queued, unassigned, normal priority, due when the order is;
+ * `awaitingApproval` when a proof of the line must be approved before it prints (shared/proofs).
+ */
+export function jobOfLine(
+  id: number,
+  order: OrderRecord,
+  line: OrderLineRecord,
+  now: string,
+  by: string,
+  awaitingApproval = false,
+): JobRecord {
   return {
     id,
     order_id: order.id,
@@ -32,6 +42,7 @@ export function jobOfLine(id: number, order: OrderRecord, line: OrderLineRecord,
     completed_at: null,
     reprints: 0,
     notes: null,
+    awaiting_approval: awaitingApproval,
     history: [{ status: 'queued', at: now, note: `Order ${order.order_number} confirmed`, by }],
     created_at: now,
     updated_at: now,
@@ -67,6 +78,8 @@ export function movedJob(job: JobRecord, move: Move): JobRecord {
     started_at: reprint ? null : move.to === 'printing' && job.started_at === null ? move.now : job.started_at,
     completed_at: move.to === 'completed' ? move.now : job.completed_at,
     reprints: reprint ? job.reprints + 1 : job.reprints,
+    // A closed job waits for nothing: it leaves the list of jobs awaiting approval.
+    awaiting_approval: job.awaiting_approval && move.to !== 'completed' && move.to !== 'cancelled',
     history: withHistory(job.history, { status: move.to, at: move.now, note: move.note, by: move.by }),
     updated_at: move.now,
     version: job.version + 1,

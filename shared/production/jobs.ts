@@ -20,6 +20,7 @@ import * as repo from './repository';
 import type { Job, JobListQuery, JobStatusChange, JobUpdate } from './schema';
 import { assertJobTransition, isClosedJob, isOpenJob, isRunning, machineEffects, needsMachine, priorityRank } from './status';
 import {
+  awaitingEntryMoves,
   jobCounterMoves,
   jobListEntryPut,
   jobUpdate,
@@ -56,7 +57,9 @@ export async function listJobs(
     return listJobsOfOrder(tenant, [], query);
   }
   const after = await cursorOf(tenant, query.starting_after);
-  const result = await repo.listJobs(tenant, filter, { ...page, after });
+  const result = query.awaiting_approval
+    ? await repo.listAwaitingJobs(tenant, { ...page, after })
+    : await repo.listJobs(tenant, filter, { ...page, after });
   return { ...result, items: result.items.map(present) };
 }
 
@@ -66,7 +69,12 @@ export async function listJobsOfOrder(
   jobIds: readonly number[],
   query: JobListQuery,
 ): Promise<{ items: Job[]; total: number; capped: boolean; hasMore: boolean }> {
-  const filter = { status: query.status, machineId: query.machine_id, dueBefore: query.due_before };
+  const filter = {
+    status: query.status,
+    machineId: query.machine_id,
+    dueBefore: query.due_before,
+    awaitingApproval: query.awaiting_approval === 'true',
+  };
   const after = await cursorOf(tenant, query.starting_after);
   return listOrderJobs(tenant, jobIds, filter, { page: query.page, perPage: query.per_page, after });
 }
@@ -81,10 +89,16 @@ function cursorOf(tenant: Tenant, id: number | undefined): Promise<JobRecord | u
  * and sorted here — a bounded set, not a page of a larger list; a cursor keeps the jobs after its
  * place in the queue order, wherever it sorts. An unknown order has no jobs.
  */
-async function listOrderJobs(tenant: Tenant, jobIds: readonly number[], filter: repo.JobFilter, page: repo.JobPageRequest) {
+async function listOrderJobs(
+  tenant: Tenant,
+  jobIds: readonly number[],
+  filter: repo.JobFilter & { awaitingApproval?: boolean },
+  page: repo.JobPageRequest,
+) {
   const jobs = (await repo.readJobs(tenant, jobIds)).filter(
     (job) =>
       (filter.status === undefined || job.status === filter.status) &&
+      (!filter.awaitingApproval || job.awaiting_approval) &&
       (filter.machineId === undefined || job.machine_id === filter.machineId) &&
       (filter.dueBefore === undefined || (job.due_date !== null && job.due_date < filter.dueBefore)),
   );
@@ -149,6 +163,7 @@ function jobParts(tenant: Tenant, before: JobRecord, after: JobRecord): Part[] {
   return [
     { item: jobUpdate(tenant, before, after), onConditionFailure: jobMoved },
     ...(listEntryMoves(before, after) ? [jobListEntryPut(tenant, after)] : []),
+    ...awaitingEntryMoves(tenant, before, after),
     ...(before.status === after.status ? [] : jobCounterMoves(tenant, [[before.status, after.status]])),
   ];
 }

@@ -18,6 +18,8 @@ import { cancelledWithOrder, jobOfLine } from './job-records';
 import { readJobs } from './repository';
 import { isOpenJob, isRunning } from './status';
 import {
+  awaitingEntryMoves,
+  jobAwaitingEntryPut,
   jobCounterMoves,
   jobListEntryPut,
   jobPut,
@@ -43,7 +45,7 @@ const NOTHING: ProductionPlan = { parts: [], extras: {} };
 const AFTER_PRODUCTION: readonly OrderStatus[] = ['ready', 'shipped', 'completed'];
 
 /** Confirming (or starting) a pending order is what creates its jobs. */
-const entersProduction = (from: OrderStatus, to: OrderStatus): boolean =>
+export const entersProduction = (from: OrderStatus, to: OrderStatus): boolean =>
   from === 'pending' && (to === 'confirmed' || to === 'in_production');
 
 const jobMoved = () => new VersionConflict('production job');
@@ -60,12 +62,26 @@ function openJobsConflict(order: OrderRecord, jobs: JobRecord[], to: OrderStatus
   );
 }
 
-/** The jobs of a newly confirmed order (ids reserved): one per line, their list entries, counters and events. */
-export function confirmationPlan(tenant: Tenant, order: OrderRecord, ids: readonly number[], by: string, now: string): ProductionPlan {
-  const jobs = order.items.map((line, index) => jobOfLine(ids[index]!, order, line, now, by));
+/**
+ * The jobs of a newly confirmed order (ids reserved): one per line, their list entries, counters
+ * and events; the jobs of the lines in `awaiting` wait for a proof's approval (listed as such).
+ */
+export function confirmationPlan(
+  tenant: Tenant,
+  order: OrderRecord,
+  ids: readonly number[],
+  by: string,
+  now: string,
+  awaiting: ReadonlySet<number> = new Set(),
+): ProductionPlan {
+  const jobs = order.items.map((line, index) => jobOfLine(ids[index]!, order, line, now, by, awaiting.has(line.id)));
   return {
     parts: [
-      ...jobs.flatMap((job) => [jobPut(tenant, job), jobListEntryPut(tenant, job)]),
+      ...jobs.flatMap((job) => [
+        jobPut(tenant, job),
+        jobListEntryPut(tenant, job),
+        ...(job.awaiting_approval ? [jobAwaitingEntryPut(tenant, job)] : []),
+      ]),
       ...jobCounterMoves(
         tenant,
         jobs.map(() => [null, 'queued']),
@@ -92,6 +108,7 @@ export function cancellationPlan(tenant: Tenant, jobs: readonly JobRecord[], by:
   return {
     parts: [
       ...cancelled.map(([before, after]) => ({ item: jobUpdate(tenant, before, after), onConditionFailure: jobMoved })),
+      ...cancelled.flatMap(([before, after]) => awaitingEntryMoves(tenant, before, after)),
       ...jobCounterMoves(
         tenant,
         jobs.map((job) => [job.status, 'cancelled']),
@@ -108,19 +125,21 @@ export function cancellationPlan(tenant: Tenant, jobs: readonly JobRecord[], by:
 /**
  * What production adds to an order's change from `before` to `after` by `by` (a key prefix).
  * Orders confirmed before production existed have no jobs and move as they always did.
+ * `awaiting`: the lines whose jobs wait for a proof's approval, should the change create them.
  */
 export async function productionForOrderChange(
   tenant: Tenant,
   before: OrderRecord,
   after: OrderRecord,
   by: string,
+  awaiting?: ReadonlySet<number>,
 ): Promise<ProductionPlan> {
   const now = after.updated_at;
   const to = after.status;
   if (to === before.status) return NOTHING;
   // The jobs take the order as it is after this change (a due date sent with the confirmation counts).
   if (entersProduction(before.status, to) && before.job_ids.length === 0) {
-    return confirmationPlan(tenant, after, await reserveIds(tenant, 'job', after.items.length), by, now);
+    return confirmationPlan(tenant, after, await reserveIds(tenant, 'job', after.items.length), by, now, awaiting);
   }
   if (to === 'cancelled' && before.open_jobs > 0) return cancellationPlan(tenant, await openJobsOf(tenant, before), by, now);
   if (AFTER_PRODUCTION.includes(to)) {

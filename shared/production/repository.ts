@@ -148,6 +148,30 @@ export async function listJobs(tenant: Tenant, filter: JobFilter, page: JobPageR
   return { items: found.items.map(jobFromItem), hasMore: found.hasMore, ...count };
 }
 
+/**
+ * The jobs waiting for a proof's approval (their sparse entries, gsi1): in queue order as of when
+ * each began waiting; the total counted up to TOTAL_CAP.
+ */
+export async function listAwaitingJobs(tenant: Tenant, page: JobPageRequest): Promise<JobPage> {
+  const query: CollectionQuery = {
+    index: 'gsi1',
+    partition: productionKeys.jobsAwaitingApproval(tenant),
+    newestFirst: false,
+    itemKey: productionKeys.jobOfListEntry,
+  };
+  const { after } = page;
+  const startAfter = after && {
+    ...productionKeys.jobAwaitingEntry(tenant, after.id),
+    gsi1pk: query.partition,
+    gsi1sk: queueKeyOf(after),
+  };
+  const [found, count] = await Promise.all([
+    readWindow(query, { perPage: page.perPage, offset: (page.page - 1) * page.perPage, startAfter }),
+    countCollectionUpTo(query),
+  ]);
+  return { items: found.items.map(jobFromItem), hasMore: found.hasMore, ...count };
+}
+
 /** The first `limit` scheduled jobs of a machine in queue order, and whether more follow. */
 export async function scheduledJobs(tenant: Tenant, machineId: number, limit: number): Promise<{ jobs: JobRecord[]; hasMore: boolean }> {
   const window = await readWindow(

@@ -106,9 +106,18 @@ export const JobListQuerySchema = /* @__PURE__ */ (() =>
       due_before: calendarDate
         .optional()
         .meta({ description: 'Jobs due before this date (not on it); jobs without a due date never match' }),
+      awaiting_approval: z.enum(['true'], { error: 'must be true' }).optional().meta({
+        description: "true: only the jobs waiting for a proof's approval (docs/proofs.md); not with status, machine_id or due_before",
+      }),
       starting_after: idCursor('jobs'),
     })
-    .superRefine(cursorOnFirstPage))();
+    .superRefine(cursorOnFirstPage)
+    .refine(
+      (query) =>
+        query.awaiting_approval === undefined ||
+        (query.status === undefined && query.machine_id === undefined && query.due_before === undefined),
+      { message: 'awaiting_approval is not combined with status, machine_id or due_before', path: ['awaiting_approval'] },
+    ))();
 
 export const JobUpdateSchema = /* @__PURE__ */ (() =>
   z

@@ -60,6 +60,7 @@ export const storedJob = /* @__PURE__ */ (() =>
     completed_at: field(c.nullable(c.timestamp)),
     reprints: field(c.int).describe('How often it failed and was queued again'),
     notes: field(c.nullable(c.string)),
+    awaiting_approval: field(c.boolean).describe('Waits for a proof of its line to be approved: it cannot start printing'),
     history: field(c.list(historyEntry)).describe(`Every move, oldest first (the last ${MAX_JOB_HISTORY})`),
     created_at: field(c.timestamp).fixed(),
     updated_at: field(c.timestamp),
@@ -158,6 +159,48 @@ export function jobListEntryPut(tenant: Tenant, job: JobRecord): TransactItem {
     },
   };
 }
+
+/**
+ * A job starts or stops waiting for a proof's approval (shared/proofs, in the proof's own
+ * transaction): its `awaiting_approval` and its entry in the list of waiting jobs. The version is
+ * raised, so a change by hand read before it reads again rather than writing the old value back.
+ */
+export function jobApprovalWait(tenant: Tenant, job: JobRecord, awaiting: boolean): TransactItem[] {
+  const mark: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: productionKeys.job(tenant, job.id),
+      UpdateExpression: 'SET awaiting_approval = :awaiting, #version = #version + :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':awaiting': awaiting, ':one': 1 },
+    },
+  };
+  return [mark, awaiting ? jobAwaitingEntryPut(tenant, job) : jobAwaitingEntryDelete(tenant, job.id)];
+}
+
+/** The job leaves the list of jobs awaiting approval (approved, or closed while it waited). */
+export const jobAwaitingEntryDelete = (tenant: Tenant, jobId: number): TransactItem => ({
+  Delete: { TableName: tableName(), Key: productionKeys.jobAwaitingEntry(tenant, jobId) },
+});
+
+/** The awaiting entry's removal when a change of the job ends its wait (a job closed while it waited). */
+export const awaitingEntryMoves = (tenant: Tenant, before: JobRecord, after: JobRecord): TransactItem[] =>
+  before.awaiting_approval && !after.awaiting_approval ? [jobAwaitingEntryDelete(tenant, before.id)] : [];
+
+/** The job's entry in the list of jobs awaiting approval (gsi1, in queue order as of when it began waiting). */
+export const jobAwaitingEntryPut = (tenant: Tenant, job: JobRecord): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: {
+      ...productionKeys.jobAwaitingEntry(tenant, job.id),
+      entity: 'JOB_AWAITING_ENTRY',
+      job_id: job.id,
+      gsi1pk: productionKeys.jobsAwaitingApproval(tenant),
+      gsi1sk: queueKeyOf(job),
+    },
+  },
+});
 
 /** Whether a change moves the job in the lists its list entry serves. */
 export const listEntryMoves = (before: JobRecord, after: JobRecord): boolean =>

@@ -8,6 +8,7 @@ import { storedInvoice } from '#shared/invoices/stored';
 import { storedOrder } from '#shared/orders/stored';
 import { storedQuote } from '#shared/quotes/stored';
 import { storedJob } from '#shared/production/stored';
+import { storedDecision, storedProof } from '#shared/proofs/stored';
 import { storedShipment } from '#shared/shipments/stored';
 import { stockLowProduct } from '#shared/products/events';
 
@@ -184,6 +185,7 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       completed_at: null,
       reprints: 0,
       notes: null,
+      awaiting_approval: false,
       history: [
         { status: 'queued', at: now, note: 'Order ORD-TEST-000000 confirmed', by: 'sk_test_0000' },
         { status: 'scheduled', at: now, note: null, by: 'sk_test_0000' },
@@ -230,12 +232,51 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       request_hash: '',
       unsettled_at: null,
     }),
+  proof: (now) => ({
+    ...storedProof.view({
+      id: 0,
+      order_id: 0,
+      order_number: 'ORD-TEST-000000',
+      customer_id: 0,
+      line_ids: [1],
+      file_id: 0,
+      artwork: [{ line_id: 1, file_id: 0, filename: 'test-flyer.pdf', sha256: '0'.repeat(64) }],
+      message: 'Please check the bleed.',
+      requires_approval: true,
+      state: 'pending',
+      expires_at: now,
+      superseded_by: null,
+      decided_at: null,
+      link_expires_at: now,
+      link_revoked_at: null,
+      link_hash: null,
+      created_at: now,
+      updated_at: now,
+      version: 1,
+    }),
+    decisions: [],
+  }),
 };
 
-/** What some kinds carry beside their resource (production.started and .completed: the order). */
+/** A decision record of the sample proof (proof.approved and proof.changes_requested carry one beside the proof). */
+const sampleDecision = (decision: 'approved' | 'changes_requested') =>
+  storedDecision.view({
+    proof_id: 0,
+    decision,
+    decided_by: { kind: 'customer', customer_id: 0, via: 'customer_token', key_prefix: null, name: 'Test Customer' },
+    decided_at: '2026-01-01T00:00:00.000Z',
+    ip_address: '192.0.2.1',
+    user_agent: 'Example/1.0',
+    comment: decision === 'approved' ? null : 'The logo should be larger.',
+    artwork: [{ line_id: 1, file_id: 0, filename: 'test-flyer.pdf', sha256: '0'.repeat(64) }],
+  });
+
+/** What some kinds carry beside their resource (production.started and .completed: the order; a proof's decision: its record). */
 const siblings: Partial<Record<EventKind, Record<string, unknown>>> = {
   'production.started': { order: { id: 0, order_number: 'ORD-TEST-000000', status: 'in_production' } },
   'production.completed': { order: { id: 0, order_number: 'ORD-TEST-000000', status: 'ready' } },
+  'proof.approved': { decision: sampleDecision('approved') },
+  'proof.changes_requested': { decision: sampleDecision('changes_requested') },
 };
 
 /** `data` of a sample event of `kind`: the sample resource under its type name (and its siblings, if any). */

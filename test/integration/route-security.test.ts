@@ -134,6 +134,17 @@ const CARRIER_CALLBACKS: Record<string, string> = {
   'carriers.sendcloudWebhook': "Sendcloud's parcel callbacks, signed with the account's carrier callback secret (Sendcloud-Signature)",
 };
 
+/**
+ * Routes with `auth: 'none'` that a proof link's holder calls (docs/proofs.md#links): no key (the
+ * customer may have no account), the path's token is the capability; a token that opens nothing —
+ * malformed, unknown, another tenant's, revoked or expired — answers 404, the same for all.
+ */
+const PROOF_LINKS: Record<string, string> = {
+  'proof-links.get': "a proof by its link's token: the shop's name, the lines, the document's download",
+  'proof-links.approve': "a link holder's approval, by the link's token",
+  'proof-links.requestChanges': "a link holder's request for changes, by the link's token",
+};
+
 /** The routes a storefront (publishable key, in a browser) calls today: the catalogue and its prices. */
 const STOREFRONT = [
   'auth.register',
@@ -195,6 +206,10 @@ const CUSTOMER: Record<string, { access: NonNullable<RouteDefinition['customer']
   'cart.removeItem': { access: 'self', answer: 'served', why: 'line 1 of its own cart (404 until the probe of cart.addItem made it)' },
   'cart.merge': { access: 'self', answer: 404, why: 'the probe names a session cart nobody has' },
   'cart.checkout': { access: 'self', answer: 422, why: "the probe's version is not a cart's" },
+  'proofs.list': { access: 'own', answer: 404, why: "the fixture order is another customer's" },
+  'proofs.get': { access: 'own', answer: 404, why: "the fixture proof is another customer's" },
+  'proofs.approve': { access: 'own', answer: 404, why: "the fixture proof is another customer's" },
+  'proofs.requestChanges': { access: 'own', answer: 404, why: "the fixture proof is another customer's" },
 };
 
 /**
@@ -218,7 +233,8 @@ type ResourceType =
   | 'shipments'
   | 'carriers'
   | 'carts'
-  | 'items';
+  | 'items'
+  | 'proofs';
 
 /**
  * Request bodies of the routes that take one: valid-looking, so a request refused by the guard is
@@ -299,6 +315,10 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
   'cart.updateItem': { json: { quantity: 200 } },
   'cart.merge': { json: { cart_id: `cart_${'0'.repeat(24)}` } },
   'cart.checkout': { json: { version: 'probe' } },
+  // The fixture order's line 1 has no artwork: a key that gets through is refused (422) before anything is made.
+  'proofs.create': { json: { line_ids: [1], file_id: fixture.ids.files } },
+  'proofs.approve': { json: { comment: 'probe' } },
+  'proofs.requestChanges': { json: { comment: 'set by the security suite' } },
 });
 
 // ---- Fixtures -------------------------------------------------------------------------------
@@ -317,6 +337,8 @@ interface Fixture {
   ids: Record<ResourceType, number | string>;
   /** Strings that only A's resources contain: none may appear in an answer to anyone else. */
   secrets: string[];
+  /** The link token of A's fixture proof. */
+  proofLink: string;
 }
 
 let fixture: Fixture;
@@ -414,6 +436,21 @@ beforeAll(async () => {
     })),
     'file',
   );
+  // A proof of A's: a pending order whose line prints the fixture file, proofed with the same file.
+  const proofed = await created(
+    call('POST', '/v1/orders', {
+      key,
+      body: {
+        customer_id: customer.id,
+        items: [{ product_id: product.id, quantity: 100, options: { paper: 'matt300' }, file_ids: [file.id] }],
+      },
+    }),
+    'order to proof',
+  );
+  const proof = await created(
+    call('POST', `/v1/orders/${proofed.id}/proofs`, { key, body: { line_ids: [1], file_id: file.id, message: `Proof ${marker}` } }),
+    'proof',
+  );
   const machine = await created(
     call('POST', '/v1/production/machines', { key, body: { name: `Machine ${marker}`, type: 'cutter', speed_per_hour: 500 } }),
     'machine',
@@ -507,8 +544,10 @@ beforeAll(async () => {
       carriers: 'sendcloud',
       carts: cart.id,
       items: 1,
+      proofs: proof.id,
     },
     secrets: [marker, a.account.id, webhook.secret, receiver.url],
+    proofLink: proof.link.token,
   };
 }, 60_000);
 
@@ -665,6 +704,7 @@ describe('the coverage of this suite', () => {
       ...Object.keys(ANY_KEY),
       ...Object.keys(PUBLIC),
       ...Object.keys(CARRIER_CALLBACKS),
+      ...Object.keys(PROOF_LINKS),
       ...Object.keys(NOT_A_RESOURCE_ID),
       ...Object.keys(ACCOUNT_SETTINGS),
       ...STOREFRONT,
@@ -704,9 +744,29 @@ describe('the coverage of this suite', () => {
     expect((await call('GET', '/v1/carriers', { key: shipping.key })).status).toBe(200);
   });
 
-  it('makes public (auth: none) exactly the routes listed in PUBLIC and CARRIER_CALLBACKS: documents answer without a key, unsigned callbacks 401', async () => {
+  it('makes public (auth: none) exactly the routes listed in PUBLIC, CARRIER_CALLBACKS and PROOF_LINKS: documents answer without a key, unsigned callbacks 401, tokens that open nothing 404', async () => {
     const open = routes.filter((route) => route.auth !== 'key');
-    expect(open.map((route) => route.id).sort()).toEqual([...Object.keys(PUBLIC), ...Object.keys(CARRIER_CALLBACKS)].sort());
+    expect(open.map((route) => route.id).sort()).toEqual(
+      [...Object.keys(PUBLIC), ...Object.keys(CARRIER_CALLBACKS), ...Object.keys(PROOF_LINKS)].sort(),
+    );
+    const secret = fixture.proofLink.split('.')[2]!;
+    const b = (await call('GET', '/v1/account', { key: fixture.b.secretTest })).body.data.id;
+    for (const route of open.filter((candidate) => candidate.id in PROOF_LINKS)) {
+      // Unknown, malformed, and A's secret under B's account or A's live mode: nothing opens.
+      for (const token of [
+        `${fixture.a.accountId}.test.${'x'.repeat(43)}`,
+        'probe',
+        `${b}.test.${secret}`,
+        `${fixture.a.accountId}.live.${secret}`,
+      ]) {
+        const path = route.path.replace(/\{\w+\}/, token);
+        const response = await call(route.method, path, { key: null, ...(route.method === 'POST' ? { body: { comment: 'probe' } } : {}) });
+        expectError(expect, response, 404, 'not_found');
+        expectNothingLeaked(expect, response);
+      }
+    }
+    // A's own token opens A's proof, without a key.
+    expect((await call('GET', `/v1/proof-links/${fixture.proofLink}`, { key: null })).status).toBe(200);
     for (const route of open.filter((candidate) => candidate.id in PUBLIC)) {
       expect((await call(route.method, route.path, { key: null })).status, route.id).toBe(200);
     }

@@ -129,7 +129,7 @@ describe('the route table for customer tokens', () => {
     const open = routes.filter((route) => route.customer);
     for (const route of open) {
       expect(route.id, route.id).toMatch(
-        /^(auth\.(me|meUpdate|password)|orders\.(list|get|create)|addresses\.|products\.(list|get|calculate)|legacy-products\.(list|get|calculate)|files\.(upload|createUpload|complete|list|get|download|ofOrder)$|cart\.)/,
+        /^(auth\.(me|meUpdate|password)|orders\.(list|get|create)|addresses\.|products\.(list|get|calculate)|legacy-products\.(list|get|calculate)|files\.(upload|createUpload|complete|list|get|download|ofOrder)$|cart\.|proofs\.(list|get|approve|requestChanges)$)/,
       );
     }
     // The customer's own routes are not a storefront's (a publishable key names no customer).

@@ -25,10 +25,11 @@ const customer = {
 };
 
 describe('the event catalogue', () => {
-  it('holds all 19 kinds the spec lists and shipment.returned (docs/shipping.md#returns), each with a resource type', () => {
-    expect(eventKinds).toHaveLength(20);
-    expect(new Set(eventKinds).size).toBe(20);
+  it("holds all 19 kinds the spec lists, shipment.returned (docs/shipping.md#returns) and the proofs' 3 (docs/proofs.md), each with a resource type", () => {
+    expect(eventKinds).toHaveLength(23);
+    expect(new Set(eventKinds).size).toBe(23);
     expect(eventKinds).toContain('shipment.returned');
+    expect(eventKinds.filter((kind) => kind.startsWith('proof.'))).toEqual(['proof.created', 'proof.approved', 'proof.changes_requested']);
     for (const kind of eventKinds) expect(resourceTypeOf[kind]).toBeTruthy();
   });
 

@@ -115,6 +115,7 @@ function baseJob(id: number, lineId: number): JobRecord {
     completed_at: null,
     reprints: 0,
     notes: null,
+    awaiting_approval: false,
     history: [],
     created_at: now,
     updated_at: now,

@@ -22,6 +22,7 @@ const groupLabels: Record<string, string> = {
   production: 'Production',
   shipment: 'Shipments',
   stock: 'Stock',
+  proof: 'Proofs',
 };
 
 /** Catalogue kinds grouped by their first segment, in catalogue order. */
