@@ -33,6 +33,9 @@ const line = (index: number) => ({
   file_ids: [],
   files: [],
   total: 10_000_000,
+  tax_category: 'standard' as const,
+  tax_rate: 19,
+  tax_exemption_reason: null,
 });
 
 const order: OrderRecord = orderRecord({
