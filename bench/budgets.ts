@@ -61,7 +61,9 @@ export function bundleBudgetOf(id: string): number {
 export const DEFAULT_CALLS_BUDGET = 4;
 export const CALLS_BUDGET: Record<string, number> = {
   // Reads that also resolve a related record or a list page (index query + batch get + total).
-  'customers.list': 4,
+  // Customers also read the account (the seller's country) and the page's default billing
+  // addresses (one BatchGetItem): their tax treatment.
+  'customers.list': 5,
   'products.list': 4,
   'orders.list': 5,
   // Cursor lists: one Query of the page (+ one BatchGetItem of its items for the events).

@@ -161,6 +161,9 @@ export const customersUpdate = route('customers.update', 'PUT /v1/customers/{id}
 export const customersDelete = route('customers.delete', 'DELETE /v1/customers/{id}', 'Customers', ['customers:write'], {
   summary: 'Delete a customer',
 });
+export const customersVatCheck = route('customers.vatCheck', 'POST /v1/customers/{id}/vat-check', 'Customers', ['customers:write'], {
+  summary: "Check a customer's VAT ID with VIES again and store the answer",
+});
 export const customersOrders = route('customers.orders', 'GET /v1/customers/{id}/orders', 'Customers', ['customers:read', 'orders:read'], {
   summary: "List a customer's orders",
 });

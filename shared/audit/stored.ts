@@ -9,6 +9,30 @@ import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/field
 
 export const AUDIT_RETENTION_SECONDS = 90 * 24 * 3600;
 
+/** A change the call made that is audited field by field (a customer's tax treatment override): old and new values. */
+const auditChange = /* @__PURE__ */ (() =>
+  c.object(
+    {
+      resource: field(c.string).describe('The kind of resource changed', 'customer'),
+      resource_id: field(c.string).describe('Its id', '42'),
+      field: field(c.string).describe('The field changed', 'tax_treatment_override'),
+      old: field(c.nullable(c.string)).describe('Its value before (null: none)'),
+      new: field(c.nullable(c.string)).describe('Its value after (null: none)'),
+    },
+    { id: 'AuditChange' },
+  ))();
+
+export interface AuditChange {
+  resource: string;
+  resource_id: string;
+  field: string;
+  old: string | null;
+  new: string | null;
+}
+
+/** How a domain function reports an audited change it made: it joins the call's own audit record. */
+export type RecordChange = (change: AuditChange) => void;
+
 export const storedAuditLog = /* @__PURE__ */ (() =>
   entity({
     request_id: field(c.string).fixed(),
@@ -26,6 +50,9 @@ export const storedAuditLog = /* @__PURE__ */ (() =>
     source_ip: field(c.nullable(c.string)).fixed(),
     user_agent: field(c.nullable(c.string)).fixed(),
     duration_ms: field(c.int).fixed(),
+    changes: field(c.list(auditChange))
+      .fixed()
+      .describe('The audited field changes the call made, with their old and new values (empty for most calls)'),
   }))();
 
 export type AuditRecord = RecordOf<typeof storedAuditLog.shape>;
@@ -60,6 +87,7 @@ export function auditRecordOf(
     route: string | null;
     status: number;
     durationMs: number;
+    changes?: AuditChange[];
   },
 ): AuditRecord {
   const userAgent = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
@@ -77,5 +105,6 @@ export function auditRecordOf(
     source_ip: event.requestContext?.identity?.sourceIp ?? null,
     user_agent: userAgent ?? null,
     duration_ms: call.durationMs,
+    changes: call.changes ?? [],
   };
 }

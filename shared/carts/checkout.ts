@@ -10,7 +10,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { ConflictError, ValidationError } from '#shared/errors';
 import type { LegacyLinePrice } from '#shared/legacy-products/line-prices';
 import { MAX_ORDER_LINES, MAX_ORDER_NOTES, type OrderCreate, type Order } from '#shared/orders/schema';
-import { draftGuestCustomer, type GuestCustomer } from '#shared/customers/service';
+import { draftGuestCustomer, type GuestCustomer } from '#shared/customers/guest';
 import { createPlannedOrder, takeOrderNumber } from '#shared/orders/creation';
 import { offerOrThrow, readOffer } from '#shared/orders/offers';
 import { getOrder, presentOrder } from '#shared/orders/service';

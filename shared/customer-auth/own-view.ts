@@ -12,6 +12,6 @@ export const OWN_CUSTOMER_FIELDS = ['id', 'email', 'name', 'phone', 'company', '
 export type OwnCustomer = Pick<Customer, (typeof OWN_CUSTOMER_FIELDS)[number]>;
 
 /** The customer's own view of their record. */
-export function ownView(customer: Customer): OwnCustomer {
+export function ownView(customer: OwnCustomer): OwnCustomer {
   return Object.fromEntries(OWN_CUSTOMER_FIELDS.map((field) => [field, customer[field]])) as OwnCustomer;
 }

@@ -14,7 +14,7 @@
  */
 import type { Tenant } from '#shared/auth/principal';
 import { findCustomerIdByEmail } from '#shared/customers/repository';
-import { customerCreation, getCustomer } from '#shared/customers/service';
+import { customerCreation, getCustomerDetails } from '#shared/customers/service';
 import { ConflictError } from '#shared/errors';
 import { sendMail } from '#shared/mail/send';
 import { invalidRegistrationCode, issueRegistrationCode, issueResetToken, newLogin, readRegistration } from './credentials';
@@ -94,7 +94,7 @@ export async function confirmRegistration(tenant: Tenant, code: string, now = ne
         accountExists,
         () => new EmailMoved(),
       );
-      return ownView(await getCustomer(tenant, customerId));
+      return ownView(await getCustomerDetails(tenant, customerId));
     } catch (error) {
       if (!(error instanceof EmailMoved)) throw error;
     }

@@ -5,7 +5,7 @@
  * request the same 202 whether or not the email has an account.
  */
 import type { Tenant } from '#shared/auth/principal';
-import { getCustomer, updateCustomer } from '#shared/customers/service';
+import { getCustomerDetails, updateCustomer } from '#shared/customers/service';
 import { UnauthorizedError, ValidationError } from '#shared/errors';
 import { sendMail } from '#shared/mail/send';
 import { changePasswordHash, issueResetToken, resetPassword } from './credentials';
@@ -22,7 +22,8 @@ export async function logout(tenant: Tenant, refreshToken: string, now = new Dat
 }
 
 /** `GET /v1/auth/me`: the signed-in customer's own view of their record (no shop notes). */
-export const profile = async (tenant: Tenant, customerId: number): Promise<OwnCustomer> => ownView(await getCustomer(tenant, customerId));
+export const profile = async (tenant: Tenant, customerId: number): Promise<OwnCustomer> =>
+  ownView(await getCustomerDetails(tenant, customerId));
 
 /** `PUT /v1/auth/me`: name, phone, company (`customer.updated`); the email is the login and stays. Answers the own view. */
 export const updateProfile = async (

@@ -5,7 +5,7 @@
  * sign carry the key store and the KMS client (and only their roles may use the key).
  */
 import type { Tenant } from '#shared/auth/principal';
-import { getCustomer } from '#shared/customers/service';
+import { getCustomerDetails } from '#shared/customers/service';
 import { UnauthorizedError } from '#shared/errors';
 import { rehashPassword, type Login } from './credentials';
 import { findLoginByEmail } from './find-login';
@@ -33,7 +33,7 @@ async function sessionFor(tenant: Tenant, login: Login, now: Date): Promise<Sess
   const [family, keys, customer] = await Promise.all([
     startFamily(tenant, customerId, now, login.session_generation),
     signingKeys(),
-    getCustomer(tenant, customerId),
+    getCustomerDetails(tenant, customerId),
   ]);
   const access = await issueAccessToken(customerId, tenant, keys, tokenContext(), now, family.familyId);
   return {

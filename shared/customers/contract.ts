@@ -17,6 +17,7 @@ import {
   customersGet,
   customersList,
   customersUpdate,
+  customersVatCheck,
 } from '#shared/routes';
 import {
   AddressCreateSchema,
@@ -45,6 +46,7 @@ export const update = {
   body: CustomerUpdateSchema,
   errors: [404, 409],
 } satisfies Operation;
+export const vatCheck = { route: customersVatCheck, params: customerPath, errors: [404, 409] } satisfies Operation;
 const deleteOperation = {
   route: customersDelete,
   params: customerPath,
@@ -83,6 +85,7 @@ export const responses = {
   create: CustomerSchema,
   get: CustomerSchema,
   update: CustomerSchema,
+  vatCheck: CustomerSchema,
   listAddresses: AddressSchema,
   createAddress: AddressSchema,
   getAddress: AddressSchema,

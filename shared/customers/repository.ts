@@ -162,6 +162,26 @@ export async function readCustomerAndAddress(
   return { customer: customerFromItem(customerItem), address: addressFromItem(addressItem) };
 }
 
+/** The default billing addresses of the customers that have one, by customer id (one BatchGetItem per 100). */
+export async function readDefaultBillingAddresses(
+  tenant: Tenant,
+  customers: readonly CustomerRecord[],
+): Promise<Map<number, AddressRecord>> {
+  const keys = customers.flatMap((customer) =>
+    customer.default_billing_address_id === null
+      ? []
+      : [{ customerId: customer.id, key: tenantKeys.address(tenant, customer.id, customer.default_billing_address_id) }],
+  );
+  if (keys.length === 0) return new Map();
+  const found = await batchGet(keys.map(({ key }) => key));
+  return new Map(
+    keys.flatMap(({ customerId, key }) => {
+      const item = found.get(keyId(key));
+      return item ? [[customerId, addressFromItem(item)] as const] : [];
+    }),
+  );
+}
+
 export async function saveCustomer(tenant: Tenant, before: CustomerRecord, after: CustomerRecord, event: TransactItem): Promise<void> {
   // A guest holds no marker, so its email moves none (and never deletes the marker of another customer with that email).
   const emailChanged = !before.guest && before.email.toLowerCase() !== after.email.toLowerCase();

@@ -3,6 +3,7 @@ import { responseSchema } from '#shared/schemas/response';
 import { countryCode, postalAddressFields } from '#shared/schemas/address';
 import { lineText, optionalText, requiredText } from '#shared/schemas/common';
 import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
+import { TAX_TREATMENTS } from '#shared/tax/treatment';
 import { ADDRESS_TYPES, storedAddress, storedCustomer } from './stored';
 
 /*
@@ -28,7 +29,15 @@ const customerFields = /* @__PURE__ */ (() => ({
   email,
   phone: optionalText(40),
   company: optionalText(200),
-  vat_id: optionalText(40),
+  vat_id: optionalText(40).meta({
+    description: 'EU VAT ID (prefix and number; spaces, dots and dashes are dropped): checked offline (422 when malformed), then with VIES',
+    example: 'ATU10000005',
+  }),
+  tax_treatment_override: z
+    .enum(TAX_TREATMENTS)
+    .nullable()
+    .optional()
+    .meta({ description: 'Replaces the derived tax treatment for this customer (audited); null clears it' }),
   notes: optionalText(5000, { multiline: true }),
 }))();
 

@@ -3,50 +3,87 @@
  * under it (optimistic locking on `version`), and writes its `customer.*` event in the same
  * transaction (address changes are customer updates).
  */
+import { getAccount } from '#shared/accounts/repository';
+import type { RecordChange } from '#shared/audit/stored';
 import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import type { TransactionPart, TransactItem } from '#shared/db/table';
-import { ConflictError, VersionConflict } from '#shared/errors';
+import { ConflictError, NotFoundError, ValidationError, VersionConflict } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
+import { checkVatId, type ValidVatId } from '#shared/tax/vat-id';
+import { viesClient } from '#shared/tax/vies';
 import { customerCreated, customerUpdated } from './events';
 import * as repo from './repository';
 import type { Address, AddressCreate, AddressUpdate, Customer, CustomerCreate, CustomerListQuery, CustomerUpdate } from './schema';
 import { defaultPointer, storedAddress, storedCustomer, type AddressRecord, type CustomerRecord } from './stored';
+import { newCustomerRecord } from './guest';
+import { customerTaxTreatment, storedValidationOf, type TreatmentContext } from './tax-profile';
 
 const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnVersionConflict('customer', operation);
 
-const presentCustomer: typeof storedCustomer.view = (value) => storedCustomer.view(value);
+/** The customer as responses and events show it: its tax treatment derived for the seller's and its billing country. */
+function presentCustomer(customer: CustomerRecord, context: TreatmentContext): Customer {
+  const decision = customerTaxTreatment(customer, context);
+  return storedCustomer.view({ ...customer, tax_treatment: decision.treatment, tax_treatment_warning: decision.warning });
+}
+
+/** The account company's side of a customer's VAT: its country (the seller's) and its own VAT ID, VIES's requester. */
+interface Seller {
+  country: string | null;
+  requester?: ValidVatId;
+}
+
+async function sellerOf(tenant: Tenant): Promise<Seller> {
+  const company = (await getAccount(tenant.accountId))?.company ?? null;
+  const own = company?.vat_id ? checkVatId(company.vat_id) : undefined;
+  return { country: company?.address?.country ?? null, ...(own?.valid ? { requester: own } : {}) };
+}
+
+/** The country of the customer's default billing address among its addresses; null when it has none. */
+const billingCountryOf = (customer: CustomerRecord, addresses: readonly AddressRecord[]): string | null =>
+  addresses.find((address) => address.id === customer.default_billing_address_id)?.country ?? null;
+
+/** A VAT ID as sent: normalised and checked offline; malformed is a 422 naming `vat_id` with the check's message. */
+function requireVatId(input: string): ValidVatId {
+  const result = checkVatId(input);
+  if (!result.valid) throw new ValidationError('The VAT ID is not valid', [{ field: 'vat_id', message: result.message }]);
+  return result;
+}
+
+/** VIES's answer for the number, as stored; asked once however often a write is retried. */
+function viesAsker(seller: Seller) {
+  const answers = new Map<string, Promise<NonNullable<CustomerRecord['vat_validation']>>>();
+  return (vatId: ValidVatId) => {
+    let answer = answers.get(vatId.number);
+    if (!answer) {
+      const options = seller.requester ? { requester: seller.requester } : {};
+      answer = viesClient().checkVatNumber(vatId, options).then(storedValidationOf);
+      answers.set(vatId.number, answer);
+    }
+    return answer;
+  };
+}
+
+/** The audit entry of an override set or cleared. */
+const overrideChange = (id: number, before: CustomerRecord['tax_treatment_override'], after: CustomerRecord['tax_treatment_override']) => ({
+  resource: 'customer',
+  resource_id: String(id),
+  field: 'tax_treatment_override',
+  old: before,
+  new: after,
+});
 
 /** The address as responses show it: `is_default` from the customer's default pointer of its type. */
 const presentAddress = (address: AddressRecord, customer: CustomerRecord): Address =>
   storedAddress.view({ ...address, is_default: customer[defaultPointer(address.type)] === address.id });
 
-/** A customer record as created: no addresses, no orders yet. */
-function newCustomerRecord(id: number, input: CustomerCreate, guest: boolean, now: string): CustomerRecord {
-  return {
-    id,
-    name: input.name,
-    email: input.email,
-    phone: input.phone ?? null,
-    company: input.company ?? null,
-    vat_id: input.vat_id ?? null,
-    notes: input.notes ?? null,
-    guest,
-    created_at: now,
-    updated_at: now,
-    version: 1,
-    default_billing_address_id: null,
-    default_shipping_address_id: null,
-    address_count: 0,
-    open_orders: 0,
-  };
-}
-
-export async function createCustomer(tenant: Tenant, input: CustomerCreate): Promise<Customer> {
+/** Creates a customer; an override set with it is reported to `recordChange` (the call's audit record) once written. */
+export async function createCustomer(tenant: Tenant, input: CustomerCreate, recordChange?: RecordChange): Promise<Customer> {
   const { customer, writes } = await customerCreation(tenant, input);
   await repo.insertCustomer(writes);
+  if (customer.tax_treatment_override !== null) recordChange?.(overrideChange(customer.id, null, customer.tax_treatment_override));
   return customer;
 }
 
@@ -61,47 +98,87 @@ export async function customerCreation(
   input: CustomerCreate,
   onEmailTaken?: () => Error,
 ): Promise<{ customer: Customer; writes: (TransactItem | TransactionPart)[] }> {
-  const customer = newCustomerRecord(await nextId(tenant, 'customer'), input, false, new Date().toISOString());
-  const presented = presentCustomer(customer);
+  // Checked before anything is written (the id taken): a malformed VAT ID changes nothing.
+  const vatId = input.vat_id ? requireVatId(input.vat_id) : null;
+  const seller = await sellerOf(tenant);
+  // VIES before the write; unavailable is an answer too, stored, and never blocks the creation.
+  const vat = vatId ? { number: vatId.number, validation: await viesAsker(seller)(vatId) } : null;
+  const customer = newCustomerRecord(await nextId(tenant, 'customer'), input, false, new Date().toISOString(), vat);
+  // A new customer has no address yet: no billing country.
+  const presented = presentCustomer(customer, { sellerCountry: seller.country, billingCountry: null });
   return {
     customer: presented,
     writes: repo.customerInsertion(tenant, customer, eventPut(tenant, customerCreated, { customer: presented }).item, onEmailTaken),
   };
 }
 
-/** A guest checkout's customer, not yet written: its writes join the order's own transaction. */
-export interface GuestCustomer {
-  customer: CustomerRecord;
-  /** Its put — holding the counters of the order it is made with (`counts`) — its list total and `customer.created`. */
-  creation: (counts: Record<string, number>) => TransactItem[];
+export async function getCustomer(tenant: Tenant, id: number): Promise<Customer> {
+  const [{ customer, addresses }, seller] = await Promise.all([repo.readCustomerWithAddresses(tenant, id), sellerOf(tenant)]);
+  return presentCustomer(customer, { sellerCountry: seller.country, billingCountry: billingCountryOf(customer, addresses) });
 }
 
 /**
- * The customer of a guest checkout (a storefront's publishable key): made anew for each checkout
- * from the name and email the guest sent, whether or not a customer of that email exists — so a
- * guest never orders as another customer, sees nothing of its record and cannot tell it exists.
- * It holds no email marker (the email stays free for the shop's customer or a registration).
- * Only its id is taken here; the customer is written in the order's transaction, so a checkout
- * that is refused (or loses to a concurrent one) leaves no customer behind.
+ * The customer without its tax treatment, for a view that shows none (the customer's own): one
+ * GetItem, neither the account nor the addresses read.
  */
-export async function draftGuestCustomer(tenant: Tenant, guest: { name: string; email: string }, now = new Date()): Promise<GuestCustomer> {
-  const customer = newCustomerRecord(await nextId(tenant, 'customer'), guest, true, now.toISOString());
-  const event = eventPut(tenant, customerCreated, { customer: presentCustomer(customer) }, now).item;
-  return { customer, creation: (counts) => repo.guestCustomerInsertion(tenant, customer, counts, event) };
+export async function getCustomerDetails(tenant: Tenant, id: number): Promise<Omit<Customer, 'tax_treatment' | 'tax_treatment_warning'>> {
+  const {
+    tax_treatment: _treatment,
+    tax_treatment_warning: _warning,
+    ...details
+  } = storedCustomer.view(await repo.requireCustomer(tenant, id));
+  return details;
 }
 
-export async function getCustomer(tenant: Tenant, id: number): Promise<Customer> {
-  return presentCustomer(await repo.requireCustomer(tenant, id));
-}
-
-export async function updateCustomer(tenant: Tenant, id: number, changes: CustomerUpdate): Promise<Customer> {
-  return withRetry(async () => {
-    const before = await repo.requireCustomer(tenant, id);
+/**
+ * Changes the fields sent. A VAT ID set or changed is asked of VIES before the write and its answer
+ * stored (unavailable too: it never blocks the update); cleared, its answer goes with it. An override
+ * set or cleared is reported to `recordChange` (the call's audit record) once written.
+ */
+export async function updateCustomer(tenant: Tenant, id: number, changes: CustomerUpdate, recordChange?: RecordChange): Promise<Customer> {
+  const vatId = changes.vat_id ? requireVatId(changes.vat_id) : null;
+  const seller = await sellerOf(tenant);
+  const askVies = viesAsker(seller);
+  const { before, presented } = await withRetry(async () => {
+    const { customer: before, addresses } = await repo.readCustomerWithAddresses(tenant, id, true);
     const after: CustomerRecord = { ...before, updated_at: new Date().toISOString() };
     for (const [field, value] of Object.entries(changes) as [keyof CustomerUpdate, unknown][]) {
       if (value !== undefined) (after as unknown as Record<string, unknown>)[field] = value;
     }
-    const presented = presentCustomer(after);
+    if (changes.vat_id === null) after.vat_validation = null;
+    if (vatId) {
+      after.vat_id = vatId.number;
+      if (vatId.number !== before.vat_id || before.vat_validation === null) after.vat_validation = await askVies(vatId);
+    }
+    const presented = presentCustomer(after, { sellerCountry: seller.country, billingCountry: billingCountryOf(after, addresses) });
+    await repo.saveCustomer(tenant, before, after, eventPut(tenant, customerUpdated, { customer: presented }).item);
+    return { before, presented };
+  });
+  if (presented.tax_treatment_override !== before.tax_treatment_override) {
+    recordChange?.(overrideChange(id, before.tax_treatment_override, presented.tax_treatment_override));
+  }
+  return presented;
+}
+
+/** `POST /v1/customers/{id}/vat-check`: asks VIES again for the customer's VAT ID now and stores the answer (422 without one). */
+export async function checkCustomerVatId(tenant: Tenant, id: number): Promise<Customer> {
+  const seller = await sellerOf(tenant);
+  const askVies = viesAsker(seller);
+  return withRetry(async () => {
+    const { customer: before, addresses } = await repo.readCustomerWithAddresses(tenant, id, true);
+    if (!before.vat_id) {
+      throw new ValidationError('The customer has no VAT ID to check', [
+        { field: 'vat_id', message: 'is not set (set it with PUT /v1/customers/{id})' },
+      ]);
+    }
+    const vatId = requireVatId(before.vat_id);
+    const after: CustomerRecord = {
+      ...before,
+      vat_id: vatId.number,
+      vat_validation: await askVies(vatId),
+      updated_at: new Date().toISOString(),
+    };
+    const presented = presentCustomer(after, { sellerCountry: seller.country, billingCountry: billingCountryOf(after, addresses) });
     await repo.saveCustomer(tenant, before, after, eventPut(tenant, customerUpdated, { customer: presented }).item);
     return presented;
   });
@@ -141,12 +218,22 @@ export async function listCustomers(
     const id = await repo.findCustomerIdByEmail(tenant, query.email);
     const customer = id === undefined ? undefined : await repo.readCustomer(tenant, id);
     const matches = customer && (query.q === undefined || customer.name.toLowerCase().startsWith(query.q.toLowerCase())) ? [customer] : [];
-    return { items: query.page === 1 ? matches.map(presentCustomer) : [], total: matches.length, capped: false, hasMore: false };
+    const items = query.page === 1 ? await presentCustomers(tenant, matches) : [];
+    return { items, total: matches.length, capped: false, hasMore: false };
   }
   const after = await cursorOf(tenant, query.starting_after);
   const page: repo.CustomerPageRequest = { page: query.page, perPage: query.per_page, after };
   const result = query.q !== undefined ? await repo.searchCustomersByName(tenant, query.q, page) : await repo.listCustomers(tenant, page);
-  return { ...result, items: result.items.map(presentCustomer) };
+  return { ...result, items: await presentCustomers(tenant, result.items) };
+}
+
+/** A page of customers as shown: the seller and the customers' default billing addresses read at once (one BatchGetItem). */
+async function presentCustomers(tenant: Tenant, customers: readonly CustomerRecord[]): Promise<Customer[]> {
+  if (customers.length === 0) return [];
+  const [seller, billing] = await Promise.all([sellerOf(tenant), repo.readDefaultBillingAddresses(tenant, customers)]);
+  return customers.map((customer) =>
+    presentCustomer(customer, { sellerCountry: seller.country, billingCountry: billing.get(customer.id)?.country ?? null }),
+  );
 }
 
 // Addresses
@@ -169,8 +256,23 @@ function withDefaults(
   return after;
 }
 
-function addressEvent(tenant: Tenant, customer: CustomerRecord, address: Address, action: 'created' | 'updated' | 'deleted') {
-  return eventPut(tenant, customerUpdated, { customer: presentCustomer(customer), address, change: `address.${action}` }).item;
+/** `customer.updated` for an address change: `context`, the customer's tax treatment after it (its billing country may have moved). */
+function addressEvent(
+  tenant: Tenant,
+  customer: CustomerRecord,
+  context: TreatmentContext,
+  address: Address,
+  action: 'created' | 'updated' | 'deleted',
+) {
+  return eventPut(tenant, customerUpdated, { customer: presentCustomer(customer, context), address, change: `address.${action}` }).item;
+}
+
+/** The customer with its addresses, one of them (404 when it has none of that id), and the seller, read at once. */
+async function readForAddressChange(tenant: Tenant, customerId: number, addressId: number) {
+  const [{ customer, addresses }, seller] = await Promise.all([repo.readCustomerWithAddresses(tenant, customerId, true), sellerOf(tenant)]);
+  const address = addresses.find((candidate) => candidate.id === addressId);
+  if (!address) throw new NotFoundError('address', addressId);
+  return { customer, addresses, address, seller };
 }
 
 export async function listAddresses(tenant: Tenant, customerId: number): Promise<Address[]> {
@@ -184,7 +286,13 @@ export async function getAddress(tenant: Tenant, customerId: number, addressId: 
 }
 
 export async function createAddress(tenant: Tenant, customerId: number, input: AddressCreate): Promise<Address> {
-  const customer = await repo.requireCustomer(tenant, customerId);
+  // The first attempt writes on this read; a retry reads the customer again.
+  let read: Promise<{ customer: CustomerRecord; addresses: AddressRecord[] }> | undefined = repo.readCustomerWithAddresses(
+    tenant,
+    customerId,
+    true,
+  );
+  const [{ customer }, seller] = await Promise.all([read, sellerOf(tenant)]);
   if (customer.address_count >= repo.MAX_ADDRESSES_PER_CUSTOMER) throw repo.tooManyAddresses();
   const id = await nextId(tenant, 'address');
   const now = new Date().toISOString();
@@ -201,21 +309,23 @@ export async function createAddress(tenant: Tenant, customerId: number, input: A
     updated_at: now,
   };
   return withRetry(async () => {
-    const current = await repo.requireCustomer(tenant, customerId);
+    const { customer: current, addresses } = await (read ?? repo.readCustomerWithAddresses(tenant, customerId, true));
+    read = undefined;
     if (current.address_count >= repo.MAX_ADDRESSES_PER_CUSTOMER) throw repo.tooManyAddresses();
     // The first address of a type becomes its default unless the caller says otherwise.
     const change: repo.DefaultChange =
       is_default === true ? 'set' : is_default === undefined && current[defaultPointer(address.type)] === null ? 'set-if-none' : 'keep';
     const after: CustomerRecord = { ...current, updated_at: now, ...(change === 'keep' ? {} : { [defaultPointer(address.type)]: id }) };
     const presented = presentAddress(address, after);
-    await repo.insertAddress(tenant, address, change, addressEvent(tenant, after, presented, 'created'));
+    const context = { sellerCountry: seller.country, billingCountry: billingCountryOf(after, [...addresses, address]) };
+    await repo.insertAddress(tenant, address, change, addressEvent(tenant, after, context, presented, 'created'));
     return presented;
   });
 }
 
 export async function updateAddress(tenant: Tenant, customerId: number, addressId: number, changes: AddressUpdate): Promise<Address> {
   return withRetry(async () => {
-    const { customer, address: existing } = await repo.readCustomerAndAddress(tenant, customerId, addressId);
+    const { customer, addresses, address: existing, seller } = await readForAddressChange(tenant, customerId, addressId);
     const { is_default, ...fields } = changes;
     const address: AddressRecord = { ...existing, updated_at: new Date().toISOString() };
     for (const [field, value] of Object.entries(fields)) {
@@ -223,14 +333,16 @@ export async function updateAddress(tenant: Tenant, customerId: number, addressI
     }
     const after = withDefaults(customer, address, is_default, existing.type);
     const presented = presentAddress(address, after);
-    await repo.saveAddress(tenant, customer, after, address, addressEvent(tenant, after, presented, 'updated'));
+    const others = addresses.filter((other) => other.id !== addressId);
+    const context = { sellerCountry: seller.country, billingCountry: billingCountryOf(after, [...others, address]) };
+    await repo.saveAddress(tenant, customer, after, address, addressEvent(tenant, after, context, presented, 'updated'));
     return presented;
   });
 }
 
 export async function deleteAddress(tenant: Tenant, customerId: number, addressId: number): Promise<{ id: number; deleted: true }> {
   return withRetry(async () => {
-    const { customer, address } = await repo.readCustomerAndAddress(tenant, customerId, addressId);
+    const { customer, addresses, address, seller } = await readForAddressChange(tenant, customerId, addressId);
     const wasDefault = customer[defaultPointer(address.type)] === address.id;
     const after: CustomerRecord = {
       ...customer,
@@ -242,7 +354,13 @@ export async function deleteAddress(tenant: Tenant, customerId: number, addressI
       customer,
       after,
       address,
-      addressEvent(tenant, after, storedAddress.view({ ...address, is_default: wasDefault }), 'deleted'),
+      addressEvent(
+        tenant,
+        after,
+        { sellerCountry: seller.country, billingCountry: billingCountryOf(after, addresses) },
+        storedAddress.view({ ...address, is_default: wasDefault }),
+        'deleted',
+      ),
     );
     return { id: addressId, deleted: true as const };
   });

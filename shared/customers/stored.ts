@@ -9,8 +9,25 @@ import { createdSortKey, nameSortKey, tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { postalAddressShape } from '#shared/schemas/address';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
+import { TAX_TREATMENTS } from '#shared/tax/treatment';
 
 export const ADDRESS_TYPES = ['billing', 'shipping'] as const;
+
+/** The VIES answer for the customer's VAT ID (shared/tax/vies.ts), as stored when it was asked. */
+const vatValidation = /* @__PURE__ */ (() =>
+  c.object(
+    {
+      status: field(c.enumOf(['valid', 'invalid', 'unavailable'] as const)).describe('`unavailable`: VIES gave no answer'),
+      country: field(c.string).describe('The VAT ID prefix'),
+      number: field(c.string).describe('The VAT ID asked for'),
+      name: field(c.nullable(c.string)).describe("The trader's name"),
+      address: field(c.nullable(c.string)).describe("The trader's address"),
+      checked_at: field(c.timestamp).describe('When VIES answered'),
+      consultation_number: field(c.nullable(c.string)).describe("VIES's proof of the check"),
+      unavailable_reason: field(c.nullable(c.string)).describe('Why unavailable'),
+    },
+    { id: 'VatValidation' },
+  ))();
 
 export const storedCustomer = /* @__PURE__ */ (() =>
   entity({
@@ -19,7 +36,12 @@ export const storedCustomer = /* @__PURE__ */ (() =>
     email: field(c.string),
     phone: field(c.nullable(c.string)),
     company: field(c.nullable(c.string)),
-    vat_id: field(c.nullable(c.string)),
+    vat_id: field(c.nullable(c.string)).describe('EU VAT ID, checked with VIES'),
+    vat_validation: field(c.nullable(vatValidation)).describe("VIES's answer for vat_id when last checked"),
+    tax_treatment_override: field(c.nullable(c.enumOf(TAX_TREATMENTS))).describe("The shop's choice (audited)"),
+    /** Derived (never stored): the service sets them before the view (tax-profile.ts). */
+    tax_treatment: field(c.enumOf(TAX_TREATMENTS)).derived().describe('The override, else derived'),
+    tax_treatment_warning: field(c.nullable(c.string)).derived().describe('Why the treatment may be wrong'),
     notes: field(c.nullable(c.string)),
     /**
      * Made by a guest checkout (a storefront's publishable key): the name and email the guest gave,

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { AuditChange, RecordChange } from '#shared/audit/stored';
 import type { Principal } from '#shared/auth/principal';
 import type { RouteDefinition } from '#shared/routes';
 
@@ -17,6 +18,8 @@ export interface Invocation {
   admission?: Promise<void>;
   /** Set once the audit record is out: a request is recorded once, whoever answers it (the handler or the deadline). */
   audited?: boolean;
+  /** The audited field changes the work made (old and new values), for the audit record. */
+  changes?: AuditChange[];
 }
 
 /** The admission's refusal, if any, once it has settled. */
@@ -47,3 +50,10 @@ export function invocationOf(event: APIGatewayProxyEvent): Invocation {
 }
 
 export const maybeInvocationOf = (event: APIGatewayProxyEvent): Invocation | undefined => invocations.get(event);
+
+/** What a handler passes a domain function that audits a change: each change joins this call's audit record. */
+export const changeRecorder =
+  (event: APIGatewayProxyEvent): RecordChange =>
+  (change) => {
+    (invocationOf(event).changes ??= []).push(change);
+  };

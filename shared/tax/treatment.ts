@@ -23,7 +23,7 @@ export type TaxTreatment = (typeof TAX_TREATMENTS)[number];
  * Ireland's goods trade follows EU VAT rules but shares GB's ISO code, so a GB billing address is
  * an export; a shop selling to Northern Ireland overrides the treatment.
  */
-export const EU_MEMBER_STATES: ReadonlySet<string> = new Set([
+export const EU_MEMBER_STATES: ReadonlySet<string> = /* @__PURE__ */ new Set([
   'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT',
   'RO', 'SE', 'SI', 'SK',
 ]); // prettier-ignore

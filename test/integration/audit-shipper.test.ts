@@ -21,6 +21,7 @@ const record = (requestId: string) => ({
   source_ip: '203.0.113.9',
   user_agent: 'test',
   duration_ms: 3,
+  changes: [],
 });
 
 const line = (requestId: string) => JSON.stringify({ audit: { account_id: tenant.accountId, mode: tenant.mode, ...record(requestId) } });

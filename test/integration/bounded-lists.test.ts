@@ -50,6 +50,7 @@ function record(index: number): AuditRecord {
     source_ip: '203.0.113.7',
     user_agent: 'bulk',
     duration_ms: 12,
+    changes: [],
   };
 }
 

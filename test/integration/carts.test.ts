@@ -277,7 +277,7 @@ describe('carts', () => {
     const vera = (
       await call('POST', '/v1/customers', {
         key: shop.secret,
-        body: { name: 'Vera Bestand', email, company: 'Vera GmbH', phone: '+49 30 555', vat_id: 'DE123456789', notes: 'VIP, pays late' },
+        body: { name: 'Vera Bestand', email, company: 'Vera GmbH', phone: '+49 30 555', vat_id: 'DE136695976', notes: 'VIP, pays late' },
       })
     ).body.data;
     await call('POST', `/v1/customers/${vera.id}/addresses`, {

@@ -35,7 +35,7 @@ describe('registration with a mailed code', () => {
         email,
         phone: '+49 30 555',
         company: 'Victim GmbH',
-        vat_id: 'DE123456789',
+        vat_id: 'DE136695976',
         notes: 'Pays late; owes 200 EUR',
       },
     });
@@ -174,7 +174,7 @@ describe("a customer's own view", () => {
     const email = uniqueEmail('notes');
     const made = await call('POST', '/v1/customers', {
       key: secret,
-      body: { name: 'Noted', email, vat_id: 'DE999999999', notes: 'Internal: difficult customer' },
+      body: { name: 'Noted', email, vat_id: 'DE136695976', notes: 'Internal: difficult customer' },
     });
     expect(made.status).toBe(201);
     // A login given the way a confirmed registration gives it.
@@ -193,7 +193,7 @@ describe("a customer's own view", () => {
       expect(Object.keys(view).sort(), what).toEqual(OWN_FIELDS);
       expect(JSON.stringify(view), what).not.toContain('difficult');
     }
-    expect(me.body.data).toMatchObject({ vat_id: 'DE999999999', email });
+    expect(me.body.data).toMatchObject({ vat_id: 'DE136695976', email });
     // The shop still has its notes.
     expect((await call('GET', `/v1/customers/${made.body.data.id}`, { key: secret })).body.data.notes).toBe('Internal: difficult customer');
   });

@@ -34,7 +34,7 @@ describe('invoices', () => {
   beforeAll(async () => {
     own = await freshShop('Invoice Shop');
     await enableInvoicing(own.accountId);
-    customer = await newCustomer(own.secretTest, { name: 'Zofia Łódź-Müller', company: 'Ørsted Print ApS', vat_id: 'DK12345678' });
+    customer = await newCustomer(own.secretTest, { name: 'Zofia Łódź-Müller', company: 'Ørsted Print ApS', vat_id: 'DK13585628' });
     // 1.00 per piece and a setup fee of 15.00: the fee becomes an invoice line of its own.
     product = await newProduct(own.secretTest, { name: 'Poster A2', setup_fee: 15 });
   });
@@ -82,7 +82,7 @@ describe('invoices', () => {
         currency: 'EUR',
         tax_rate: 19,
         tax_breakdown: [{ tax_rate: 19, taxable_amount: order.subtotal + order.shipping, tax: order.tax }],
-        customer: { id: customer.id, name: 'Zofia Łódź-Müller', email: customer.email, company: 'Ørsted Print ApS', vat_id: 'DK12345678' },
+        customer: { id: customer.id, name: 'Zofia Łódź-Müller', email: customer.email, company: 'Ørsted Print ApS', vat_id: 'DK13585628' },
         seller: { legal_name: sellerCompany().legal_name, vat_id: 'DE123456789', iban: 'DE89370400440532013000', payment_terms_days: 14 },
         notes: 'Danke!',
         payments: [],

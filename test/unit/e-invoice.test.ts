@@ -236,6 +236,15 @@ describe.each([
   });
 });
 
+describe('CII line charges', () => {
+  it('writes a line charge amount without currencyID, which CII forbids there (CII-DT-031)', async () => {
+    const file = writeScratch(`e-invoice-${++counter}.cii.xml`, await renderEInvoiceXml(shortInvoice(), 'cii'));
+    const amounts =
+      "//*[local-name()='SpecifiedLineTradeSettlement']/*[local-name()='SpecifiedTradeAllowanceCharge']/*[local-name()='ActualAmount']";
+    expect(xpathNumbers(file, [`count(${amounts})`, `count(${amounts}[@currencyID])`])).toEqual([1, 0]);
+  });
+});
+
 describe('Factur-X hybrid', () => {
   it('is a PDF/A-3 in the XRECHNUNG profile, the visual invoice with the CII XML attached', async () => {
     const doc = shortInvoice({ test_mode: true });

@@ -68,6 +68,7 @@ function audit(event: APIGatewayProxyEvent, invocation: Invocation, status: numb
       keyPrefix: customerId ? null : principal.keyPrefix || null,
       customerId: customerId ?? null,
       route: invocation.route.id,
+      changes: invocation.changes ?? [],
     };
     emitAudit({ accountId: principal.accountId, mode: principal.mode }, auditRecordOf(event, { ...call, status, durationMs }));
   }

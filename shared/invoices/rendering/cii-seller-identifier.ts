@@ -10,6 +10,7 @@
  * which puts it first in the seller party, where the CII schema wants `ram:ID`.
  */
 import type { Invoice as EInvoice } from '@e-invoice-eu/core';
+import { withoutLineChargeCurrency } from './cii-line-charges';
 import { replaceLibraryStep } from './library-steps';
 
 type CiiNode = Record<string, unknown>;
@@ -43,7 +44,7 @@ export function withSellerIdentifier(cii: CiiNode, id: string): void {
   agreement['ram:SellerTradeParty'] = { 'ram:ID': id, ...seller };
 }
 
-/** Wraps the library's CII step (see above; library-steps.ts). */
+/** Wraps the library's CII step (see above; library-steps.ts), with the line-charge repair of cii-line-charges.ts. */
 export function installCiiSellerIdentifier(ciiFormat: string): void {
   replaceLibraryStep<CiiStep, 'generate'>(
     ciiFormat,
@@ -51,14 +52,13 @@ export function installCiiSellerIdentifier(ciiFormat: string): void {
     (generate) =>
       function (this: CiiStep, invoice, options) {
         const id = sellerIdentifierOf(invoice);
-        if (id !== undefined) {
-          // This formatter instance serves this one call (the library makes one per generate).
-          const postProcess = this.postProcess;
-          this.postProcess = (cii) => {
-            postProcess.call(this, cii);
-            withSellerIdentifier(cii, id);
-          };
-        }
+        // This formatter instance serves this one call (the library makes one per generate).
+        const postProcess = this.postProcess;
+        this.postProcess = (cii) => {
+          postProcess.call(this, cii);
+          if (id !== undefined) withSellerIdentifier(cii, id);
+          withoutLineChargeCurrency(cii);
+        };
         return generate.call(this, invoice, options);
       },
   );
