@@ -178,6 +178,24 @@ async function draftFromItems(tenant: Tenant, input: InvoiceCreateInput, account
 }
 
 /**
+ * The VAT IDs an e-invoice of these categories must carry: a reverse charge both the seller's and
+ * the buyer's (EN 16931 BR-AE-02), an export the seller's (BR-G-02). A 422 before any number is
+ * taken, rather than a document that cannot be rendered.
+ */
+function assertVatIds(draft: Draft, sellerVatId: string | null): void {
+  const categories = new Set([...draft.items.map((line) => line.tax_category), draft.shipping.tax_category]);
+  const problems = [
+    ...((categories.has('reverse_charge') || categories.has('export')) && !sellerVatId
+      ? [{ field: 'company.vat_id', message: "a reverse-charge or export invoice needs the seller's VAT ID (PUT /v1/account)" }]
+      : []),
+    ...(categories.has('reverse_charge') && !draft.customerVatId
+      ? [{ field: 'customer.vat_id', message: "a reverse-charge invoice needs the customer's VAT ID" }]
+      : []),
+  ];
+  if (problems.length) throw new ValidationError('The invoice cannot be issued', problems);
+}
+
+/**
  * `POST /v1/invoices`. 422 without the seller's mandatory details; 404 for an unknown order or
  * customer; 409 for an order that is pending, cancelled or already invoiced. The number, the
  * invoice, its list entries, the order's mark and `invoice.created` are one transaction.
@@ -203,6 +221,7 @@ export async function createInvoice(tenant: Tenant, input: InvoiceCreateInput, n
   const issuedAt = now.toISOString();
   const issueDate = today(now);
   const { company } = seller;
+  assertVatIds(draft, seller.seller.vat_id);
   const totals = invoiceTotals(draft.items, draft.shipping);
   const rates = new Set([...draft.items.map((line) => line.tax_rate), ...(draft.shipping.amount > 0 ? [draft.shipping.tax_rate] : [])]);
   const base: Omit<InvoiceRecord, 'invoice_number'> = {

@@ -44,7 +44,12 @@ export function saleTreatment(input: {
   return deriveTaxTreatment({
     sellerCountry: input.sellerCountry ?? '',
     billingCountry: input.billingCountry,
-    vat: profile.vat_validation ? { status: profile.vat_validation.status, country: profile.vat_validation.country } : null,
+    // A VAT ID stored without a VIES answer (set before VAT IDs were checked) counts as unavailable, as the customer shows it.
+    vat: profile.vat_validation
+      ? { status: profile.vat_validation.status, country: profile.vat_validation.country }
+      : profile.vat_id
+        ? { status: 'unavailable', country: profile.vat_id.slice(0, 2) }
+        : null,
     override: profile.tax_treatment_override,
   });
 }

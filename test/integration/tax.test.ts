@@ -278,6 +278,43 @@ describe("an order's tax treatment and breakdown, and its invoice", () => {
     });
   });
 
+  it('charges a French business with a VAT ID valid in VIES nothing under the reverse charge, both VAT IDs and the check on its invoice', async () => {
+    const customer = await newCustomer(shop.secretTest, { company: 'Imprimerie Lyon SARL', vat_id: 'FR40303265045' });
+    const created = await order(customer.id, 'FR');
+    expect(created).toMatchObject({
+      tax_treatment: 'eu_reverse_charge',
+      tax_treatment_warning: null,
+      shipping_tax_category: 'reverse_charge',
+      shipping_tax_rate: 0,
+      taxes: [{ category: 'reverse_charge', rate: 0, taxable_amount: 357.4, tax_amount: 0 }],
+      tax: 0,
+      total: 357.4,
+    });
+    await putOrder(shop.secretTest, created.id, { status: 'confirmed' });
+    const invoice = await invoiceOrder(shop.secretTest, created.id);
+    expect(invoice).toMatchObject({
+      tax_treatment: 'eu_reverse_charge',
+      customer_vat_id: 'FR40303265045',
+      vat_validation: { status: 'valid', country: 'FR', number: 'FR40303265045' },
+      seller: { vat_id: 'DE123456789' },
+      taxes: [{ category: 'reverse_charge', rate: 0, taxable_amount: 357.4, tax_amount: 0 }],
+      total: 357.4,
+    });
+    // The VIES check the reverse charge relied on, copied as the customer holds it.
+    const stored = (await call('GET', `/v1/customers/${customer.id}`, { key: shop.secretTest })).body.data;
+    expect(invoice.vat_validation).toEqual(stored.vat_validation);
+    for (const syntax of ['cii', 'ubl'] as const) {
+      const xml = await (await download(shop.secretTest, `/v1/invoices/${invoice.id}/xml?syntax=${syntax}`)).text();
+      // BR-AE-02: the seller's and the buyer's VAT ID; BR-AE-10: the VATEX code; the legal note.
+      expect(xml, syntax).toContain('DE123456789');
+      expect(xml, syntax).toContain('FR40303265045');
+      expect(xml, syntax).toContain('VATEX-EU-AE');
+      expect(xml, syntax).toContain(TAX_NOTES.reverse_charge.text);
+    }
+    const pdf = await download(shop.secretTest, `/v1/invoices/${invoice.id}/pdf?format=url`);
+    expect(pdf.status).toBe(200);
+  });
+
   it('takes a manual line of its own category, and refuses an exempt one without its reason', async () => {
     const customer = await newCustomer(shop.secretTest);
     const created = await newOrder(shop.secretTest, {

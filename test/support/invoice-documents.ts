@@ -166,3 +166,54 @@ export function longInvoice(options: Options = {}): InvoiceDocument {
   });
   return invoiceDocument(lines, { shipping: 1490, invoice_number: 'INV-2025-000120', ...options });
 }
+
+const foreignBuyer = (country: string, vatId: string | null) => ({
+  name: 'Käufer',
+  company: 'Ausland Druck',
+  vat_id: vatId,
+  buyer_reference: null,
+  address: {
+    name: 'Käufer',
+    company: 'Ausland Druck',
+    line1: 'Hauptplatz 1',
+    line2: null,
+    postal_code: '1010',
+    city: 'Wien',
+    region: null,
+    country,
+  },
+});
+
+/** A sale to a business in another member state with a VAT ID VIES confirmed: every line and the shipping reverse charge (AE). */
+export function reverseChargeInvoice(options: Options = {}): InvoiceDocument {
+  return invoiceDocument(
+    [
+      line(1, 'Broschüren A5, 32 Seiten', 200, 415, 0, 0, 'reverse_charge', null),
+      line(2, 'Flyer A6', 1000, 4, 0, 1500, 'reverse_charge', null),
+    ],
+    { shipping: 990, shipping_tax_rate: 0, shipping_tax_category: 'reverse_charge', buyer: foreignBuyer('AT', 'ATU10000005'), ...options },
+  );
+}
+
+/** A sale to a buyer outside the EU: every line and the shipping an export (G). */
+export function exportInvoice(options: Options = {}): InvoiceDocument {
+  return invoiceDocument([line(1, 'Plakate A1', 50, 349, 0, 0, 'export', null)], {
+    shipping: 2500,
+    shipping_tax_rate: 0,
+    shipping_tax_category: 'export',
+    buyer: foreignBuyer('CH', null),
+    ...options,
+  });
+}
+
+/** A domestic sale with a zero-rated line (Z) and an exempt one with the shop's own reason (E) beside standard lines (S). */
+export function zeroAndExemptInvoice(options: Options = {}): InvoiceDocument {
+  return invoiceDocument(
+    [
+      line(1, 'Flyer A6', 1000, 4, 19),
+      line(2, 'Druck für Hilfslieferung (nullsatzig)', 1, 5000, 0, 0, 'zero', null),
+      line(3, 'Schulungskurs Druckvorstufe', 1, 12000, 0, 0, 'exempt', 'Steuerfrei nach § 4 Nr. 21 UStG'),
+    ],
+    { shipping: 490, ...options },
+  );
+}
