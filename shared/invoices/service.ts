@@ -36,7 +36,7 @@ import { shippingTaxOf, type ShippingTax } from '#shared/orders/lines';
 import { vatValidationOf, type VatValidationRecord } from '#shared/tax/fields';
 import type { CustomerTaxProfile } from '#shared/tax/profile';
 import { lineTax, saleTreatment, type SaleTaxSettings } from '#shared/tax/sale';
-import { exemptionProblems } from '#shared/tax/schema';
+import { exemptionProblems } from '#shared/tax/exemption';
 import type { TaxTreatmentDecision } from '#shared/tax/treatment';
 import { invoiceTotals, lineAmount, lineAmountProblems } from './totals';
 

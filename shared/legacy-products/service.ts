@@ -13,7 +13,7 @@ import { fromMinor } from '#shared/money';
 import { getAccount } from '#shared/accounts/repository';
 import { accountTaxSettings } from '#shared/accounts/tax';
 import { DOMESTIC, lineTax, saleTaxes } from '#shared/tax/sale';
-import { exemptionProblems } from '#shared/tax/schema';
+import { exemptionProblems } from '#shared/tax/exemption';
 import { taxEntryView } from '#shared/tax/view';
 import { needsPlaceholder, resolveImages } from './images';
 import { cellProblems, missingCellProblem } from './lookup';

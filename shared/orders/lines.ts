@@ -14,7 +14,7 @@
 import type { ErrorDetail } from '#shared/errors';
 import { MAX_TOTAL_MINOR } from '#shared/money';
 import { priceProduct, resolveOptions } from '#shared/pricing/product-price';
-import { exemptionProblems } from '#shared/tax/schema';
+import { exemptionProblems } from '#shared/tax/exemption';
 import {
   ratesFromLegacyTaxRate,
   type AppliedTaxCategory,

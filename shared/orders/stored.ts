@@ -58,12 +58,9 @@ export const orderLine = /* @__PURE__ */ (() =>
         "Copies of the line's files as they were when ordered (their preflight: GET /v1/orders/{id}/files)",
       ),
       total: field(c.money).describe('quantity × unit_price + setup_fee'),
-      tax_category: field(appliedTaxCategoryCodec).describe(
-        "As charged: the line's (or its product's) category, or reverse_charge / export under the sale's tax treatment",
-        'standard',
-      ),
+      tax_category: field(appliedTaxCategoryCodec).describe('As charged', 'standard'),
       tax_rate: field(c.number).describe('Percent', 19),
-      tax_exemption_reason: field(c.nullable(c.string)).describe('Why it is exempt (tax_category exempt only)'),
+      tax_exemption_reason: field(c.nullable(c.string)),
     },
     { id: 'OrderLine' },
   ))();
@@ -81,17 +78,13 @@ export const orderAddress = /* @__PURE__ */ (() =>
  * recomputed when its lines or shipping change.
  */
 export const saleTaxFields = () => ({
-  tax_rate: field(c.number).fixed().describe("The account's standard rate when it was priced (each line has its own)", 19),
+  tax_rate: field(c.number).fixed().describe('The standard rate', 19),
   tax_rates: field(c.nullable(taxRatesCodec)).fixed().internal(),
-  tax_treatment: field(taxTreatmentCodec)
-    .fixed()
-    .describe('domestic, eu_reverse_charge, export or eu_consumer: derived when it was priced (docs/pricing.md)', 'domestic'),
-  tax_treatment_warning: field(c.nullable(c.string))
-    .fixed()
-    .describe('Why the derived treatment may be wrong (VIES unavailable…); null when sure'),
-  shipping_tax_category: field(appliedTaxCategoryCodec).fixed().describe('The category shipping is charged as', 'standard'),
-  shipping_tax_rate: field(c.number).fixed().describe('Percent', 19),
-  taxes: field(taxesCodec).describe('The breakdown per category and rate, shipping included; tax = Σ tax_amount'),
+  tax_treatment: field(taxTreatmentCodec).fixed(),
+  tax_treatment_warning: field(c.nullable(c.string)).fixed(),
+  shipping_tax_category: field(appliedTaxCategoryCodec).fixed(),
+  shipping_tax_rate: field(c.number).fixed(),
+  taxes: field(taxesCodec).describe('tax = Σ tax_amount'),
   tax: field(c.money),
   shipping: field(c.money),
   total: field(c.money).describe('subtotal + shipping + tax'),

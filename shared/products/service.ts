@@ -13,7 +13,7 @@ import { cursorEntry } from '#shared/schemas/pagination';
 import { fromMinor } from '#shared/money';
 import type { AppliedTaxCategory } from '#shared/tax/categories';
 import { DOMESTIC, lineTax, saleTaxes } from '#shared/tax/sale';
-import { exemptionProblems } from '#shared/tax/schema';
+import { exemptionProblems } from '#shared/tax/exemption';
 import { taxEntryView } from '#shared/tax/view';
 import { priceProduct, type PriceQuote, type PricingOption } from '#shared/pricing/product-price';
 import type { ProductFilter } from './repository';

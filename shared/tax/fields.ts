@@ -20,10 +20,10 @@ export const taxTreatmentCodec = /* @__PURE__ */ (() => c.withDefault(c.enumOf(T
 export const taxBreakdownEntryCodec = /* @__PURE__ */ (() =>
   c.object(
     {
-      category: field(c.enumOf(APPLIED_TAX_CATEGORIES)).describe('The applied tax category', 'standard'),
+      category: field(c.enumOf(APPLIED_TAX_CATEGORIES)),
       rate: field(c.number).describe('Percent', 19),
       taxable_amount: field(c.money).describe('Net amount of the lines (and shipping) of this category and rate'),
-      tax_amount: field(c.money).describe('taxable_amount × rate / 100, rounded half-up once per group'),
+      tax_amount: field(c.money).describe('Rounded once per group'),
     },
     { id: 'TaxBreakdownEntry' },
   ))();
@@ -34,10 +34,10 @@ export const taxesCodec = /* @__PURE__ */ (() => c.list(taxBreakdownEntryCodec))
 export const taxRatesCodec: Codec<TaxRates> = /* @__PURE__ */ (() =>
   c.object(
     {
-      standard: field(c.number).describe('Percent', 19),
-      reduced: field(c.number).describe('Percent', 7),
-      zero: field(c.number).describe('Always 0', 0),
-      exempt: field(c.number).describe('Always 0', 0),
+      standard: field(c.number),
+      reduced: field(c.number),
+      zero: field(c.number),
+      exempt: field(c.number),
     },
     { id: 'TaxRates' },
   ))() as never;

@@ -4,30 +4,23 @@
  * answer shows.
  */
 import * as z from 'zod';
-import type { ErrorDetail } from '#shared/errors';
 import { lineText } from '#shared/schemas/common';
 import { codecSchema } from '#shared/schemas/response';
-import { APPLIED_TAX_CATEGORIES, TAX_CATEGORIES, type TaxCategory } from './categories';
+import { APPLIED_TAX_CATEGORIES, TAX_CATEGORIES } from './categories';
 import { taxBreakdownEntryCodec } from './fields';
 
 export const MAX_EXEMPTION_REASON = 120;
 
-export const taxCategoryInput = /* @__PURE__ */ z
-  .enum(TAX_CATEGORIES)
-  .meta({
-    description: 'standard, reduced (7 % in Germany: books, brochures), zero or exempt (then tax_exemption_reason)',
-    example: 'standard',
-  });
+export const taxCategoryInput = /* @__PURE__ */ z.enum(TAX_CATEGORIES).meta({
+  description: 'standard, reduced (7 % in Germany: books, brochures), zero or exempt (then tax_exemption_reason)',
+  example: 'standard',
+});
 
 export const taxExemptionReasonInput = /* @__PURE__ */ (() =>
-  lineText(MAX_EXEMPTION_REASON)
-    .min(1, 'must not be empty')
-    .nullable()
-    .optional()
-    .meta({
-      description: 'Why the supply is exempt (printed, and the e-invoice BT-120); required with tax_category exempt',
-      example: 'Exempt under §4 Nr. 14 UStG',
-    }))();
+  lineText(MAX_EXEMPTION_REASON).min(1, 'must not be empty').nullable().optional().meta({
+    description: 'Why the supply is exempt (printed, and the e-invoice BT-120); required with tax_category exempt',
+    example: 'Exempt under §4 Nr. 14 UStG',
+  }))();
 
 /** Percent with at most 2 decimals, 0 to 100. */
 export const taxRateInput = /* @__PURE__ */ z
@@ -37,26 +30,13 @@ export const taxRateInput = /* @__PURE__ */ z
   .refine((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, 'must have at most 2 decimals')
   .meta({ description: 'Percent', example: 19 });
 
-export const appliedTaxCategoryOutput = /* @__PURE__ */ z
-  .enum(APPLIED_TAX_CATEGORIES)
-  .meta({
-    description: "The line's category as charged: its own, or reverse_charge / export under the sale's tax treatment",
-    example: 'standard',
-  });
+export const appliedTaxCategoryOutput = /* @__PURE__ */ z.enum(APPLIED_TAX_CATEGORIES).meta({
+  description: "The line's category as charged: its own, or reverse_charge / export under the sale's tax treatment",
+  example: 'standard',
+});
 
 /** The breakdown an answer shows: one entry per applied category and rate, shipping included. */
 export const TaxesSchema = /* @__PURE__ */ (() =>
   z
     .array(codecSchema(taxBreakdownEntryCodec))
     .meta({ description: 'One entry per category and rate, highest rate first; tax = Σ tax_amount' }))();
-
-/** With tax_category exempt a reason is required; any other category takes none. */
-export function exemptionProblems(value: { tax_category: TaxCategory; tax_exemption_reason: string | null }, prefix = ''): ErrorDetail[] {
-  if (value.tax_category === 'exempt' && !value.tax_exemption_reason) {
-    return [{ field: `${prefix}tax_exemption_reason`, message: 'is required when tax_category is exempt' }];
-  }
-  if (value.tax_category !== 'exempt' && value.tax_exemption_reason) {
-    return [{ field: `${prefix}tax_exemption_reason`, message: 'is only for tax_category exempt' }];
-  }
-  return [];
-}
