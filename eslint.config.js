@@ -133,6 +133,8 @@ export default tseslint.config(
       'coverage/',
       'admin/dist/',
       'openapi.json',
+      // The SDK's generated client (`npm run sdk`), not committed.
+      'sdk/src/generated/',
       'bench/out/',
       'docs/screenshots/',
     ],

@@ -27,7 +27,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          // The SDK's own tests (sdk/test) run with the unit files: pure, over a fake fetch.
+          include: ['test/unit/**/*.test.ts', 'sdk/test/**/*.test.ts'],
           env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 },

@@ -2,7 +2,8 @@
  * `npm run bench`: builds every handler exactly as CDK bundles it and measures bundle sizes,
  * cold import, warm latency against DynamoDB Local (with the floor), DynamoDB calls per route
  * (over the integration tests), the preflight of a 50-page PDF and multipart upload throughput
- * through the local gateway, and the webhook pipeline; prints one report and writes
+ * through the local gateway, invoice numbering under a burst (bench/numbering.ts; alone:
+ * `npx tsx bench/numbering-main.ts`), and the webhook pipeline; prints one report and writes
  * bench/results.json. Timing figures are printed here only, never asserted in tests.
  *   npm run bench -- --skip-calls     (skip the integration run that counts DynamoDB calls)
  *   npm run bench -- --skip-webhooks
@@ -149,6 +150,18 @@ try {
     ]) +
       `\nPDF ${kib(files.preflight.pdfBytes)} KiB, preflight ${files.preflight.status}; upload ${kib(files.multipartUpload.fileBytes)} KiB: ` +
       `${files.multipartUpload.mbPerSecondAtP50} MB/s at the p50`,
+  );
+  const { benchNumbering } = await import('./numbering');
+  const numbering = await benchNumbering();
+  results.invoiceNumbering = numbering;
+  section(
+    `Invoice numbering (createInvoice in-process, ${numbering.bursts} bursts of ${numbering.burstSize} concurrent creates for one tenant; gap-free numbers in turn; DynamoDB Local)`,
+    table([
+      ['measure', 'p50', 'p90', 'p99', 'n'],
+      ['create in a burst, ms from the burst start', ...Object.values(numbering.burstLatencyMs)],
+      ['create alone, ms', ...Object.values(numbering.aloneMs)],
+      ['raw TransactWriteItems (5 items), ms', ...Object.values(numbering.transactionMs)],
+    ]) + `\n${numbering.createsPerSecond} invoice creates per second per tenant (median burst); ${numbering.failures} failed`,
   );
 } finally {
   await shipping.stop();

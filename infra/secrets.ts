@@ -52,6 +52,7 @@ export const routeSecretUses: Readonly<Record<string, SecretUse>> = {
   'shipments.label': { seals: [], opens: ['carrier-credentials'] },
   'shipments.tracking': { seals: [], opens: ['carrier-credentials'] },
   'shipments.cancel': { seals: [], opens: ['carrier-credentials'] },
+  'shipments.returnLabel': { seals: [], opens: ['carrier-credentials'] },
   'carriers.sendcloudWebhook': { seals: [], opens: ['carrier-callback-secret'] },
 };
 

@@ -142,11 +142,16 @@ export class MailNotSentError extends DomainError {
 }
 
 /**
- * The stage lacks something only its operator can make (the customer-token signing keys, made by
- * the accounts CLI): 503 — nothing was done, and the message says which step is missing.
+ * 503, nothing was done: the stage lacks something only its operator can make (the customer-token
+ * signing keys, made by the accounts CLI; the message says which step is missing), or — with
+ * `retryAfterSeconds`, answered as Retry-After — a passing condition: a gap-free number's queue
+ * too long to wait through (shared/db/gap-free.ts).
  */
 export class ServiceUnavailableError extends DomainError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super('service_unavailable', message);
   }
 }

@@ -297,6 +297,18 @@ export const shipmentsLabel = route('shipments.label', 'GET /v1/shipments/{id}/l
   timeoutSeconds: 29,
   documents: true,
 });
+// Rendered once with the document renderer and kept in the documents bucket, like the invoice PDF.
+export const shipmentsDeliveryNote = route(
+  'shipments.deliveryNote',
+  'GET /v1/shipments/{id}/delivery-note',
+  'Shipments',
+  ['shipments:read'],
+  {
+    summary: "The shipment's delivery note as PDF (the shop's own, unbranded), or a presigned URL to it",
+    timeoutSeconds: 29,
+    documents: true,
+  },
+);
 export const shipmentsTracking = route('shipments.tracking', 'GET /v1/shipments/{id}/tracking', 'Shipments', ['shipments:read'], {
   summary: 'Tracking events (refreshed from the carrier when a few minutes old)',
   timeoutSeconds: 29,
@@ -306,6 +318,17 @@ export const shipmentsCancel = route('shipments.cancel', 'POST /v1/shipments/{id
   summary: 'Cancel a shipment before pickup (at the carrier)',
   timeoutSeconds: 29,
 });
+// The carrier makes the return label (Sendcloud: within a 20 s deadline).
+export const shipmentsReturnLabel = route(
+  'shipments.returnLabel',
+  'POST /v1/shipments/{id}/return-label',
+  'Shipments',
+  ['shipments:write'],
+  {
+    summary: 'Create a return label for a shipment at its carrier (test mode: the sandbox carrier)',
+    timeoutSeconds: 29,
+  },
+);
 export const shipmentsSimulate = route('shipments.simulate', 'POST /v1/shipments/{id}/simulate', 'Shipments', ['shipments:write'], {
   summary: 'Test mode: move a sandbox shipment as a carrier callback would',
 });

@@ -41,7 +41,10 @@ export async function reserveIds(tenant: Tenant, name: SequenceName, count: numb
 }
 
 /**
- * Gap-free numbers (invoices, quotes): a number is taken only by the transaction that writes its
+ * Gap-free numbers by optimistic race, kept for writers not yet moved to the turns of gap-free.ts
+ * (`commitInTurn`, which invoices and quotes use: under a burst, racing writers retry round after
+ * round; queued ones commit one after the other). Both keep to the same item and condition, so the
+ * two may run side by side during a deploy. A number is taken only by the transaction that writes its
  * document. `lastGapFree` reads the counter (strongly consistent); `takeGapFree` — a part of that
  * transaction — moves it from the value read to the next one, on condition that it still holds the
  * value read. Two writers that read the same value cannot both commit: the loser's transaction is

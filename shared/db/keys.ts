@@ -62,6 +62,17 @@ export type SequenceName =
   | 'file'
   | 'webhook';
 
+/**
+ * A gap-free number counter's companions (shared/db/gap-free.ts). The counter item itself (an
+ * invoice's `SEQ#invoice_number#<year>`, a quote's, a credit note's) holds the last number and the
+ * turn served; beside it, in the same partition, the ticket counter that writers take their turn
+ * from with an atomic `ADD` (apart from the counter item, so that taking a ticket never collides
+ * with the transaction that commits a turn).
+ */
+export const gapFreeKeys = {
+  tickets: (counter: ItemKey): ItemKey => ({ pk: counter.pk, sk: `${counter.sk}#TICKETS` }),
+};
+
 export const tenantKeys = {
   sequence: (tenant: Tenant, name: SequenceName): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `SEQ#${name}` }),
   total: (tenant: Tenant, collection: string): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `COUNT#${collection}` }),
@@ -261,7 +272,7 @@ export const invoiceKeys = {
   invoiceOfListEntry: (entry: ItemKey): ItemKey => ({ pk: entry.pk, sk: 'INVOICE' }),
   /** Marks the order's one invoice that is not void: put with the invoice (attribute_not_exists), deleted by its void. */
   orderInvoice: (tenant: Tenant, orderId: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#ORDER#${orderId}`, sk: 'INVOICE' }),
-  /** Invoice numbers: one counter per year, moved only inside the creating transaction (gap-free). */
+  /** Invoice numbers: one counter per year, moved only inside the creating transaction, in turn (shared/db/gap-free.ts). */
   numberSequence: (tenant: Tenant, year: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `SEQ#invoice_number#${year}` }),
   /** Index partitions: all and one status (newest first), a customer's (and of one status), an order's; by due date: all, unpaid. */
   collection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#INVOICES`,
@@ -291,7 +302,7 @@ export const quoteKeys = {
   customerEntry: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#QUOTE#${id}`, sk: 'LIST#BY_CUSTOMER' }),
   /** The quote item a list entry (or the quote's own index entry) stands for. */
   quoteOfListEntry: (entry: ItemKey): ItemKey => ({ pk: entry.pk, sk: 'QUOTE' }),
-  /** Quote numbers: one gap-free counter per year (shared/db/counters.ts `takeGapFree`). */
+  /** Quote numbers: one gap-free counter per year, taken in turn (shared/db/gap-free.ts). */
   numberSequence: (tenant: Tenant, year: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#META`, sk: `SEQ#quote_number#${year}` }),
   /**
    * Index partitions: all (gsi1, by creation) and one stored status (gsi2) — the open ones sorted by
@@ -565,6 +576,8 @@ export const shipmentKeys = {
   carriersPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#CARRIERS`,
   /** S3 key of one parcel's label (1-based); a label never changes once made. */
   label: (tenant: Tenant, id: number, parcel: number): string => `${tenant.accountId}/${tenant.mode}/shipments/${id}/label-${parcel}.pdf`,
+  /** S3 key of a shipment's delivery note: rendered once (what a shipment carries and where never changes). */
+  deliveryNote: (tenant: Tenant, id: number): string => `${tenant.accountId}/${tenant.mode}/shipments/${id}/delivery-note.pdf`,
 };
 
 /**

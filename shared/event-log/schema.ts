@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { eventKinds } from '#shared/events/catalogue';
+import { dateOrDateTimeDoc } from '#shared/schemas/common';
 import { paginationQuery } from '#shared/schemas/pagination';
 import { responseSchema } from '#shared/schemas/response';
 import { storedEvent } from './stored';
@@ -34,6 +35,7 @@ const createdBound = (bound: 'from' | 'to') =>
     .meta({
       description: `Events created ${bound === 'from' ? 'at or after' : 'at or before'} this time (a date covers the whole day, UTC)`,
       example: '2026-11-01',
+      ...dateOrDateTimeDoc,
     });
 
 export const EventListQuerySchema = /* @__PURE__ */ (() =>

@@ -33,6 +33,7 @@ export const resourceTypeOf = {
   'production.job.created': 'production_job',
   'production.job.completed': 'production_job',
   'shipment.delivered': 'shipment',
+  'shipment.returned': 'shipment',
   'stock.low': 'product',
 } as const;
 

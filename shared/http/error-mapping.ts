@@ -9,6 +9,7 @@ import {
   moreDetails,
   QuotaExceededError,
   RateLimitedError,
+  ServiceUnavailableError,
   VersionConflict,
   type ErrorCode,
   type ErrorDetail,
@@ -38,7 +39,10 @@ export const statusOf: Record<ErrorCode, number> = {
   mail_not_sent: 502,
   /** A carrier failed (announcement failed, 5xx, no answer in time); its message is passed on. */
   carrier_error: 502,
-  /** The stage is missing an operator's setup step (shared/customer-auth/key-store.ts); nothing was done. */
+  /**
+   * The stage is missing an operator's setup step (shared/customer-auth/key-store.ts), or a gap-free
+   * number's queue is too long (shared/db/gap-free.ts, with Retry-After); nothing was done.
+   */
   service_unavailable: 503,
   /** The request ran out of time (shared/http/middleware/request-scope.ts answers before Lambda stops it). */
   timeout: 504,
@@ -73,8 +77,11 @@ export function toErrorResult(error: unknown, requestId: string): APIGatewayProx
   } else if (statusOf[known.code] >= 500) {
     logger.error('server error', known);
   }
-  const retryAfter: Record<string, string> =
-    known instanceof RateLimitedError || known instanceof QuotaExceededError ? { 'Retry-After': String(known.retryAfterSeconds) } : {};
+  const retryAfterSeconds =
+    known instanceof RateLimitedError || known instanceof QuotaExceededError || known instanceof ServiceUnavailableError
+      ? known.retryAfterSeconds
+      : undefined;
+  const retryAfter: Record<string, string> = retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {};
   const total = known.details?.length ?? 0;
   const message = total > MAX_ERROR_DETAILS ? `${known.message}${moreDetails(total, MAX_ERROR_DETAILS)}` : known.message;
   const details = boundedDetails(known.details);

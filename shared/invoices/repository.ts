@@ -16,7 +16,7 @@ import {
   type Total,
 } from '#shared/db/collections';
 import { createdSortKey, cursorKeys, dueSortKey, invoiceKeys } from '#shared/db/keys';
-import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
+import { tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
 import { orderFromItem, type OrderRecord } from '#shared/orders/stored';
@@ -67,11 +67,6 @@ export function requireCustomerAndCursorInvoice(
     customerId,
     id === undefined ? undefined : { id, resource: 'invoice', key: invoiceKeys.invoice(tenant, id), read: invoiceFromItem },
   );
-}
-
-/** Writes a create's items (the number, the invoice with its entries and counters, the order mark, the event) as one transaction. */
-export async function insertInvoice(parts: (TransactItem | TransactionPart)[]): Promise<void> {
-  await transactWrite(parts);
 }
 
 /**

@@ -10,13 +10,12 @@ import type { Tenant } from '#shared/auth/principal';
 import { readCustomer, readCustomerWithAddresses } from '#shared/customers/repository';
 import { nextId } from '#shared/db/counters';
 import { sizeProblem } from '#shared/db/item-size';
-import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { ConflictError, ValidationError } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
 import type { OrderRecord } from '#shared/orders/stored';
 import { orderInvoiceableCheck } from '#shared/orders/transitions';
-import { formatInvoiceNumber, lastInvoiceSequence, takeInvoiceNumber } from './numbering';
+import { formatInvoiceNumber, withInvoiceNumber } from './numbering';
 import * as repo from './repository';
 import type { CustomerInvoicesQuery, InvoiceCreateInput, InvoiceListQuery } from './schema';
 import { invoiceCreated } from './events';
@@ -39,12 +38,6 @@ import { lineTax, saleTreatment, type SaleTaxSettings } from '#shared/tax/sale';
 import { exemptionProblems } from '#shared/tax/exemption';
 import type { TaxTreatmentDecision } from '#shared/tax/treatment';
 import { invoiceTotals, lineAmount, lineAmountProblems } from './totals';
-
-/**
- * Numbering retries: every create that lost the race for a number reads the counter again.
- * Twenty creates at once need up to twenty rounds; the pauses stay short (numbering.ts).
- */
-const NUMBER_ATTEMPTS = 30;
 
 const addDays = (day: string, days: number): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -266,34 +259,36 @@ export async function createInvoice(tenant: Tenant, input: InvoiceCreateInput, n
   // Before any id or number is taken: an invoice too large to store is a 422, and leaves no gap.
   assertInvoiceFits({ ...base, id: Number.MAX_SAFE_INTEGER, invoice_number: formatInvoiceNumber(year, 999_999_999) }, now);
   const id = await nextId(tenant, 'invoice');
-  return retryOnVersionConflict(
-    'invoice numbering',
-    async () => {
-      const last = await lastInvoiceSequence(tenant, year);
-      const invoice: InvoiceRecord = { ...base, id, invoice_number: formatInvoiceNumber(year, last + 1) };
+  return withInvoiceNumber(
+    tenant,
+    year,
+    (sequence) => {
+      const invoice: InvoiceRecord = { ...base, id, invoice_number: formatInvoiceNumber(year, sequence) };
       const view = present(invoice, now);
       const order = draft.order;
-      await repo.insertInvoice([
-        takeInvoiceNumber(tenant, year, last),
-        ...invoiceCreation(tenant, invoice),
-        ...(order
-          ? [
-              {
-                item: orderInvoiceMarkPut(tenant, order.id, invoice),
-                onConditionFailure: () =>
-                  new ConflictError(`Order ${order.order_number} already has an invoice (void it to issue another)`),
-              },
-              {
-                item: orderInvoiceableCheck(tenant, order.id),
-                onConditionFailure: () => new ConflictError(`Order ${order.order_number} can no longer be invoiced (cancelled meanwhile)`),
-              },
-            ]
-          : []),
-        eventPut(tenant, invoiceCreated, { invoice: view }, now).item,
-      ]);
-      return view;
+      return {
+        result: view,
+        parts: [
+          ...invoiceCreation(tenant, invoice),
+          ...(order
+            ? [
+                {
+                  item: orderInvoiceMarkPut(tenant, order.id, invoice),
+                  onConditionFailure: () =>
+                    new ConflictError(`Order ${order.order_number} already has an invoice (void it to issue another)`),
+                },
+                {
+                  item: orderInvoiceableCheck(tenant, order.id),
+                  onConditionFailure: () =>
+                    new ConflictError(`Order ${order.order_number} can no longer be invoiced (cancelled meanwhile)`),
+                },
+              ]
+            : []),
+          eventPut(tenant, invoiceCreated, { invoice: view }, now).item,
+        ],
+      };
     },
-    NUMBER_ATTEMPTS,
+    now,
   );
 }
 

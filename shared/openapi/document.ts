@@ -6,10 +6,11 @@ import { OpenAPIRegistry, OpenApiGeneratorV3, type ResponseConfig, type RouteCon
 import * as z from 'zod';
 import { ErrorSchema } from '#shared/schemas/common';
 import { PaginationSchema } from '#shared/schemas/pagination';
-import { pathsOf } from '#shared/routes';
+import { pathsOf, webhooksCreate } from '#shared/routes';
 import { allOperations } from './contracts';
 import { declaredEvents } from './events';
 import { requestHeadersOf, responseHeaderObjects, takesIdempotencyKey } from './headers';
+import { webhookCallbacks } from './webhook-callbacks';
 
 const commonErrors: Record<number, string> = {
   400: 'Malformed JSON, or a path parameter whose percent-encoding does not decode (API Gateway refuses it before any key is read)',
@@ -24,10 +25,13 @@ const commonErrors: Record<number, string> = {
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal error (no details leave the service)',
   502: 'A dependency (the mail service, a carrier) refused or failed; nothing was done',
-  503: "The stage is missing an operator's setup step; nothing was done",
+  503: "The stage is missing an operator's setup step, or (with Retry-After) too many requests queue for the same number sequence; nothing was done",
 };
 
 const aliasOperationId = (routeId: string, index: number): string => (index === 0 ? `${routeId}.alias` : `${routeId}.alias${index + 1}`);
+
+/** The component every webhook delivery body is: one of the `WebhookEvent.<kind>` components. */
+const WEBHOOK_EVENT = 'WebhookEvent';
 
 export { serverUrlOf } from '#shared/http/server-url';
 
@@ -139,6 +143,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
         security,
         description: scopes,
         ...alias,
+        // What the registered URL then receives: the webhook deliveries (./webhook-callbacks.ts).
+        ...(route === webhooksCreate ? { callbacks: webhookCallbacks(WEBHOOK_EVENT) } : {}),
         request: {
           ...(operation.params ? { params: operation.params as never } : {}),
           ...(operation.query ? { query: operation.query as never } : {}),
@@ -192,6 +198,12 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
       }),
   );
 
+  // Every delivery body, discriminated by `event`: the callbacks of POST /v1/webhooks reference it.
+  const webhookEvent = z.discriminatedUnion('event', eventSchemas as [(typeof eventSchemas)[number], ...typeof eventSchemas]).meta({
+    id: WEBHOOK_EVENT,
+    description: "The body POSTed to a webhook's URL: one of the WebhookEvent.<kind> bodies, told apart by `event`",
+  });
+
   // A named object that is also used as nullable must be generated as itself first: the generator
   // names a component after its first use, and a nullable first use would make it nullable.
   const schemas = [
@@ -203,6 +215,7 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     ...nullableTargets.map((schema) => ({ type: 'schema' as const, schema })),
     ...registry.definitions,
     ...eventSchemas.map((schema) => ({ type: 'schema' as const, schema })),
+    { type: 'schema' as const, schema: webhookEvent },
   ]).generateDocument({
     openapi: '3.0.3',
     info: {
@@ -212,7 +225,7 @@ export function buildOpenApiDocument(serverUrl = 'https://api.example.com') {
     },
     servers: [{ url: serverUrl }],
   });
-  return withTypedNullables(document);
+  return withNonEmptyBodies(withTypedNullables(document));
 }
 
 /** The named schemas (`.meta({ id })`) that `schema` uses as nullable anywhere inside it, innermost first. */
@@ -243,6 +256,53 @@ function namedNullables(schema: z.ZodType): z.ZodType[] {
 }
 
 type Json = Record<string, unknown>;
+
+/**
+ * Whether the server refuses `{}` as this body: the schema's own refinement of the whole object
+ * fails on it ("send at least one of …": an issue at the root, not at a field), as the update
+ * schemas of orders, quotes, the account, a customer's profile, production jobs and machines and
+ * cart lines do.
+ */
+export function refusesEmptyBody(schema: z.ZodType | undefined): boolean {
+  if (!schema) return false;
+  try {
+    const result = schema.safeParse({});
+    return !result.success && result.error.issues.some((issue) => issue.path.length === 0);
+  } catch {
+    return false; // an asynchronous check: not one of these refinements
+  }
+}
+
+/**
+ * A body the server refuses as empty says so: `minProperties: 1` on its schema — the component it
+ * names, or the operation's inline schema (its member of the union with a customer body) — so
+ * clients and generators refuse `{}` before sending it. Read from the schemas themselves: an
+ * update schema given that refinement later is documented with no list to keep.
+ */
+function withNonEmptyBodies<D extends { components?: { schemas?: Json } }>(document: D): D {
+  const components = (document.components?.schemas ?? {}) as Record<string, Json>;
+  const paths = (document as { paths?: Record<string, Record<string, Json>> }).paths ?? {};
+  for (const operation of allOperations) {
+    const bodies = operation.customerBody ? [operation.body, operation.customerBody] : [operation.body];
+    bodies.forEach((body, index) => {
+      if (!body || !refusesEmptyBody(body)) return;
+      const id = z.globalRegistry.get(body)?.id;
+      if (id && components[id]) {
+        components[id].minProperties = 1;
+        return;
+      }
+      for (const path of pathsOf(operation.route)) {
+        const requestBody = paths[path]?.[operation.route.method.toLowerCase()]?.requestBody as
+          { content: Record<string, { schema: Json }> } | undefined;
+        const schema = requestBody?.content['application/json']?.schema;
+        const own = bodies.length > 1 ? ((schema?.anyOf ?? schema?.oneOf) as Json[] | undefined)?.[index] : schema;
+        if (own && !('$ref' in own)) own.minProperties = 1;
+      }
+    });
+  }
+  return document;
+}
+
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isBareNullable = (value: unknown): boolean => isObject(value) && Object.keys(value).length === 1 && value.nullable === true;
 

@@ -118,6 +118,8 @@ export function responseHeadersOf(operation: DocumentedOperation, status: number
     );
   }
   if (status === 429) headers.push(responseHeaders.retryAfter);
+  // A passing 503 — a gap-free number's queue too long (shared/db/gap-free.ts) — says when to try again; a missing setup step does not.
+  if (status === 503) headers.push(optional(responseHeaders.retryAfter, 'When the condition passes by itself (a number sequence busy).'));
   // The daily upload quota's bytes (shared/files/quota.ts): a 413 upload_volume_exceeded says when the day ends.
   if (status === 413 && operation.route.files) headers.push(optional(responseHeaders.retryAfter, 'Only with `upload_volume_exceeded`.'));
   if (operation.etag && success) headers.push(responseHeaders.etag);

@@ -115,6 +115,9 @@ export function priceLines(
         files: [],
         total: manual ? input.unit_price! * input.quantity : priced.price,
         ...appliedTaxFields(declaredTax(input, priced), pricing),
+        hs_code: input.hs_code ?? null,
+        origin_country: input.origin_country ?? null,
+        customs_description: input.customs_description ?? null,
       });
       return;
     }
@@ -158,6 +161,10 @@ export function priceLines(
       files: [],
       total: unitPrice * input.quantity + setupFee,
       ...tax,
+      // Customs: the line's own, else the product's (docs/shipping.md#customs).
+      hs_code: input.hs_code ?? product.hs_code ?? null,
+      origin_country: input.origin_country ?? product.origin_country ?? null,
+      customs_description: input.customs_description ?? product.customs_description ?? null,
     });
   });
   const sum = lines.reduce((total, line) => total + line.total, 0);

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { taxCategoryInput, taxExemptionReasonInput } from '#shared/tax/schema';
 import { responseSchema } from '#shared/schemas/response';
-import { bodyId, calendarDate, lineText, optionChoices, optionalText, queryId } from '#shared/schemas/common';
+import { bodyId, calendarDate, dateOrDateTimeDoc, lineText, optionChoices, optionalText, queryId } from '#shared/schemas/common';
 import { postalAddressFields } from '#shared/schemas/address';
 import { moneyInput } from '#shared/schemas/money';
 import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
@@ -40,6 +40,26 @@ const orderLineFields = /* @__PURE__ */ (() => ({
   file_ids: z.array(bodyId('File id')).max(MAX_LINE_FILES).optional().default([]).meta({ description: 'Artwork files of the line' }),
 }))();
 
+/**
+ * A line's customs fields (docs/shipping.md#customs), the shop's to set: default the product's. The
+ * same rules as the products' `customsFields` (shared/products/schema.ts; a unit test checks they agree).
+ */
+const lineCustomsFields = /* @__PURE__ */ (() => ({
+  hs_code: z
+    .string()
+    .regex(/^\d{6,10}$/, 'must be 6 to 10 digits')
+    .nullable()
+    .optional()
+    .meta({ description: "Customs: HS code; default: the product's" }),
+  origin_country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code (two capital letters)')
+    .nullable()
+    .optional()
+    .meta({ description: "Customs: country of origin (ISO alpha-2); default: the product's" }),
+  customs_description: optionalText(255).meta({ description: "Customs: what the goods are; default: the product's" }),
+}))();
+
 /** Fields of a line only the shop sets: its price and its text on documents. A customer token's line has neither. */
 export const SHOP_LINE_FIELDS = ['unit_price', 'description', 'tax_category', 'tax_exemption_reason'] as const;
 
@@ -58,6 +78,7 @@ export const OrderLineInputSchema = /* @__PURE__ */ (() =>
       description: optionalText(500, { multiline: true }).meta({ description: "Defaults to the product's name" }),
       tax_category: taxCategoryInput.optional().meta({ description: "The line's own tax category; omitted: its product's" }),
       tax_exemption_reason: taxExemptionReasonInput,
+      ...lineCustomsFields,
     })
     .superRefine(oneProductKind)
     .meta({ id: 'OrderLineInput', ...lineDescription }))();
@@ -238,6 +259,7 @@ export const createdBound = (bound: 'from' | 'to') =>
     .meta({
       description: `Orders created ${bound === 'from' ? 'at or after' : 'at or before'} this time (a date covers the whole day, UTC)`,
       example: '2026-11-01',
+      ...dateOrDateTimeDoc,
     });
 
 const listFilters = /* @__PURE__ */ (() => ({

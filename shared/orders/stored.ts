@@ -61,6 +61,9 @@ export const orderLine = /* @__PURE__ */ (() =>
       tax_category: field(appliedTaxCategoryCodec).describe('As charged', 'standard'),
       tax_rate: field(c.number).describe('Percent', 19),
       tax_exemption_reason: field(c.nullable(c.string)),
+      hs_code: field(c.nullable(c.string)).describe('Customs: HS code'),
+      origin_country: field(c.nullable(c.string)).describe('Customs: country of origin'),
+      customs_description: field(c.nullable(c.string)).describe('Customs: what the goods are'),
     },
     { id: 'OrderLine' },
   ))();

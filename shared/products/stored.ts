@@ -51,6 +51,14 @@ export const storedProduct = /* @__PURE__ */ (() =>
       .flat()
       .fixed(),
     images: field(c.list(c.string)),
+    hs_code: field(c.nullable(c.string)).describe('Customs: the Harmonized System code (6–10 digits), copied onto order lines', '491199'),
+    origin_country: field(c.nullable(c.string)).describe(
+      'Customs: the country of origin (ISO 3166-1 alpha-2), copied onto order lines',
+      'DE',
+    ),
+    customs_description: field(c.nullable(c.string)).describe(
+      "Customs: what the goods are, for a customs declaration (default: the line's description)",
+    ),
     created_at: field(c.timestamp).fixed(),
     updated_at: field(c.timestamp),
     version: field(c.withDefault(c.int, 1)).fixed().internal(),

@@ -41,10 +41,6 @@ export function requireCustomerAndCursorQuote(
   );
 }
 
-export async function insertQuote(parts: (TransactItem | TransactionPart)[]): Promise<void> {
-  await transactWrite(parts);
-}
-
 /**
  * Writes `after` over `before`, conditional on the version read and on the quote being open (a
  * concurrent change or acceptance makes it a VersionConflict: the service reads again and decides

@@ -19,15 +19,12 @@ import { assertIfMatch, type IfMatch } from '#shared/orders/preconditions';
 import type { OrderLineInput } from '#shared/orders/schema';
 import { readProducts } from '#shared/products/repository';
 import { quoteCreated, quoteRejected } from './events';
-import { formatQuoteNumber, lastQuoteSequence, takeQuoteNumber } from './numbering';
+import { formatQuoteNumber, withQuoteNumber } from './numbering';
 import { present, today, type QuoteView } from './present';
 import * as repo from './repository';
 import type { CustomerQuotesQuery, QuoteCreate, QuoteListQuery, QuoteUpdate } from './schema';
 import { assertEditable, assertRejectable, type StoredQuoteStatus } from './status';
 import { quoteCreation, type QuoteRecord } from './stored';
-
-/** Numbering retries: a create that lost the race for a number reads the counter again (numbering.ts). */
-const NUMBER_ATTEMPTS = 30;
 
 const addDays = (day: string, days: number): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -69,20 +66,15 @@ export async function createQuote(tenant: Tenant, input: QuoteCreate, now = new 
     version: 1,
   };
   const year = now.getUTCFullYear();
-  return retryOnVersionConflict(
-    'quote numbering',
-    async () => {
-      const last = await lastQuoteSequence(tenant, year);
-      const quote: QuoteRecord = { ...base, quote_number: formatQuoteNumber(year, last + 1) };
+  return withQuoteNumber(
+    tenant,
+    year,
+    (sequence) => {
+      const quote: QuoteRecord = { ...base, quote_number: formatQuoteNumber(year, sequence) };
       const view = present(quote, now);
-      await repo.insertQuote([
-        takeQuoteNumber(tenant, year, last),
-        ...quoteCreation(tenant, quote),
-        eventPut(tenant, quoteCreated, { quote: view }, now).item,
-      ]);
-      return view;
+      return { result: view, parts: [...quoteCreation(tenant, quote), eventPut(tenant, quoteCreated, { quote: view }, now).item] };
     },
-    NUMBER_ATTEMPTS,
+    now,
   );
 }
 

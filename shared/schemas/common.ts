@@ -78,6 +78,12 @@ export const DeletedSchema = /* @__PURE__ */ z.object({ id: z.number().int(), de
 export const bodyId = (description: string) =>
   z.number().int('must be an integer').min(1, 'must be a positive integer').max(Number.MAX_SAFE_INTEGER).meta({ description });
 
+/**
+ * How a query bound that takes a date or a date-time is documented (`created_from`, `created_to`):
+ * a string in one of the two formats, as the server parses it.
+ */
+export const dateOrDateTimeDoc = { oneOf: [{ format: 'date' }, { format: 'date-time' }] };
+
 /** A calendar date `YYYY-MM-DD` (a due date has no time of day). */
 export const calendarDate = /* @__PURE__ */ (() =>
   z
@@ -87,4 +93,4 @@ export const calendarDate = /* @__PURE__ */ (() =>
       (value) => !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) === value,
       'must be a real calendar date',
     )
-    .meta({ example: '2026-12-01' }))();
+    .meta({ format: 'date', example: '2026-12-01' }))();

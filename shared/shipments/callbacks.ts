@@ -11,7 +11,7 @@ import { DomainError, UnauthorizedError } from '#shared/errors';
 import { parseSendcloudCallback } from './carriers/sendcloud-callback';
 import { verifySendcloudSignature } from './carriers/sendcloud-signature';
 import { openCallbackSecret, settingsOfCallback } from './settings';
-import { applyCarrierUpdates } from './updates';
+import { applyCarrierUpdates, applyReturnUpdates } from './updates';
 import * as repo from './repository';
 
 export interface CallbackReceipt {
@@ -37,8 +37,10 @@ export async function receiveSendcloudCallback(
   }
   const inbound = parseSendcloudCallback(body);
   if (!inbound) return { received: true, shipment_id: null, outcome: 'ignored' };
-  const id = await repo.shipmentOfParcel(tenant, 'sendcloud', inbound.parcel_id);
-  if (id === undefined) return { received: true, shipment_id: null, outcome: 'ignored' };
-  const result = await applyCarrierUpdates(tenant, id, [inbound.update]);
-  return { received: true, shipment_id: id, outcome: result.outcomes[0] ?? 'duplicate' };
+  const owner = await repo.parcelOwner(tenant, 'sendcloud', inbound.parcel_id);
+  if (owner === undefined) return { received: true, shipment_id: null, outcome: 'ignored' };
+  // A return parcel's report moves the shipment's return (returns.ts), not the shipment.
+  const apply = owner.role === 'return' ? applyReturnUpdates : applyCarrierUpdates;
+  const result = await apply(tenant, owner.id, [inbound.update]);
+  return { received: true, shipment_id: owner.id, outcome: result.outcomes[0] ?? 'duplicate' };
 }

@@ -13,18 +13,22 @@ import {
   ordersShipments,
   shipmentsCancel,
   shipmentsCreate,
+  shipmentsDeliveryNote,
   shipmentsGet,
   shipmentsLabel,
   shipmentsList,
+  shipmentsReturnLabel,
   shipmentsSimulate,
   shipmentsTracking,
 } from '#shared/routes';
 import {
   CarrierSettingsInputSchema,
   CarrierSettingsSchema,
+  DeliveryNoteQuerySchema,
   LabelQuerySchema,
   LabelUrlSchema,
   OrderShipmentsQuerySchema,
+  ReturnLabelCreateSchema,
   ShipmentCreateSchema,
   ShipmentListQuerySchema,
   ShipmentSchema,
@@ -57,8 +61,27 @@ export const label = {
   },
   errors: [404, 502],
 } satisfies Operation;
+export const deliveryNote = {
+  route: shipmentsDeliveryNote,
+  params: shipmentPath,
+  query: DeliveryNoteQuerySchema,
+  documents: {
+    contentTypes: [{ type: 'application/pdf', binary: true }],
+    description:
+      'The delivery note PDF (the shop\'s company block, order number, recipient, lines and quantities, customs lines outside the EU customs area) with `Content-Disposition: inline; filename="delivery-note-….pdf"` when the first Accept type is application/pdf; with `format=url`, JSON with a presigned URL valid 15 minutes.',
+    redirects: 'Without `Accept: application/pdf`: a redirect to the presigned URL.',
+  },
+  errors: [404],
+} satisfies Operation;
 export const tracking = { route: shipmentsTracking, params: shipmentPath, errors: [404] } satisfies Operation;
 export const cancel = { route: shipmentsCancel, params: shipmentPath, errors: [404, 409, 502] } satisfies Operation;
+export const returnLabel = {
+  route: shipmentsReturnLabel,
+  params: shipmentPath,
+  body: ReturnLabelCreateSchema,
+  status: 201,
+  errors: [404, 409, 502],
+} satisfies Operation;
 export const simulate = {
   route: shipmentsSimulate,
   params: shipmentPath,
@@ -113,8 +136,10 @@ export const responses = {
   get: ShipmentSchema,
   orderShipments: ShipmentSchema,
   label: LabelUrlSchema,
+  deliveryNote: LabelUrlSchema,
   tracking: TrackingSchema,
   cancel: ShipmentSchema,
+  returnLabel: ShipmentSchema,
   simulate: ShipmentSchema,
   carriers: CarrierSettingsSchema,
   configure: CarrierSettingsSchema,

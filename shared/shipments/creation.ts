@@ -27,6 +27,7 @@ import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import type { TransactItem, TransactionPart } from '#shared/db/table';
 import { ConflictError, NotFoundError, ValidationError, VersionConflict, type ErrorDetail } from '#shared/errors';
+import { readOrderToInvoice } from '#shared/invoices/repository';
 import { logger } from '#shared/logger';
 import { snapshotAddress } from '#shared/orders/addresses';
 import { readOwner } from '#shared/orders/offers';
@@ -37,9 +38,12 @@ import {
   CarrierReferenceSpent,
   type Carrier,
   type CarrierLabel,
+  type CustomsDeclaration,
   type LabelAddress,
   type LabelRequest,
 } from './carriers/carrier';
+import { needsCustoms } from './carriers/customs-area';
+import { customsDeclarationOf } from './customs';
 import { renderSpecimen, storeLabels } from './labels';
 import { remainingLines, type ShippedLine } from './milestones';
 import * as repo from './repository';
@@ -127,6 +131,7 @@ export function reservedShipment(
     tracking_url: null,
     carrier_shipment_id: null,
     carrier_parcel_ids: [],
+    parcel_tracking: [],
     parcels: input.parcels,
     items: reservation.items,
     address: reservation.address,
@@ -134,6 +139,7 @@ export function reservedShipment(
     events: [],
     external_reference: `${tenant.accountId}:${tenant.mode}:shipment:${id}`,
     cancel_requested_at: null,
+    return_shipment: null,
     delivered_at: null,
     created_at: reservation.at,
     updated_at: reservation.at,
@@ -163,21 +169,36 @@ export const requestHash = (input: ShipmentCreate): string =>
     .digest('hex');
 
 /** Who a label says sent it: an address, or a sender address configured at the carrier (by id); neither for the sandbox. */
-interface Sender {
+export interface Sender {
   from: LabelAddress | null;
   sender_address_id: number | null;
 }
 
 const NO_SENDER: Sender = { from: null, sender_address_id: null };
 
-const labelRequestOf = (shipment: ShipmentRecord, sender: Sender, email: string | null): LabelRequest => ({
+const labelRequestOf = (
+  shipment: ShipmentRecord,
+  sender: Sender,
+  email: string | null,
+  customs: CustomsDeclaration | null = null,
+): LabelRequest => ({
   reference: shipment.external_reference,
   service: shipment.service,
   order_number: shipment.order_number,
   parcels: shipment.parcels,
   to: { ...shipment.address, email },
   ...sender,
+  customs,
 });
+
+/**
+ * The invoice number a customs declaration names: the order's invoice's when it has one (not void),
+ * else null (the order number is declared); read only for a destination outside the EU customs area.
+ */
+async function invoiceNumberFor(tenant: Tenant, order: OrderRecord, country: string): Promise<string | null> {
+  if (!needsCustoms(country)) return null;
+  return (await readOrderToInvoice(tenant, order.id)).marked?.invoice_number ?? null;
+}
 
 // ---- Create -----------------------------------------------------------------------------------
 
@@ -206,6 +227,12 @@ async function recordLabel(
     tracking_url: label.tracking_url,
     carrier_shipment_id: label.carrier_shipment_id,
     carrier_parcel_ids: label.parcel_ids,
+    parcel_tracking: label.parcel_ids.map((parcel_id, index) => ({
+      parcel_id,
+      tracking_number: label.parcel_tracking_numbers?.[index] ?? (index === 0 ? label.tracking_number : null),
+      status: 'label_created' as const,
+      status_at: at,
+    })),
     label: { content_type: 'application/pdf', parcels: label.parcel_ids.length, url: `/v1/shipments/${creating.id}/label` },
     events: [event],
     status_at: at,
@@ -390,7 +417,7 @@ async function resumeCreation(
  * (`from_address`), so with none the shipment is refused here — 422 naming what to configure —
  * before anything is reserved or asked of the carrier. Test mode: the sandbox needs none.
  */
-async function senderOf(tenant: Tenant, settings: CarrierSettingsRecord | undefined): Promise<Sender> {
+export async function senderOf(tenant: Tenant, settings: CarrierSettingsRecord | undefined): Promise<Sender> {
   if (tenant.mode === 'test' || !settings) return NO_SENDER;
   if (settings.sender_address) return { from: settings.sender_address, sender_address_id: null };
   const company = (await getAccount(tenant.accountId))?.company;
@@ -428,7 +455,9 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
     const same = recovered.find((shipment) => shipment.request_hash === hash);
     if (same) return presentShipment(same);
     if (resumable) {
-      const request = labelRequestOf(resumable, sender, first.order.customer.email);
+      const invoiceNumber = await invoiceNumberFor(tenant, first.order, resumable.address.country);
+      const customs = customsDeclarationOf(first.order, resumable, invoiceNumber);
+      const request = labelRequestOf(resumable, sender, first.order.customer.email, customs);
       const resumed = await resumeCreation(tenant, resumable, carrier, request, now);
       if (resumed) return presentShipment(resumed);
     }
@@ -453,9 +482,13 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
     ]);
   }
 
+  // Outside the EU customs area every line shipped declares its customs data: checked before the id is taken.
+  const invoiceNumber = await invoiceNumberFor(tenant, state.order!, address.country);
+  customsDeclarationOf(state.order!, { items: shipmentItems(state.order!, state.shipping, input.items), address }, invoiceNumber);
+
   const id = await nextId(tenant, 'shipment');
   const at = now.toISOString();
-  let reserved: { shipment: ShipmentRecord; summary: OrderShippingRecord } | undefined;
+  let reserved: { shipment: ShipmentRecord; summary: OrderShippingRecord; customs: CustomsDeclaration | null } | undefined;
   await retryOnVersionConflict('order shipping', async (attempt) => {
     const { order, shipping } = attempt === 1 ? state : await repo.readOrderWithShipping(tenant, input.order_id);
     if (!order) throw new NotFoundError('order', input.order_id);
@@ -471,6 +504,8 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
       at,
       hash,
     });
+    // The order as read now (its lines may only be what was checked above: lines do not change once ordered).
+    const customs = customsDeclarationOf(order, shipment, invoiceNumber);
     const summary: OrderShippingRecord = {
       order_id: order.id,
       shipments: [...(shipping?.shipments ?? []), { id, status: 'creating', items }],
@@ -482,10 +517,10 @@ export async function createShipment(tenant: Tenant, input: ShipmentCreate, now 
       // Only an order still as it was read ships (ready, or in production for a partial shipment): the orders' own check.
       orderStatusCheck(tenant, order.id, order.status),
     ]);
-    reserved = { shipment, summary };
+    reserved = { shipment, summary, customs };
   });
-  const { shipment, summary } = reserved!;
+  const { shipment, summary, customs } = reserved!;
 
-  const label = await askCarrier(tenant, shipment, carrier, labelRequestOf(shipment, sender, state.order!.customer.email));
+  const label = await askCarrier(tenant, shipment, carrier, labelRequestOf(shipment, sender, state.order!.customer.email, customs));
   return presentShipment(await recordOrKeep(tenant, shipment, label, carrier, summary, now));
 }

@@ -79,8 +79,18 @@ export async function markCreationUnsettled(tenant: Tenant, shipment: ShipmentRe
 
 /** The shipment a carrier's parcel id belongs to, if any. */
 export async function shipmentOfParcel(tenant: Tenant, carrier: CarrierName, parcelId: string): Promise<number | undefined> {
+  return (await parcelOwner(tenant, carrier, parcelId))?.id;
+}
+
+/** The shipment a carrier's parcel belongs to, and whether it is the shipment's own parcel or its return's. */
+export async function parcelOwner(
+  tenant: Tenant,
+  carrier: CarrierName,
+  parcelId: string,
+): Promise<{ id: number; role: 'shipment' | 'return' } | undefined> {
   const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: shipmentKeys.parcel(tenant, carrier, parcelId) }));
-  return result.Item ? Number(result.Item.shipment_id) : undefined;
+  if (!result.Item) return undefined;
+  return { id: Number(result.Item.shipment_id), role: result.Item.role === 'return' ? 'return' : 'shipment' };
 }
 
 /** Recorded shipments by id (an order's), strongly consistent. */

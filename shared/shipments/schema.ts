@@ -97,6 +97,14 @@ export const ShipmentSimulateSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       status: status.meta({ description: 'The status the sandbox carrier reports next' }),
+      parcel: z
+        .number()
+        .int('must be a parcel number from 1')
+        .min(1, 'must be a parcel number from 1')
+        .max(MAX_PARCELS, `must be at most ${MAX_PARCELS}`)
+        .optional()
+        .meta({ description: 'Which parcel reports it (1-based); default: every parcel of the shipment' }),
+      return: z.boolean().optional().meta({ description: "The shipment's return parcel reports it (its return label must exist)" }),
       location: lineText(200).nullable().optional(),
       occurred_at: z.iso
         .datetime({ offset: true, error: 'must be an ISO 8601 time' })
@@ -114,6 +122,27 @@ export const LabelQuerySchema = /* @__PURE__ */ (() =>
       .optional()
       .default(1)
       .meta({ description: 'Which parcel (1-based; default 1)' }),
+    format: z
+      .enum(['pdf', 'url'], { error: 'must be pdf or url' })
+      .optional()
+      .default('pdf')
+      .meta({ description: '`pdf`: the bytes; `url`: JSON with a presigned URL valid 15 minutes' }),
+  }))();
+
+export const ReturnLabelCreateSchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      service: lineText(100)
+        .min(1, 'must not be empty')
+        .meta({ description: "The carrier's return shipping option (Sendcloud: its shipping_option_code)", example: 'dpd:return/return' }),
+      parcel: parcelInput
+        .optional()
+        .meta({ description: "The return parcel (grams and millimetres); default: the shipment's first parcel" }),
+    })
+    .meta({ id: 'ReturnLabelCreate', example: { service: 'dpd:return/return' } }))();
+
+export const DeliveryNoteQuerySchema = /* @__PURE__ */ (() =>
+  z.strictObject({
     format: z
       .enum(['pdf', 'url'], { error: 'must be pdf or url' })
       .optional()
@@ -198,5 +227,6 @@ export type ShipmentCreate = z.output<typeof ShipmentCreateSchema>;
 export type ShipmentListQuery = z.output<typeof ShipmentListQuerySchema>;
 export type OrderShipmentsQuery = z.output<typeof OrderShipmentsQuerySchema>;
 export type ShipmentSimulate = z.output<typeof ShipmentSimulateSchema>;
+export type ReturnLabelCreate = z.output<typeof ReturnLabelCreateSchema>;
 export type CarrierSettingsInput = z.output<typeof CarrierSettingsInputSchema>;
 export type Shipment = z.output<typeof ShipmentSchema>;

@@ -4,7 +4,7 @@
  */
 import type { Tenant } from '#shared/auth/principal';
 import { createdSortKey } from '#shared/db/keys';
-import { CarrierError, ConflictError, DomainError, NotFoundError } from '#shared/errors';
+import { CarrierError, ConflictError, DomainError, NotFoundError, ValidationError } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { logger } from '#shared/logger';
 import { simulatedUpdate } from './carriers/sandbox';
@@ -13,7 +13,7 @@ import type { OrderShipmentsQuery, ShipmentListQuery, ShipmentSimulate } from '.
 import { carrierFor } from './settings';
 import { isCancellable, isFinal, type TrackingEvent } from './status';
 import { carrierLabelOf, type ShipmentRecord } from './stored';
-import { applyCarrierUpdates, presentShipment } from './updates';
+import { applyCarrierUpdates, applyReturnUpdates, presentShipment } from './updates';
 
 export type ShipmentView = ReturnType<typeof presentShipment>;
 
@@ -131,7 +131,7 @@ export async function cancelShipment(tenant: Tenant, id: number, now = new Date(
 
 /**
  * `POST /v1/shipments/{id}/simulate` (test mode only: 403 with a live key): the sandbox carrier
- * reports `status` for the shipment's first parcel, and the report takes the path a carrier's
+ * reports `status` for parcel `parcel` (default: every parcel of the shipment), and the report takes the path a carrier's
  * callback takes (updates.ts): ordered by its time, idempotent, moving the order's milestones.
  */
 export async function simulateShipment(tenant: Tenant, id: number, input: ShipmentSimulate, now = new Date()): Promise<ShipmentView> {
@@ -140,7 +140,25 @@ export async function simulateShipment(tenant: Tenant, id: number, input: Shipme
     throw new DomainError('forbidden', 'simulate moves sandbox shipments: test mode only (a live shipment moves by its carrier)');
   }
   const at = input.occurred_at ? new Date(input.occurred_at) : now;
-  const update = simulatedUpdate(shipment.carrier_parcel_ids[0] ?? shipment.external_reference, input.status, at, input.location ?? null);
+  if (input.return) {
+    const made = shipment.return_shipment;
+    if (!made) throw new ConflictError(`Shipment ${id} has no return label (POST /v1/shipments/${id}/return-label)`);
+    const reported = simulatedUpdate(made.carrier_parcel_id, input.status, at, input.location ?? null);
+    return presentShipment((await applyReturnUpdates(tenant, id, [reported], { now })).shipment);
+  }
+  if (input.parcel !== undefined && input.parcel > shipment.carrier_parcel_ids.length) {
+    throw new ValidationError(`Shipment ${id} has ${shipment.carrier_parcel_ids.length} parcels`, [
+      { field: 'parcel', message: `must be at most ${shipment.carrier_parcel_ids.length}` },
+    ]);
+  }
+  const parcelId = input.parcel === undefined ? undefined : shipment.carrier_parcel_ids[input.parcel - 1];
+  const update = simulatedUpdate(
+    parcelId ?? shipment.carrier_parcel_ids[0] ?? shipment.external_reference,
+    input.status,
+    at,
+    input.location ?? null,
+    parcelId,
+  );
   const result = await applyCarrierUpdates(tenant, id, [update], { now });
   return presentShipment(result.shipment);
 }
@@ -163,6 +181,28 @@ const trackingView = (shipment: ShipmentRecord): TrackingView => ({
   refreshed_at: shipment.tracking_refreshed_at,
 });
 
+/** The return's tracking too, when the shipment has a return on its way (a failing carrier leaves it as stored). */
+async function refreshReturn(tenant: Tenant, shipment: ShipmentRecord, now: Date): Promise<ShipmentRecord> {
+  const made = shipment.return_shipment;
+  if (!made || isFinal(made.status) || !made.tracking_number) return shipment;
+  const at = now.toISOString();
+  try {
+    const carrier = await carrierFor(tenant, shipment.carrier);
+    const label = {
+      carrier_shipment_id: made.carrier_return_id,
+      parcel_ids: [made.carrier_parcel_id],
+      tracking_number: made.tracking_number,
+      tracking_url: made.tracking_url,
+    };
+    const updates = await carrier.track(label);
+    return (await applyReturnUpdates(tenant, shipment.id, updates, { now, patch: () => ({ tracking_refreshed_at: at }) })).shipment;
+  } catch (error) {
+    if (!(error instanceof CarrierError)) throw error;
+    logger.warn('return tracking not refreshed: the carrier failed', { shipment: shipment.id, error });
+    return shipment;
+  }
+}
+
 /**
  * `GET /v1/shipments/{id}/tracking`: the stored events; asked from the carrier again (and its news
  * applied like a callback's) when the last answer is older than TRACKING_REFRESH_MS and the
@@ -172,7 +212,9 @@ const trackingView = (shipment: ShipmentRecord): TrackingView => ({
 export async function getTracking(tenant: Tenant, id: number, now = new Date()): Promise<TrackingView> {
   const shipment = await repo.requireShipment(tenant, id);
   const last = shipment.tracking_refreshed_at ? Date.parse(shipment.tracking_refreshed_at) : 0;
-  if (tenant.mode === 'test' || isFinal(shipment.status) || now.getTime() - last < TRACKING_REFRESH_MS) return trackingView(shipment);
+  if (tenant.mode === 'test' || now.getTime() - last < TRACKING_REFRESH_MS) return trackingView(shipment);
+  // A delivered shipment may still have its return on the way back.
+  if (isFinal(shipment.status)) return trackingView(await refreshReturn(tenant, shipment, now));
   let updates;
   try {
     updates = await (await carrierFor(tenant, shipment.carrier)).track(carrierLabelOf(shipment));
@@ -183,5 +225,5 @@ export async function getTracking(tenant: Tenant, id: number, now = new Date()):
   }
   const at = now.toISOString();
   const result = await applyCarrierUpdates(tenant, id, updates, { now, patch: () => ({ tracking_refreshed_at: at }) });
-  return trackingView(result.shipment);
+  return trackingView(await refreshReturn(tenant, result.shipment, now));
 }

@@ -34,6 +34,42 @@ const trackingEvent = /* @__PURE__ */ (() =>
     { id: 'TrackingEvent' },
   ))();
 
+/** One parcel's own tracking (a shipment of several parcels is delivered when every parcel is). */
+const parcelTracking = /* @__PURE__ */ (() =>
+  c.object(
+    {
+      parcel_id: field(c.string).describe("The carrier's parcel id"),
+      tracking_number: field(c.nullable(c.string)),
+      status: field(c.enumOf(SHIPMENT_STATUSES)),
+      /** The time of the report the parcel's status came from. */
+      status_at: field(c.string).internal(),
+    },
+    { id: 'ParcelTracking' },
+  ))();
+
+/** A return label of the shipment (`POST /v1/shipments/{id}/return-label`): its own parcel, tracking and status. */
+const returnShipment = /* @__PURE__ */ (() =>
+  c.object(
+    {
+      carrier_return_id: field(c.string).describe("The carrier's id of the return"),
+      carrier_parcel_id: field(c.string).describe("The carrier's id of the return parcel"),
+      service: field(c.string).describe("The carrier's return shipping option", 'dpd:return/return'),
+      status: field(c.enumOf(SHIPMENT_STATUSES)).describe(
+        'The return parcel on its way back: `delivered` once it has arrived back at the shop',
+      ),
+      tracking_number: field(c.nullable(c.string)),
+      tracking_url: field(c.nullable(c.string)),
+      events: field(c.list(trackingEvent)).describe('What the carrier reported about the return, oldest first (the newest 100)'),
+      created_at: field(c.timestamp),
+      arrived_at: field(c.nullable(c.timestamp)).describe('When it arrived back (shipment.returned)'),
+      /** The time of the report the return's status came from. */
+      status_at: field(c.string).internal(),
+      /** Keys of the reports applied to the return. */
+      seen: field(c.list(c.string)).internal(),
+    },
+    { id: 'ShipmentReturn' },
+  ))();
+
 const shippedLine = /* @__PURE__ */ (() =>
   c.object({ line_id: field(c.int).describe('The order line (its `id`)'), quantity: field(c.int) }, { id: 'ShippedLine' }))();
 
@@ -56,6 +92,9 @@ export const storedShipment = /* @__PURE__ */ (() =>
     tracking_url: field(c.nullable(c.string)),
     carrier_shipment_id: field(c.nullable(c.string)).describe("The carrier's id of the shipment"),
     carrier_parcel_ids: field(c.list(c.string)).describe("The carrier's parcel ids, one per parcel"),
+    parcel_tracking: field(c.list(parcelTracking)).describe(
+      'Each parcel with its own tracking number and status (the shipment is delivered when every parcel is); empty on shipments recorded before parcels were tracked apart',
+    ),
     parcels: field(c.list(parcel)).fixed(),
     items: field(c.list(shippedLine)).fixed().describe('The quantities of the order lines this shipment carries'),
     address: field(orderAddress).fixed().describe('Where it goes: a copy'),
@@ -76,6 +115,7 @@ export const storedShipment = /* @__PURE__ */ (() =>
       .fixed()
       .describe("Our idempotency key at the carrier (Sendcloud's external_reference_id)", 'acct_1:live:shipment:42'),
     cancel_requested_at: field(c.nullable(c.timestamp)).describe('The carrier accepted a cancellation to carry out later'),
+    return_shipment: field(c.nullable(returnShipment)).describe('Its return label, once made (POST /v1/shipments/{id}/return-label)'),
     delivered_at: field(c.nullable(c.timestamp)),
     created_at: field(c.timestamp).fixed(),
     updated_at: field(c.timestamp),
@@ -107,6 +147,11 @@ export const carrierLabelOf = (shipment: ShipmentRecord): CarrierLabel => ({
   parcel_ids: shipment.carrier_parcel_ids,
   tracking_number: shipment.tracking_number,
   tracking_url: shipment.tracking_url,
+  parcel_tracking_numbers: shipment.carrier_parcel_ids.map(
+    (id, index) =>
+      shipment.parcel_tracking.find((parcel) => parcel.parcel_id === id)?.tracking_number ??
+      (index === 0 ? shipment.tracking_number : null),
+  ),
 });
 
 /** The order's shipping summary: one entry per shipment (`creating` while its label is asked for). */
@@ -265,6 +310,32 @@ export function shipmentChangeParts(tenant: Tenant, before: ShipmentRecord, afte
     );
   }
   return parts;
+}
+
+/**
+ * A return label recorded on its shipment (conditional on the shipment's version and on it having
+ * none yet), with the reference that names the return parcel's callbacks (`role: return`).
+ */
+export function returnRecordedParts(tenant: Tenant, before: ShipmentRecord, after: ShipmentRecord): TransactItem[] {
+  const made = after.return_shipment!;
+  return [
+    versionedUpdate(shipmentKeys.shipment(tenant, before.id), storedShipment.attributes(after, 'update'), before.version, {
+      condition: '#phase = :recorded AND attribute_not_exists(#return)',
+      names: { '#phase': 'phase', '#return': 'return_shipment' },
+      values: { ':recorded': 'recorded' },
+    }),
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...shipmentKeys.parcel(tenant, after.carrier, made.carrier_parcel_id),
+          entity: 'CARRIER_PARCEL',
+          shipment_id: after.id,
+          role: 'return',
+        },
+      },
+    },
+  ];
 }
 
 /** Marks a `creating` shipment unsettled (see `unsettled_at`), conditional on its phase and version. */

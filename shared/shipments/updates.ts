@@ -20,7 +20,7 @@ import { VersionConflict } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
 import type { OrderRecord } from '#shared/orders/stored';
 import { orderChangeParts, type Part } from '#shared/orders/transitions';
-import { shipmentDelivered } from './events';
+import { shipmentDelivered, shipmentReturned } from './events';
 import { milestonesOf, orderStatusAfter, type Milestones } from './milestones';
 import * as repo from './repository';
 import { applyUpdate, type CarrierUpdate, type TrackingState, type UpdateOutcome } from './status';
@@ -64,7 +64,13 @@ export async function applyCarrierUpdates(
   const now = options.now ?? new Date();
   return retryOnVersionConflict('shipment', async () => {
     const before = await repo.requireShipment(tenant, id, true);
-    let state: TrackingState = { status: before.status, status_at: before.status_at, events: before.events, seen: before.seen };
+    let state: TrackingState = {
+      status: before.status,
+      status_at: before.status_at,
+      events: before.events,
+      seen: before.seen,
+      parcels: before.parcel_tracking,
+    };
     const outcomes: UpdateOutcome[] = [];
     for (const update of updates) {
       const next = applyUpdate(state, update);
@@ -84,6 +90,7 @@ export async function applyCarrierUpdates(
       status_at: state.status_at,
       events: state.events,
       seen: state.seen,
+      parcel_tracking: state.parcels ?? before.parcel_tracking,
       delivered_at: delivered ? state.status_at : before.delivered_at,
       updated_at: now.toISOString(),
       version: before.version + 1,
@@ -104,9 +111,66 @@ export async function applyCarrierUpdates(
         parts.push(...orderParts(tenant, order, milestones, now));
       }
       if (delivered) parts.push(eventPut(tenant, shipmentDelivered, { shipment: presentShipment(after) }, now).item);
+      // Returned to the shop by its carrier: back at the shop, once (such a shipment takes no return label: returns.ts).
+      if (after.status === 'returned' && before.status !== 'returned') {
+        parts.push(eventPut(tenant, shipmentReturned, { shipment: presentShipment(after) }, now).item);
+      }
     }
     await repo.writeShipmentChange(parts);
     return { shipment: after, outcomes, milestones };
+  });
+}
+
+/**
+ * Applies `updates` to the return of recorded shipment `id` (its return parcel's callbacks, a
+ * simulation, a tracking refresh), by the same rule as a shipment's (status.ts `applyUpdate`): the
+ * same report twice is one, an older one never moves it back. The return reaching `delivered` — it
+ * has arrived back at the shop — writes `shipment.returned` in the same transaction, once. The
+ * shipment's own status and its order are not moved.
+ */
+export async function applyReturnUpdates(
+  tenant: Tenant,
+  id: number,
+  updates: readonly CarrierUpdate[],
+  options: UpdateOptions = {},
+): Promise<UpdateResult> {
+  const now = options.now ?? new Date();
+  const none: Milestones = { ship: false, complete: false };
+  return retryOnVersionConflict('shipment', async () => {
+    const before = await repo.requireShipment(tenant, id, true);
+    const made = before.return_shipment;
+    if (!made) return { shipment: before, outcomes: updates.map(() => 'duplicate' as const), milestones: none };
+    let state: TrackingState = { status: made.status, status_at: made.status_at, events: made.events, seen: made.seen };
+    const outcomes: UpdateOutcome[] = [];
+    for (const { parcel_id: _parcel, ...update } of updates) {
+      const next = applyUpdate(state, update);
+      state = next.state;
+      outcomes.push(next.outcome);
+    }
+    const patch = options.patch?.(before) ?? {};
+    if (outcomes.every((outcome) => outcome === 'duplicate') && Object.keys(patch).length === 0) {
+      return { shipment: before, outcomes, milestones: none };
+    }
+    const arrived = state.status === 'delivered' && made.status !== 'delivered';
+    const after: ShipmentRecord = {
+      ...before,
+      ...patch,
+      return_shipment: {
+        ...made,
+        status: state.status,
+        status_at: state.status_at,
+        events: state.events,
+        seen: state.seen,
+        arrived_at: arrived ? state.status_at : made.arrived_at,
+      },
+      updated_at: now.toISOString(),
+      version: before.version + 1,
+    };
+    const [shipmentUpdate, ...moves] = shipmentChangeParts(tenant, before, after);
+    const parts: (TransactItem | TransactionPart)[] = [{ item: shipmentUpdate!, onConditionFailure: shipmentMoved }, ...moves];
+    if (arrived) parts.push(eventPut(tenant, shipmentReturned, { shipment: presentShipment(after) }, now).item);
+    await repo.writeShipmentChange(parts);
+    return { shipment: after, outcomes, milestones: none };
   });
 }
 

@@ -273,6 +273,7 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
     },
   },
   'shipments.simulate': { json: { status: 'delivered' } },
+  'shipments.returnLabel': { json: { service: 'dpd:return/return' } },
   'carriers.configure': { json: { public_key: 'probe', secret_key: 'set by the security suite' } },
   // Refused by validation (a common password, a malformed email, an empty token) when a key gets through: nothing is created.
   'auth.register': { json: { email: 'probe@example.com', password: 'password123', name: 'Probe' } },

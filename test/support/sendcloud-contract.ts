@@ -3,9 +3,11 @@
  * Sendcloud v3 requests the adapter sends, written from Sendcloud's published descriptions —
  * "Sendcloud API v3 OpenAPI description, shipments" (operation `POST /shipments/announce`, its
  * request schema `shipment-request-sync-announce` and what it is made of; `POST
- * /shipments/{id}/cancel`) and "Sendcloud API v3 OpenAPI description, parcel documents" (`GET
- * /parcels/{id}/documents/{type}`), both Apache 2.0. Nothing here is copied from those files: each
- * rule restates what they state, and names the schema it comes from.
+ * /shipments/{id}/cancel`; the lookup `GET /shipments` and its query parameters), "Sendcloud API v3
+ * OpenAPI description, parcel documents" (`GET /parcels/{id}/documents/{type}`) and "… parcel
+ * tracking" (`GET /parcels/tracking/{tracking_number}`) and "… returns" (`POST
+ * /returns/announce-synchronously`, request body `CreateReturn`), all Apache 2.0. Nothing here is copied
+ * from those files: each rule restates what they state, and names the schema it comes from.
  *
  * Stricter than the descriptions in one respect, on purpose: unknown fields are refused
  * (`additionalProperties: false`), because Sendcloud answers them with its `unknown_field` error
@@ -25,7 +27,8 @@ const addressFields = {
   postal_code: { type: 'string', minLength: 1 },
   city: { type: 'string', minLength: 1 },
   po_box: { type: ['string', 'null'] },
-  state_province_code: { type: 'string' },
+  // "The character state code … represented as ISO 3166-2 code" (example `IT-RM`): a country, a hyphen, 1–3 letters or digits.
+  state_province_code: { type: 'string', pattern: '^[A-Z]{2}-[A-Z0-9]{1,3}$' },
   // "represented as ISO 3166-1 alpha-2"
   country_code: { type: 'string', pattern: '^[A-Z]{2}$' },
   email: { type: 'string', format: 'email' },
@@ -146,9 +149,10 @@ const customsInformation = {
  * `POST /shipments/announce`, schema `shipment-request-sync-announce`: `shipment-request`
  * (`shipment-common` + `from_address`) with 1 to 15 `parcel-common` parcels. Plus the rule its
  * description states in prose ("International shipments"): to a destination outside the EU,
- * `customs_information` and the parcels' items (each with `origin_country`, "required if it's an
- * international shipment") are mandatory — the EU customs area is one table
- * (shared/shipments/carriers/customs-area.ts).
+ * `customs_information` and the parcels' items (each with `hs_code` and `origin_country`, "required
+ * if it's an international shipment") are mandatory — the EU customs area is one table
+ * (shared/shipments/carriers/customs-area.ts) — and "mixed currencies are not accepted": every
+ * price of the request in one currency (checked in `contractErrors`, which JSON Schema cannot say).
  */
 export const announceRequestSchema = {
   $id: 'sendcloud-v3/announce-request',
@@ -214,7 +218,17 @@ export const announceRequestSchema = {
         items: {
           type: 'object',
           required: ['parcel_items'],
-          properties: { parcel_items: { type: 'array', minItems: 1, items: { type: 'object', required: ['origin_country'] } } },
+          properties: {
+            parcel_items: {
+              type: 'array',
+              minItems: 1,
+              items: {
+                type: 'object',
+                required: ['hs_code', 'origin_country'],
+                properties: { hs_code: { type: 'string', minLength: 1 }, origin_country: { type: 'string', minLength: 2 } },
+              },
+            },
+          },
         },
       },
     },
@@ -249,6 +263,154 @@ export const documentRequestSchema = {
   additionalProperties: false,
 } as const;
 
+/**
+ * `GET /shipments` (shipments, "Retrieve shipments"): only the documented query parameters, each a
+ * string (`page_size` an integer from 1), and no body. The adapter's lookup by reference sends
+ * `external_reference_id`.
+ */
+export const shipmentsLookupSchema = {
+  $id: 'sendcloud-v3/shipments-lookup',
+  type: 'object',
+  properties: {
+    query: {
+      type: 'object',
+      properties: {
+        parcel_status: { type: 'string', minLength: 1 },
+        tracking_number: { type: 'string', minLength: 1 },
+        external_reference_id: { type: 'string', minLength: 1 },
+        order_number: { type: 'string', minLength: 1 },
+        integration_id: { type: 'string', minLength: 1 },
+        updated_before: { type: 'string' },
+        updated_after: { type: 'string' },
+        announced_before: { type: 'string' },
+        announced_after: { type: 'string' },
+        ids: { type: 'string' },
+        shipment_uuids: { type: 'string' },
+        cursor: { type: 'string' },
+        page_size: { type: 'integer', minimum: 1 },
+      },
+      additionalProperties: false,
+    },
+    body: { type: 'null' },
+  },
+  required: ['query', 'body'],
+  additionalProperties: false,
+} as const;
+
+/** `GET /parcels/tracking/{tracking_number}` (parcel tracking): the tracking number in the path (a string), no query, no body. */
+export const trackingRequestSchema = {
+  $id: 'sendcloud-v3/tracking-request',
+  type: 'object',
+  properties: {
+    tracking_number: { type: 'string', minLength: 1 },
+    query: { type: 'object', maxProperties: 0 },
+    body: { type: 'null' },
+  },
+  required: ['tracking_number', 'query', 'body'],
+  additionalProperties: false,
+} as const;
+
+/** Returns' schema `weight`: a number (not the announce's decimal string) with its unit. */
+const numberWeight = {
+  type: 'object',
+  properties: { value: { type: 'number', exclusiveMinimum: 0 }, unit: { enum: WEIGHT_UNITS } },
+  required: ['value', 'unit'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * `POST /returns/announce-synchronously` (returns, request body `CreateReturn`): `from_address`,
+ * `to_address` (`address-with-required-fields`), `ship_with` (`ShipWith`: `shipping_option_code`
+ * "required if `type` is `shipping_option_code`") and `weight` required; `dimensions` numbers with
+ * their unit; `parcel_items` (`parcel-item-returns-create`: price `price-with-any-currency`, a number
+ * with an ISO 4217 code). From outside the EU ("The `parcel_items` field is mandatory if you're
+ * creating a return from outside the EU"; `customs_invoice_nr` "required if it's an international
+ * return"): both required, each item with its HS code and origin.
+ */
+export const returnRequestSchema = {
+  $id: 'sendcloud-v3/return-request',
+  type: 'object',
+  properties: {
+    from_address: fullAddress,
+    to_address: fullAddress,
+    ship_with: {
+      type: 'object',
+      properties: {
+        type: { enum: ['shipping_option_code', 'shipping_product_code'] },
+        shipping_option_code: { type: 'string', minLength: 1 },
+        shipping_product_code: { type: 'string', minLength: 1 },
+        functionalities: { type: 'object' },
+        contract: { type: 'integer' },
+      },
+      if: { type: 'object', properties: { type: { const: 'shipping_option_code' } }, required: ['type'] },
+      then: { type: 'object', required: ['shipping_option_code'] },
+      additionalProperties: false,
+    },
+    dimensions: {
+      type: 'object',
+      properties: {
+        length: { type: 'number', minimum: 0 },
+        width: { type: 'number', minimum: 0 },
+        height: { type: 'number', minimum: 0 },
+        unit: { enum: DIMENSION_UNITS },
+      },
+      required: ['length', 'width', 'height', 'unit'],
+      additionalProperties: false,
+    },
+    weight: numberWeight,
+    collo_count: { type: 'integer', minimum: 1 },
+    parcel_items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          item_id: { type: ['string', 'null'] },
+          description: { type: 'string', minLength: 1 },
+          quantity: { type: 'integer', minimum: 1 },
+          weight: numberWeight,
+          price: {
+            type: 'object',
+            properties: { value: { type: 'number' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } },
+            required: ['value', 'currency'],
+            additionalProperties: false,
+          },
+          hs_code: { type: 'string', maxLength: 12 },
+          origin_country: { type: 'string', pattern: '^[A-Z]{2}$' },
+          sku: { type: 'string' },
+          product_id: { type: 'string' },
+        },
+        required: ['description', 'quantity', 'weight', 'price'],
+        additionalProperties: false,
+      },
+    },
+    send_tracking_emails: { type: 'boolean' },
+    brand_id: { type: 'integer', minimum: 1 },
+    order_number: { type: 'string' },
+    external_reference: { type: 'string' },
+    customs_invoice_nr: { type: ['string', 'null'] },
+    delivery_option: { enum: ['drop_off_point', 'drop_off_labelless', 'pickup', 'in_store', null] },
+    customs_information: { type: 'object' },
+    apply_rules: { type: 'boolean' },
+  },
+  required: ['from_address', 'to_address', 'ship_with', 'weight'],
+  additionalProperties: false,
+  if: {
+    type: 'object',
+    properties: {
+      from_address: { type: 'object', properties: { country_code: { not: { enum: [...EU_CUSTOMS_AREA] } } }, required: ['country_code'] },
+    },
+    required: ['from_address'],
+  },
+  then: {
+    type: 'object',
+    required: ['parcel_items', 'customs_invoice_nr'],
+    properties: {
+      customs_invoice_nr: { type: 'string', minLength: 1 },
+      parcel_items: { type: 'array', minItems: 1, items: { type: 'object', required: ['hs_code', 'origin_country'] } },
+    },
+  },
+} as const;
+
 /** One error as Sendcloud writes them (schema `ErrorObject`; `status`, `code` and `detail` required in `errors`). */
 export interface SendcloudError {
   status: string;
@@ -264,6 +426,9 @@ const validators = {
   announce: ajv.compile(announceRequestSchema),
   cancel: ajv.compile(cancelRequestSchema),
   document: ajv.compile(documentRequestSchema),
+  lookup: ajv.compile(shipmentsLookupSchema),
+  tracking: ajv.compile(trackingRequestSchema),
+  return: ajv.compile(returnRequestSchema),
 };
 export type ContractOperation = keyof typeof validators;
 
@@ -306,5 +471,25 @@ function asSendcloudErrors(errors: ErrorObject[]): SendcloudError[] {
 /** The request's breaches of the contract of `operation`, as Sendcloud would answer them (none: an empty list). */
 export function contractErrors(operation: ContractOperation, request: unknown): SendcloudError[] {
   const validate = validators[operation];
-  return validate(request) ? [] : asSendcloudErrors(validate.errors ?? []);
+  const errors = validate(request) ? [] : asSendcloudErrors(validate.errors ?? []);
+  return operation === 'announce' || operation === 'return' ? [...errors, ...mixedCurrencies(request)] : errors;
+}
+
+/** "Mixed currencies are not accepted": every `currency` of an announce the same (the shipments description's announce). */
+function mixedCurrencies(request: unknown): SendcloudError[] {
+  const seen: { pointer: string; currency: string }[] = [];
+  const walk = (value: unknown, pointer: string) => {
+    if (Array.isArray(value)) value.forEach((inner, index) => walk(inner, `${pointer}/${index}`));
+    else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'currency' && typeof inner === 'string') seen.push({ pointer: `${pointer}/currency`, currency: inner });
+        else walk(inner, `${pointer}/${key}`);
+      }
+    }
+  };
+  walk(request, '');
+  const first = seen[0]?.currency;
+  return seen
+    .filter((entry) => entry.currency !== first)
+    .map((entry) => ({ status: '400', code: 'invalid', detail: 'Mixed currencies are not accepted.', source: { pointer: entry.pointer } }));
 }

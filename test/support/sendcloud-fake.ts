@@ -1,8 +1,8 @@
 /**
  * A local HTTP server that answers as Sendcloud's API v3 documentation says (request and response
  * shapes of its OpenAPI files, not our adapter's expectations), and holds every request it receives
- * to the contract (test/support/sendcloud-contract.ts: JSON Schemas of announce, cancel and the
- * parcel documents, with the EU customs rule). A request the real API would refuse is answered as
+ * to the contract (test/support/sendcloud-contract.ts: JSON Schemas of announce, cancel, the parcel
+ * documents, the lookup by reference, tracking and returns, with the EU customs rule). A request the real API would refuse is answered as
  * it would (400 with JSON:API errors, each with its `source.pointer`) **and recorded in
  * `violations`**: the tests assert there are none (`expectNoContractViolations`), so an adapter
  * sending what Sendcloud refuses fails the suite even where the 400 is handled gracefully.
@@ -17,7 +17,9 @@
  * /shipments?external_reference_id=` (the shipments of that reference, cancelled and failed ones
  * with their parcels' status), the label PDF by `Accept`, `POST /shipments/{id}/cancel` (200, 202
  * for `fake:queued_cancel`, 404, 409; the parcels then say `CANCELLED`), the tracking endpoint (404
- * is `{"detail"}` there), and 429 above 15 unsafe requests a second.
+ * is `{"detail"}` there), returns (`POST /returns/announce-synchronously` answered as its 201
+ * example, `GET /returns/{id}` with the return's tracking number), and 429 above 15 unsafe requests
+ * a second.
  * Tests script further answers (a 503, a 429, a slow answer) ahead of the normal ones — also a
  * request carried out at once and answered late or with a 5xx (`afterHandling`: the carrier acted,
  * the caller never learns it) — and send signed callbacks as Sendcloud does.
@@ -130,6 +132,8 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
   const requests: Received[] = [];
   const violations: ContractViolation[] = [];
   let nextParcel = 383707309;
+  let nextReturn = 12345;
+  const returns = new Map<number, { id: number; parcel: FakeParcel; body: unknown }>();
   let unsafeWindow = { second: 0, count: 0 };
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -203,6 +207,31 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
 
   function handle(method: string, path: string, url: URL, req: IncomingMessage, body: unknown, res: ServerResponse): void {
     if (method === 'POST' && path === '/shipments/announce') return announce(body, res);
+    if (method === 'POST' && path === '/returns/announce-synchronously') {
+      // Answered as the returns description's 201 example: the return's id and its incoming parcel's.
+      const returnId = nextReturn++;
+      const parcel = { id: nextParcel++, tracking_number: `3SRETN${nextParcel}`, shipmentId: `return-${returnId}` };
+      parcels.set(parcel.id, parcel);
+      returns.set(returnId, { id: returnId, parcel, body });
+      return send(res, 201, { return_id: returnId, parcel_id: parcel.id, multi_collo_ids: [] });
+    }
+    const returnMatch = /^\/returns\/(\d+)$/.exec(path);
+    if (method === 'GET' && returnMatch) {
+      const found = returns.get(Number(returnMatch[1]));
+      if (!found) return send(res, 404, jsonApiError(404, 'not_found', 'Not found'));
+      // Schema `Return` (no envelope), the fields the adapter reads and a few around them.
+      return send(res, 200, {
+        id: found.id,
+        parcel_id: found.parcel.id,
+        from_address: (found.body as Record<string, unknown>).from_address,
+        to_address: (found.body as Record<string, unknown>).to_address,
+        tracking_number: found.parcel.tracking_number,
+        tracking_url: `https://tracking.example/${found.parcel.tracking_number}`,
+        is_cancellable: true,
+        created_at: new Date().toISOString(),
+        delivered_at_iso: null,
+      });
+    }
     if (method === 'GET' && path === '/shipments') {
       const reference = url.searchParams.get('external_reference_id');
       const found = [...shipments.values()].filter((shipment) => reference === null || shipment.external_reference_id === reference);
@@ -260,6 +289,19 @@ export async function startFakeSendcloud(keys = { publicKey: 'pub_fake', secretK
     let match = /^\/shipments\/([^/]+)\/cancel$/.exec(path);
     if (method === 'POST' && match) {
       return { operation: 'cancel', errors: contractErrors('cancel', { id: decodeURIComponent(match[1]!), body: body ?? null }) };
+    }
+    if (method === 'POST' && path === '/returns/announce-synchronously')
+      return { operation: 'return', errors: contractErrors('return', body) };
+    if (method === 'GET' && path === '/shipments') {
+      const query = Object.fromEntries(
+        [...url.searchParams].map(([key, value]) => [key, key === 'page_size' && /^\d+$/.test(value) ? Number(value) : value]),
+      );
+      return { operation: 'lookup', errors: contractErrors('lookup', { query, body: body ?? null }) };
+    }
+    match = /^\/parcels\/tracking\/([^/]*)$/.exec(path);
+    if (method === 'GET' && match) {
+      const request = { tracking_number: decodeURIComponent(match[1]!), query: Object.fromEntries(url.searchParams), body: body ?? null };
+      return { operation: 'tracking', errors: contractErrors('tracking', request) };
     }
     match = /^\/parcels\/([^/]+)\/documents\/([^/]+)$/.exec(path);
     if (method === 'GET' && match) {

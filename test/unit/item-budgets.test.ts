@@ -5,6 +5,7 @@
  * event (which holds the order twice: `data` and `data_json`); `stock.low` carries a slim product.
  */
 import { MAX_EXEMPTION_REASON } from '#shared/tax/schema';
+import { SELLER_COUNTRY_UNKNOWN } from '#shared/tax/sale';
 import { MAX_FILES_PER_ORDER } from '#shared/files/line-files';
 import { describe, expect, it } from 'vitest';
 import { DYNAMODB_ITEM_LIMIT, itemBytes, valueBytes } from '#shared/db/item-size';
@@ -139,12 +140,17 @@ describe('an order at every maximum of its schema fits, with its event', () => {
       tax_category: 'exempt' as const,
       tax_rate: 0,
       tax_exemption_reason: wide(MAX_EXEMPTION_REASON),
+      // Customs (docs/shipping.md#customs): 10 digits, a country, a description of at most 255 characters.
+      hs_code: '4911999999',
+      origin_country: 'DE',
+      customs_description: wide(255),
     })),
     subtotal: Number.MAX_SAFE_INTEGER,
     tax_rate: 99.99,
     tax_rates: { standard: 99.99, reduced: 99.99, zero: 0, exempt: 0 },
     tax_treatment: 'eu_consumer',
-    tax_treatment_warning: wide(200),
+    // The longest warning the service writes (shared/tax/treatment.ts, sale.ts): its own text, never input.
+    tax_treatment_warning: SELLER_COUNTRY_UNKNOWN,
     shipping_tax_category: 'standard',
     shipping_tax_rate: 99.99,
     // At most one entry per applied category and rate: six categories.

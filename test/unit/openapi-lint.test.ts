@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '#shared/openapi/document';
+import { declaredEvents } from '#shared/openapi/events';
 
 interface Problem {
   ruleId: string;
@@ -49,9 +50,37 @@ describe('the OpenAPI document', () => {
     expect(report.totals.errors).toBe(0);
   });
 
+  it('references every webhook event component (no unused WebhookEvent.<kind>)', () => {
+    const unused = report.problems.filter((problem) => problem.ruleId === 'no-unused-components');
+    expect(describeProblems(unused.filter((problem) => /WebhookEvent/.test(problem.message)))).toEqual([]);
+  });
+
   it('has no example that does not match its schema', () => {
     const examples = report.problems.filter((problem) => /example/i.test(problem.ruleId));
     expect(describeProblems(examples)).toEqual([]);
+  });
+});
+
+describe('webhook deliveries in the OpenAPI document', () => {
+  const document = buildOpenApiDocument() as unknown as {
+    paths: Record<string, Record<string, { callbacks?: Record<string, Record<string, Record<string, unknown>>> }>>;
+    components: { schemas: Record<string, { oneOf?: { $ref: string }[]; discriminator?: { propertyName: string } }> };
+  };
+
+  it('are the callbacks of POST /v1/webhooks: a POST of WebhookEvent to the registered url', () => {
+    const callback = document.paths['/v1/webhooks']!.post!.callbacks!.delivery!['{$request.body#/url}']!.post as {
+      requestBody: { content: Record<string, { schema: { $ref: string } }> };
+      security: unknown[];
+    };
+    expect(callback.requestBody.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/WebhookEvent' });
+    expect(callback.security).toEqual([]);
+  });
+
+  it('WebhookEvent is one of every declared event body, told apart by `event`', () => {
+    const union = document.components.schemas.WebhookEvent!;
+    expect(union.discriminator?.propertyName).toBe('event');
+    const kinds = declaredEvents.map((definition) => `#/components/schemas/WebhookEvent.${definition.kind}`);
+    expect(union.oneOf!.map((member) => member.$ref).sort()).toEqual(kinds.sort());
   });
 });
 

@@ -80,8 +80,19 @@ describe('order lines', () => {
         tax_category: 'standard',
         tax_rate: 19,
         tax_exemption_reason: null,
+        hs_code: null,
+        origin_country: null,
+        customs_description: null,
       },
     ]);
+  });
+
+  it("copies the product's customs fields onto the line; a line's own win", () => {
+    const declared = new Map([[3, { ...cards, hs_code: '491110', origin_country: 'DE', customs_description: 'Printed cards' }]]);
+    const [copied] = priceLines([line()], declared, eur19).lines;
+    expect(copied).toMatchObject({ hs_code: '491110', origin_country: 'DE', customs_description: 'Printed cards' });
+    const [own] = priceLines([line({ hs_code: '4911990000', origin_country: 'AT' })], declared, eur19).lines;
+    expect(own).toMatchObject({ hs_code: '4911990000', origin_country: 'AT', customs_description: 'Printed cards' });
   });
 
   it('takes a manual unit price as the whole price of the line (no setup fee) and records the defaults chosen', () => {

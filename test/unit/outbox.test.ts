@@ -25,9 +25,10 @@ const customer = {
 };
 
 describe('the event catalogue', () => {
-  it('holds all 19 kinds the spec lists, each with a resource type', () => {
-    expect(eventKinds).toHaveLength(19);
-    expect(new Set(eventKinds).size).toBe(19);
+  it('holds all 19 kinds the spec lists and shipment.returned (docs/shipping.md#returns), each with a resource type', () => {
+    expect(eventKinds).toHaveLength(20);
+    expect(new Set(eventKinds).size).toBe(20);
+    expect(eventKinds).toContain('shipment.returned');
     for (const kind of eventKinds) expect(resourceTypeOf[kind]).toBeTruthy();
   });
 

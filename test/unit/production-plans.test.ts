@@ -36,6 +36,9 @@ const line = (index: number) => ({
   tax_category: 'standard' as const,
   tax_rate: 19,
   tax_exemption_reason: null,
+  hs_code: null,
+  origin_country: null,
+  customs_description: null,
 });
 
 const order: OrderRecord = orderRecord({

@@ -128,7 +128,7 @@ describe('creating a label', () => {
     expect(announces()[0]!.body).toMatchObject({ from_address: { sender_address_id: 192 } });
   });
 
-  it('refuses (422) without calling Sendcloud a shipment with no sender, or to a destination outside the EU customs area', async () => {
+  it('refuses (422) without calling Sendcloud a shipment with no sender, or to a destination outside the EU customs area without its customs declaration', async () => {
     const senderless = await failure(adapter().createLabel(request({ from: null, sender_address_id: null })));
     expect(senderless).toMatchObject({ code: 'validation_failed', details: [{ field: 'sender_address' }] });
     const abroad = await failure(adapter().createLabel(request({ to: { ...request().to, country: 'CH', postal_code: '8001' } })));
@@ -250,6 +250,28 @@ describe('a label Sendcloud may have made', () => {
     expect(madeFor(asked.reference)).toHaveLength(1);
   });
 
+  it("adopts from a 409 only our reference's live shipment: another's is looked past, a cancelled one of ours is spent", async () => {
+    const carrier = adapter();
+    const asked = request();
+    const made = await carrier.createLabel(asked);
+    const foreign = {
+      id: 'other',
+      external_reference_id: 'someone-else',
+      parcels: [{ id: 9, status: { code: 'READY_TO_SEND' } }],
+      errors: [],
+    };
+    // The 409 names another reference's shipment: the lookup by ours finds the label ours made.
+    fake.script('POST /shipments/announce', [{ status: 409, body: { data: foreign } }]);
+    expect(await carrier.createLabel(asked)).toEqual(made);
+    // The 409 names ours, cancelled (as a callback writes the status: a numeric id): spent, never adopted.
+    const cancelled = { ...foreign, id: made.carrier_shipment_id, external_reference_id: asked.reference };
+    fake.script('POST /shipments/announce', [
+      { status: 409, body: { data: { ...cancelled, parcels: [{ id: 9, status: { id: 2000, message: 'Cancelled' } }] } } },
+    ]);
+    expect(await failure(carrier.createLabel(asked))).toBeInstanceOf(CarrierReferenceSpent);
+    expect(madeFor(asked.reference)).toHaveLength(1);
+  });
+
   it('reports a timeout after which it could not find out (lookups and announces failing until the deadline) as an outcome it cannot know', async () => {
     fake.script('POST /shipments/announce', [
       { status: 201, afterHandling: true, delayMs: 500 },
@@ -320,6 +342,29 @@ describe('tracking', () => {
     expect(updates.map((update) => [update.status, update.description])).toEqual([
       ['in_transit', 'Sorted'],
       ['delivered', 'Delivered'],
+    ]);
+  });
+
+  it('follows every parcel of a shipment of several by its own tracking number, each update naming its parcel', async () => {
+    const carrier = adapter();
+    const parcel = request().parcels[0]!;
+    const label = await carrier.createLabel(request({ parcels: [parcel, parcel] }));
+    expect(label.parcel_tracking_numbers).toHaveLength(2);
+    const [first, second] = label.parcel_tracking_numbers as string[];
+    fake.setTracking(first!, [
+      { event_at: '2026-05-02T09:00:00Z', status_code: 'delivered', status_type: 'success', sub_status_code: 'none' },
+    ]);
+    fake.setTracking(second!, [
+      { event_at: '2026-05-01T09:00:00Z', status_code: 'in_transit', status_type: 'success', sub_status_code: 'none' },
+    ]);
+    const updates = await carrier.track(label);
+    expect(updates.map((update) => [update.parcel_id, update.status])).toEqual([
+      [label.parcel_ids[1], 'in_transit'],
+      [label.parcel_ids[0], 'delivered'],
+    ]);
+    expect(fake.requests.filter((received) => received.path.startsWith('/parcels/tracking/')).map((received) => received.path)).toEqual([
+      `/parcels/tracking/${first}`,
+      `/parcels/tracking/${second}`,
     ]);
   });
 

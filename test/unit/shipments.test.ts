@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sandboxLabel, sandboxTrackingNumber, simulatedUpdate } from '#shared/shipments/carriers/sandbox';
 import { parseSendcloudCallback } from '#shared/shipments/carriers/sendcloud-callback';
 import { sendcloudSignature, verifySendcloudSignature } from '#shared/shipments/carriers/sendcloud-signature';
-import { SENDCLOUD_STATUS_CODES, SENDCLOUD_STATUS_IDS, statusOfCode, statusOfId } from '#shared/shipments/carriers/sendcloud-status';
+import { SENDCLOUD_STATUS_TABLE, statusOfCode, statusOfId, statusOfTrackingEvent } from '#shared/shipments/carriers/sendcloud-status';
 import { milestonesOf, remainingLines, type ShipmentSummary } from '#shared/shipments/milestones';
 import {
   SHIPMENT_STATUSES,
@@ -40,10 +40,23 @@ describe("Sendcloud's webhook signature", () => {
 });
 
 describe('the Sendcloud status table', () => {
-  it('maps every listed status id and code to one of our statuses or to "keep the previous one"', () => {
-    for (const status of [...Object.values(SENDCLOUD_STATUS_IDS), ...Object.values(SENDCLOUD_STATUS_CODES)]) {
-      expect(status === null || (SHIPMENT_STATUSES as readonly string[]).includes(status)).toBe(true);
-    }
+  it('is one table: a row per status of ours (or "keep the previous one"), each id and code in one row only', () => {
+    const statuses = SENDCLOUD_STATUS_TABLE.map((row) => row.status);
+    expect(new Set(statuses).size).toBe(statuses.length);
+    expect(statuses.filter((status) => status !== null).sort()).toEqual([...SHIPMENT_STATUSES].sort());
+    const ids = SENDCLOUD_STATUS_TABLE.flatMap((row) => Object.keys(row.ids));
+    const codes = SENDCLOUD_STATUS_TABLE.flatMap((row) => row.codes);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+
+  it('maps a tracking event by its status code and deciding sub status, never by its status_type (a severity)', () => {
+    expect(statusOfTrackingEvent('accepted', 'none')).toBe('in_transit');
+    expect(statusOfTrackingEvent('in_transit', 'returned_sender')).toBe('returned');
+    expect(statusOfTrackingEvent('exception', 'cancelled_upstream')).toBe('cancelled');
+    expect(statusOfTrackingEvent('in_transit', 'delivery_delay')).toBe('in_transit');
+    expect(statusOfTrackingEvent('success', undefined)).toBeNull();
+    expect(statusOfTrackingEvent(undefined, undefined)).toBeNull();
   });
 
   it.each([
@@ -91,6 +104,7 @@ describe("Sendcloud's parcel_status_changed callback", () => {
       tracking_number: '3SYZXG8498635',
       update: {
         key: 'sendcloud:383707309:11:2018-05-02T14:38:05.993Z',
+        parcel_id: '383707309',
         status: 'delivered',
         carrier_status: '11',
         description: 'Delivered',
@@ -241,7 +255,13 @@ describe('which shipment Sendcloud answers is the label made for our reference (
 
   it('adopts a live shipment of exactly our reference', () => {
     expect(judgeShipment(shipment(), reference)).toEqual({
-      label: { carrier_shipment_id: 'sc-1', parcel_ids: ['7'], tracking_number: '3SYZXG1', tracking_url: null },
+      label: {
+        carrier_shipment_id: 'sc-1',
+        parcel_ids: ['7'],
+        tracking_number: '3SYZXG1',
+        tracking_url: null,
+        parcel_tracking_numbers: ['3SYZXG1'],
+      },
     });
   });
 
@@ -260,6 +280,17 @@ describe('which shipment Sendcloud answers is the label made for our reference (
     for (const code of ['CANCELLED', 'cancelled_upstream', 'CANCELLATION_REQUESTED', 'SUBMITTING_CANCELLATION']) {
       expect(judgeShipment(shipment({}, { status: { code } }), reference), code).toEqual({ spent: 'cancelled' });
     }
+    // A status as callbacks write it (a numeric id), and one cancelled parcel of several.
+    for (const id of [2000, 1998, 1999, 2001]) {
+      expect(judgeShipment(shipment({}, { status: { id, message: 'Cancelled' } }), reference), String(id)).toEqual({ spent: 'cancelled' });
+    }
+    const two = shipment({
+      parcels: [
+        { id: 7, status: { code: 'READY_TO_SEND' }, tracking_number: '3SYZXG1' },
+        { id: 8, status: { code: 'CANCELLED' }, tracking_number: '3SYZXG2' },
+      ],
+    });
+    expect(judgeShipment(two, reference)).toEqual({ spent: 'cancelled' });
     expect(judgeShipment(shipment({}, { status: { code: 'ANNOUNCEMENT_FAILED' } }), reference)).toMatchObject({
       spent: expect.any(String),
     });

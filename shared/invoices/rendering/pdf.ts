@@ -35,7 +35,8 @@ function countryName(code: string): string {
   }
 }
 
-function addressLines(address: DocumentAddress, includeName: boolean): string[] {
+/** An address as the documents print it (the shipments' delivery note too). */
+export function addressLines(address: DocumentAddress, includeName: boolean): string[] {
   const lines: string[] = [];
   if (includeName) {
     if (address.company) lines.push(address.company);

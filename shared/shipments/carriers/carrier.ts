@@ -33,6 +33,28 @@ export interface LabelAddress {
   phone?: string | null;
 }
 
+/** One order line a shipment leaving the EU customs area declares (shared/shipments/customs.ts). */
+export interface CustomsItem {
+  line_id: number;
+  description: string;
+  /** Pieces of the line in this shipment. */
+  quantity: number;
+  /** Value of one piece, minor units of the declaration's currency. */
+  unit_value: number;
+  hs_code: string;
+  origin_country: string;
+}
+
+/** What a shipment leaving the EU customs area declares (Sendcloud's `customs_information` and `parcel_items`). */
+export interface CustomsDeclaration {
+  invoice_number: string;
+  export_reason: 'commercial_goods';
+  export_type: 'commercial_b2c' | 'commercial_b2b';
+  /** ISO 4217, the order's. */
+  currency: string;
+  items: CustomsItem[];
+}
+
 export interface LabelRequest {
   /**
    * Our idempotency key for this label at the carrier (Sendcloud's `external_reference_id`): the
@@ -47,6 +69,8 @@ export interface LabelRequest {
   from: LabelAddress | null;
   /** Without `from`: the id of a sender address configured at the carrier (Sendcloud's `sender_address_id`). */
   sender_address_id?: number | null;
+  /** Outside the EU customs area: the declaration (null or absent inside it). */
+  customs?: CustomsDeclaration | null;
 }
 
 /** What is printed on a label, for a carrier that draws its own (the sandbox). */
@@ -57,6 +81,32 @@ export interface CarrierLabel {
   carrier_shipment_id: string;
   /** One per parcel, in the request's order. */
   parcel_ids: string[];
+  tracking_number: string | null;
+  tracking_url: string | null;
+  /** Each parcel's tracking number, in the order of `parcel_ids` (absent: only the first parcel's is known, `tracking_number`). */
+  parcel_tracking_numbers?: (string | null)[];
+}
+
+/** A return label: the customer sends the shipment (or part of it) back to the shop. */
+export interface ReturnRequest {
+  /** Our reference for the return at the carrier (Sendcloud's `external_reference`): the shipment's, with `:return`. */
+  reference: string;
+  /** The carrier's return shipping option (Sendcloud's `shipping_option_code`, e.g. `dpd:return/return`). */
+  service: string;
+  order_number: string;
+  parcel: ParcelInput;
+  /** The customer: where the shipment went. */
+  from: LabelAddress;
+  /** The shop: where it comes back to. */
+  to: LabelAddress;
+  /** From outside the EU customs area: what comes back (null inside it). */
+  customs: CustomsDeclaration | null;
+}
+
+/** What a carrier answers for a return it made. */
+export interface CarrierReturn {
+  carrier_return_id: string;
+  parcel_id: string;
   tracking_number: string | null;
   tracking_url: string | null;
 }
@@ -113,4 +163,6 @@ export interface Carrier {
   cancel(label: CarrierLabel): Promise<CancelOutcome>;
   /** The carrier's tracking history, normalised (oldest first). */
   track(label: CarrierLabel): Promise<CarrierUpdate[]>;
+  /** A return label for a shipment: the customer sends it back; tracked like a label (`track` with its parcel). */
+  createReturn(request: ReturnRequest): Promise<CarrierReturn>;
 }

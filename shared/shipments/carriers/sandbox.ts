@@ -8,7 +8,16 @@
 import { createHash } from 'node:crypto';
 import type { SpecimenLabel } from '#shared/shipments/label-pdf';
 import type { CarrierUpdate, ShipmentStatus } from '#shared/shipments/status';
-import type { CancelOutcome, Carrier, CarrierLabel, LabelAddress, LabelDetails, LabelRequest } from './carrier';
+import type {
+  CancelOutcome,
+  Carrier,
+  CarrierLabel,
+  CarrierReturn,
+  LabelAddress,
+  LabelDetails,
+  LabelRequest,
+  ReturnRequest,
+} from './carrier';
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -40,11 +49,21 @@ const DESCRIPTIONS: Record<ShipmentStatus, string> = {
   cancelled: 'Cancelled',
 };
 
-/** The report a simulation feeds in, as a callback would carry it (keyed by parcel, status and time). */
-export function simulatedUpdate(parcelId: string, status: ShipmentStatus, at: Date, location: string | null = null): CarrierUpdate {
+/**
+ * The report a simulation feeds in, as a callback would carry it (keyed by parcel, status and time);
+ * `parcel` names the one parcel it is about (absent: every parcel of the shipment).
+ */
+export function simulatedUpdate(
+  parcelId: string,
+  status: ShipmentStatus,
+  at: Date,
+  location: string | null = null,
+  parcel?: string,
+): CarrierUpdate {
   const occurredAt = at.toISOString();
   return {
     key: `sandbox:${parcelId}:${status}:${occurredAt}`,
+    ...(parcel === undefined ? {} : { parcel_id: parcel }),
     status,
     carrier_status: status,
     description: DESCRIPTIONS[status],
@@ -90,5 +109,17 @@ export class SandboxCarrier implements Carrier {
 
   async track(): Promise<CarrierUpdate[]> {
     return [];
+  }
+
+  /** Deterministic like its labels: the return's ids and tracking number follow from its reference. */
+  async createReturn(request: ReturnRequest): Promise<CarrierReturn> {
+    const hash = digest(request.reference).slice(0, 16);
+    const tracking = sandboxTrackingNumber(request.reference);
+    return {
+      carrier_return_id: `sbx_ret_${hash}`,
+      parcel_id: `sbx_ret_${hash}_1`,
+      tracking_number: tracking,
+      tracking_url: `https://sandbox.print-shop.example/track/${tracking}`,
+    };
   }
 }

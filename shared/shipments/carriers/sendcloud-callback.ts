@@ -5,7 +5,7 @@
  * Pure: the signature is checked before (sendcloud-signature.ts), over the raw body.
  */
 import type { InboundUpdate } from './carrier';
-import { statusOfId } from './sendcloud-status';
+import { nameOfId, statusOfId } from './sendcloud-status';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the carrier's JSON, read defensively field by field
 type Json = Record<string, any>;
@@ -31,12 +31,16 @@ export function parseSendcloudCallback(body: unknown): InboundUpdate | undefined
   const statusId = Number(parcel?.status?.id);
   const occurredAt = isoOf(value.timestamp) ?? isoOf(value.carrier_status_change_timestamp);
   if (!parcel || parcel.id === undefined || parcel.id === null || !Number.isInteger(statusId) || !occurredAt) return undefined;
-  const message = typeof parcel.status?.message === 'string' ? parcel.status.message : `Sendcloud status ${statusId}`;
+  const message =
+    typeof parcel.status?.message === 'string' && parcel.status.message
+      ? parcel.status.message
+      : (nameOfId(statusId) ?? `Sendcloud status ${statusId}`);
   return {
     parcel_id: String(parcel.id),
     tracking_number: parcel.tracking_number ? String(parcel.tracking_number) : null,
     update: {
       key: `sendcloud:${parcel.id}:${statusId}:${occurredAt}`,
+      parcel_id: String(parcel.id),
       status: statusOfId(statusId),
       carrier_status: String(statusId),
       description: message,

@@ -5,10 +5,10 @@
  * - HTTP Basic with the tenant's public key (user) and secret key (password);
  * - label: `POST /shipments/announce` (synchronous; at most 15 parcels), then the PDF of each
  *   parcel with `GET /parcels/{id}/documents/label` and `Accept: application/pdf`; the announce
- *   always names a sender (`from_address`: an address, or `{ sender_address_id }`), and a parcel
- *   leaving the EU customs area is refused before the call (Sendcloud needs customs information
- *   and parcel items for it, which orders do not carry yet) — the tests' fake holds every request
- *   to JSON Schemas of the v3 contract (test/support/sendcloud-contract.ts);
+ *   always names a sender (`from_address`: an address, or `{ sender_address_id }`), and a shipment
+ *   leaving the EU customs area carries `customs_information` and every parcel's `parcel_items`
+ *   (from the declaration the shipments service made, customs.ts) — the tests' fake holds every
+ *   request to JSON Schemas of the v3 contract (test/support/sendcloud-contract.ts);
  * - a 201 whose parcel says `ANNOUNCEMENT_FAILED` (or whose `data.errors` is not empty) is a
  *   failure (502 `carrier_error` with Sendcloud's message), never a label;
  * - cancel: `POST /shipments/{id}/cancel` — 200 cancelled, 202 queued (carried out later; the
@@ -29,17 +29,21 @@
  */
 import { retry } from '#shared/async/retry';
 import { CarrierError, ConflictError, type ErrorDetail } from '#shared/errors';
+import { formatMinor } from '#shared/money';
+import { parcelContents } from '#shared/shipments/customs';
 import type { CarrierUpdate } from '#shared/shipments/status';
 import { needsCustoms } from './customs-area';
-import { statusOfCode } from './sendcloud-status';
+import { CANCELLING_CODES, CANCELLING_IDS, statusOfCode, statusOfId, statusOfTrackingEvent } from './sendcloud-status';
 import {
   CarrierOutcomeUnknown,
   CarrierReferenceSpent,
   type CancelOutcome,
   type Carrier,
   type CarrierLabel,
+  type CarrierReturn,
   type LabelAddress,
   type LabelRequest,
+  type ReturnRequest,
 } from './carrier';
 
 export const SENDCLOUD_BASE_URL = 'https://panel.sendcloud.sc/api/v3';
@@ -92,9 +96,34 @@ interface CallOptions {
   onFailure?: (failure: Retryable) => void;
 }
 
-/** Sendcloud's error message(s) from either error shape: JSON:API `errors`, or the tracking endpoint's `detail`. */
+/** Messages of an `errors` object (`{"to_address": ["This field is required."]}`, `{"detail": "…"}`), each with its field path. */
+function objectErrors(errors: Json, path: string[] = []): ErrorDetail[] {
+  return Object.entries(errors).flatMap(([key, value]): ErrorDetail[] => {
+    const at = [...path, key];
+    const field = at.join('.');
+    if (typeof value === 'string')
+      return [{ field: key === 'detail' || key === 'message' ? path.join('.') || 'carrier' : field, message: value }];
+    if (Array.isArray(value)) {
+      return value.flatMap((entry): ErrorDetail[] =>
+        typeof entry === 'string' ? [{ field, message: entry }] : entry && typeof entry === 'object' ? objectErrors(entry as Json, at) : [],
+      );
+    }
+    return value && typeof value === 'object' ? objectErrors(value as Json, at) : [];
+  });
+}
+
+/**
+ * Sendcloud's error message(s) from every error shape it answers: JSON:API `errors` (a list), an
+ * `errors` object (field → messages), or the tracking endpoint's `detail` (a string, or a list of
+ * `{loc, msg}`). A message is never lost to its shape.
+ */
 export function sendcloudErrorDetails(body: unknown): { message: string; details: ErrorDetail[] } {
   const value = body as Json | undefined;
+  if (value && value.errors && typeof value.errors === 'object' && !Array.isArray(value.errors)) {
+    const details = objectErrors(value.errors as Json);
+    if (details.length) return { message: details.map((detail) => detail.message).join('; '), details };
+  }
+  if (value && typeof value.errors === 'string' && value.errors) return { message: value.errors, details: [] };
   if (value && Array.isArray(value.errors) && value.errors.length) {
     const details = value.errors.map((error: Json) => ({
       field: String(error?.source?.pointer ?? error?.code ?? 'carrier'),
@@ -127,7 +156,23 @@ const retryAfterMs = (headers: Headers): number | undefined => {
 const cm = (mm: number) => (mm / 10).toFixed(2);
 const kg = (grams: number) => (grams / 1000).toFixed(3);
 
+/**
+ * The address's region as Sendcloud's `state_province_code` takes it — "ISO 3166-2" (the shipments
+ * description, schema `address`) — or undefined: `<country>-<1 to 3 letters or digits>` of the
+ * address's own country as given, or a bare subdivision part (`NY`) prefixed with the country. A
+ * region written out (`Bavaria`) or of another country is left out rather than sent malformed.
+ */
+export function stateProvinceCode(region: string | null | undefined, country: string): string | undefined {
+  const value = region?.trim().toUpperCase();
+  if (!value) return undefined;
+  const code = country.trim().toUpperCase();
+  const full = /^([A-Z]{2})-([A-Z0-9]{1,3})$/.exec(value);
+  if (full) return full[1] === code ? value : undefined;
+  return /^[A-Z0-9]{1,3}$/.test(value) ? `${code}-${value}` : undefined;
+}
+
 function addressOf(address: LabelAddress): Json {
+  const state = stateProvinceCode(address.region, address.country);
   return {
     name: address.name,
     ...(address.company ? { company_name: address.company } : {}),
@@ -136,7 +181,7 @@ function addressOf(address: LabelAddress): Json {
     postal_code: address.postal_code,
     city: address.city,
     country_code: address.country,
-    ...(address.region ? { state_province_code: address.region } : {}),
+    ...(state ? { state_province_code: state } : {}),
     ...(address.email ? { email: address.email } : {}),
     ...(address.phone ? { phone_number: address.phone } : {}),
   };
@@ -157,21 +202,57 @@ function fromAddressOf(request: LabelRequest): Json {
 }
 
 /**
- * Sendcloud needs customs information and the parcels' items (HS code, origin, value) to announce
- * a parcel leaving the EU customs area; orders do not carry those yet, so such a shipment is
- * refused here (422) instead of being sent for Sendcloud to refuse.
+ * Sendcloud needs customs information and the parcels' items to announce a shipment leaving the EU
+ * customs area; the shipments service declares them (customs.ts). A request without the declaration
+ * is refused here (422) rather than sent for Sendcloud to refuse.
  */
-function assertInsideCustomsArea(request: LabelRequest): void {
-  if (!needsCustoms(request.to.country)) return;
+function assertDeclared(request: LabelRequest): void {
+  if (!needsCustoms(request.to.country) || request.customs) return;
   throw new CarrierError(
     'validation_failed',
-    `Shipping to ${request.to.country} leaves the EU customs area: Sendcloud needs customs information and parcel items for it, which this API does not send yet`,
+    `Shipping to ${request.to.country} leaves the EU customs area: Sendcloud needs the shipment's customs information and parcel items`,
     [{ field: 'address_id', message: `${request.to.country} is outside the EU customs area` }],
   );
 }
 
+/**
+ * `customs_information` and each parcel's `parcel_items` for a declaration, as Sendcloud's published
+ * v3 OpenAPI description (shipments, Apache 2.0) shapes them: schema `customs-information`
+ * (`invoice_number` ≤ 40 characters, `export_reason`, `export_type`) and `parcel-item` (`description`
+ * ≤ 255, `quantity`, `weight` as a number with its unit, `price` as a decimal string with its
+ * currency, `hs_code`, `origin_country`; `item_id` our line id). The description does not say
+ * whether an item's weight and price are per piece or for the quantity; they are sent per piece, as
+ * Sendcloud's v2 parcel items define them ("weight of a single item", "value of a single item").
+ */
+export function customsParts(request: LabelRequest): { customs_information: Json; parcel_items: Json[][] } | undefined {
+  const customs = request.customs;
+  if (!customs || !needsCustoms(request.to.country)) return undefined;
+  const contents = parcelContents(customs.items, request.parcels);
+  return {
+    customs_information: {
+      invoice_number: customs.invoice_number,
+      export_reason: customs.export_reason,
+      export_type: customs.export_type,
+    },
+    parcel_items: contents.map((content) =>
+      content.map(({ item, quantity, piece_weight_g }) => ({
+        item_id: String(item.line_id),
+        description: item.description,
+        quantity,
+        // Grams with 3 decimals: a flyer's piece weighs a fraction of a gram; never 0 (exclusiveMinimum).
+        weight: { value: Math.max(0.001, Math.round(piece_weight_g * 1000) / 1000), unit: 'g' },
+        price: { value: formatMinor(item.unit_value), currency: customs.currency },
+        hs_code: item.hs_code,
+        origin_country: item.origin_country,
+      })),
+    ),
+  };
+}
+
 /** The body of `POST /shipments/announce` for a label request. */
 export function announceBody(request: LabelRequest): Json {
+  assertDeclared(request);
+  const customs = customsParts(request);
   return {
     label_details: { mime_type: 'application/pdf', dpi: 72 },
     to_address: addressOf(request.to),
@@ -179,10 +260,53 @@ export function announceBody(request: LabelRequest): Json {
     ship_with: { type: 'shipping_option_code', properties: { shipping_option_code: request.service } },
     order_number: request.order_number,
     external_reference_id: request.reference,
-    parcels: request.parcels.map((parcel) => ({
+    parcels: request.parcels.map((parcel, index) => ({
       dimensions: { length: cm(parcel.length_mm), width: cm(parcel.width_mm), height: cm(parcel.height_mm), unit: 'cm' },
       weight: { value: kg(parcel.weight_g), unit: 'kg' },
+      ...(customs ? { parcel_items: customs.parcel_items[index] } : {}),
     })),
+    ...(customs ? { customs_information: customs.customs_information } : {}),
+  };
+}
+
+/**
+ * The body of `POST /returns/announce-synchronously` (Sendcloud's published v3 OpenAPI description,
+ * returns, Apache 2.0: request body `CreateReturn`): `from_address` the customer and `to_address`
+ * the shop (both whole addresses: `address-with-required-fields`), `ship_with` a return shipping
+ * option code, `weight` and `dimensions` as numbers with their units, our `external_reference`, the
+ * order number; from outside the EU customs area `parcel_items` ("required outside EU": each with
+ * its HS code, origin, weight and price as numbers) and `customs_invoice_nr`.
+ */
+export function returnBody(request: ReturnRequest): Json {
+  const { parcel, customs } = request;
+  return {
+    from_address: addressOf(request.from),
+    to_address: addressOf(request.to),
+    ship_with: { type: 'shipping_option_code', shipping_option_code: request.service },
+    dimensions: { length: parcel.length_mm / 10, width: parcel.width_mm / 10, height: parcel.height_mm / 10, unit: 'cm' },
+    weight: { value: parcel.weight_g / 1000, unit: 'kg' },
+    order_number: request.order_number,
+    external_reference: request.reference,
+    ...(customs && needsCustoms(request.from.country)
+      ? {
+          customs_invoice_nr: customs.invoice_number,
+          parcel_items: customs.items.map((item) => ({
+            item_id: String(item.line_id),
+            description: item.description,
+            quantity: item.quantity,
+            weight: {
+              value: Math.max(
+                0.001,
+                Math.round((parcel.weight_g / customs.items.reduce((sum, entry) => sum + entry.quantity, 0)) * 1000) / 1000,
+              ),
+              unit: 'g',
+            },
+            price: { value: item.unit_value / 100, currency: customs.currency },
+            hs_code: item.hs_code,
+            origin_country: item.origin_country,
+          })),
+        }
+      : {}),
   };
 }
 
@@ -202,20 +326,26 @@ export function labelOfShipment(data: Json): CarrierLabel {
     parcel_ids: parcels.map((parcel) => String(parcel.id)),
     tracking_number: first.tracking_number ? String(first.tracking_number) : null,
     tracking_url: first.tracking_url ? String(first.tracking_url) : null,
+    parcel_tracking_numbers: parcels.map((parcel) => (parcel.tracking_number ? String(parcel.tracking_number) : null)),
   };
 }
 
 /** Network errors of a request that never left: no connection was made. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
-/** Parcel status codes (lower-cased) of a shipment that is cancelled or being cancelled: no label to record. */
-const CANCELLED_CODES = new Set([
-  'cancelled',
-  'cancelled_upstream',
-  'cancellation_requested',
-  'submitting_cancellation',
-  'submitting_cancellation_request',
-]);
+/**
+ * Whether a parcel Sendcloud answered is cancelled or being cancelled, by the status table
+ * (sendcloud-status.ts): its v3 `status.code`, or a numeric `status.id` as callbacks give it.
+ */
+function cancelledParcel(parcel: Json): boolean {
+  const code = String(parcel?.status?.code ?? '').toLowerCase();
+  const id = Number(parcel?.status?.id);
+  return (
+    statusOfCode(code) === 'cancelled' ||
+    CANCELLING_CODES.has(code) ||
+    (Number.isInteger(id) && (statusOfId(id) === 'cancelled' || CANCELLING_IDS.has(id)))
+  );
+}
 
 /**
  * Whether a shipment Sendcloud answered (a lookup's or a 409's) is the label made for `reference`:
@@ -225,7 +355,7 @@ const CANCELLED_CODES = new Set([
 export function judgeShipment(shipment: Json, reference: string): { label: CarrierLabel } | { spent: string } | { foreign: true } {
   if (!shipment || typeof shipment !== 'object' || shipment.external_reference_id !== reference) return { foreign: true };
   const parcels: Json[] = Array.isArray(shipment.parcels) ? shipment.parcels : [];
-  if (parcels.some((parcel) => CANCELLED_CODES.has(String(parcel?.status?.code ?? '').toLowerCase()))) return { spent: 'cancelled' };
+  if (parcels.some(cancelledParcel)) return { spent: 'cancelled' };
   try {
     return { label: labelOfShipment(shipment) };
   } catch {
@@ -233,18 +363,27 @@ export function judgeShipment(shipment: Json, reference: string): { label: Carri
   }
 }
 
-/** The tracking endpoint's events, normalised, oldest first. */
-export function updatesOfTracking(body: Json): CarrierUpdate[] {
+/**
+ * The tracking endpoint's events (schema `parcel-tracking-response`, its `events` of
+ * `parcel-event-response`), normalised, oldest first: the status from `status_code` and
+ * `sub_status_code` through the one table (sendcloud-status.ts) — `status_type` is a severity
+ * ("success"), never a status. With `parcelId` (a shipment of several parcels) each update names
+ * its parcel, and its key does too.
+ */
+export function updatesOfTracking(body: Json, parcelId?: string): CarrierUpdate[] {
   const events: Json[] = Array.isArray(body?.events) ? body.events : [];
   return events
-    .filter((event) => typeof event?.event_at === 'string')
+    .filter((event) => typeof event?.event_at === 'string' && !Number.isNaN(Date.parse(event.event_at)))
     .map((event) => {
-      const code = String(event.status_code ?? event.status_type ?? '');
+      const code = typeof event.status_code === 'string' ? event.status_code : '';
+      const sub = typeof event.sub_status_code === 'string' && event.sub_status_code.toLowerCase() !== 'none' ? event.sub_status_code : '';
+      const carrierStatus = [code, sub].filter(Boolean).join('/');
       return {
-        key: `sendcloud:track:${code}:${event.event_at}`,
-        status: statusOfCode(code) ?? statusOfCode(event.status_type),
-        carrier_status: code || null,
-        description: String(event.status_description ?? code ?? ''),
+        key: `sendcloud:track:${parcelId ? `${parcelId}:` : ''}${carrierStatus}:${event.event_at}`,
+        ...(parcelId ? { parcel_id: parcelId } : {}),
+        status: statusOfTrackingEvent(code, sub),
+        carrier_status: carrierStatus || null,
+        description: String(event.status_description || carrierStatus || 'Tracking event'),
         location: typeof event.location === 'string' ? event.location : null,
         occurred_at: new Date(event.event_at).toISOString(),
       };
@@ -366,7 +505,6 @@ export class SendcloudCarrier implements Carrier {
         { field: 'parcels', message: `at most ${SENDCLOUD_MAX_PARCELS}` },
       ]);
     }
-    assertInsideCustomsArea(request);
     const body = announceBody(request);
     const deadline = this.deadline();
     let uncertain = false;
@@ -459,11 +597,56 @@ export class SendcloudCarrier implements Carrier {
     throw this.refusal(answer, 'the cancellation');
   }
 
+  /**
+   * A return: `POST /returns/announce-synchronously` (201 `{ return_id, parcel_id }`), then the return
+   * itself (`GET /returns/{id}`, schema `Return`) for its tracking number and URL — best effort: a
+   * return whose tracking is not known yet is recorded without it, and its callbacks carry it later.
+   */
+  async createReturn(request: ReturnRequest): Promise<CarrierReturn> {
+    const answer = await this.call('POST', '/returns/announce-synchronously', { body: returnBody(request) });
+    if (answer.status !== 200 && answer.status !== 201) throw this.refusal(answer, 'the return');
+    const created = answer.json as Json | undefined;
+    if (!created || created.return_id === undefined || created.parcel_id === undefined) {
+      throw new CarrierError('carrier_error', `Sendcloud answered the return without its ids: ${sendcloudErrorDetails(created).message}`);
+    }
+    let details: Json | undefined;
+    try {
+      const read = await this.call('GET', `/returns/${encodeURIComponent(String(created.return_id))}`);
+      details = read.status === 200 ? (read.json as Json) : undefined;
+    } catch (error) {
+      if (!(error instanceof CarrierError)) throw error;
+    }
+    const data = (details?.data ?? details) as Json | undefined;
+    return {
+      carrier_return_id: String(created.return_id),
+      parcel_id: String(created.parcel_id),
+      tracking_number: data?.tracking_number ? String(data.tracking_number) : null,
+      tracking_url: data?.tracking_url ? String(data.tracking_url) : null,
+    };
+  }
+
+  /**
+   * Every parcel's tracking (`GET /parcels/tracking/{tracking_number}`, once per tracking number): a
+   * shipment of several parcels is followed parcel by parcel, each update naming its parcel.
+   */
   async track(label: CarrierLabel): Promise<CarrierUpdate[]> {
-    if (!label.tracking_number) return [];
-    const answer = await this.call('GET', `/parcels/tracking/${encodeURIComponent(label.tracking_number)}`);
-    if (answer.status === 404) return [];
-    if (answer.status !== 200) throw this.refusal(answer, 'the tracking request');
-    return updatesOfTracking(answer.json as Json);
+    const numbers = label.parcel_ids.map(
+      (_, index) => label.parcel_tracking_numbers?.[index] ?? (index === 0 ? label.tracking_number : null),
+    );
+    const several = label.parcel_ids.length > 1;
+    const answers = new Map<string, Json | undefined>();
+    const deadline = this.deadline();
+    for (const number of new Set(numbers.filter((number): number is string => Boolean(number)))) {
+      const answer = await this.call('GET', `/parcels/tracking/${encodeURIComponent(number)}`, { deadline });
+      if (answer.status === 404) answers.set(number, undefined);
+      else if (answer.status !== 200) throw this.refusal(answer, 'the tracking request');
+      else answers.set(number, answer.json as Json);
+    }
+    return label.parcel_ids
+      .flatMap((parcelId, index) => {
+        const body = numbers[index] ? answers.get(numbers[index]!) : undefined;
+        return body ? updatesOfTracking(body, several ? parcelId : undefined) : [];
+      })
+      .sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
   }
 }
