@@ -105,10 +105,15 @@ export async function updateAccount(accountId: string, changes: AccountChanges):
  * Writes the account's name and company as changed from `read`, on condition that nobody changed
  * the settings since (their `updated_at`); otherwise a VersionConflict — the caller reads again.
  */
-export async function replaceAccountSettings(read: Account, changes: Partial<Pick<Account, 'name' | 'company'>>): Promise<Account> {
+export async function replaceAccountSettings(
+  read: Account,
+  changes: Partial<Pick<Account, 'name' | 'company' | 'tax_rates' | 'shipping_tax_category'>>,
+): Promise<Account> {
   const settings: AccountSettings = {
     name: changes.name ?? read.name,
     company: changes.company === undefined ? read.company : changes.company,
+    tax_rates: changes.tax_rates === undefined ? read.tax_rates : changes.tax_rates,
+    shipping_tax_category: changes.shipping_tax_category ?? read.shipping_tax_category,
     updated_at: new Date().toISOString(),
   };
   try {
@@ -117,7 +122,14 @@ export async function replaceAccountSettings(read: Account, changes: Partial<Pic
     if (isConditionFailure(error)) throw new VersionConflict('account');
     throw error;
   }
-  return { ...read, name: settings.name, company: settings.company, settings_updated_at: settings.updated_at };
+  return {
+    ...read,
+    name: settings.name,
+    company: settings.company,
+    tax_rates: settings.tax_rates,
+    shipping_tax_category: settings.shipping_tax_category,
+    settings_updated_at: settings.updated_at,
+  };
 }
 
 export async function putApiKey(record: ApiKeyRecord, hash: string): Promise<void> {

@@ -3,6 +3,9 @@ import { KEY_KINDS, MODES } from '#shared/auth/keys';
 import { postalAddressFields } from '#shared/schemas/address';
 import { lineText, optionalText, requiredText } from '#shared/schemas/common';
 import { codecSchema } from '#shared/schemas/response';
+import { TAX_CATEGORIES } from '#shared/tax/categories';
+import { taxRatesCodec } from '#shared/tax/fields';
+import { taxRateInput } from '#shared/tax/schema';
 import { compactCode, isValidBic, isValidIban, isValidVatId } from './company';
 import { storedCompany } from './stored';
 
@@ -16,7 +19,11 @@ export const AccountViewSchema = /* @__PURE__ */ z
     name: z.string(),
     plan: z.string(),
     currency: z.string(),
-    tax_rate: z.number(),
+    tax_rate: z
+      .number()
+      .meta({ description: 'The standard rate (tax_rates.standard), kept for clients of before categories', example: 19 }),
+    tax_rates: codecSchema(taxRatesCodec).meta({ description: 'Percent per tax category (docs/pricing.md)' }),
+    shipping_tax_category: z.enum(TAX_CATEGORIES).meta({ description: 'The category shipping is charged as', example: 'standard' }),
     mode: z.enum(MODES),
     limits: z.object({ per_minute: z.number().int(), per_hour: z.number().int().nullable() }),
     key: z.object({ id: z.string(), prefix: z.string(), kind: z.enum(KEY_KINDS), scopes: z.array(z.string()) }),
@@ -70,8 +77,30 @@ export const AccountUpdateSchema = /* @__PURE__ */ (() =>
     .strictObject({
       name: requiredText(200).optional(),
       company: CompanyInputSchema.optional(),
+      tax_rate: taxRateInput.optional().meta({ description: 'The standard rate (the same as tax_rates.standard)', example: 19 }),
+      tax_rates: z
+        .strictObject({
+          standard: taxRateInput.optional(),
+          reduced: taxRateInput.optional(),
+          zero: z.literal(0, 'is always 0').optional(),
+          exempt: z.literal(0, 'is always 0').optional(),
+        })
+        .optional()
+        .meta({
+          id: 'TaxRatesInput',
+          description: 'Only the rates sent change; zero and exempt are always 0',
+          example: { standard: 19, reduced: 7 },
+        }),
+      shipping_tax_category: z
+        .enum(TAX_CATEGORIES)
+        .exclude(['exempt'])
+        .optional()
+        .meta({ description: 'The category shipping is charged as (default standard)', example: 'standard' }),
     })
-    .refine((value) => value.name !== undefined || value.company !== undefined, 'send name or company')
+    .refine(
+      (value) => Object.values(value).some((field) => field !== undefined),
+      'send name, company, tax_rate, tax_rates or shipping_tax_category',
+    )
     .meta({
       id: 'AccountUpdate',
       example: {

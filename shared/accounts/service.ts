@@ -14,6 +14,7 @@ import * as repo from './repository';
 import { emptyCompany, type Company } from './company';
 import type { AccountUpdateInput, AccountView, CompanyInput } from './schema';
 import { storedCompany } from './stored';
+import { accountTaxSettings, mergeTaxRates } from './tax';
 import type { Account, AccountRecord, ApiKeyRecord } from './repository';
 
 export type { Account, AccountRecord, ApiKeyRecord };
@@ -53,9 +54,16 @@ export async function createAccount(input: { name: string; plan: string; currenc
     created_at: now,
     updated_at: now,
   };
-  const settings = { name: input.name.trim(), company: null, updated_at: now };
+  const settings = { name: input.name.trim(), company: null, tax_rates: null, shipping_tax_category: 'standard' as const, updated_at: now };
   await repo.putAccount(record, settings);
-  const account: Account = { ...record, name: settings.name, company: null, settings_updated_at: now };
+  const account: Account = {
+    ...record,
+    name: settings.name,
+    company: null,
+    tax_rates: null,
+    shipping_tax_category: 'standard',
+    settings_updated_at: now,
+  };
   const [secret_test, secret_live, publishable_test, publishable_live] = await Promise.all([
     createApiKey({ accountId: account.id, mode: 'test', kind: 'secret', scopes: ['*'] }),
     createApiKey({ accountId: account.id, mode: 'live', kind: 'secret', scopes: ['*'] }),
@@ -217,12 +225,15 @@ export async function describeCaller(principal: Principal): Promise<AccountView>
 /** The account as `GET /v1/account` shows it to the calling key. */
 function accountView(principal: Principal, account: Account): AccountView {
   const limits = limitsOf(account);
+  const tax = accountTaxSettings(account);
   return {
     id: account.id,
     name: account.name,
     plan: account.plan,
     currency: account.currency,
-    tax_rate: account.tax_rate,
+    tax_rate: tax.rates.standard,
+    tax_rates: tax.rates,
+    shipping_tax_category: tax.shipping_tax_category,
     mode: principal.mode,
     limits: { per_minute: limits.perMinute, per_hour: limits.perHour ?? null },
     // The account's routes are closed to customer tokens (route table): the caller is a key.
@@ -272,9 +283,12 @@ export async function updateAccountSettings(accountId: string, input: AccountUpd
   return retryOnVersionConflict('account', async () => {
     const account = await repo.getAccount(accountId, true);
     if (!account) throw new NotFoundError('account', accountId);
+    const rates = mergeTaxRates(account, input);
     return repo.replaceAccountSettings(account, {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...(input.company === undefined ? {} : { company: mergeCompany(account.company, input.company) }),
+      ...(rates === undefined ? {} : { tax_rates: rates }),
+      ...(input.shipping_tax_category === undefined ? {} : { shipping_tax_category: input.shipping_tax_category }),
     });
   });
 }

@@ -11,6 +11,7 @@ import { accountSettingsKey, platformKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { postalAddressShape } from '#shared/schemas/address';
 import { codecs as c, entity, field, type Codec, type RecordOf } from '#shared/schemas/fields';
+import { taxCategoryCodec, taxRatesCodec } from '#shared/tax/fields';
 import { DEFAULT_PAYMENT_TERMS_DAYS, DEFAULT_QUOTE_VALIDITY_DAYS, type Company } from './company';
 
 /** The company as shown: as stored (it holds no money). */
@@ -85,6 +86,10 @@ export const storedAccountSettings = /* @__PURE__ */ (() =>
     name: field(c.string),
     /** The seller block of its invoices (null until set with PUT /v1/account or `accounts set-company`). */
     company: field(c.nullable(storedCompany)),
+    /** The rate per tax category; null until set: the record's single `tax_rate` is then the standard rate (ratesFromLegacyTaxRate). */
+    tax_rates: field(c.nullable(taxRatesCodec)),
+    /** The category shipping is declared as (standard unless set). */
+    shipping_tax_category: field(taxCategoryCodec),
     updated_at: field(c.timestamp),
   }))();
 
@@ -106,7 +111,8 @@ export const storedApiKey = /* @__PURE__ */ (() =>
 export type AccountRecord = RecordOf<typeof storedAccount.shape>;
 export type AccountSettings = RecordOf<typeof storedAccountSettings.shape>;
 /** An account as read whole: its record and its settings (`settings_updated_at`: null while it has no settings item). */
-export type Account = AccountRecord & Pick<AccountSettings, 'name' | 'company'> & { settings_updated_at: string | null };
+export type Account = AccountRecord &
+  Pick<AccountSettings, 'name' | 'company' | 'tax_rates' | 'shipping_tax_category'> & { settings_updated_at: string | null };
 export type ApiKeyRecord = RecordOf<typeof storedApiKey.shape>;
 
 export const accountRecordFromItem: typeof storedAccount.read = (value) => storedAccount.read(value);
@@ -120,7 +126,14 @@ export function accountFromItems(record: Record<string, unknown>, settings: Reco
   const own = storedAccountSettings.read(
     settings ?? { name: record.name ?? '', company: record.company ?? null, updated_at: record.updated_at },
   );
-  return { ...storedAccount.read(record), name: own.name, company: own.company, settings_updated_at: settings ? own.updated_at : null };
+  return {
+    ...storedAccount.read(record),
+    name: own.name,
+    company: own.company,
+    tax_rates: own.tax_rates,
+    shipping_tax_category: own.shipping_tax_category,
+    settings_updated_at: settings ? own.updated_at : null,
+  };
 }
 export const apiKeyFromItem: typeof storedApiKey.read = (value) => storedApiKey.read(value);
 

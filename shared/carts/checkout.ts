@@ -6,6 +6,7 @@
  * written.
  */
 import { retry } from '#shared/async/retry';
+import type { Account } from '#shared/accounts/stored';
 import type { Tenant } from '#shared/auth/principal';
 import { ConflictError, ValidationError } from '#shared/errors';
 import type { LegacyLinePrice } from '#shared/legacy-products/line-prices';
@@ -24,6 +25,7 @@ import {
   type Catalogue,
   type LinePricer,
   type LineSpec,
+  cataloguePricing,
 } from './pricing';
 import * as repo from './repository';
 import type { CartRef } from './service';
@@ -87,23 +89,27 @@ function checkoutPricer(cart: CartRecord, legacy: ReadonlyMap<number, LegacyLine
     if (spec.kind === 'product') return priceProductLine(spec, catalogue);
     const price = byCell.get(cellKey(spec));
     return price?.ok
-      ? { ok: true, name: price.name, unit_price: price.price, setup_fee: 0, options: {}, price_version: 0 }
+      ? {
+          ok: true,
+          name: price.name,
+          unit_price: price.price,
+          setup_fee: 0,
+          options: {},
+          price_version: 0,
+          tax_category: price.tax_category,
+        }
       : { ok: false, name: null, problems: price?.problems ?? [{ field: 'legacy_product_id', message: 'not priced' }] };
   };
 }
 
 /** The checkout's own terms for the lines: every line available, and the prices the client saw (its version). */
 function checkAgainst(cart: CartRecord, version: string) {
-  return (
-    products: Catalogue['products'],
-    account: { currency?: string; tax_rate?: number } | undefined,
-    legacy: ReadonlyMap<number, LegacyLinePrice>,
-  ): void => {
+  return (products: Catalogue['products'], account: Account | undefined, legacy: ReadonlyMap<number, LegacyLinePrice>): void => {
     const catalogue: Catalogue = {
       products,
       legacy: new Map(),
       prices: new Map(),
-      pricing: { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 },
+      pricing: cataloguePricing(account),
     };
     const priced = priceCartWith(cart, catalogue, checkoutPricer(cart, legacy));
     const unavailable = priced.lines.flatMap((line, index) =>

@@ -25,7 +25,15 @@ export function priceLegacyLine(spec: Extract<LineSpec, { kind: 'legacy' }>, cat
   if (price === undefined) {
     return { ok: false, name: legacy.name, problems: [{ field: 'quantity', message: 'No price for this combination' }], missingCell: true };
   }
-  return { ok: true, name: legacy.name, unit_price: price, setup_fee: 0, options: {}, price_version: legacy.price_version };
+  return {
+    ok: true,
+    name: legacy.name,
+    unit_price: price,
+    setup_fee: 0,
+    options: {},
+    price_version: legacy.price_version,
+    tax_category: legacy.tax_category,
+  };
 }
 
 /** Prices one line of either kind as the calculators do. */

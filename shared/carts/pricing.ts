@@ -10,11 +10,14 @@
  * that checkout accepts, while one that read the old prices does not.
  */
 import { createHash } from 'node:crypto';
+import type { Account } from '#shared/accounts/stored';
+import { accountTaxSettings } from '#shared/accounts/tax';
 import type { ErrorDetail } from '#shared/errors';
 import type { LegacyProductRecord } from '#shared/legacy-products/stored';
 import { fromMinor } from '#shared/money';
 import { priceProduct, resolveOptions, type PricingContext } from '#shared/pricing/product-price';
-import { taxOn } from '#shared/pricing/tax';
+import type { AppliedTaxCategory, TaxBreakdownEntry, TaxCategory, TaxRates } from '#shared/tax/categories';
+import { lineTax, saleTaxes } from '#shared/tax/sale';
 import type { ProductRecord } from '#shared/products/stored';
 import type { CartLineRecord, CartRecord } from './stored';
 
@@ -24,7 +27,16 @@ export interface Catalogue {
   legacy: ReadonlyMap<number, LegacyProductRecord>;
   /** Legacy prices (minor units) by `priceKey`. */
   prices: ReadonlyMap<string, number>;
-  pricing: PricingContext;
+  /** The account's currency, standard rate (`tax_rate`) and rates per category. */
+  pricing: PricingContext & { rates: TaxRates };
+}
+
+/** The pricing of a catalogue from the account read with it (none: EUR at the default rates). */
+export function cataloguePricing(
+  account: Pick<Account, 'currency' | 'tax_rate' | 'tax_rates' | 'shipping_tax_category'> | undefined,
+): Catalogue['pricing'] {
+  const { rates } = accountTaxSettings(account);
+  return { currency: account?.currency ?? 'EUR', tax_rate: rates.standard, rates };
 }
 
 export interface LegacyCell {
@@ -43,7 +55,16 @@ export type LineSpec =
   | ({ kind: 'legacy'; legacy_product_id: number } & LegacyCell);
 
 export type LinePrice =
-  | { ok: true; name: string; unit_price: number; setup_fee: number; options: Record<string, string>; price_version: number }
+  | {
+      ok: true;
+      name: string;
+      unit_price: number;
+      setup_fee: number;
+      options: Record<string, string>;
+      price_version: number;
+      /** The product's declared tax category. */
+      tax_category: TaxCategory;
+    }
   /** `missingCell`: every value is listed, but the table has no price for the combination. */
   | { ok: false; name: string | null; problems: ErrorDetail[]; missingCell?: boolean };
 
@@ -83,6 +104,7 @@ export function priceProductLine(spec: Extract<LineSpec, { kind: 'product' }>, c
     setup_fee: outcome.quote.setup_fee,
     options: Object.fromEntries(chosen.map(({ option, value }) => [option.code, value.code])),
     price_version: 0,
+    tax_category: product.tax_category,
   };
 }
 
@@ -97,11 +119,15 @@ export interface PricedLine {
   setup_fee: number;
   total: number;
   price_changed: boolean;
+  /** Applied: the product's category at the account's rate (a cart has no billing address: the seller's domestic VAT). */
+  tax_category: AppliedTaxCategory;
+  tax_rate: number;
 }
 
 export interface PricedCart {
   lines: PricedLine[];
   subtotal: number;
+  taxes: TaxBreakdownEntry[];
   tax: number;
   total: number;
   fingerprint: string;
@@ -124,8 +150,11 @@ export function priceCartWith(cart: Pick<CartRecord, 'items'>, catalogue: Catalo
         setup_fee: line.setup_fee,
         total: 0,
         price_changed: false,
+        tax_category: 'standard',
+        tax_rate: catalogue.pricing.rates.standard,
       };
     }
+    const applied = lineTax(price.tax_category, 'domestic', catalogue.pricing.rates);
     return {
       line,
       name: price.name,
@@ -135,10 +164,17 @@ export function priceCartWith(cart: Pick<CartRecord, 'items'>, catalogue: Catalo
       setup_fee: price.setup_fee,
       total: lineTotal(line, price.unit_price, price.setup_fee),
       price_changed: price.unit_price !== line.unit_price || price.setup_fee !== line.setup_fee,
+      tax_category: applied.category,
+      tax_rate: applied.rate,
     };
   });
   const subtotal = lines.reduce((sum, line) => sum + line.total, 0);
-  const tax = taxOn(subtotal, catalogue.pricing.tax_rate);
+  // Unavailable lines cost nothing and are taxed nothing: only the available ones are in the breakdown.
+  const { taxes, tax } = saleTaxes(
+    lines
+      .filter((line) => line.available)
+      .map((line) => ({ tax_category: line.tax_category, tax_rate: line.tax_rate, amount: line.total })),
+  );
   const fingerprint = createHash('sha256')
     .update(
       JSON.stringify([
@@ -149,7 +185,7 @@ export function priceCartWith(cart: Pick<CartRecord, 'items'>, catalogue: Catalo
     )
     .digest('base64url')
     .slice(0, 12);
-  return { lines, subtotal, tax, total: subtotal + tax, fingerprint };
+  return { lines, subtotal, taxes, tax, total: subtotal + tax, fingerprint };
 }
 
 /** The version a client sees and sends back at checkout. */

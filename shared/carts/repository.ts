@@ -7,17 +7,17 @@
  * replaced since costs a second batch for the new price items.
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { accountRecordFromItem } from '#shared/accounts/stored';
+import { accountFromItems } from '#shared/accounts/stored';
 import type { Tenant } from '#shared/auth/principal';
 import { dynamo } from '#shared/clients/dynamodb';
 import { batchGet, keyId } from '#shared/db/batch';
-import { cartKeys, legacyProductKeys, platformKeys, tenantKeys, type ItemKey } from '#shared/db/keys';
+import { accountSettingsKey, cartKeys, legacyProductKeys, platformKeys, tenantKeys, type ItemKey } from '#shared/db/keys';
 import { isConditionFailure, tableName, type TransactItem } from '#shared/db/table';
 import { transactWrite } from '#shared/db/transactions';
 import { NotFoundError, VersionConflict } from '#shared/errors';
 import { legacyProductFromItem, type LegacyProductRecord } from '#shared/legacy-products/stored';
 import { productFromItem, type ProductRecord } from '#shared/products/stored';
-import { priceKey, type Catalogue, type LegacyCell, type LineSpec } from './pricing';
+import { cataloguePricing, priceKey, type Catalogue, type LegacyCell, type LineSpec } from './pricing';
 import { cartFromItem, cartPut, type CartRecord } from './stored';
 
 const expired = (item: Record<string, unknown>, now: Date): boolean =>
@@ -104,6 +104,7 @@ export async function readCatalogue(tenant: Tenant, specs: readonly (LineSpec & 
     legacyProductKeys.legacyPrice(tenant, wanted.id, version, wanted.cell);
   const keys: ItemKey[] = [
     accountKey,
+    accountSettingsKey(tenant.accountId),
     ...[...productIds].map((id) => tenantKeys.product(tenant, id)),
     ...[...new Set(legacyWanted.map((wanted) => wanted.id))].map((id) => legacyProductKeys.legacyProduct(tenant, id)),
     ...legacyWanted.filter((wanted) => wanted.version > 0).map((wanted) => priceKeyOf(wanted, wanted.version)),
@@ -142,8 +143,8 @@ export async function readCatalogue(tenant: Tenant, specs: readonly (LineSpec & 
     }
   }
   const account = found.get(keyId(accountKey));
-  const record = account ? accountRecordFromItem(account) : undefined;
-  return { products, legacy, prices, pricing: { currency: record?.currency ?? 'EUR', tax_rate: record?.tax_rate ?? 19 } };
+  const record = account ? accountFromItems(account, found.get(keyId(accountSettingsKey(tenant.accountId)))) : undefined;
+  return { products, legacy, prices, pricing: cataloguePricing(record) };
 }
 
 /** Writes the cart over the revision read (0: none stored): a VersionConflict when it moved meanwhile. */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { appliedTaxCategoryOutput, TaxesSchema } from '#shared/tax/schema';
 import { MAX_PAGES, MAX_QUANTITY as MAX_LEGACY_QUANTITY, MAX_VALUE_LENGTH } from '#shared/legacy-products/price-table';
 import { addressFields, MAX_LINE_FILES, MAX_LINE_QUANTITY, oneAddressSource } from '#shared/orders/schema';
 import { bodyId, optionChoices, optionalText, requiredText } from '#shared/schemas/common';
@@ -148,6 +149,8 @@ export const CartLineSchema = /* @__PURE__ */ (() =>
       unit_price: moneyOutput.meta({ description: 'The current price: per unit for product lines, of the whole run for legacy lines' }),
       setup_fee: moneyOutput,
       total: moneyOutput.meta({ description: 'quantity × unit_price + setup_fee (legacy: the run price); 0 when unavailable' }),
+      tax_category: appliedTaxCategoryOutput,
+      tax_rate: z.number().meta({ description: "Percent: the account's rate of the product's category", example: 19 }),
       price_changed: z.boolean().meta({ description: 'The price differs from the one the line was added (or last changed) at' }),
       previous_unit_price: moneyOutput.nullable().meta({ description: 'That earlier unit price, when price_changed' }),
       unavailable: z.boolean().meta({ description: 'The product is inactive or gone, or the choice no longer has a price' }),
@@ -164,9 +167,10 @@ export const CartSchema = /* @__PURE__ */ (() =>
       items: z.array(CartLineSchema),
       item_count: z.number().int().meta({ description: 'Number of lines' }),
       subtotal: moneyOutput.meta({ description: 'Net, of the available lines' }),
-      tax: moneyOutput,
+      taxes: TaxesSchema,
+      tax: moneyOutput.meta({ description: 'Σ taxes.tax_amount' }),
       total: moneyOutput,
-      tax_rate: z.number().meta({ example: 19 }),
+      tax_rate: z.number().meta({ description: "The account's standard rate (each line has its own)", example: 19 }),
       currency: z.string().meta({ example: 'EUR' }),
       version: z.string().meta({ description: 'Send it with checkout: `<revision>.<price fingerprint>`', example: '3.Zx8kq2LmP0aB' }),
       order_id: z.number().int().nullable().meta({ description: 'The order of its last checkout' }),

@@ -11,6 +11,7 @@ import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from 
 import { randomToken } from '#shared/ids';
 import { missingCellProblem } from '#shared/legacy-products/lookup';
 import { pricedCells } from '#shared/legacy-products/prices';
+import { taxEntryView } from '#shared/tax/view';
 import { fromMinor } from '#shared/money';
 import { priceCart, priceLine } from './line-pricing';
 import { specOf, versionOf, type Catalogue, type LinePrice, type LineSpec, type PricedLine } from './pricing';
@@ -63,6 +64,8 @@ function lineView(priced: PricedLine): Cart['items'][number] {
     unit_price: fromMinor(priced.unit_price),
     setup_fee: fromMinor(priced.setup_fee),
     total: fromMinor(priced.total),
+    tax_category: priced.tax_category,
+    tax_rate: priced.tax_rate,
     price_changed: priced.price_changed,
     previous_unit_price: priced.price_changed ? fromMinor(line.unit_price) : null,
     unavailable: !priced.available,
@@ -81,6 +84,7 @@ export function presentCart(cart: CartRecord, catalogue: Catalogue): Cart {
     items: priced.lines.map(lineView),
     item_count: cart.items.length,
     subtotal: fromMinor(priced.subtotal),
+    taxes: priced.taxes.map(taxEntryView),
     tax: fromMinor(priced.tax),
     total: fromMinor(priced.total),
     tax_rate: catalogue.pricing.tax_rate,

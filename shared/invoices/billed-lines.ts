@@ -8,10 +8,16 @@ import type { OrderLineRecord } from '#shared/orders/stored';
 import type { DocumentLine } from './document';
 import type { InvoiceLineRecord } from './stored';
 
-export function billedLines(items: readonly OrderLineRecord[], taxRate: number): InvoiceLineRecord[] {
+export function billedLines(items: readonly OrderLineRecord[]): InvoiceLineRecord[] {
   const lines: InvoiceLineRecord[] = [];
   for (const item of items) {
-    const base = { tax_rate: taxRate, order_item_id: item.id };
+    // A line's setup fee is charged as its line is: same category and rate.
+    const base = {
+      tax_category: item.tax_category,
+      tax_rate: item.tax_rate,
+      tax_exemption_reason: item.tax_exemption_reason,
+      order_item_id: item.id,
+    };
     if (item.price_source === 'table') {
       // A legacy product's run is priced whole: one run of its copies, so quantity × price holds.
       lines.push({
@@ -52,6 +58,8 @@ export const documentLine = (line: InvoiceLineRecord): DocumentLine => ({
   description: line.description,
   quantity: line.quantity,
   unit_price: line.unit_price,
+  tax_category: line.tax_category,
   tax_rate: line.tax_rate,
+  exemption_reason: line.tax_exemption_reason,
   net_amount: line.amount,
 });

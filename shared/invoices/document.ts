@@ -6,6 +6,8 @@
  * Money is in integer minor units (hundredths), like everywhere inside the service.
  */
 
+import type { AppliedTaxCategory } from '#shared/tax/categories';
+
 /** A postal address as printed and as the e-invoice's BG-5/BG-8 groups need it. */
 export interface DocumentAddress {
   name: string;
@@ -57,13 +59,19 @@ export interface DocumentLine {
   quantity: number;
   /** Net unit price, minor units. */
   unit_price: number;
+  /** The applied tax category: the e-invoice's VAT category code follows from it and the rate (vatCategoryCode). */
+  tax_category: AppliedTaxCategory;
   /** Percent, e.g. 19 or 7 or 0. */
   tax_rate: number;
+  /** Why an exempt line is exempt (BT-120); null for other categories. */
+  exemption_reason: string | null;
   /** Net line amount: quantity × unit_price (+ setup fee for order lines), rounded half-up, minor units. */
   net_amount: number;
 }
 
 export interface DocumentTaxGroup {
+  /** The applied category of the group (one group per category and rate). */
+  category: AppliedTaxCategory;
   /** Percent. */
   tax_rate: number;
   /** Sum of the net amounts at this rate (shipping included), minor units. */
@@ -91,6 +99,7 @@ export interface InvoiceDocument {
   lines: DocumentLine[];
   /** Shipping charge (net, minor units) at `shipping_tax_rate`; 0 when none. Printed and exported as its own line. */
   shipping: number;
+  shipping_tax_category: AppliedTaxCategory;
   shipping_tax_rate: number;
   /** Sum of line net amounts + shipping, minor units. */
   subtotal: number;

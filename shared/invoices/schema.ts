@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { taxCategoryInput, taxExemptionReasonInput } from '#shared/tax/schema';
 import { bodyId, calendarDate, lineText, optionalText, queryId, timestamp } from '#shared/schemas/common';
 import { moneyInput } from '#shared/schemas/money';
 import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
@@ -42,7 +43,9 @@ const InvoiceItemInputSchema = /* @__PURE__ */ (() =>
       description: lineText(500).min(1, 'must not be empty').meta({ example: 'Design work' }),
       quantity,
       unit_price: moneyInput().meta({ description: 'Net, in the account currency', example: 65 }),
-      tax_rate: taxRate.optional(),
+      tax_category: taxCategoryInput.optional().meta({ description: 'standard when omitted' }),
+      tax_exemption_reason: taxExemptionReasonInput,
+      tax_rate: taxRate.optional().meta({ description: "Percent; the account's rate of the line's category when omitted", example: 19 }),
     })
     .meta({ id: 'InvoiceItemInput' }))();
 

@@ -29,25 +29,49 @@ import {
   type InvoiceRecord,
 } from './stored';
 import { billedLines } from './billed-lines';
+import { accountTaxSettings } from '#shared/accounts/tax';
+import { customerTaxProfile } from '#shared/customers/tax-profile';
+import { shippingTaxOf, type ShippingTax } from '#shared/orders/lines';
+import { vatValidationOf, type VatValidationRecord } from '#shared/tax/fields';
+import type { CustomerTaxProfile } from '#shared/tax/profile';
+import { lineTax, saleTreatment, type SaleTaxSettings } from '#shared/tax/sale';
+import { exemptionProblems } from '#shared/tax/exemption';
+import type { TaxTreatmentDecision } from '#shared/tax/treatment';
 import { invoiceTotals, lineAmount, lineAmountProblems } from './totals';
 
 const addDays = (day: string, days: number): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-/** The seller block and the account's currency and tax rate (422 naming missing company fields, checked before anything else is read). */
-async function sellerOf(tenant: Tenant): Promise<{ company: InvoicingCompany; seller: SellerBlock; currency: string; taxRate: number }> {
+interface Seller {
+  company: InvoicingCompany;
+  seller: SellerBlock;
+  currency: string;
+  tax: SaleTaxSettings;
+}
+
+/** The seller block and the account's currency and tax rates (422 naming missing company fields, checked before anything else is read). */
+async function sellerOf(tenant: Tenant): Promise<Seller> {
   const { account, company, seller } = await requireSeller(tenant.accountId, 'an invoice');
-  return { company, seller, currency: account.currency, taxRate: account.tax_rate };
+  return { company, seller, currency: account.currency, tax: accountTaxSettings(account) };
 }
 
 interface Draft {
   order: OrderRecord | null;
   customer: InvoiceCustomerRecord;
   items: InvoiceLineRecord[];
-  shipping: number;
-  shippingTaxRate: number;
+  shipping: ShippingTax;
   currency: string;
   serviceDate: string | null;
+  treatment: TaxTreatmentDecision;
+  customerVatId: string | null;
+  vatValidation: VatValidationRecord | null;
+}
+
+/** The customer's VAT ID an invoice shows, and the VIES check it copies when the reverse charge relied on it. */
+function vatOf(profile: CustomerTaxProfile, recordVatId: string | null, treatment: TaxTreatmentDecision) {
+  const vatValidation =
+    treatment.treatment === 'eu_reverse_charge' && profile.vat_validation ? vatValidationOf(profile.vat_validation) : null;
+  return { customerVatId: profile.vat_id ?? recordVatId, vatValidation };
 }
 
 async function draftFromOrder(tenant: Tenant, orderId: number, buyerReference: string | null): Promise<Draft> {
@@ -59,6 +83,8 @@ async function draftFromOrder(tenant: Tenant, orderId: number, buyerReference: s
     throw new ConflictError(`Order ${order.order_number} already has invoice ${marked.invoice_number} (void it to issue another)`);
   // The order keeps the customer's name and email; company and VAT ID come from the record, if it still exists.
   const record = await readCustomer(tenant, order.customer.id);
+  // The order's treatment, fixed when it was priced: the invoice bills exactly the order's amounts.
+  const treatment: TaxTreatmentDecision = { treatment: order.tax_treatment, source: 'derived', warning: order.tax_treatment_warning };
   return {
     order,
     customer: {
@@ -68,28 +94,51 @@ async function draftFromOrder(tenant: Tenant, orderId: number, buyerReference: s
       buyer_reference: buyerReference,
       billing_address: order.billing_address ?? order.shipping_address,
     },
-    items: billedLines(order.items, order.tax_rate),
-    shipping: order.shipping,
-    shippingTaxRate: order.tax_rate,
+    items: billedLines(order.items),
+    shipping: shippingTaxOf(order, order.shipping),
     currency: order.currency,
     serviceDate: order.production_completed_at?.slice(0, 10) ?? null,
+    treatment,
+    ...vatOf(customerTaxProfile(record), record?.vat_id ?? null, treatment),
   };
 }
 
-async function draftFromItems(tenant: Tenant, input: InvoiceCreateInput, account: { currency: string; taxRate: number }): Promise<Draft> {
-  const items = input.items!.map((item, index) => ({
-    position: index + 1,
-    description: item.description,
-    quantity: item.quantity,
-    unit_price: item.unit_price,
-    tax_rate: item.tax_rate ?? account.taxRate,
-    amount: lineAmount(item.quantity, item.unit_price),
-    order_item_id: null,
-  }));
-  const problems = lineAmountProblems(items);
+async function draftFromItems(tenant: Tenant, input: InvoiceCreateInput, account: Seller): Promise<Draft> {
+  const exemptions = input.items!.flatMap((item, index) =>
+    exemptionProblems(
+      { tax_category: item.tax_category ?? 'standard', tax_exemption_reason: item.tax_exemption_reason ?? null },
+      `items.${index}.`,
+    ),
+  );
+  const amounts = input.items!.map((item) => lineAmount(item.quantity, item.unit_price));
+  const problems = [...exemptions, ...lineAmountProblems(amounts.map((amount) => ({ amount })))];
   if (problems.length) throw new ValidationError('The invoice is invalid', problems);
   const { customer, addresses } = await readCustomerWithAddresses(tenant, input.customer_id!, true);
   const billing = addresses.find((address) => address.id === customer.default_billing_address_id);
+  const profile = customerTaxProfile(customer);
+  const treatment = saleTreatment({
+    sellerCountry: account.company.address.country,
+    billingCountry: billing?.country ?? null,
+    profile,
+  });
+  const items = input.items!.map((item, index) => {
+    const category = item.tax_category ?? 'standard';
+    const applied = lineTax(category, treatment.treatment, account.tax.rates);
+    // A rate sent with the line is the shop's for this line, unless the treatment charges no VAT at all.
+    const rate = item.tax_rate !== undefined && applied.category === category ? item.tax_rate : applied.rate;
+    return {
+      position: index + 1,
+      description: item.description,
+      quantity: item.quantity,
+      unit_price: item.unit_price,
+      tax_category: applied.category,
+      tax_rate: rate,
+      tax_exemption_reason: applied.category === 'exempt' ? (item.tax_exemption_reason ?? null) : null,
+      amount: amounts[index]!,
+      order_item_id: null,
+    };
+  });
+  const shipping = lineTax(account.tax.shipping_tax_category, treatment.treatment, account.tax.rates);
   return {
     order: null,
     customer: {
@@ -113,11 +162,30 @@ async function draftFromItems(tenant: Tenant, input: InvoiceCreateInput, account
         : null,
     },
     items,
-    shipping: 0,
-    shippingTaxRate: account.taxRate,
+    shipping: { amount: 0, tax_category: shipping.category, tax_rate: shipping.rate },
     currency: account.currency,
     serviceDate: null,
+    treatment,
+    ...vatOf(profile, customer.vat_id, treatment),
   };
+}
+
+/**
+ * The VAT IDs an e-invoice of these categories must carry: a reverse charge both the seller's and
+ * the buyer's (EN 16931 BR-AE-02), an export the seller's (BR-G-02). A 422 before any number is
+ * taken, rather than a document that cannot be rendered.
+ */
+function assertVatIds(draft: Draft, sellerVatId: string | null): void {
+  const categories = new Set([...draft.items.map((line) => line.tax_category), draft.shipping.tax_category]);
+  const problems = [
+    ...((categories.has('reverse_charge') || categories.has('export')) && !sellerVatId
+      ? [{ field: 'company.vat_id', message: "a reverse-charge or export invoice needs the seller's VAT ID (PUT /v1/account)" }]
+      : []),
+    ...(categories.has('reverse_charge') && !draft.customerVatId
+      ? [{ field: 'customer.vat_id', message: "a reverse-charge invoice needs the customer's VAT ID" }]
+      : []),
+  ];
+  if (problems.length) throw new ValidationError('The invoice cannot be issued', problems);
 }
 
 /**
@@ -146,8 +214,9 @@ export async function createInvoice(tenant: Tenant, input: InvoiceCreateInput, n
   const issuedAt = now.toISOString();
   const issueDate = today(now);
   const { company } = seller;
-  const totals = invoiceTotals(draft.items, draft.shipping, draft.shippingTaxRate);
-  const rates = new Set([...draft.items.map((line) => line.tax_rate), ...(draft.shipping > 0 ? [draft.shippingTaxRate] : [])]);
+  assertVatIds(draft, seller.seller.vat_id);
+  const totals = invoiceTotals(draft.items, draft.shipping);
+  const rates = new Set([...draft.items.map((line) => line.tax_rate), ...(draft.shipping.amount > 0 ? [draft.shipping.tax_rate] : [])]);
   const base: Omit<InvoiceRecord, 'invoice_number'> = {
     id: 0,
     order_id: draft.order?.id ?? null,
@@ -158,9 +227,15 @@ export async function createInvoice(tenant: Tenant, input: InvoiceCreateInput, n
     seller: seller.seller,
     items: draft.items,
     subtotal: totals.subtotal,
-    shipping: draft.shipping,
-    shipping_tax_rate: draft.shippingTaxRate,
+    shipping: draft.shipping.amount,
+    shipping_tax_category: draft.shipping.tax_category,
+    shipping_tax_rate: draft.shipping.tax_rate,
     tax_rate: rates.size === 1 ? [...rates][0]! : null,
+    tax_treatment: draft.treatment.treatment,
+    tax_treatment_warning: draft.treatment.warning,
+    customer_vat_id: draft.customerVatId,
+    vat_validation: draft.vatValidation,
+    taxes: totals.taxes,
     tax_breakdown: totals.tax_breakdown,
     tax: totals.tax,
     total: totals.total,

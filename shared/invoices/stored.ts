@@ -13,6 +13,8 @@ import { adjustTotal } from '#shared/db/totals';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { versionedUpdate } from '#shared/db/update-expression';
 import { postalAddressShape } from '#shared/schemas/address';
+import { appliedTaxCategoryCodec, taxesCodec, taxTreatmentCodec, vatValidationCodec } from '#shared/tax/fields';
+import { EXEMPTION_REASON } from './exemption';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 import { INVOICE_STATUSES, PAYMENT_METHODS, isUnpaid, type InvoiceStatus } from './status';
 
@@ -28,7 +30,12 @@ const line = /* @__PURE__ */ (() =>
       description: field(c.string),
       quantity: field(c.number).describe('Up to 3 decimals', 2),
       unit_price: field(c.money).describe('Net'),
+      tax_category: field(appliedTaxCategoryCodec).describe(
+        'As charged (the VAT category code of the e-invoice follows from it)',
+        'standard',
+      ),
       tax_rate: field(c.number).describe('Percent', 19),
+      tax_exemption_reason: field(c.nullable(c.string)).describe('Why it is exempt (tax_category exempt only)'),
       amount: field(c.money).describe('Net: quantity × unit_price rounded half-up (order lines: the line total, setup fee included)'),
       order_item_id: field(c.nullable(c.int)).describe('The order line it bills'),
     },
@@ -42,7 +49,7 @@ const taxGroup = /* @__PURE__ */ (() =>
       taxable_amount: field(c.money).describe('Net amount at this rate, shipping included'),
       tax: field(c.money).describe('taxable_amount × rate, rounded half-up once'),
     },
-    { id: 'InvoiceTaxGroup' },
+    { id: 'InvoiceTaxGroup', description: 'Deprecated: the groups of taxes merged per rate; read taxes' },
   ))();
 
 const payment = /* @__PURE__ */ (() =>
@@ -102,9 +109,21 @@ export const storedInvoice = /* @__PURE__ */ (() =>
     items: field(c.list(line)).fixed(),
     subtotal: field(c.money).fixed().describe('Σ item amounts'),
     shipping: field(c.money).fixed(),
+    shipping_tax_category: field(appliedTaxCategoryCodec).fixed().describe('The category shipping is charged as', 'standard'),
     shipping_tax_rate: field(c.number).fixed(),
     tax_rate: field(c.nullable(c.number)).fixed().describe('The one tax rate of all items and shipping; null when they differ'),
-    tax_breakdown: field(c.list(taxGroup)).fixed(),
+    tax_treatment: field(taxTreatmentCodec)
+      .fixed()
+      .describe("domestic, eu_reverse_charge, export or eu_consumer: the order's, or derived when issued without one", 'domestic'),
+    tax_treatment_warning: field(c.nullable(c.string)).fixed().describe('Why the derived treatment may be wrong; null when sure'),
+    customer_vat_id: field(c.nullable(c.string))
+      .fixed()
+      .describe("The customer's VAT ID when issued (the e-invoice's BT-48)", 'ATU10000005'),
+    vat_validation: field(c.nullable(vatValidationCodec))
+      .fixed()
+      .describe('The VIES check of customer_vat_id the reverse charge relied on (eu_reverse_charge only); null otherwise'),
+    taxes: field(taxesCodec).fixed().describe('The breakdown per category and rate, shipping included; tax = Σ tax_amount'),
+    tax_breakdown: field(c.list(taxGroup)).fixed().describe('Deprecated in favour of taxes: the same amounts per rate'),
     tax: field(c.money).fixed(),
     total: field(c.money).fixed().describe('subtotal + shipping + tax'),
     amount_paid: field(c.money),
@@ -131,7 +150,32 @@ export type InvoiceCustomerRecord = InvoiceRecord['customer'];
 export type InvoiceSellerRecord = InvoiceRecord['seller'];
 
 // A function, not `storedInvoice.read`: a property read at the top level keeps the entity in every bundle importing this module.
-export const invoiceFromItem = (item: Record<string, unknown>): InvoiceRecord => storedInvoice.read(item);
+export const invoiceFromItem = (item: Record<string, unknown>): InvoiceRecord => withStoredTax(storedInvoice.read(item), item);
+
+/**
+ * An invoice issued before tax categories: its lines and shipping are standard at their rate
+ * (exempt at 0 %, as its documents said), its breakdown its per-rate groups.
+ */
+function withStoredTax(invoice: InvoiceRecord, item: Record<string, unknown>): InvoiceRecord {
+  if (item.taxes !== undefined) return invoice;
+  const category = (rate: number) => (rate > 0 ? ('standard' as const) : ('exempt' as const));
+  return {
+    ...invoice,
+    items: invoice.items.map((line) => ({
+      ...line,
+      tax_category: category(line.tax_rate),
+      tax_exemption_reason: line.tax_rate > 0 ? null : EXEMPTION_REASON,
+    })),
+    shipping_tax_category: category(invoice.shipping_tax_rate),
+    customer_vat_id: invoice.customer.vat_id,
+    taxes: invoice.tax_breakdown.map((group) => ({
+      category: category(group.tax_rate),
+      rate: group.tax_rate,
+      taxable_amount: group.taxable_amount,
+      tax_amount: group.tax,
+    })),
+  };
+}
 
 export const INVOICES = 'invoices';
 export const invoiceStatusCounter = (status: InvoiceStatus): string => `${INVOICES}:${status}`;

@@ -4,9 +4,9 @@
  *   line amount   = round_half_up(quantity × unit_price)          (order lines: the order's line total,
  *                                                                    setup fee included)
  *   subtotal      = Σ line amounts
- *   per tax rate  : taxable = Σ its line amounts (+ shipping at the shipping rate)
- *                   tax     = round_half_up(taxable × rate / 100)   (once per rate, never per line)
- *   tax           = Σ tax per rate
+ *   per category and rate : taxable = Σ its line amounts (+ shipping, a line of its category)
+ *                           tax     = round_half_up(taxable × rate / 100)   (once per group, never per line)
+ *   tax           = Σ tax per group
  *   total         = subtotal + shipping + tax
  *
  * Rounding the tax once per rate is what EN 16931 expects (BR-CO-14/BR-S-09: the VAT of a
@@ -15,7 +15,8 @@
  */
 import type { ErrorDetail } from '#shared/errors';
 import { divideHalfUp, MAX_TOTAL_MINOR } from '#shared/money';
-import { taxOn } from '#shared/pricing/tax';
+import type { AppliedTaxCategory, TaxBreakdownEntry } from '#shared/tax/categories';
+import { saleTaxes } from '#shared/tax/sale';
 
 /** Quantities are kept with up to 3 decimals (1.5 hours of design work): in thousandths. */
 const QUANTITY_SCALE = 1000n;
@@ -34,28 +35,33 @@ export interface TaxGroup {
 
 export interface InvoiceTotals {
   subtotal: number;
+  taxes: TaxBreakdownEntry[];
+  /** Deprecated in favour of `taxes`: the same groups merged per rate. */
   tax_breakdown: TaxGroup[];
   tax: number;
   total: number;
 }
 
-/** The totals of lines (each with its net `amount` and `tax_rate`) and a shipping charge at `shippingTaxRate`. */
+/** The deprecated per-rate view of a breakdown (categories of one rate merged), highest rate first. */
+export function perRate(taxes: readonly TaxBreakdownEntry[]): TaxGroup[] {
+  const groups = new Map<number, TaxGroup>();
+  for (const entry of taxes) {
+    const group = groups.get(entry.rate) ?? { tax_rate: entry.rate, taxable_amount: 0, tax: 0 };
+    group.taxable_amount += entry.taxable_amount;
+    group.tax += entry.tax_amount;
+    groups.set(entry.rate, group);
+  }
+  return [...groups.values()].sort((a, b) => b.tax_rate - a.tax_rate);
+}
+
+/** The totals of lines (each with its net `amount`, applied category and rate) and the shipping, a line of its own. */
 export function invoiceTotals(
-  lines: readonly { amount: number; tax_rate: number }[],
-  shipping: number,
-  shippingTaxRate: number,
+  lines: readonly { amount: number; tax_category: AppliedTaxCategory; tax_rate: number }[],
+  shipping: { amount: number; tax_category: AppliedTaxCategory; tax_rate: number },
 ): InvoiceTotals {
-  const taxable = new Map<number, number>();
-  const add = (rate: number, amount: number) => taxable.set(rate, (taxable.get(rate) ?? 0) + amount);
-  for (const line of lines) add(line.tax_rate, line.amount);
-  if (shipping > 0) add(shippingTaxRate, shipping);
-  // Highest rate first: how invoices usually list them (19 %, then 7 %, then 0 %).
-  const tax_breakdown = [...taxable.entries()]
-    .sort(([a], [b]) => b - a)
-    .map(([tax_rate, taxable_amount]) => ({ tax_rate, taxable_amount, tax: taxOn(taxable_amount, tax_rate) }));
+  const { taxes, tax } = saleTaxes(lines, shipping);
   const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
-  const tax = tax_breakdown.reduce((sum, group) => sum + group.tax, 0);
-  return { subtotal, tax_breakdown, tax, total: subtotal + shipping + tax };
+  return { subtotal, taxes, tax_breakdown: perRate(taxes), tax, total: subtotal + shipping.amount + tax };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { batchGet, keyId } from '#shared/db/batch';
 import { legacyProductKeys, type ItemKey } from '#shared/db/keys';
 import type { ErrorDetail } from '#shared/errors';
+import type { TaxCategory } from '#shared/tax/categories';
 import { cellProblems } from './lookup';
 import { legacyProductFromItem, type LegacyProductRecord } from './stored';
 
@@ -20,7 +21,9 @@ export interface LegacyCellRequest {
 }
 
 /** A line's price (minor units: the whole run, net) and product name, or its problems (fields relative to the line). */
-export type LegacyLinePrice = { ok: true; name: string; price: number } | { ok: false; problems: ErrorDetail[] };
+export type LegacyLinePrice =
+  | { ok: true; name: string; price: number; tax_category: TaxCategory; tax_exemption_reason: string | null }
+  | { ok: false; problems: ErrorDetail[] };
 
 /** Prices the legacy lines among `lines` (undefined: not a legacy line), by their index. */
 export async function priceLegacyLines(
@@ -68,7 +71,13 @@ export async function priceLegacyLines(
     answers.set(
       index,
       item
-        ? { ok: true, name: product.name, price: Number(item.price) }
+        ? {
+            ok: true,
+            name: product.name,
+            price: Number(item.price),
+            tax_category: product.tax_category,
+            tax_exemption_reason: product.tax_exemption_reason,
+          }
         : { ok: false, problems: [{ field: 'quantity', message: 'There is no price for this combination in the table' }] },
     );
   }

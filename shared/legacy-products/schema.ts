@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { appliedTaxCategoryOutput, TaxesSchema, taxCategoryInput, taxExemptionReasonInput } from '#shared/tax/schema';
 import { responseSchema } from '#shared/schemas/response';
 import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
 import { optionalText, requiredText } from '#shared/schemas/common';
@@ -30,6 +31,8 @@ export const LegacyProductCreateSchema = /* @__PURE__ */ (() =>
       image: imageUrl.nullable().optional().meta({ description: 'Main image; shown when gallery_images is empty' }),
       gallery_images: z.array(imageUrl).max(50).optional().default([]),
       brands: z.array(requiredText(MAX_VALUE_LENGTH)).max(100).optional().default([]),
+      tax_category: taxCategoryInput.optional().default('standard'),
+      tax_exemption_reason: taxExemptionReasonInput,
       prices: z
         .array(PriceRowSchema)
         .max(MAX_PRICE_ROWS)
@@ -57,8 +60,10 @@ export const LegacyQuoteSchema = /* @__PURE__ */ (() =>
       quantity: z.number().int(),
       pages: z.number().int(),
       price: moneyOutput.meta({ description: 'From the lookup table (net)' }),
-      tax_rate: z.number().meta({ description: 'Percent', example: 19 }),
-      tax: moneyOutput,
+      tax_category: appliedTaxCategoryOutput,
+      tax_rate: z.number().meta({ description: "Percent: the account's rate of the product's category", example: 7 }),
+      taxes: TaxesSchema,
+      tax: moneyOutput.meta({ description: 'Σ taxes.tax_amount' }),
       total: moneyOutput,
       currency: z.string().meta({ example: 'EUR' }),
     })

@@ -10,7 +10,11 @@ import { nextId } from '#shared/db/counters';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { fromMinor } from '#shared/money';
-import { taxOn } from '#shared/pricing/tax';
+import { getAccount } from '#shared/accounts/repository';
+import { accountTaxSettings } from '#shared/accounts/tax';
+import { DOMESTIC, lineTax, saleTaxes } from '#shared/tax/sale';
+import { exemptionProblems } from '#shared/tax/exemption';
+import { taxEntryView } from '#shared/tax/view';
 import { needsPlaceholder, resolveImages } from './images';
 import { cellProblems, missingCellProblem } from './lookup';
 import { duplicateProblems, rowsFromCsv, tableShape, type PriceRow } from './price-table';
@@ -64,6 +68,8 @@ async function withStagedVersion<T>(tenant: Tenant, id: number, version: number,
 }
 
 export async function createLegacyProduct(tenant: Tenant, input: LegacyProductCreate): Promise<LegacyProduct> {
+  const exemption = exemptionProblems({ tax_category: input.tax_category, tax_exemption_reason: input.tax_exemption_reason ?? null });
+  if (exemption.length) throw new ValidationError('The legacy product is invalid', exemption);
   const duplicates = duplicateProblems(input.prices, (index) => `prices.${index}`);
   if (duplicates.length) throw new ValidationError('The price table has duplicate rows; nothing was stored', duplicates);
   const now = new Date().toISOString();
@@ -75,6 +81,8 @@ export async function createLegacyProduct(tenant: Tenant, input: LegacyProductCr
     image: input.image ?? null,
     gallery_images: input.gallery_images,
     brands: input.brands,
+    tax_category: input.tax_category,
+    tax_exemption_reason: input.tax_exemption_reason ?? null,
     ...tableShape(input.prices),
     images: [],
     price_version: version,
@@ -156,7 +164,7 @@ export async function importPrices(tenant: Tenant, id: number, csv: string): Pro
 }
 
 export async function calculateLegacyPrice(tenant: Tenant, id: number, cell: LegacyCalculateBody): Promise<LegacyQuote> {
-  const [read, account] = await Promise.all([repo.readLegacyProduct(tenant, id), getAccountRecord(tenant.accountId)]);
+  const [read, account] = await Promise.all([repo.readLegacyProduct(tenant, id), getAccount(tenant.accountId)]);
   if (!read) throw new NotFoundError('legacy product', id);
   let record = read;
   const invalid = (problems: ReturnType<typeof cellProblems>) => new ValidationError('There is no price for this combination', problems);
@@ -173,8 +181,9 @@ export async function calculateLegacyPrice(tenant: Tenant, id: number, cell: Leg
   }
   if (price === undefined)
     throw invalid([missingCellProblem(cell, await pricedCells(tenant, id, record.price_version, cell.format, cell.color))]);
-  const taxRate = account?.tax_rate ?? 19;
-  const tax = taxOn(price, taxRate);
+  // A catalogue price has no buyer: the seller's own (domestic) rate of the product's category.
+  const applied = lineTax(record.tax_category, DOMESTIC.treatment, accountTaxSettings(account).rates);
+  const { taxes, tax } = saleTaxes([{ tax_category: applied.category, tax_rate: applied.rate, amount: price }]);
   return {
     legacy_product_id: id,
     format: cell.format,
@@ -182,7 +191,9 @@ export async function calculateLegacyPrice(tenant: Tenant, id: number, cell: Leg
     quantity: cell.quantity,
     pages: cell.pages,
     price: fromMinor(price),
-    tax_rate: taxRate,
+    tax_category: applied.category,
+    tax_rate: applied.rate,
+    taxes: taxes.map(taxEntryView),
     tax: fromMinor(tax),
     total: fromMinor(price + tax),
     currency: account?.currency ?? 'EUR',

@@ -9,6 +9,7 @@ import { sizeProblem } from '#shared/db/item-size';
 import { createdSortKey, legacyPriceSweepKeys, legacyProductKeys, type ItemKey } from '#shared/db/keys';
 import type { ErrorDetail } from '#shared/errors';
 import { tableName, type TransactItem } from '#shared/db/table';
+import { taxCategoryCodec } from '#shared/tax/fields';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 import type { PriceRow, TableShape } from './price-table';
 
@@ -26,6 +27,8 @@ export const storedLegacyProduct = /* @__PURE__ */ (() =>
     images: field(c.list(c.string)).derived().describe('gallery_images, else [image], else the account placeholder — never empty'),
     image: field(c.nullable(c.string)),
     gallery_images: field(c.list(c.string)),
+    tax_category: field(taxCategoryCodec).describe('The VAT category its runs are charged as (docs/pricing.md)', 'reduced'),
+    tax_exemption_reason: field(c.nullable(c.string)).describe('Why it is exempt: only with tax_category exempt'),
     price_count: field(c.int).describe('Rows in the current price table'),
     prices_updated_at: field(c.nullable(c.timestamp)),
     created_at: field(c.timestamp).fixed(),

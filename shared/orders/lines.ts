@@ -5,20 +5,58 @@
  *   line (product-priced) = the product calculation: unit_price × quantity + setup_fee
  *   line (manual price)   = unit_price × quantity (the agreed price; no setup fee)
  *   line (legacy product) = the table's price of the whole run (`unit_price` holds it; `price_source: table`)
- *   subtotal = Σ line totals;  tax = round_half_up((subtotal + shipping) × tax_rate / 100)
+ *   each line and the shipping: its applied tax category and rate (its declared category — the
+ *   product's, the legacy product's or the line's own — under the sale's tax treatment)
+ *   subtotal = Σ line totals;  taxes = the breakdown per category and rate (shipping a line of its
+ *   own), each group's tax rounded half-up once;  tax = Σ taxes
  *   total    = subtotal + shipping + tax
  */
 import type { ErrorDetail } from '#shared/errors';
 import { MAX_TOTAL_MINOR } from '#shared/money';
-import { priceProduct, resolveOptions, type PricingContext } from '#shared/pricing/product-price';
-import { taxOn } from '#shared/pricing/tax';
+import { priceProduct, resolveOptions } from '#shared/pricing/product-price';
+import { exemptionProblems } from '#shared/tax/exemption';
+import {
+  ratesFromLegacyTaxRate,
+  type AppliedTaxCategory,
+  type TaxBreakdownEntry,
+  type TaxCategory,
+  type TaxRates,
+} from '#shared/tax/categories';
+import { lineTax, saleTaxes } from '#shared/tax/sale';
+import type { TaxTreatment } from '#shared/tax/treatment';
 import type { LegacyCellRequest, LegacyLinePrice } from '#shared/legacy-products/line-prices';
 import type { ProductRecord } from '#shared/products/stored';
-import type { OrderLineRecord } from './stored';
+import type { OrderLineRecord, OrderRecord } from './stored';
 import type { OrderLineInput } from './schema';
 
 /** 1,000,000,000.00 in minor units (shared/money.ts). */
 export const MAX_ORDER_AMOUNT = MAX_TOTAL_MINOR;
+
+/** What lines are priced with: the currency, and the sale's tax treatment and the rates it applies. */
+export interface LinePricing {
+  currency: string;
+  treatment: TaxTreatment;
+  rates: TaxRates;
+}
+
+/** A line's declared category: its own when the shop sent one, else its product's. */
+function declaredTax(
+  input: Pick<OrderLineInput, 'tax_category' | 'tax_exemption_reason'>,
+  product: { tax_category: TaxCategory; tax_exemption_reason: string | null },
+): { category: TaxCategory; reason: string | null } {
+  if (input.tax_category !== undefined) return { category: input.tax_category, reason: input.tax_exemption_reason ?? null };
+  return { category: product.tax_category, reason: product.tax_exemption_reason };
+}
+
+/** The applied tax fields of a line of `declared` category under the pricing's treatment. */
+function appliedTaxFields(declared: { category: TaxCategory; reason: string | null }, pricing: LinePricing) {
+  const applied = lineTax(declared.category, pricing.treatment, pricing.rates);
+  return {
+    tax_category: applied.category,
+    tax_rate: applied.rate,
+    tax_exemption_reason: applied.category === 'exempt' ? declared.reason : null,
+  };
+}
 
 export interface PricedLines {
   lines: OrderLineRecord[];
@@ -28,7 +66,7 @@ export interface PricedLines {
 export function priceLines(
   inputs: readonly OrderLineInput[],
   products: ReadonlyMap<number, ProductRecord>,
-  context: PricingContext,
+  pricing: LinePricing,
   field = 'items',
   /** The legacy lines' prices by line index (shared/legacy-products/line-prices.ts). */
   legacy: ReadonlyMap<number, LegacyLinePrice> = new Map(),
@@ -37,6 +75,19 @@ export function priceLines(
   const problems: ErrorDetail[] = [];
   inputs.forEach((input, index) => {
     const at = `${field}.${index}`;
+    if (input.tax_category !== undefined) {
+      const lineProblems = exemptionProblems(
+        { tax_category: input.tax_category, tax_exemption_reason: input.tax_exemption_reason ?? null },
+        `${at}.`,
+      );
+      if (lineProblems.length) {
+        problems.push(...lineProblems);
+        return;
+      }
+    } else if (input.tax_exemption_reason) {
+      problems.push({ field: `${at}.tax_exemption_reason`, message: 'is only for tax_category exempt' });
+      return;
+    }
     if (input.legacy_product_id !== undefined) {
       const priced = legacy.get(index);
       if (!priced || !priced.ok) {
@@ -63,6 +114,7 @@ export function priceLines(
         file_ids: input.file_ids,
         files: [],
         total: manual ? input.unit_price! * input.quantity : priced.price,
+        ...appliedTaxFields(declaredTax(input, priced), pricing),
         hs_code: input.hs_code ?? null,
         origin_country: input.origin_country ?? null,
         customs_description: input.customs_description ?? null,
@@ -80,7 +132,12 @@ export function priceLines(
       return;
     }
     // Quantity limits and options are checked for manual prices too: they describe what is printed.
-    const outcome = priceProduct(product, { quantity: input.quantity, options: input.options }, context);
+    const tax = appliedTaxFields(declaredTax(input, product), pricing);
+    const outcome = priceProduct(
+      product,
+      { quantity: input.quantity, options: input.options },
+      { currency: pricing.currency, tax_rate: tax.tax_rate },
+    );
     if (!outcome.ok) {
       problems.push(...outcome.problems.map((problem) => ({ field: `${at}.${problem.field}`, message: problem.message })));
       return;
@@ -103,6 +160,7 @@ export function priceLines(
       // Copies of the files, once they are checked (shared/files/line-files.ts).
       files: [],
       total: unitPrice * input.quantity + setupFee,
+      ...tax,
       // Customs: the line's own, else the product's (docs/shipping.md#customs).
       hs_code: input.hs_code ?? product.hs_code ?? null,
       origin_country: input.origin_country ?? product.origin_country ?? null,
@@ -136,15 +194,32 @@ export const inputProductIds = (inputs: readonly OrderLineInput[]): number[] =>
 
 export interface OrderTotals {
   subtotal: number;
+  taxes: TaxBreakdownEntry[];
   tax: number;
   total: number;
 }
 
-/** Tax is rounded once, on the whole taxable amount (lines and shipping), as in docs/pricing.md. */
-export function orderTotals(lines: readonly Pick<OrderLineRecord, 'total'>[], shipping: number, taxRate: number): OrderTotals {
+/** Shipping as a line of its own: its amount and its applied category and rate. */
+export interface ShippingTax {
+  amount: number;
+  tax_category: AppliedTaxCategory;
+  tax_rate: number;
+}
+
+/**
+ * The totals of priced lines and shipping: the tax per category and rate, each group rounded once
+ * on its whole taxable amount (shipping in its category's group), as in docs/pricing.md.
+ */
+export function orderTotals(
+  lines: readonly Pick<OrderLineRecord, 'total' | 'tax_category' | 'tax_rate'>[],
+  shipping: ShippingTax,
+): OrderTotals {
   const subtotal = lines.reduce((sum, line) => sum + line.total, 0);
-  const tax = taxOn(subtotal + shipping, taxRate);
-  return { subtotal, tax, total: subtotal + shipping + tax };
+  const { taxes, tax } = saleTaxes(
+    lines.map((line) => ({ tax_category: line.tax_category, tax_rate: line.tax_rate, amount: line.total })),
+    { tax_category: shipping.tax_category, tax_rate: shipping.tax_rate, amount: shipping.amount },
+  );
+  return { subtotal, taxes, tax, total: subtotal + shipping.amount + tax };
 }
 
 /** One line per product (several lines may name the same product), for stock reservations; legacy runs hold no stock. */
@@ -155,3 +230,22 @@ export const stockLinesOf = (lines: readonly Pick<OrderLineRecord, 'product_id' 
 export const productIdsOf = (lines: readonly Pick<OrderLineRecord, 'product_id'>[]): number[] => [
   ...new Set(lines.flatMap((line) => (line.product_id === null ? [] : [line.product_id]))),
 ];
+
+type PricedSale = Pick<
+  OrderRecord,
+  'currency' | 'tax_rate' | 'tax_rates' | 'tax_treatment' | 'shipping_tax_category' | 'shipping_tax_rate'
+>;
+
+/** How an order's (or quote's) changed lines are priced: with its own currency, treatment and rates, fixed when it was made. */
+export const pricingOf = (sale: PricedSale): LinePricing => ({
+  currency: sale.currency,
+  treatment: sale.tax_treatment,
+  rates: sale.tax_rates ?? ratesFromLegacyTaxRate(sale.tax_rate),
+});
+
+/** An order's (or quote's) shipping of `amount`, at its own shipping category and rate. */
+export const shippingTaxOf = (sale: PricedSale, amount: number): ShippingTax => ({
+  amount,
+  tax_category: sale.shipping_tax_category,
+  tax_rate: sale.shipping_tax_rate,
+});

@@ -7,6 +7,9 @@
  * anything is written or numbered.
  */
 import { getAccount } from '#shared/accounts/repository';
+import { accountTaxSettings, sellerCountryOf } from '#shared/accounts/tax';
+import { customerTaxProfile } from '#shared/customers/tax-profile';
+import { lineTax, saleTreatment } from '#shared/tax/sale';
 import type { Account } from '#shared/accounts/stored';
 import type { Tenant } from '#shared/auth/principal';
 import { readCustomerWithAddresses } from '#shared/customers/repository';
@@ -29,6 +32,12 @@ export type PricedOffer = Pick<
   | 'tax'
   | 'total'
   | 'tax_rate'
+  | 'tax_rates'
+  | 'tax_treatment'
+  | 'tax_treatment_warning'
+  | 'shipping_tax_category'
+  | 'shipping_tax_rate'
+  | 'taxes'
   | 'shipping'
   | 'currency'
   | 'shipping_address'
@@ -83,24 +92,39 @@ export async function readOffer(
     checkLineFiles(tenant, input.items, options.fileOwner === undefined ? {} : { owner: options.fileOwner }),
     priceLegacyLines(tenant, legacyCellsOf(input.items)),
   ]);
-  const pricing = { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 };
   const problems: ErrorDetail[] = [];
   if (!owner) problems.push({ field: 'customer_id', message: `No customer with id ${input.customer_id}` });
-  const priced = priceLines(input.items, products, pricing, 'items', legacy);
-  problems.push(...priced.problems, ...files.problems);
+  const addressProblems: ErrorDetail[] = [];
   const choices = addressChoices(input);
-  const shippingAddress = owner ? resolveAddress('shipping', choices.shipping, owner, true, problems) : null;
-  const billingAddress = owner ? resolveAddress('billing', choices.billing, owner, true, problems) : null;
+  const shippingAddress = owner ? resolveAddress('shipping', choices.shipping, owner, true, addressProblems) : null;
+  const billingAddress = owner ? resolveAddress('billing', choices.billing, owner, true, addressProblems) : null;
+  // The sale's tax treatment: the seller's country, the billing address's, the customer's VAT ID.
+  const settings = accountTaxSettings(account);
+  const decision = saleTreatment({
+    sellerCountry: sellerCountryOf(account),
+    billingCountry: billingAddress?.country ?? null,
+    profile: customerTaxProfile(owner?.customer),
+  });
+  const pricing = { currency: account?.currency ?? 'EUR', treatment: decision.treatment, rates: settings.rates };
+  const priced = priceLines(input.items, products, pricing, 'items', legacy);
+  problems.push(...priced.problems, ...files.problems, ...addressProblems);
   const read = { problems, products, account, legacy };
   if (problems.length) return { ...read, offer: undefined };
   const { id, name, email } = owner!.customer;
+  const applied = lineTax(settings.shipping_tax_category, decision.treatment, settings.rates);
+  const shippingTax = { tax_category: applied.category, tax_rate: applied.rate };
   return {
     ...read,
     offer: {
       customer: { id, name, email },
       items: withFileCopies(priced.lines, files.copies),
-      ...orderTotals(priced.lines, input.shipping, pricing.tax_rate),
-      tax_rate: pricing.tax_rate,
+      ...orderTotals(priced.lines, { amount: input.shipping, ...shippingTax }),
+      tax_rate: settings.rates.standard,
+      tax_rates: settings.rates,
+      tax_treatment: decision.treatment,
+      tax_treatment_warning: decision.warning,
+      shipping_tax_category: shippingTax.tax_category,
+      shipping_tax_rate: shippingTax.tax_rate,
       shipping: input.shipping,
       currency: pricing.currency,
       shipping_address: shippingAddress ?? null,

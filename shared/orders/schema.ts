@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { taxCategoryInput, taxExemptionReasonInput } from '#shared/tax/schema';
 import { responseSchema } from '#shared/schemas/response';
 import { bodyId, calendarDate, dateOrDateTimeDoc, lineText, optionChoices, optionalText, queryId } from '#shared/schemas/common';
 import { postalAddressFields } from '#shared/schemas/address';
@@ -60,7 +61,7 @@ const lineCustomsFields = /* @__PURE__ */ (() => ({
 }))();
 
 /** Fields of a line only the shop sets: its price and its text on documents. A customer token's line has neither. */
-export const SHOP_LINE_FIELDS = ['unit_price', 'description'] as const;
+export const SHOP_LINE_FIELDS = ['unit_price', 'description', 'tax_category', 'tax_exemption_reason'] as const;
 
 const lineDescription = {
   description:
@@ -75,6 +76,8 @@ export const OrderLineInputSchema = /* @__PURE__ */ (() =>
         .optional()
         .meta({ description: 'Manual price: the line costs quantity × unit_price. Omitted: the product calculation.', example: 0.12 }),
       description: optionalText(500, { multiline: true }).meta({ description: "Defaults to the product's name" }),
+      tax_category: taxCategoryInput.optional().meta({ description: "The line's own tax category; omitted: its product's" }),
+      tax_exemption_reason: taxExemptionReasonInput,
       ...lineCustomsFields,
     })
     .superRefine(oneProductKind)

@@ -19,7 +19,7 @@ import type { ProductRecord } from '#shared/products/stored';
 import { addressChoices, needsCustomerAddresses, resolveAddress } from './addresses';
 import { offerOrThrow, readOffer, readOwner } from './offers';
 import { createPlannedOrder, takeOrderNumber } from './creation';
-import { inputProductIds, legacyCellsOf, orderTotals, priceLines, productIdsOf, stockLinesOf } from './lines';
+import { inputProductIds, legacyCellsOf, orderTotals, priceLines, pricingOf, productIdsOf, shippingTaxOf, stockLinesOf } from './lines';
 import { assertIfMatch, type IfMatch } from './preconditions';
 import * as repo from './repository';
 import { orderChangeParts, type Part } from './transitions';
@@ -138,8 +138,8 @@ async function prepare(tenant: Tenant, order: OrderRecord, changes: OrderUpdate)
   const problems: ErrorDetail[] = [];
   const prepared: Prepared = {};
   if (changes.items && products && files) {
-    // Priced with the order's own currency and tax rate, fixed when it was created.
-    const priced = priceLines(changes.items, products, { currency: order.currency, tax_rate: order.tax_rate }, 'items', legacy);
+    // Priced with the order's own currency, tax treatment and rates, fixed when it was created.
+    const priced = priceLines(changes.items, products, pricingOf(order), 'items', legacy);
     problems.push(...priced.problems, ...files.problems);
     prepared.lines = { records: withFileCopies(priced.lines, files.copies), products };
   }
@@ -160,7 +160,8 @@ function apply(order: OrderRecord, changes: OrderUpdate, prepared: Prepared): Or
   if (prepared.billing_address !== undefined) after.billing_address = prepared.billing_address;
   if (prepared.lines) after.items = prepared.lines.records;
   if (changes.shipping !== undefined) after.shipping = changes.shipping;
-  if (prepared.lines || changes.shipping !== undefined) Object.assign(after, orderTotals(after.items, after.shipping, after.tax_rate));
+  if (prepared.lines || changes.shipping !== undefined)
+    Object.assign(after, orderTotals(after.items, shippingTaxOf(after, after.shipping)));
   return after;
 }
 

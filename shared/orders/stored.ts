@@ -12,6 +12,7 @@ import { createdSortKey, tenantKeys } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { versionedUpdate } from '#shared/db/update-expression';
 import { postalAddressShape } from '#shared/schemas/address';
+import { appliedTaxCategoryCodec, taxesCodec, taxRatesCodec, taxTreatmentCodec } from '#shared/tax/fields';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 import { ORDER_STATUSES, isClosed, type OrderStatus } from './status';
 
@@ -57,6 +58,9 @@ export const orderLine = /* @__PURE__ */ (() =>
         "Copies of the line's files as they were when ordered (their preflight: GET /v1/orders/{id}/files)",
       ),
       total: field(c.money).describe('quantity × unit_price + setup_fee'),
+      tax_category: field(appliedTaxCategoryCodec).describe('As charged', 'standard'),
+      tax_rate: field(c.number).describe('Percent', 19),
+      tax_exemption_reason: field(c.nullable(c.string)),
       hs_code: field(c.nullable(c.string)).describe('Customs: HS code'),
       origin_country: field(c.nullable(c.string)).describe('Customs: country of origin'),
       customs_description: field(c.nullable(c.string)).describe('Customs: what the goods are'),
@@ -71,6 +75,41 @@ export const orderAddress = /* @__PURE__ */ (() =>
     description: "A copy: later edits of the customer's addresses do not change it",
   }))();
 
+/**
+ * The tax of a priced sale, as an order and a quote store it: fixed when it is priced (the
+ * treatment, the rates it was priced with, the shipping's category), the breakdown and amounts
+ * recomputed when its lines or shipping change.
+ */
+export const saleTaxFields = () => ({
+  tax_rate: field(c.number).fixed().describe('The standard rate', 19),
+  tax_rates: field(c.nullable(taxRatesCodec)).fixed().internal(),
+  tax_treatment: field(taxTreatmentCodec).fixed(),
+  tax_treatment_warning: field(c.nullable(c.string)).fixed(),
+  shipping_tax_category: field(appliedTaxCategoryCodec).fixed(),
+  shipping_tax_rate: field(c.number).fixed(),
+  taxes: field(taxesCodec).describe('tax = Σ tax_amount'),
+  tax: field(c.money),
+  shipping: field(c.money),
+  total: field(c.money).describe('subtotal + shipping + tax'),
+});
+
+/** What an order or quote stored before tax categories lacks: each line and the shipping at its single `tax_rate`, standard. */
+export function withStoredTax<
+  R extends Pick<OrderRecord, 'items' | 'tax_rate' | 'shipping_tax_rate' | 'taxes' | 'subtotal' | 'shipping' | 'tax'>,
+>(record: R, item: Record<string, unknown>): R {
+  if (item.taxes !== undefined) return record;
+  const taxable = record.subtotal + record.shipping;
+  return {
+    ...record,
+    items: record.items.map((line) => ({ ...line, tax_rate: record.tax_rate })),
+    shipping_tax_rate: record.tax_rate,
+    taxes:
+      taxable > 0 || record.tax > 0
+        ? [{ category: 'standard', rate: record.tax_rate, taxable_amount: taxable, tax_amount: record.tax }]
+        : [],
+  };
+}
+
 export const storedOrder = /* @__PURE__ */ (() =>
   entity({
     id: field(c.int).fixed(),
@@ -81,10 +120,7 @@ export const storedOrder = /* @__PURE__ */ (() =>
       .describe('As at ordering time'),
     items: field(c.list(orderLine)),
     subtotal: field(c.money),
-    tax_rate: field(c.number).fixed().describe('Percent', 19),
-    tax: field(c.money),
-    shipping: field(c.money),
-    total: field(c.money).describe('subtotal + shipping + tax'),
+    ...saleTaxFields(),
     currency: field(c.string).fixed().describe('ISO 4217', 'EUR'),
     shipping_address: field(c.nullable(orderAddress)),
     billing_address: field(c.nullable(orderAddress)),
@@ -113,7 +149,7 @@ export type OrderRecord = RecordOf<typeof storedOrder.shape>;
 export type OrderLineRecord = OrderRecord['items'][number];
 export type OrderAddressRecord = NonNullable<OrderRecord['shipping_address']>;
 
-export const orderFromItem: typeof storedOrder.read = (value) => storedOrder.read(value);
+export const orderFromItem: typeof storedOrder.read = (value) => withStoredTax(storedOrder.read(value), value);
 
 export const ORDERS = 'orders';
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { appliedTaxCategoryOutput, TaxesSchema, taxCategoryInput, taxExemptionReasonInput } from '#shared/tax/schema';
 import { responseSchema } from '#shared/schemas/response';
 import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
 import { hasAtMostDecimals } from '#shared/money';
@@ -113,6 +114,8 @@ const productFields = /* @__PURE__ */ (() => ({
   options: z.array(OptionInput).max(MAX_PRODUCT_OPTIONS).optional().default([]),
   setup_fee: moneyInput().optional().default(0).meta({ description: 'Once per calculation/order line' }),
   production_days: z.number().int().min(0).max(365).optional().default(1),
+  tax_category: taxCategoryInput.optional().default('standard'),
+  tax_exemption_reason: taxExemptionReasonInput,
   stock: StockInput.optional(),
   images: z.array(imageUrl).max(20).optional().default([]),
   ...customsFields,
@@ -139,6 +142,8 @@ export const ProductUpdateSchema = /* @__PURE__ */ (() =>
     options: z.array(OptionInput).max(MAX_PRODUCT_OPTIONS).optional(),
     setup_fee: moneyInput().optional(),
     production_days: z.number().int().min(0).max(365).optional(),
+    tax_category: taxCategoryInput.optional(),
+    tax_exemption_reason: taxExemptionReasonInput,
     stock: StockInput.optional().meta({ description: 'Only the stock fields sent change; quantity is set absolutely' }),
     images: z.array(imageUrl).max(20).optional(),
     ...customsFields,
@@ -178,8 +183,10 @@ export const PriceQuoteSchema = /* @__PURE__ */ z
     unit_price: moneyOutput,
     setup_fee: moneyOutput,
     subtotal: moneyOutput,
-    tax_rate: z.number().meta({ description: 'Percent', example: 19 }),
-    tax: moneyOutput,
+    tax_category: appliedTaxCategoryOutput,
+    tax_rate: z.number().meta({ description: "Percent: the account's rate of the product's category", example: 19 }),
+    taxes: TaxesSchema,
+    tax: moneyOutput.meta({ description: 'Σ taxes.tax_amount' }),
     total: moneyOutput,
     currency: z.string().meta({ example: 'EUR' }),
     breakdown: z.array(z.object({ label: z.string(), amount: moneyOutput })).meta({ description: 'Lines summing to the subtotal' }),

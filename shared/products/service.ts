@@ -3,13 +3,18 @@
  * locking on `version`). Publishable keys (storefronts) see active products only: an inactive
  * product is a 404 for them. The catalogue has no product.* events, so product writes emit none.
  */
-import { getAccountRecord } from '#shared/accounts/service';
+import { getAccount } from '#shared/accounts/repository';
+import { accountTaxSettings } from '#shared/accounts/tax';
 import type { Principal, Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { fromMinor } from '#shared/money';
+import type { AppliedTaxCategory } from '#shared/tax/categories';
+import { DOMESTIC, lineTax, saleTaxes } from '#shared/tax/sale';
+import { exemptionProblems } from '#shared/tax/exemption';
+import { taxEntryView } from '#shared/tax/view';
 import { priceProduct, type PriceQuote, type PricingOption } from '#shared/pricing/product-price';
 import type { ProductFilter } from './repository';
 import * as repo from './repository';
@@ -23,14 +28,17 @@ const withRetry = <T>(operation: () => Promise<T>): Promise<T> => retryOnVersion
 
 const presentProduct: typeof storedProduct.view = (value) => storedProduct.view(value);
 
-function presentQuote(quote: PriceQuote): PriceQuoteView {
+function presentQuote(quote: PriceQuote, category: AppliedTaxCategory): PriceQuoteView {
+  const { taxes } = saleTaxes([{ tax_category: category, tax_rate: quote.tax_rate, amount: quote.subtotal }]);
   return {
     product_id: quote.product_id,
     quantity: quote.quantity,
     unit_price: fromMinor(quote.unit_price),
     setup_fee: fromMinor(quote.setup_fee),
     subtotal: fromMinor(quote.subtotal),
+    tax_category: category,
     tax_rate: quote.tax_rate,
+    taxes: taxes.map(taxEntryView),
     tax: fromMinor(quote.tax),
     total: fromMinor(quote.total),
     currency: quote.currency,
@@ -59,7 +67,7 @@ const definedStock = (stock: Partial<StockState> | undefined): Partial<StockStat
   Object.fromEntries(Object.entries(stock ?? {}).filter(([, value]) => value !== undefined));
 
 function assertConsistent(record: ProductRecord): void {
-  const problems = [...productProblems(record), ...productSizeProblems(record)];
+  const problems = [...productProblems(record), ...exemptionProblems(record), ...productSizeProblems(record)];
   if (problems.length) throw new ValidationError('The product is inconsistent', problems);
 }
 
@@ -83,6 +91,8 @@ export async function createProduct(tenant: Tenant, input: ProductCreate): Promi
     options: normalizeOptions(input.options),
     setup_fee: input.setup_fee,
     production_days: input.production_days,
+    tax_category: input.tax_category,
+    tax_exemption_reason: input.tax_exemption_reason ?? null,
     stock: { tracked: false, quantity: 0, low_threshold: 0, ...definedStock(input.stock) },
     images: input.images,
     hs_code: input.hs_code ?? null,
@@ -176,19 +186,21 @@ export async function listProducts(tenant: Tenant, viewer: Viewer, query: Produc
 }
 
 export async function calculatePrice(tenant: Tenant, viewer: Viewer, id: number, body: CalculateBody): Promise<PriceQuoteView> {
-  // Two independent reads in parallel: the product and the account's currency and tax rate.
-  const [record, account] = await Promise.all([repo.readProduct(tenant, id), getAccountRecord(tenant.accountId)]);
+  // Two independent reads in parallel: the product and the account's currency and tax rates.
+  const [record, account] = await Promise.all([repo.readProduct(tenant, id), getAccount(tenant.accountId)]);
   if (!record || hiddenFrom(viewer, record)) throw new NotFoundError('product', id);
   if (!record.is_active) {
     throw new ValidationError('The product is archived and cannot be priced', [
       { field: 'id', message: 'product is not active (is_active is false)' },
     ]);
   }
+  // A catalogue price has no buyer: the seller's own (domestic) rate of the product's category.
+  const applied = lineTax(record.tax_category, DOMESTIC.treatment, accountTaxSettings(account).rates);
   const outcome = priceProduct(
     record,
     { quantity: body.quantity, options: body.options },
-    { currency: account?.currency ?? 'EUR', tax_rate: account?.tax_rate ?? 19 },
+    { currency: account?.currency ?? 'EUR', tax_rate: applied.rate },
   );
   if (!outcome.ok) throw new ValidationError('The price cannot be calculated for this request', outcome.problems);
-  return presentQuote(outcome.quote);
+  return presentQuote(outcome.quote, applied.category);
 }

@@ -8,6 +8,7 @@
 import type { Tenant } from '#shared/auth/principal';
 import { createdSortKey, nameSortKey, tenantKeys, type ProductListState } from '#shared/db/keys';
 import { tableName, type TransactItem } from '#shared/db/table';
+import { taxCategoryCodec } from '#shared/tax/fields';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 
 const optionValue = /* @__PURE__ */ (() =>
@@ -42,6 +43,8 @@ export const storedProduct = /* @__PURE__ */ (() =>
     options: field(c.list(option)),
     setup_fee: field(c.money),
     production_days: field(c.int),
+    tax_category: field(taxCategoryCodec).describe('The VAT category its lines are charged as (docs/pricing.md)', 'standard'),
+    tax_exemption_reason: field(c.nullable(c.string)).describe('Why it is exempt: only with tax_category exempt'),
     // Written when the product is created; later only the stock fields a request sends (so an edit
     // of the name never overwrites a concurrent order's decrement) and the stock rules' own updates.
     stock: field(c.object({ tracked: field(c.boolean), quantity: field(c.int), low_threshold: field(c.int) }, { id: 'ProductStock' }))

@@ -37,12 +37,18 @@ async function quoteDocumentOf(tenant: Tenant, quote: QuoteRecord): Promise<Quot
       buyer_reference: null,
       address: quote.billing_address,
     },
-    lines: billedLines(quote.items, quote.tax_rate).map(documentLine),
+    lines: billedLines(quote.items).map(documentLine),
     shipping: quote.shipping,
-    shipping_tax_rate: quote.tax_rate,
+    shipping_tax_category: quote.shipping_tax_category,
+    shipping_tax_rate: quote.shipping_tax_rate,
     subtotal: taxable,
-    // One rate for all lines and shipping, rounded once: the quote's (and its order's) own tax.
-    tax_breakdown: [{ tax_rate: quote.tax_rate, taxable_amount: taxable, tax_amount: quote.tax }],
+    // The quote's (and its order's) own breakdown: one group per category and rate, rounded once each.
+    tax_breakdown: quote.taxes.map((entry) => ({
+      category: entry.category,
+      tax_rate: entry.rate,
+      taxable_amount: entry.taxable_amount,
+      tax_amount: entry.tax_amount,
+    })),
     tax: quote.tax,
     total: quote.total,
     notes: quote.notes,

@@ -14,7 +14,7 @@ import { ValidationError, type ErrorDetail } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
 import { eventPut } from '#shared/events/outbox';
 import { offerOrThrow, readOffer } from '#shared/orders/offers';
-import { inputProductIds, legacyCellsOf, orderTotals, priceLines } from '#shared/orders/lines';
+import { inputProductIds, legacyCellsOf, orderTotals, priceLines, pricingOf, shippingTaxOf } from '#shared/orders/lines';
 import { assertIfMatch, type IfMatch } from '#shared/orders/preconditions';
 import type { OrderLineInput } from '#shared/orders/schema';
 import { readProducts } from '#shared/products/repository';
@@ -162,7 +162,7 @@ export async function updateQuote(
     let items = before.items;
     if (changes.items && products && files) {
       // Priced with the quote's own currency and tax rate, fixed when it was made.
-      const priced = priceLines(changes.items, products, { currency: before.currency, tax_rate: before.tax_rate }, 'items', legacy);
+      const priced = priceLines(changes.items, products, pricingOf(before), 'items', legacy);
       assertValid([...priced.problems, ...files.problems]);
       items = withFileCopies(priced.lines, files.copies);
     }
@@ -171,7 +171,7 @@ export async function updateQuote(
       ...before,
       items,
       shipping,
-      ...orderTotals(items, shipping, before.tax_rate),
+      ...orderTotals(items, shippingTaxOf(before, shipping)),
       valid_until: changes.valid_until ?? before.valid_until,
       notes: changes.notes === undefined ? before.notes : changes.notes,
       updated_at: now.toISOString(),

@@ -12,7 +12,7 @@ import { createdSortKey, dueSortKey, quoteKeys } from '#shared/db/keys';
 import { adjustTotal } from '#shared/db/totals';
 import { tableName, type TransactItem } from '#shared/db/table';
 import { versionedUpdate } from '#shared/db/update-expression';
-import { orderAddress, orderLine } from '#shared/orders/stored';
+import { orderAddress, orderLine, saleTaxFields, withStoredTax } from '#shared/orders/stored';
 import { codecs as c, entity, field, type RecordOf } from '#shared/schemas/fields';
 import { QUOTE_STATUSES, type StoredQuoteStatus } from './status';
 
@@ -26,10 +26,7 @@ export const storedQuote = /* @__PURE__ */ (() =>
       .describe('As at quoting time'),
     items: field(c.list(orderLine)).describe('Priced like order lines; they become the order lines unchanged'),
     subtotal: field(c.money),
-    tax_rate: field(c.number).fixed().describe('Percent', 19),
-    tax: field(c.money),
-    shipping: field(c.money),
-    total: field(c.money).describe('subtotal + shipping + tax'),
+    ...saleTaxFields(),
     currency: field(c.string).fixed().describe('ISO 4217', 'EUR'),
     shipping_address: field(c.nullable(orderAddress)),
     billing_address: field(c.nullable(orderAddress)),
@@ -47,7 +44,7 @@ export const storedQuote = /* @__PURE__ */ (() =>
 export type QuoteRecord = RecordOf<typeof storedQuote.shape>;
 
 // A function, not `storedQuote.read`: a property read at the top level keeps the entity in every bundle importing this module.
-export const quoteFromItem = (item: Record<string, unknown>): QuoteRecord => storedQuote.read(item);
+export const quoteFromItem = (item: Record<string, unknown>): QuoteRecord => withStoredTax(storedQuote.read(item), item);
 
 export const QUOTES = 'quotes';
 export const quoteStatusCounter = (status: StoredQuoteStatus): string => `${QUOTES}:${status}`;

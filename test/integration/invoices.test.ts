@@ -90,8 +90,28 @@ describe('invoices', () => {
       expect(invoice.invoice_number).toMatch(new RegExp(`^INV-${new Date().getUTCFullYear()}-\\d{6}$`));
       // 100 × 1.00, then the setup fee as its own line.
       expect(invoice.items).toEqual([
-        { position: 1, description: 'Poster A2', quantity: 100, unit_price: 1, tax_rate: 19, amount: 100, order_item_id: 1 },
-        { position: 2, description: 'Setup: Poster A2', quantity: 1, unit_price: 15, tax_rate: 19, amount: 15, order_item_id: 1 },
+        {
+          position: 1,
+          description: 'Poster A2',
+          quantity: 100,
+          unit_price: 1,
+          tax_category: 'standard',
+          tax_rate: 19,
+          tax_exemption_reason: null,
+          amount: 100,
+          order_item_id: 1,
+        },
+        {
+          position: 2,
+          description: 'Setup: Poster A2',
+          quantity: 1,
+          unit_price: 15,
+          tax_category: 'standard',
+          tax_rate: 19,
+          tax_exemption_reason: null,
+          amount: 15,
+          order_item_id: 1,
+        },
       ]);
       const issued = new Date(invoice.issued_at).getTime();
       expect(invoice.due_date).toBe(new Date(issued + 14 * 86_400_000).toISOString().slice(0, 10));

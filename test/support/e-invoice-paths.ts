@@ -32,6 +32,8 @@ export interface Binding {
   sellerPostcode: string;
   buyerCity: string;
   buyerPostcode: string;
+  /** BT-48 */
+  buyerVatId: string;
   /** BT-72, BT-81, BT-83, BT-84, BT-20 */
   deliveryDate: string;
   paymentMeansCode: string;
@@ -52,6 +54,8 @@ export interface Binding {
   groupRate: string;
   groupCategory: string;
   groupExemptionReason: string;
+  /** BT-121 */
+  groupExemptionReasonCode: string;
   /** BG-25, the lines; relative paths below are evaluated inside one line */
   lines: string;
   lineNet: string;
@@ -93,6 +97,7 @@ export const cii: Binding = {
   sellerPostcode: `${SELLER}/ram:PostalTradeAddress/ram:PostcodeCode`,
   buyerCity: `${BUYER}/ram:PostalTradeAddress/ram:CityName`,
   buyerPostcode: `${BUYER}/ram:PostalTradeAddress/ram:PostcodeCode`,
+  buyerVatId: `${BUYER}/ram:SpecifiedTaxRegistration/ram:ID[@schemeID='VA']`,
   deliveryDate: `${H}/ram:ApplicableHeaderTradeDelivery/ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime/udt:DateTimeString`,
   paymentMeansCode: `${SETTLEMENT}/ram:SpecifiedTradeSettlementPaymentMeans/ram:TypeCode`,
   remittance: `${SETTLEMENT}/ram:PaymentReference`,
@@ -110,6 +115,7 @@ export const cii: Binding = {
   groupRate: 'ram:RateApplicablePercent',
   groupCategory: 'ram:CategoryCode',
   groupExemptionReason: 'ram:ExemptionReason',
+  groupExemptionReasonCode: 'ram:ExemptionReasonCode',
   lines: `${H}/ram:IncludedSupplyChainTradeLineItem`,
   lineNet: `${LINE_SETTLEMENT}/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount`,
   lineQuantity: 'ram:SpecifiedLineTradeDelivery/ram:BilledQuantity',
@@ -147,6 +153,7 @@ export const ubl: Binding = {
   sellerPostcode: `${U_SELLER}/cac:PostalAddress/cbc:PostalZone`,
   buyerCity: `${U_BUYER}/cac:PostalAddress/cbc:CityName`,
   buyerPostcode: `${U_BUYER}/cac:PostalAddress/cbc:PostalZone`,
+  buyerVatId: `${U_BUYER}/cac:PartyTaxScheme[cac:TaxScheme/cbc:ID='VAT']/cbc:CompanyID`,
   deliveryDate: `${INV}/cac:Delivery/cbc:ActualDeliveryDate`,
   paymentMeansCode: `${INV}/cac:PaymentMeans/cbc:PaymentMeansCode`,
   remittance: `${INV}/cac:PaymentMeans/cbc:PaymentID`,
@@ -164,6 +171,7 @@ export const ubl: Binding = {
   groupRate: 'cac:TaxCategory/cbc:Percent',
   groupCategory: 'cac:TaxCategory/cbc:ID',
   groupExemptionReason: 'cac:TaxCategory/cbc:TaxExemptionReason',
+  groupExemptionReasonCode: 'cac:TaxCategory/cbc:TaxExemptionReasonCode',
   lines: `${INV}/cac:InvoiceLine`,
   lineNet: 'cbc:LineExtensionAmount',
   lineQuantity: 'cbc:InvoicedQuantity',

@@ -1,11 +1,11 @@
 /**
  * Sample `InvoiceDocument`s for the renderer tests. Totals are derived from the lines the way the
- * invoice service derives them (net per line, shipping at its own rate, tax half-up once per rate),
+ * invoice service derives them (net per line, shipping at its own category and rate, tax half-up once per category and rate),
  * so every sample reconciles exactly and a test can change lines without recomputing figures.
  */
 import type { DocumentLine, DocumentSeller, InvoiceDocument } from '#shared/invoices/document';
 import { lineAmount } from '#shared/invoices/totals';
-import { taxOn } from '#shared/pricing/tax';
+import { taxBreakdown, type AppliedTaxCategory } from '#shared/tax/categories';
 
 export const seller: DocumentSeller = {
   legal_name: 'Druckerei Sonnenschein GmbH',
@@ -29,14 +29,28 @@ export const seller: DocumentSeller = {
   footer: 'Druckerei Sonnenschein GmbH · Amtsgericht Charlottenburg HRB 12345 · Geschäftsführer: Jürgen Weiß',
 };
 
+/** A sample line's category unless told: reduced at 7 %, exempt (as documents said before categories) at 0 %, else standard. */
+const categoryOf = (rate: number): AppliedTaxCategory => (rate === 7 ? 'reduced' : rate === 0 ? 'exempt' : 'standard');
+
 /** A line whose net amount is quantity × unit price plus an optional setup fee. */
-export function line(position: number, description: string, quantity: number, unitPrice: number, taxRate = 19, setupFee = 0): DocumentLine {
+export function line(
+  position: number,
+  description: string,
+  quantity: number,
+  unitPrice: number,
+  taxRate = 19,
+  setupFee = 0,
+  category: AppliedTaxCategory = categoryOf(taxRate),
+  exemptionReason: string | null = category === 'exempt' ? 'Exempt from VAT' : null,
+): DocumentLine {
   return {
     position,
     description,
     quantity,
     unit_price: unitPrice,
+    tax_category: category,
     tax_rate: taxRate,
+    exemption_reason: exemptionReason,
     net_amount: lineAmount(quantity, unitPrice) + setupFee,
   };
 }
@@ -46,6 +60,7 @@ interface Options {
   test_mode?: boolean;
   shipping?: number;
   shipping_tax_rate?: number;
+  shipping_tax_category?: AppliedTaxCategory;
   amount_paid?: number;
   order_number?: string | null;
   notes?: string | null;
@@ -57,12 +72,17 @@ interface Options {
 export function invoiceDocument(lines: DocumentLine[], options: Options = {}): InvoiceDocument {
   const shipping = options.shipping ?? 0;
   const shippingRate = options.shipping_tax_rate ?? 19;
-  const taxable = new Map<number, number>();
-  for (const { tax_rate, net_amount } of lines) taxable.set(tax_rate, (taxable.get(tax_rate) ?? 0) + net_amount);
-  if (shipping > 0) taxable.set(shippingRate, (taxable.get(shippingRate) ?? 0) + shipping);
-  const tax_breakdown = [...taxable.entries()]
-    .sort(([a], [b]) => b - a)
-    .map(([tax_rate, taxable_amount]) => ({ tax_rate, taxable_amount, tax_amount: taxOn(taxable_amount, tax_rate) }));
+  const shippingCategory = options.shipping_tax_category ?? (shippingRate > 0 ? 'standard' : 'zero');
+  // One group per category and rate, rounded once each (shared/tax/categories.ts taxBreakdown).
+  const tax_breakdown = taxBreakdown([
+    ...lines.map((item) => ({ category: item.tax_category, rate: item.tax_rate, amount: item.net_amount })),
+    ...(shipping > 0 ? [{ category: shippingCategory, rate: shippingRate, amount: shipping }] : []),
+  ]).map((entry) => ({
+    category: entry.category,
+    tax_rate: entry.rate,
+    taxable_amount: entry.taxable_amount,
+    tax_amount: entry.tax_amount,
+  }));
   const subtotal = lines.reduce((sum, { net_amount }) => sum + net_amount, 0) + shipping;
   const tax = tax_breakdown.reduce((sum, { tax_amount }) => sum + tax_amount, 0);
   const amountPaid = options.amount_paid ?? 0;
@@ -96,6 +116,7 @@ export function invoiceDocument(lines: DocumentLine[], options: Options = {}): I
     },
     lines,
     shipping,
+    shipping_tax_category: shippingCategory,
     shipping_tax_rate: shippingRate,
     subtotal,
     tax_breakdown,
@@ -144,4 +165,55 @@ export function longInvoice(options: Options = {}): InvoiceDocument {
     return line(position, description, (position % 7) + 1, 199 + position * 13, position % 3 === 0 ? 7 : 19);
   });
   return invoiceDocument(lines, { shipping: 1490, invoice_number: 'INV-2025-000120', ...options });
+}
+
+const foreignBuyer = (country: string, vatId: string | null) => ({
+  name: 'Käufer',
+  company: 'Ausland Druck',
+  vat_id: vatId,
+  buyer_reference: null,
+  address: {
+    name: 'Käufer',
+    company: 'Ausland Druck',
+    line1: 'Hauptplatz 1',
+    line2: null,
+    postal_code: '1010',
+    city: 'Wien',
+    region: null,
+    country,
+  },
+});
+
+/** A sale to a business in another member state with a VAT ID VIES confirmed: every line and the shipping reverse charge (AE). */
+export function reverseChargeInvoice(options: Options = {}): InvoiceDocument {
+  return invoiceDocument(
+    [
+      line(1, 'Broschüren A5, 32 Seiten', 200, 415, 0, 0, 'reverse_charge', null),
+      line(2, 'Flyer A6', 1000, 4, 0, 1500, 'reverse_charge', null),
+    ],
+    { shipping: 990, shipping_tax_rate: 0, shipping_tax_category: 'reverse_charge', buyer: foreignBuyer('AT', 'ATU10000005'), ...options },
+  );
+}
+
+/** A sale to a buyer outside the EU: every line and the shipping an export (G). */
+export function exportInvoice(options: Options = {}): InvoiceDocument {
+  return invoiceDocument([line(1, 'Plakate A1', 50, 349, 0, 0, 'export', null)], {
+    shipping: 2500,
+    shipping_tax_rate: 0,
+    shipping_tax_category: 'export',
+    buyer: foreignBuyer('CH', null),
+    ...options,
+  });
+}
+
+/** A domestic sale with a zero-rated line (Z) and an exempt one with the shop's own reason (E) beside standard lines (S). */
+export function zeroAndExemptInvoice(options: Options = {}): InvoiceDocument {
+  return invoiceDocument(
+    [
+      line(1, 'Flyer A6', 1000, 4, 19),
+      line(2, 'Druck für Hilfslieferung (nullsatzig)', 1, 5000, 0, 0, 'zero', null),
+      line(3, 'Schulungskurs Druckvorstufe', 1, 12000, 0, 0, 'exempt', 'Steuerfrei nach § 4 Nr. 21 UStG'),
+    ],
+    { shipping: 490, ...options },
+  );
 }

@@ -32,6 +32,7 @@ export function quoteDocument(lines: DocumentLine[], options: Options = {}): Quo
     buyer: invoice.buyer,
     lines: invoice.lines,
     shipping: invoice.shipping,
+    shipping_tax_category: invoice.shipping_tax_category,
     shipping_tax_rate: invoice.shipping_tax_rate,
     subtotal: invoice.subtotal,
     tax_breakdown: invoice.tax_breakdown,

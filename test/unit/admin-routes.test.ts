@@ -69,6 +69,8 @@ describe('admin access', () => {
     plan: 'starter',
     currency: 'EUR',
     tax_rate: 19,
+    tax_rates: { standard: 19, reduced: 7, zero: 0, exempt: 0 },
+    shipping_tax_category: 'standard',
     mode: 'test',
     limits: { per_minute: 100, per_hour: null },
     key: { id: 'key_1', prefix: 'sk_test_AbCd', kind: 'secret', scopes },

@@ -1,3 +1,4 @@
+import { DEFAULT_TAX_RATES } from '#shared/tax/categories';
 import { describe, expect, it } from 'vitest';
 import { priceCart } from '#shared/carts/line-pricing';
 import { priceKey, revisionOf, versionOf, type Catalogue } from '#shared/carts/pricing';
@@ -36,6 +37,8 @@ const product = (overrides: Partial<ProductRecord> = {}): ProductRecord =>
     ],
     setup_fee: 990,
     production_days: 1,
+    tax_category: 'standard',
+    tax_exemption_reason: null,
     stock: { tracked: false, quantity: 0, low_threshold: 0 },
     images: [],
     created_at: '',
@@ -53,6 +56,8 @@ const legacy = {
   quantities: [100],
   pages: [8],
   price_version: 2,
+  tax_category: 'standard',
+  tax_exemption_reason: null,
 } as LegacyProductRecord;
 
 const line = (overrides: Partial<CartLineRecord>): CartLineRecord => ({
@@ -94,7 +99,7 @@ const catalogue = (products: ProductRecord[] = [product()], price = 4990): Catal
   products: new Map(products.map((record) => [record.id, record])),
   legacy: new Map([[7, legacy]]),
   prices: new Map([[priceKey(7, 2, cell), price]]),
-  pricing: { currency: 'EUR', tax_rate: 19 },
+  pricing: { currency: 'EUR', tax_rate: 19, rates: DEFAULT_TAX_RATES },
 });
 
 const cart = (items: CartLineRecord[], next = items.length + 1): CartRecord => ({ items, next_line_id: next, revision: 3 }) as CartRecord;
@@ -105,6 +110,11 @@ describe('pricing a cart', () => {
     expect(priced.lines.map((entry) => entry.total)).toEqual([100 * 12 + 990, 4990]);
     expect(priced.subtotal).toBe(7180);
     expect(priced.tax).toBe(1364);
+    expect(priced.taxes).toEqual([{ category: 'standard', rate: 19, taxable_amount: 7180, tax_amount: 1364 }]);
+    expect(priced.lines.map((entry) => [entry.tax_category, entry.tax_rate])).toEqual([
+      ['standard', 19],
+      ['standard', 19],
+    ]);
     expect(priced.lines.every((entry) => entry.available && !entry.price_changed)).toBe(true);
   });
 
@@ -119,6 +129,17 @@ describe('pricing a cart', () => {
     expect(archived.lines[0]).toMatchObject({ available: false, total: 0 });
     expect(archived.lines[0]!.reason).toContain('archived');
     expect(archived.subtotal).toBe(4990);
+  });
+
+  it("taxes a reduced-rate product at the account's reduced rate, one group per rate, rounded once each", () => {
+    const priced = priceCart(cart([line({}), legacyLine({ id: 2 })]), catalogue([product({ tax_category: 'reduced' })]));
+    // reduced: 21.90 × 7 % = 1.533 → 1.53; standard: 49.90 × 19 % = 9.481 → 9.48
+    expect(priced.taxes).toEqual([
+      { category: 'standard', rate: 19, taxable_amount: 4990, tax_amount: 948 },
+      { category: 'reduced', rate: 7, taxable_amount: 2190, tax_amount: 153 },
+    ]);
+    expect(priced.tax).toBe(948 + 153);
+    expect(priced.total).toBe(7180 + 948 + 153);
   });
 
   it('reads a version back to its revision, and nothing else', () => {

@@ -19,7 +19,15 @@ import { reconciliationErrors, TEST_MODE_NOTE } from '#shared/invoices/rendering
 import { facturXSchema, scratchDir, tool, writeScratch, xpathNumbers, xpathString } from '#test/support/document-tools';
 import { cii, ubl, type Binding } from '#test/support/e-invoice-paths';
 import { withXmlSafeText } from '#shared/schemas/text';
-import { longInvoice, mixedRatesInvoice, shortInvoice } from '#test/support/invoice-documents';
+import {
+  exportInvoice,
+  longInvoice,
+  mixedRatesInvoice,
+  reverseChargeInvoice,
+  shortInvoice,
+  zeroAndExemptInvoice,
+} from '#test/support/invoice-documents';
+import { TAX_NOTES } from '#shared/tax/categories';
 import { DOCUMENT_TEST_TIMEOUT_MS } from '#test/support/timeouts';
 
 // A document test: its own timeout (test/support/timeouts.ts).
@@ -31,6 +39,9 @@ const samples: [string, InvoiceDocument][] = [
   ['short, test mode', shortInvoice({ test_mode: true })],
   ['mixed rates, partly paid', mixedRatesInvoice()],
   ['120 lines', longInvoice()],
+  ['reverse charge to an Austrian business (AE)', reverseChargeInvoice()],
+  ['export to Switzerland (G)', exportInvoice()],
+  ['zero-rated and exempt lines beside standard ones (Z, E, S)', zeroAndExemptInvoice()],
   [
     'no bank account, no VAT ID, no billing address',
     shortInvoice({ seller: { iban: null, bic: null, vat_id: null }, buyer: { address: null } }),
@@ -66,6 +77,33 @@ describe('toEInvoice', () => {
     ]);
     expect(subtotals[2]!['cac:TaxCategory']['cbc:TaxExemptionReason']).toBe('Exempt from VAT');
     expect(subtotals[0]!['cac:TaxCategory']['cbc:TaxExemptionReason']).toBeUndefined();
+  });
+
+  it('files each line under the code of its applied category: S, Z, E with its own reason, AE and G with their VATEX code', () => {
+    const codes = (doc: InvoiceDocument) =>
+      party(doc)['cac:TaxTotal'][0]['cac:TaxSubtotal']!.map((group) => [
+        group['cac:TaxCategory']['cbc:ID'],
+        group['cac:TaxCategory']['cbc:Percent'],
+        group['cac:TaxCategory']['cbc:TaxExemptionReasonCode'] ?? null,
+        group['cac:TaxCategory']['cbc:TaxExemptionReason'] ?? null,
+      ]);
+    expect(codes(zeroAndExemptInvoice())).toEqual([
+      ['S', '19', null, null],
+      ['Z', '0', null, null],
+      ['E', '0', null, 'Steuerfrei nach § 4 Nr. 21 UStG'],
+    ]);
+    expect(codes(reverseChargeInvoice())).toEqual([['AE', '0', 'VATEX-EU-AE', TAX_NOTES.reverse_charge.text]]);
+    expect(codes(exportInvoice())).toEqual([['G', '0', 'VATEX-EU-G', TAX_NOTES.export.text]]);
+    const lines = party(reverseChargeInvoice())['cac:InvoiceLine'];
+    expect(lines.map((line) => line['cac:Item']['cac:ClassifiedTaxCategory']['cbc:ID'])).toEqual(['AE', 'AE', 'AE']);
+  });
+
+  it("refuses a reverse charge without the buyer's VAT ID (BR-AE-02) and an export without the seller's (BR-G-02)", () => {
+    expect(reconciliationErrors(reverseChargeInvoice({ buyer: { vat_id: null } }))).toEqual([
+      "BR-AE-02: a reverse charge needs the seller's and the buyer's VAT ID",
+    ]);
+    expect(reconciliationErrors(exportInvoice({ seller: { vat_id: null } }))).toEqual(["BR-G-02: an export needs the seller's VAT ID"]);
+    expect(() => toEInvoice(reverseChargeInvoice({ buyer: { vat_id: null } }))).toThrow(/BR-AE-02/);
   });
 
   it('pays by SEPA credit transfer (58) to the IBAN, or leaves the instrument open (1) without one', () => {
@@ -155,10 +193,32 @@ function checkRules(file: string, binding: Binding, doc: InvoiceDocument, syntax
   const [lineCount, groupCount, validLineCategories] = xpathNumbers(file, [
     `count(${binding.lines})`,
     `count(${binding.taxGroups})`,
-    `count(${binding.lines}[(${binding.lineCategory}='S' and ${binding.lineRate}>0) or (${binding.lineCategory}='E' and ${binding.lineRate}=0)])`,
+    `count(${binding.lines}[(${binding.lineCategory}='S' and ${binding.lineRate}>0) or (${binding.lineCategory}!='S' and ${binding.lineRate}=0)])`,
   ]);
   expect(lineCount).toBe(doc.lines.length + (doc.shipping > 0 ? 1 : 0));
-  expect(validLineCategories, 'BR-S-05, BR-E-05: S lines above 0 %, E lines at 0 %').toBe(lineCount);
+  expect(validLineCategories, 'BR-S-05, BR-Z-05, BR-E-05, BR-AE-05, BR-G-05: S lines above 0 %, Z, E, AE and G lines at 0 %').toBe(
+    lineCount,
+  );
+  // Each category of the lines has its breakdown group; Z, E, AE and G exactly one (at 0 %).
+  for (const code of ['Z', 'E', 'AE', 'G']) {
+    const [lines, groups] = xpathNumbers(file, [
+      `count(${binding.lines}[${binding.lineCategory}='${code}'])`,
+      `count(${binding.taxGroups}[${binding.groupCategory}='${code}'])`,
+    ]);
+    expect(groups, `BR-${code}-01`).toBe(lines! > 0 ? 1 : 0);
+  }
+  const codes = new Set(doc.tax_breakdown.map((group) => group.category));
+  if (codes.has('reverse_charge')) {
+    expect([text(binding.sellerVatId), text(binding.buyerVatId)], 'BR-AE-02: seller and buyer VAT ID').toEqual([
+      doc.seller.vat_id,
+      doc.buyer.vat_id,
+    ]);
+    expect(text(binding.note), 'BT-22: the reverse charge note').toContain(TAX_NOTES.reverse_charge.text);
+  }
+  if (codes.has('export')) {
+    expect(text(binding.sellerVatId), 'BR-G-02: the seller VAT ID').toBe(doc.seller.vat_id);
+    expect(text(binding.note), 'BT-22: the export note').toContain(TAX_NOTES.export.text);
+  }
   expect(groupCount).toBe(doc.tax_breakdown.length);
 
   const totals = xpathNumbers(file, [
@@ -212,13 +272,31 @@ function checkRules(file: string, binding: Binding, doc: InvoiceDocument, syntax
     ]);
     expect([rate, cents(taxable!), cents(tax!)]).toEqual([expected.tax_rate, expected.taxable_amount, expected.tax_amount]);
     expect(cents(lineSum!), `BR-${category}-08`).toBe(cents(taxable!));
-    if (category === 'S') {
-      expect(cents(tax!), 'BR-S-09').toBe(Math.round((cents(taxable!) * rate!) / 100));
-      expect(text(`${group}/${binding.groupExemptionReason}`), 'BR-S-10').toBe('');
-    } else {
-      expect(category).toBe('E');
-      expect(cents(tax!), 'BR-E-09').toBe(0);
-      expect(text(`${group}/${binding.groupExemptionReason}`), 'BR-E-10').not.toBe('');
+    const reason = text(`${group}/${binding.groupExemptionReason}`);
+    const reasonCode = text(`${group}/${binding.groupExemptionReasonCode}`);
+    switch (category) {
+      case 'S':
+        expect(cents(tax!), 'BR-S-09').toBe(Math.round((cents(taxable!) * rate!) / 100));
+        expect(reason + reasonCode, 'BR-S-10').toBe('');
+        break;
+      case 'Z':
+        expect(cents(tax!), 'BR-Z-09').toBe(0);
+        expect(reason + reasonCode, 'BR-Z-10').toBe('');
+        break;
+      case 'E':
+        expect(cents(tax!), 'BR-E-09').toBe(0);
+        expect(reason, 'BR-E-10').not.toBe('');
+        break;
+      case 'AE':
+        expect(cents(tax!), 'BR-AE-09').toBe(0);
+        expect([reasonCode, reason], 'BR-AE-10').toEqual([TAX_NOTES.reverse_charge.code, TAX_NOTES.reverse_charge.text]);
+        break;
+      case 'G':
+        expect(cents(tax!), 'BR-G-09').toBe(0);
+        expect([reasonCode, reason], 'BR-G-10').toEqual([TAX_NOTES.export.code, TAX_NOTES.export.text]);
+        break;
+      default:
+        throw new Error(`unexpected VAT category ${category}`);
     }
   });
 }

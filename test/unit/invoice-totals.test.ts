@@ -26,17 +26,22 @@ describe('invoice amounts', () => {
     ]);
   });
 
-  it('groups tax by rate, highest first, and rounds it once per rate', () => {
+  it('groups tax by category and rate, highest first, and rounds it once per group; tax_breakdown keeps the per-rate view', () => {
     const totals = invoiceTotals(
       [
-        { amount: 9833, tax_rate: 19 },
-        { amount: 2997, tax_rate: 7 },
-        { amount: 1000, tax_rate: 0 },
-        { amount: 1, tax_rate: 19 },
+        { amount: 9833, tax_category: 'standard', tax_rate: 19 },
+        { amount: 2997, tax_category: 'reduced', tax_rate: 7 },
+        { amount: 1000, tax_category: 'zero', tax_rate: 0 },
+        { amount: 1, tax_category: 'standard', tax_rate: 19 },
       ],
-      490,
-      19,
+      { amount: 490, tax_category: 'standard', tax_rate: 19 },
     );
+    expect(totals.taxes).toEqual([
+      { category: 'standard', rate: 19, taxable_amount: 9833 + 1 + 490, tax_amount: taxOn(10324, 19) },
+      { category: 'reduced', rate: 7, taxable_amount: 2997, tax_amount: 210 },
+      { category: 'zero', rate: 0, taxable_amount: 1000, tax_amount: 0 },
+    ]);
+    expect(totals.tax).toBe(taxOn(10324, 19) + 210);
     expect(totals.tax_breakdown).toEqual([
       { tax_rate: 19, taxable_amount: 9833 + 1 + 490, tax: taxOn(10324, 19) },
       { tax_rate: 7, taxable_amount: 2997, tax: 210 },
@@ -49,18 +54,26 @@ describe('invoice amounts', () => {
   it('keeps total = Σ lines + shipping + Σ tax per rate, and tax per rate = taxable × rate rounded half-up (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ amount: fc.integer({ min: 0, max: 10 ** 9 }), tax_rate: fc.constantFrom(0, 5.5, 7, 7.7, 19, 20) }), {
-          minLength: 1,
-          maxLength: 200,
-        }),
+        fc.array(
+          fc.record({
+            amount: fc.integer({ min: 0, max: 10 ** 9 }),
+            tax_category: fc.constantFrom('standard' as const, 'reduced' as const),
+            tax_rate: fc.constantFrom(0, 5.5, 7, 7.7, 19, 20),
+          }),
+          { minLength: 1, maxLength: 200 },
+        ),
         fc.integer({ min: 0, max: 10 ** 7 }),
         fc.constantFrom(0, 7, 19),
         (lines, shipping, shippingRate) => {
-          const totals = invoiceTotals(lines, shipping, shippingRate);
+          const totals = invoiceTotals(lines, { amount: shipping, tax_category: 'standard', tax_rate: shippingRate });
           const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
           expect(totals.subtotal).toBe(sum(lines.map((line) => line.amount)));
           expect(sum(totals.tax_breakdown.map((group) => group.taxable_amount))).toBe(totals.subtotal + shipping);
-          for (const group of totals.tax_breakdown) expect(group.tax).toBe(taxOn(group.taxable_amount, group.tax_rate));
+          // Rounded once per category and rate; the per-rate view sums those groups.
+          expect(sum(totals.taxes.map((entry) => entry.taxable_amount))).toBe(totals.subtotal + shipping);
+          for (const entry of totals.taxes) expect(entry.tax_amount).toBe(taxOn(entry.taxable_amount, entry.rate));
+          expect(new Set(totals.taxes.map((entry) => `${entry.category}:${entry.rate}`)).size).toBe(totals.taxes.length);
+          expect(totals.tax).toBe(sum(totals.taxes.map((entry) => entry.tax_amount)));
           expect(totals.tax).toBe(sum(totals.tax_breakdown.map((group) => group.tax)));
           expect(totals.total).toBe(totals.subtotal + shipping + totals.tax);
           expect(new Set(totals.tax_breakdown.map((group) => group.tax_rate)).size).toBe(totals.tax_breakdown.length);
@@ -77,14 +90,12 @@ describe('invoice amounts', () => {
         fc.constantFrom(0, 7, 7.7, 19),
         (lineTotals, shipping, rate) => {
           const order = orderTotals(
-            lineTotals.map((total) => ({ total })),
-            shipping,
-            rate,
+            lineTotals.map((total) => ({ total, tax_category: 'standard' as const, tax_rate: rate })),
+            { amount: shipping, tax_category: 'standard', tax_rate: rate },
           );
           const invoice = invoiceTotals(
-            lineTotals.map((amount) => ({ amount, tax_rate: rate })),
-            shipping,
-            rate,
+            lineTotals.map((amount) => ({ amount, tax_category: 'standard' as const, tax_rate: rate })),
+            { amount: shipping, tax_category: 'standard', tax_rate: rate },
           );
           expect([invoice.subtotal, invoice.tax, invoice.total]).toEqual([order.subtotal, order.tax, order.total]);
         },

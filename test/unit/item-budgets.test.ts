@@ -4,6 +4,8 @@
  * byte budget (a 422 above it, rules.ts / stored.ts); an order at every maximum fits with its
  * event (which holds the order twice: `data` and `data_json`); `stock.low` carries a slim product.
  */
+import { MAX_EXEMPTION_REASON } from '#shared/tax/schema';
+import { SELLER_COUNTRY_UNKNOWN } from '#shared/tax/sale';
 import { MAX_FILES_PER_ORDER } from '#shared/files/line-files';
 import { describe, expect, it } from 'vitest';
 import { DYNAMODB_ITEM_LIMIT, itemBytes, valueBytes } from '#shared/db/item-size';
@@ -135,6 +137,9 @@ describe('an order at every maximum of its schema fits, with its event', () => {
         sha256: 'f'.repeat(64),
       })),
       total: 999_999_990_000_000,
+      tax_category: 'exempt' as const,
+      tax_rate: 0,
+      tax_exemption_reason: wide(MAX_EXEMPTION_REASON),
       // Customs (docs/shipping.md#customs): 10 digits, a country, a description of at most 255 characters.
       hs_code: '4911999999',
       origin_country: 'DE',
@@ -142,6 +147,19 @@ describe('an order at every maximum of its schema fits, with its event', () => {
     })),
     subtotal: Number.MAX_SAFE_INTEGER,
     tax_rate: 99.99,
+    tax_rates: { standard: 99.99, reduced: 99.99, zero: 0, exempt: 0 },
+    tax_treatment: 'eu_consumer',
+    // The longest warning the service writes (shared/tax/treatment.ts, sale.ts): its own text, never input.
+    tax_treatment_warning: SELLER_COUNTRY_UNKNOWN,
+    shipping_tax_category: 'standard',
+    shipping_tax_rate: 99.99,
+    // At most one entry per applied category and rate: six categories.
+    taxes: (['standard', 'reduced', 'zero', 'exempt', 'reverse_charge', 'export'] as const).map((category) => ({
+      category,
+      rate: 99.99,
+      taxable_amount: Number.MAX_SAFE_INTEGER,
+      tax_amount: Number.MAX_SAFE_INTEGER,
+    })),
     tax: Number.MAX_SAFE_INTEGER,
     shipping: 99_999_999,
     total: Number.MAX_SAFE_INTEGER,
@@ -187,6 +205,8 @@ describe('legacy products carry a byte budget', () => {
     images: [],
     image: null,
     gallery_images: [],
+    tax_category: 'standard',
+    tax_exemption_reason: null,
     price_count: 1,
     prices_updated_at: null,
     created_at: '2026-01-01T00:00:00.000Z',

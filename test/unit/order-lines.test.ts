@@ -1,11 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_ORDER_AMOUNT, orderTotals, priceLines, productIdsOf } from '#shared/orders/lines';
+import { MAX_ORDER_AMOUNT, orderTotals, priceLines, productIdsOf, type LinePricing, type ShippingTax } from '#shared/orders/lines';
+import { DEFAULT_TAX_RATES } from '#shared/tax/categories';
 import type { OrderLineInput } from '#shared/orders/schema';
 import type { ProductRecord } from '#shared/products/stored';
 import { productRecord } from '#test/support/records';
 
-const eur19 = { currency: 'EUR', tax_rate: 19 };
+const eur19: LinePricing = { currency: 'EUR', treatment: 'domestic', rates: DEFAULT_TAX_RATES };
+/** Every line and the shipping at one rate, standard: the totals of before categories. */
+const atRate = (totals: number[], rate: number) => totals.map((total) => ({ total, tax_category: 'standard' as const, tax_rate: rate }));
+const shippingAt = (amount: number, rate: number): ShippingTax => ({ amount, tax_category: 'standard', tax_rate: rate });
 
 /** Business cards as in docs/pricing.md (minor units). */
 const cards: ProductRecord = productRecord({
@@ -73,6 +77,9 @@ describe('order lines', () => {
         file_ids: [],
         files: [],
         total: 13_990,
+        tax_category: 'standard',
+        tax_rate: 19,
+        tax_exemption_reason: null,
         hs_code: null,
         origin_country: null,
         customs_description: null,
@@ -142,11 +149,34 @@ describe('order lines', () => {
 describe('order totals', () => {
   it('taxes lines and shipping together, rounding half-up once', () => {
     // 112.05 + 0 → tax 21.2895 → 21.29
-    expect(orderTotals([{ total: 7500 }, { total: 3705 }], 0, 19)).toEqual({ subtotal: 11_205, tax: 2129, total: 13_334 });
+    expect(orderTotals(atRate([7500, 3705], 19), shippingAt(0, 19))).toEqual({
+      subtotal: 11_205,
+      taxes: [{ category: 'standard', rate: 19, taxable_amount: 11_205, tax_amount: 2129 }],
+      tax: 2129,
+      total: 13_334,
+    });
     // 139.90 + 10.00 → 7.7 % = 11.5423 → 11.54
-    expect(orderTotals([{ total: 13_990 }], 1000, 7.7)).toEqual({ subtotal: 13_990, tax: 1154, total: 16_144 });
+    expect(orderTotals(atRate([13_990], 7.7), shippingAt(1000, 7.7))).toMatchObject({ subtotal: 13_990, tax: 1154, total: 16_144 });
     // 0.50 at 19 % = 0.095 → 0.10 (half-up)
-    expect(orderTotals([{ total: 50 }], 0, 19).tax).toBe(10);
+    expect(orderTotals(atRate([50], 19), shippingAt(0, 19)).tax).toBe(10);
+  });
+
+  it('taxes each category and rate once, shipping in its own category: a brochure at 7 % and flyers at 19 %', () => {
+    const lines = [
+      { total: 25_250, tax_category: 'reduced' as const, tax_rate: 7 },
+      { total: 10_005, tax_category: 'standard' as const, tax_rate: 19 },
+      { total: 995, tax_category: 'standard' as const, tax_rate: 19 },
+    ];
+    // reduced: 252.50 × 7 % = 17.675 → 17.68; standard: (100.05 + 9.95 + 4.90 shipping) × 19 % = 21.831 → 21.83
+    expect(orderTotals(lines, shippingAt(490, 19))).toEqual({
+      subtotal: 36_250,
+      taxes: [
+        { category: 'standard', rate: 19, taxable_amount: 11_490, tax_amount: 2183 },
+        { category: 'reduced', rate: 7, taxable_amount: 25_250, tax_amount: 1768 },
+      ],
+      tax: 3951,
+      total: 36_250 + 490 + 3951,
+    });
   });
 
   it('always has total = subtotal + shipping + tax, with tax the exact rational rounded half-up', () => {
@@ -157,11 +187,7 @@ describe('order totals', () => {
         fc.integer({ min: 0, max: 5000 }),
         (totals, shipping, rateHundredths) => {
           const rate = rateHundredths / 100;
-          const result = orderTotals(
-            totals.map((total) => ({ total })),
-            shipping,
-            rate,
-          );
+          const result = orderTotals(atRate(totals, rate), shippingAt(shipping, rate));
           const subtotal = totals.reduce((a, b) => a + b, 0);
           expect(result.subtotal).toBe(subtotal);
           const exact = (BigInt(subtotal + shipping) * BigInt(rateHundredths) * 2n + 10_000n) / 20_000n;

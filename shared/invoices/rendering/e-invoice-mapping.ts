@@ -9,7 +9,8 @@ import type { DocumentAddress, DocumentLine, InvoiceDocument } from '#shared/inv
 import { formatMinor } from '#shared/money';
 import { taxOn } from '#shared/pricing/tax';
 import { lineAdjustment } from './line-adjustment';
-import { taxCategory } from './tax-category';
+import { vatCategoryCode, type AppliedTaxCategory } from '#shared/tax/categories';
+import { legalNotes, taxCategory, type TaxCategory } from './tax-category';
 
 type UblInvoice = Invoice['ubl:Invoice'];
 type Currency = UblInvoice['cbc:DocumentCurrencyCode'];
@@ -35,20 +36,30 @@ export function reconciliationErrors(doc: InvoiceDocument): string[] {
   if (taxSum !== doc.tax) errors.push(`BR-CO-14: tax breakdown ${taxSum} ≠ tax ${doc.tax}`);
   if (doc.subtotal + doc.tax !== doc.total) errors.push(`BR-CO-15: subtotal + tax ≠ total ${doc.total}`);
   if (doc.total - doc.amount_paid !== doc.amount_due) errors.push(`BR-CO-16: total − paid ≠ amount due ${doc.amount_due}`);
-  const taxable = new Map<number, number>();
-  for (const line of doc.lines) taxable.set(line.tax_rate, (taxable.get(line.tax_rate) ?? 0) + line.net_amount);
-  if (doc.shipping > 0) taxable.set(doc.shipping_tax_rate, (taxable.get(doc.shipping_tax_rate) ?? 0) + doc.shipping);
-  const rates = new Set(doc.tax_breakdown.map((group) => group.tax_rate));
-  if (rates.size !== doc.tax_breakdown.length) errors.push('BR-CO-18: one tax breakdown group per rate');
-  for (const rate of taxable.keys()) if (!rates.has(rate)) errors.push(`BR-S-01/BR-E-01: no tax breakdown group for ${rate} %`);
-  for (const group of doc.tax_breakdown) {
-    const { code } = taxCategory(group.tax_rate);
-    const expected = taxable.get(group.tax_rate) ?? 0;
+  // One breakdown group per VAT category code and rate (BT-118, BT-119), lines and shipping included.
+  const taxable = new Map<string, number>();
+  for (const line of [...doc.lines, ...(doc.shipping > 0 ? [shippingLine(doc)] : [])]) {
+    const key = groupKey(line.tax_category, line.tax_rate);
+    taxable.set(key, (taxable.get(key) ?? 0) + line.net_amount);
+    const { code } = taxCategory(line.tax_category, line.tax_rate);
+    if (code === 'S' ? line.tax_rate <= 0 : line.tax_rate !== 0) errors.push(`BR-${code}-05: line ${line.position} at ${line.tax_rate} %`);
+  }
+  const groups = vatGroups(doc);
+  for (const key of taxable.keys()) if (!groups.has(key)) errors.push(`BR-${key.split(':')[0]}-01: no tax breakdown group for ${key}`);
+  for (const [key, group] of groups) {
+    const { code } = group.category;
+    const expected = taxable.get(key) ?? 0;
     if (group.taxable_amount !== expected)
       errors.push(`BR-${code}-08: taxable at ${group.tax_rate} % is ${expected}, not ${group.taxable_amount}`);
-    const tax = code === 'E' ? 0 : taxOn(group.taxable_amount, group.tax_rate);
+    const tax = code === 'S' ? taxOn(group.taxable_amount, group.tax_rate) : 0;
     if (group.tax_amount !== tax) errors.push(`BR-${code}-09: tax at ${group.tax_rate} % is ${tax}, not ${group.tax_amount}`);
   }
+  const codes = new Set([...groups.values()].map((group) => group.category.code));
+  if ((codes.has('S') || codes.has('Z') || codes.has('E')) && !doc.seller.vat_id && !doc.seller.tax_number)
+    errors.push("BR-S-02/BR-Z-02/BR-E-02: the seller's VAT ID or tax number is missing");
+  if (codes.has('AE') && (!doc.seller.vat_id || !doc.buyer.vat_id))
+    errors.push("BR-AE-02: a reverse charge needs the seller's and the buyer's VAT ID");
+  if (codes.has('G') && !doc.seller.vat_id) errors.push("BR-G-02: an export needs the seller's VAT ID");
   return errors;
 }
 
@@ -63,8 +74,48 @@ function postalAddress(address: DocumentAddress): PostalAddress {
   };
 }
 
+/** The key of a VAT breakdown group: its category code and rate. */
+const groupKey = (category: AppliedTaxCategory, rate: number): string => `${vatCategoryCode(category, rate)}:${rate}`;
+
+interface VatGroup {
+  category: TaxCategory;
+  tax_rate: number;
+  taxable_amount: number;
+  tax_amount: number;
+}
+
+/**
+ * The document's breakdown as EN 16931 groups it, one group per VAT category code and rate (two
+ * applied categories with one code — zero-rated and a reduced rate of 0 % — are one Z group), each
+ * with its exemption reason: an E group's the reasons of its lines (BR-E-10), AE's and G's their
+ * VATEX code and legal text (BR-AE-10, BR-G-10).
+ */
+function vatGroups(doc: InvoiceDocument): Map<string, VatGroup> {
+  const reasons = new Map<string, Set<string>>();
+  for (const line of doc.lines) {
+    if (!line.exemption_reason) continue;
+    const key = groupKey(line.tax_category, line.tax_rate);
+    reasons.set(key, (reasons.get(key) ?? new Set()).add(line.exemption_reason));
+  }
+  const groups = new Map<string, VatGroup>();
+  for (const entry of doc.tax_breakdown) {
+    const key = groupKey(entry.category, entry.tax_rate);
+    const reason = [...(reasons.get(key) ?? [])].join('; ') || null;
+    const group = groups.get(key) ?? {
+      category: taxCategory(entry.category, entry.tax_rate, reason),
+      tax_rate: entry.tax_rate,
+      taxable_amount: 0,
+      tax_amount: 0,
+    };
+    group.taxable_amount += entry.taxable_amount;
+    group.tax_amount += entry.tax_amount;
+    groups.set(key, group);
+  }
+  return groups;
+}
+
 function invoiceLine(line: DocumentLine, currency: Currency): InvoiceLine {
-  const { code } = taxCategory(line.tax_rate);
+  const { code } = taxCategory(line.tax_category, line.tax_rate);
   const adjustment = lineAdjustment(line);
   return {
     'cbc:ID': String(line.position),
@@ -100,7 +151,9 @@ function shippingLine(doc: InvoiceDocument): DocumentLine {
     description: 'Shipping',
     quantity: 1,
     unit_price: doc.shipping,
+    tax_category: doc.shipping_tax_category,
     tax_rate: doc.shipping_tax_rate,
+    exemption_reason: null,
     net_amount: doc.shipping,
   };
 }
@@ -124,7 +177,9 @@ export function toEInvoice(doc: InvoiceDocument): Invoice {
   const lines = [...doc.lines, ...(doc.shipping > 0 ? [shippingLine(doc)] : [])].map((line) => invoiceLine(line, currency));
   // One note (BT-22) holding both texts: the library writes several UBL notes into one CII
   // IncludedNote with several Content elements, which the CII schema does not allow.
-  const note = [...(doc.test_mode ? [TEST_MODE_NOTE] : []), ...(doc.notes ? [doc.notes] : [])].join('\n\n');
+  // The legal note of a reverse charge or an export sale (Article 226 (11) / (11a) of the VAT Directive) is part of it.
+  const legal = legalNotes([...doc.lines.map((line) => line.tax_category), ...(doc.shipping > 0 ? [doc.shipping_tax_category] : [])]);
+  const note = [...(doc.test_mode ? [TEST_MODE_NOTE] : []), ...legal, ...(doc.notes ? [doc.notes] : [])].join('\n\n');
 
   return {
     'ubl:Invoice': {
@@ -189,8 +244,8 @@ export function toEInvoice(doc: InvoiceDocument): Invoice {
         {
           'cbc:TaxAmount': formatMinor(doc.tax),
           'cbc:TaxAmount@currencyID': currency,
-          'cac:TaxSubtotal': doc.tax_breakdown.map((group) => {
-            const category = taxCategory(group.tax_rate);
+          'cac:TaxSubtotal': [...vatGroups(doc).values()].map((group) => {
+            const { category } = group;
             return {
               'cbc:TaxableAmount': formatMinor(group.taxable_amount),
               'cbc:TaxableAmount@currencyID': currency,
@@ -199,6 +254,7 @@ export function toEInvoice(doc: InvoiceDocument): Invoice {
               'cac:TaxCategory': {
                 'cbc:ID': category.code,
                 'cbc:Percent': String(group.tax_rate),
+                ...(category.exemptionReasonCode ? { 'cbc:TaxExemptionReasonCode': category.exemptionReasonCode } : {}),
                 ...(category.exemptionReason ? { 'cbc:TaxExemptionReason': category.exemptionReason } : {}),
                 'cac:TaxScheme': { 'cbc:ID': 'VAT' },
               },

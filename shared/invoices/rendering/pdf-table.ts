@@ -3,6 +3,7 @@
  * between rows (never inside one), and the column header repeated at the top of every page.
  */
 import type { InvoiceDocument } from '#shared/invoices/document';
+import type { AppliedTaxCategory } from '#shared/tax/categories';
 import { lineAdjustment } from './line-adjustment';
 import { BODY_SIZE, MUTED, PAGE, RULE, TEXT, body, bold, contentBottom, contentWidth, money, rule, type Doc } from './pdf-layout';
 
@@ -31,7 +32,7 @@ function columns(doc: Doc): Column[] {
     { key: 'description', title: 'Description', width: 0, align: 'left' },
     { key: 'quantity', title: 'Qty', width: 48, align: 'right' },
     { key: 'unitPrice', title: 'Unit price', width: 78, align: 'right' },
-    { key: 'taxRate', title: 'Tax', width: 38, align: 'right' },
+    { key: 'taxRate', title: 'Tax', width: 56, align: 'right' },
     { key: 'amount', title: 'Amount', width: 88, align: 'right' },
   ];
   const used = fixed.reduce((sum, column) => sum + column.width, 0);
@@ -46,7 +47,29 @@ function withAdjustment(description: string, adjustment: number, currency: strin
 }
 
 /** What the table needs: an invoice or a quote (shared/invoices/rendering/quote-pdf.ts). */
-export type TableSource = Pick<InvoiceDocument, 'currency' | 'lines' | 'shipping' | 'shipping_tax_rate'>;
+export type TableSource = Pick<InvoiceDocument, 'currency' | 'lines' | 'shipping' | 'shipping_tax_category' | 'shipping_tax_rate'>;
+
+/** A line's rate and, unless standard, its category in short (the totals name it in full). */
+const SHORT: Record<AppliedTaxCategory, string> = {
+  standard: '',
+  reduced: ' red.',
+  zero: ' zero',
+  exempt: ' ex.',
+  reverse_charge: ' RC',
+  export: ' exp.',
+};
+const taxCell = (category: AppliedTaxCategory, rate: number): string => `${rate} %${SHORT[category]}`;
+
+/** A breakdown group's label in the totals: the rate and, for a category charging no VAT, why. */
+const GROUP_LABEL: Record<AppliedTaxCategory, string> = {
+  standard: '',
+  reduced: '',
+  zero: ' (zero-rated)',
+  exempt: ' (exempt)',
+  reverse_charge: ' (reverse charge)',
+  export: ' (export)',
+};
+export const groupLabel = (category: AppliedTaxCategory, rate: number): string => `VAT ${rate} %${GROUP_LABEL[category]}`;
 
 /** What the totals need; a quote has nothing paid, so no paid/due lines. */
 export type TotalsSource = Pick<InvoiceDocument, 'currency' | 'subtotal' | 'tax_breakdown' | 'total'> &
@@ -59,7 +82,7 @@ export function tableRows(invoice: TableSource): Row[] {
     description: withAdjustment(line.description, lineAdjustment(line), currency),
     quantity: String(line.quantity),
     unitPrice: money(line.unit_price, currency),
-    taxRate: `${line.tax_rate} %`,
+    taxRate: taxCell(line.tax_category, line.tax_rate),
     amount: money(line.net_amount, currency),
   }));
   if (invoice.shipping > 0) {
@@ -68,7 +91,7 @@ export function tableRows(invoice: TableSource): Row[] {
       description: 'Shipping',
       quantity: '1',
       unitPrice: money(invoice.shipping, currency),
-      taxRate: `${invoice.shipping_tax_rate} %`,
+      taxRate: taxCell(invoice.shipping_tax_category, invoice.shipping_tax_rate),
       amount: money(invoice.shipping, currency),
     });
   }
@@ -124,12 +147,12 @@ export interface TotalLine {
   strong?: boolean;
 }
 
-export function totalLines(invoice: TotalsSource, exemptLabel: (rate: number) => string): TotalLine[] {
+export function totalLines(invoice: TotalsSource): TotalLine[] {
   const { currency } = invoice;
   const lines: TotalLine[] = [{ label: 'Subtotal (net)', value: money(invoice.subtotal, currency) }];
   for (const group of invoice.tax_breakdown) {
     lines.push({
-      label: `${exemptLabel(group.tax_rate)} of ${money(group.taxable_amount, currency)}`,
+      label: `${groupLabel(group.category, group.tax_rate)} of ${money(group.taxable_amount, currency)}`,
       value: money(group.tax_amount, currency),
     });
   }

@@ -23,7 +23,7 @@ import {
   type Doc,
 } from './pdf-layout';
 import { drawTable, drawTotals, tableRows, totalLines, totalsHeight, type TableSource, type TotalsSource } from './pdf-table';
-import { taxCategory } from './tax-category';
+import { legalNotes } from './tax-category';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
@@ -114,8 +114,17 @@ function drawBuyer(doc: Doc, buyer: DocumentBuyer, caption: string, y: number): 
   return doc.y;
 }
 
-function exemptLabel(rate: number): string {
-  return taxCategory(rate).code === 'E' ? `VAT ${rate} % (exempt)` : `VAT ${rate} %`;
+/**
+ * Why lines carry no VAT: the legal note of a reverse charge or an export, and each exempt line's
+ * reason (its category and reason also go into the e-invoice, tax-category.ts).
+ */
+function taxNotes(content: Pick<SalesPdfContent, 'lines' | 'shipping' | 'shipping_tax_category'>): string | null {
+  const categories = [...content.lines.map((line) => line.tax_category), ...(content.shipping > 0 ? [content.shipping_tax_category] : [])];
+  const reasons = [
+    ...new Set(content.lines.flatMap((line) => (line.tax_category === 'exempt' && line.exemption_reason ? [line.exemption_reason] : []))),
+  ];
+  const notes = [...legalNotes(categories), ...reasons.map((reason) => `VAT exempt: ${reason}`)];
+  return notes.length ? notes.join('\n') : null;
 }
 
 function paymentText(invoice: InvoiceDocument): string {
@@ -205,9 +214,11 @@ export async function renderSalesPdf(content: SalesPdfContent, layout: SalesPdfL
   y = drawBuyer(doc, buyer, layout.buyerCaption, y + 24);
   y = drawTable(doc, tableRows(content), y + 24, newPage);
 
-  const totals = totalLines(content, exemptLabel);
+  const totals = totalLines(content);
   if (y + totalsHeight(doc, totals) > contentBottom(doc)) y = newPage();
   y = drawTotals(doc, totals, y + 8) + 14;
+  const notes = taxNotes(content);
+  if (notes) y = drawBlock(doc, 'VAT', notes, y, newPage);
   y = drawBlock(doc, layout.closing.title, layout.closing.text, y, newPage);
   if (content.notes) drawBlock(doc, 'Notes', content.notes, y, newPage);
 

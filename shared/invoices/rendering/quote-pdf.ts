@@ -5,6 +5,7 @@
  * way from quote to invoice. Only the facts differ, and there are no payment terms: nothing is
  * owed yet, so the closing block says how long the offer stands instead.
  */
+import type { AppliedTaxCategory } from '#shared/tax/categories';
 import type { DocumentBuyer, DocumentLine, DocumentSeller, DocumentTaxGroup } from '#shared/invoices/document';
 import { renderSalesPdf } from './pdf';
 
@@ -25,6 +26,7 @@ export interface QuoteDocument {
   lines: DocumentLine[];
   /** Shipping charge (net, minor units) at `shipping_tax_rate`; 0 when none. Printed as its own line. */
   shipping: number;
+  shipping_tax_category: AppliedTaxCategory;
   shipping_tax_rate: number;
   /** Sum of line net amounts + shipping, minor units. */
   subtotal: number;
