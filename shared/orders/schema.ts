@@ -1,3 +1,4 @@
+import { customsFieldsWith } from '#shared/schemas/customs';
 import * as z from 'zod';
 import { taxCategoryInput, taxExemptionReasonInput } from '#shared/tax/schema';
 import { responseSchema } from '#shared/schemas/response';
@@ -40,25 +41,9 @@ const orderLineFields = /* @__PURE__ */ (() => ({
   file_ids: z.array(bodyId('File id')).max(MAX_LINE_FILES).optional().default([]).meta({ description: 'Artwork files of the line' }),
 }))();
 
-/**
- * A line's customs fields (docs/shipping.md#customs), the shop's to set: default the product's. The
- * same rules as the products' `customsFields` (shared/products/schema.ts; a unit test checks they agree).
- */
-const lineCustomsFields = /* @__PURE__ */ (() => ({
-  hs_code: z
-    .string()
-    .regex(/^\d{6,10}$/, 'must be 6 to 10 digits')
-    .nullable()
-    .optional()
-    .meta({ description: "Customs: HS code; default: the product's" }),
-  origin_country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code (two capital letters)')
-    .nullable()
-    .optional()
-    .meta({ description: "Customs: country of origin (ISO alpha-2); default: the product's" }),
-  customs_description: optionalText(255).meta({ description: "Customs: what the goods are; default: the product's" }),
-}))();
+/** A line's customs fields (docs/shipping.md#customs), the shop's to set: default the product's. */
+const lineCustomsFields = /* @__PURE__ */ (() =>
+  customsFieldsWith({ hsCode: "; default: the product's", origin: "; default: the product's", description: "; default: the product's" }))();
 
 /** Fields of a line only the shop sets: its price and its text on documents. A customer token's line has neither. */
 export const SHOP_LINE_FIELDS = ['unit_price', 'description', 'tax_category', 'tax_exemption_reason'] as const;

@@ -1,3 +1,4 @@
+import { customsFieldsWith } from '#shared/schemas/customs';
 import * as z from 'zod';
 import { appliedTaxCategoryOutput, TaxesSchema, taxCategoryInput, taxExemptionReasonInput } from '#shared/tax/schema';
 import { responseSchema } from '#shared/schemas/response';
@@ -70,26 +71,9 @@ const StockInput = /* @__PURE__ */ z.strictObject({
   low_threshold: z.number().int('must be an integer').min(0, 'must not be negative').max(1_000_000_000).optional(),
 });
 
-/**
- * Customs fields (docs/shipping.md#customs): what a shipment leaving the EU customs area declares
- * per line. Order lines take the same three with the same rules (shared/orders/schema.ts keeps its
- * copy, so order bundles need not carry the product schemas; a unit test checks they agree).
- */
-export const customsFields = /* @__PURE__ */ (() => ({
-  hs_code: z
-    .string()
-    .regex(/^\d{6,10}$/, 'must be 6 to 10 digits')
-    .nullable()
-    .optional()
-    .meta({ description: 'Customs: the Harmonized System code (6–10 digits)', example: '491199' }),
-  origin_country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code (two capital letters)')
-    .nullable()
-    .optional()
-    .meta({ description: 'Customs: the country the goods were made in (ISO 3166-1 alpha-2)', example: 'DE' }),
-  customs_description: optionalText(255).meta({ description: "Customs: what the goods are (default: the line's description)" }),
-}))();
+/** Customs fields (docs/shipping.md#customs): what a shipment leaving the EU customs area declares per line. */
+export const customsFields = /* @__PURE__ */ (() =>
+  customsFieldsWith({ hsCode: '', origin: '', description: " (default: the line's description)" }, true))();
 
 const productFields = /* @__PURE__ */ (() => ({
   name: requiredText(200).meta({ example: 'Flyer A5' }),

@@ -20,6 +20,7 @@ import { MAX_PRODUCT_BYTES, productSizeProblems } from '#shared/products/rules';
 import { ProductCreateSchema } from '#shared/products/schema';
 import { storedProduct, type ProductRecord } from '#shared/products/stored';
 import { MAX_PRODUCT_OPTIONS } from '#shared/schemas/common';
+import { MAX_CUSTOMS_DESCRIPTION_LENGTH } from '#shared/schemas/customs';
 import { productRecord } from '#test/support/records';
 
 const tenant = { accountId: 'acct_0123456789abcdef', mode: 'live' as const };
@@ -143,7 +144,7 @@ describe('an order at every maximum of its schema fits, with its event', () => {
       // Customs (docs/shipping.md#customs): 10 digits, a country, a description of at most 255 characters.
       hs_code: '4911999999',
       origin_country: 'DE',
-      customs_description: wide(255),
+      customs_description: wide(MAX_CUSTOMS_DESCRIPTION_LENGTH),
     })),
     subtotal: Number.MAX_SAFE_INTEGER,
     tax_rate: 99.99,
