@@ -8,8 +8,9 @@
  */
 import type { Tenant } from '#shared/auth/principal';
 import { nextId } from '#shared/db/counters';
+import { retry } from '#shared/async/retry';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
-import { ConflictError, ValidationError } from '#shared/errors';
+import { ConflictError, ValidationError, VersionConflict } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
 import { invoiceCreditParts, invoiceRefundParts } from '#shared/invoices/credits';
 import { requireInvoice } from '#shared/invoices/repository';
@@ -31,6 +32,11 @@ export const presentCreditNote = (note: CreditNoteRecord): CreditNote => storedC
 
 /** Rounds of reading again after losing the race for the number or the invoice (twenty at once need up to twenty). */
 const NUMBER_ATTEMPTS = 30;
+/**
+ * Each round has one winner, so the pauses stay short (jittered, growing to at most this): the
+ * default 2 s ceiling would let the last of twenty racing credit notes pass its function's 10 s.
+ */
+const MAX_PAUSE_MS = 250;
 
 /**
  * `POST /v1/invoices/{id}/credit-notes`. 404 for an unknown invoice; 409 for a void invoice or one
@@ -45,8 +51,7 @@ export async function createCreditNote(
   const year = now.getUTCFullYear();
   const at = now.toISOString();
   let id: number | undefined;
-  return retryOnVersionConflict(
-    'credit note',
+  return retry(
     async () => {
       const invoice = await requireInvoice(tenant, invoiceId, true);
       assertCreditable(invoice.invoice_number, invoice.status, invoice.total, invoice.amount_credited);
@@ -96,7 +101,13 @@ export async function createCreditNote(
       ]);
       return view;
     },
-    NUMBER_ATTEMPTS,
+    {
+      isRetryable: (error) => error instanceof VersionConflict,
+      maxAttempts: NUMBER_ATTEMPTS,
+      pauseMs: 15,
+      maxPauseMs: MAX_PAUSE_MS,
+      exhausted: () => new ConflictError('The invoice was credited by other requests at the same time; try again'),
+    },
   );
 }
 
