@@ -27,7 +27,16 @@ describe('admin event checklist', () => {
   it('is built from the catalogue, grouped by resource, every kind once', () => {
     expect(catalogue).toEqual(eventKinds);
     const groups = groupEvents();
-    expect(groups.map((group) => group.label)).toEqual(['Orders', 'Customers', 'Invoices', 'Quotes', 'Production', 'Shipments', 'Stock']);
+    expect(groups.map((group) => group.label)).toEqual([
+      'Orders',
+      'Customers',
+      'Invoices',
+      'Credit notes',
+      'Quotes',
+      'Production',
+      'Shipments',
+      'Stock',
+    ]);
     expect(groups.flatMap((group) => group.kinds)).toEqual([...eventKinds]);
   });
 
