@@ -23,6 +23,7 @@ const domainNames = [
   'accounts',
   'audit',
   'carts',
+  'credit-notes',
   'customer-auth',
   'customers',
   'event-log',

@@ -21,7 +21,8 @@ export interface DocumentFigures {
 export async function benchInvoiceDocuments(bundleFile: (id: string) => string): Promise<DocumentFigures> {
   const { createAccount, resolveApiKey, setPlan, updateAccountSettings } = await import('#shared/accounts/service');
   const { AccountUpdateSchema } = await import('#shared/accounts/schema');
-  const { createCustomer } = await import('#shared/customers/service');
+  const { createAddress, createCustomer } = await import('#shared/customers/service');
+  const { AddressCreateSchema } = await import('#shared/customers/schema');
   const { createInvoice } = await import('#shared/invoices/service');
   const { InvoiceCreateSchema } = await import('#shared/invoices/schema');
 
@@ -45,6 +46,19 @@ export async function benchInvoiceDocuments(bundleFile: (id: string) => string):
   const principal: Principal = resolution.principal;
   const tenant = { accountId: principal.accountId, mode: principal.mode };
   const customer = await createCustomer(tenant, { name: 'Zofia Łódź-Müller', email: 'bench.invoice@example.com' });
+  // An e-invoice needs the buyer's city and post code (BR-DE-8, -9): the default billing address.
+  await createAddress(
+    tenant,
+    customer.id,
+    AddressCreateSchema.parse({
+      type: 'billing',
+      name: 'Zofia Łódź-Müller',
+      line1: 'ul. Piotrkowska 104',
+      postal_code: '90-006',
+      city: 'Łódź',
+      country: 'PL',
+    }),
+  );
   const items = Array.from({ length: 20 }, (_, index) => ({ description: `Flyer A5, run ${index + 1}`, quantity: 500, unit_price: 0.12 }));
   const invoices = [
     await createInvoice(tenant, InvoiceCreateSchema.parse({ customer_id: customer.id, items })),

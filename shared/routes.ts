@@ -438,6 +438,32 @@ export const invoicesSend = route('invoices.send', 'POST /v1/invoices/{id}/send'
 export const customersInvoices = route('customers.invoices', 'GET /v1/customers/{id}/invoices', 'Invoices', ['invoices:read'], {
   summary: "List a customer's invoices",
 });
+// Credit notes correct issued invoices (shared/credit-notes/), under the invoices' scopes.
+// Credit notes of one invoice are serialised on it (and on the year's number): under a burst the
+// last of many waits for the others' rounds, so the route has the gateway's full 29 s.
+export const creditNotesCreate = route('credit-notes.create', 'POST /v1/invoices/{id}/credit-notes', 'Invoices', ['invoices:write'], {
+  summary: 'Issue a credit note for an invoice: all of it, or chosen lines, quantities and amounts',
+  timeoutSeconds: 29,
+});
+export const creditNotesList = route('credit-notes.list', 'GET /v1/credit-notes', 'Invoices', ['invoices:read'], {
+  summary: 'List credit notes (newest first)',
+});
+export const creditNotesGet = route('credit-notes.get', 'GET /v1/credit-notes/{id}', 'Invoices', ['invoices:read'], {
+  summary: 'Retrieve a credit note',
+});
+export const creditNotesPdf = route('credit-notes.pdf', 'GET /v1/credit-notes/{id}/pdf', 'Invoices', ['invoices:read'], {
+  summary: 'The credit note as PDF (ZUGFeRD / Factur-X), or a presigned URL to it',
+  timeoutSeconds: 29,
+  documents: true,
+});
+export const creditNotesXml = route('credit-notes.xml', 'GET /v1/credit-notes/{id}/xml', 'Invoices', ['invoices:read'], {
+  summary: 'The credit note as XRechnung e-invoice (type 381, CII or UBL)',
+  timeoutSeconds: 29,
+  documents: true,
+});
+export const creditNotesRefund = route('credit-notes.refund', 'POST /v1/credit-notes/{id}/refunds', 'Invoices', ['invoices:write'], {
+  summary: 'Record a refund of what a credit note credited of a paid amount',
+});
 export const auditList = route('audit.list', 'GET /v1/audit-logs', 'Audit', ['audit:read'], { summary: "List the tenant's API calls" });
 // The stored outbox events, kept 30 days (shared/event-log/); functions/events/ also holds the event pipeline's entry points.
 export const eventsList = route('events.list', 'GET /v1/events', 'Events', ['events:read'], {

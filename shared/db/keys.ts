@@ -55,6 +55,7 @@ export type SequenceName =
   | 'product'
   | 'legacy_product'
   | 'invoice'
+  | 'credit_note'
   | 'quote'
   | 'job'
   | 'machine'
@@ -298,6 +299,40 @@ export const invoiceKeys = {
    */
   document: (tenant: Tenant, id: number, version: number, file: 'invoice.pdf' | 'invoice-cii.xml' | 'invoice-ubl.xml'): string =>
     `${tenant.accountId}/${tenant.mode}/invoices/${id}/v${version}/${file}`,
+  /**
+   * The documents of an invoice with payments (BT-113, the amount paid, and the amount due after it):
+   * beside the documents as issued, one folder per amount paid (minor units), so the document as
+   * issued is never replaced and each state of payment has its own.
+   */
+  paidDocument: (
+    tenant: Tenant,
+    id: number,
+    version: number,
+    amountPaid: number,
+    file: 'invoice.pdf' | 'invoice-cii.xml' | 'invoice-ubl.xml',
+  ): string => `${tenant.accountId}/${tenant.mode}/invoices/${id}/v${version}/paid-${amountPaid}/${file}`,
+};
+
+/**
+ * Credit notes (corrections of an invoice, UNTDID 1001 type 381). The invoice item carries what
+ * was credited (shared/invoices/credits.ts); a credit note is one item, listed newest first.
+ */
+export const creditNoteKeys = {
+  creditNote: (tenant: Tenant, id: number): ItemKey => ({ pk: `${tenantPrefix(tenant)}#CREDIT_NOTE#${id}`, sk: 'CREDIT_NOTE' }),
+  /** Credit note numbers `CN-<year>-<n>`: one gap-free counter per year, moved only inside the creating transaction. */
+  numberSequence: (tenant: Tenant, year: number): ItemKey => ({
+    pk: `${tenantPrefix(tenant)}#META`,
+    sk: `SEQ#credit_note_number#${year}`,
+  }),
+  /** Index partition of all credit notes (gsi1, newest first). */
+  collection: (tenant: Tenant): string => `${tenantPrefix(tenant)}#CREDIT_NOTES`,
+  /** S3 object key of a credit note's rendered document (the invoice's layout: tenant, resource, version). */
+  document: (
+    tenant: Tenant,
+    id: number,
+    version: number,
+    file: 'credit-note.pdf' | 'credit-note-cii.xml' | 'credit-note-ubl.xml',
+  ): string => `${tenant.accountId}/${tenant.mode}/credit-notes/${id}/v${version}/${file}`,
 };
 
 /**
@@ -438,6 +473,11 @@ export const cursorKeys = {
     at: ListPosition & { entry?: 'CUSTOMER' | 'ORDER' | 'DUE' | 'UNPAID' },
   ): Record<string, string> => ({
     ...(at.entry === undefined ? invoiceKeys.invoice(tenant, id) : invoiceKeys.listEntry(tenant, id, at.entry)),
+    ...indexPosition(at),
+  }),
+  /** A credit note's position in the credit note list (gsi1, by creation): index and table keys. */
+  creditNote: (tenant: Tenant, id: number, at: ListPosition): Record<string, string> => ({
+    ...creditNoteKeys.creditNote(tenant, id),
     ...indexPosition(at),
   }),
   /** A quote's position in a quote list: the quote item, or (`entry`) its customer entry in a customer's lists. */

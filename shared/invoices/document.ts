@@ -80,8 +80,25 @@ export interface DocumentTaxGroup {
   tax_amount: number;
 }
 
+/** The invoice a credit note corrects (BG-3). */
+export interface PrecedingInvoice {
+  /** BT-25. */
+  number: string;
+  /** BT-26, YYYY-MM-DD. */
+  issue_date: string;
+}
+
+/**
+ * An invoice, or a credit note (the same document with type code 381, a reference to the invoice it
+ * corrects and positive amounts, as EN 16931 wants for 381: what is credited, not negated).
+ */
 export interface InvoiceDocument {
+  /** UNTDID 1001 (BT-3): 380 commercial invoice, 381 credit note. */
+  type_code: '380' | '381';
+  /** BT-1: the invoice number, or the credit note's own number. */
   invoice_number: string;
+  /** A credit note's corrected invoice (BT-25, BT-26); null for an invoice. */
+  preceding_invoice: PrecedingInvoice | null;
   /** Test-mode invoices carry a visible TEST watermark and say so in the e-invoice note. */
   test_mode: boolean;
   /** ISO 4217, e.g. EUR. */
@@ -108,9 +125,9 @@ export interface InvoiceDocument {
   tax: number;
   /** subtotal + tax. */
   total: number;
-  /** Already paid when the document is made (0 for a new invoice). */
+  /** Paid before the document is made (BT-113): 0 for the invoice as issued, the amount paid for a paid or partly paid one. */
   amount_paid: number;
-  /** total − amount_paid. */
+  /** total − amount_paid (BT-115, BR-CO-16). */
   amount_due: number;
   notes: string | null;
 }

@@ -2,7 +2,12 @@
  * An invoice's documents — the PDF (a ZUGFeRD / Factur-X hybrid with the CII XML inside) and the
  * XRechnung XML in CII and UBL syntax — rendered once and kept in the documents bucket, then
  * served from there. What an invoice says never changes after it is issued (payments, sending and
- * voiding change its state, not its content), so each invoice has one document version.
+ * voiding change its state, not its content), so the invoice as issued has one document version;
+ * once payments exist, the download shows them (BT-113 prepaid amount, the amount due after it)
+ * as a document of its own beside it, one per amount paid, so the one as issued is never replaced.
+ *
+ * The same machinery serves every document drawn as an `InvoiceDocument`: a credit note
+ * (shared/credit-notes/documents.ts) gives its own keys, names and document (`DocumentSource`).
  *
  * The renderers (pdfkit, the e-invoice library, the embedded font) are imported on first need
  * only: a download served from the bucket never evaluates them.
@@ -14,26 +19,43 @@ import type { InvoiceDocument } from './document';
 import { isStored, presignedGet, readStored, store } from './document-store';
 import type { InvoiceRecord } from './stored';
 
+export type XmlSyntax = 'cii' | 'ubl';
+export type DocumentKind = 'pdf' | XmlSyntax;
+
 /** Raised if the layout of issued invoices ever had to change: old objects stay as they were served. */
 const DOCUMENT_VERSION = 1;
 
-export type XmlSyntax = 'cii' | 'ubl';
+export const contentTypes: Record<DocumentKind, string> = { pdf: 'application/pdf', cii: 'application/xml', ubl: 'application/xml' };
 
-const files = {
-  pdf: { file: 'invoice.pdf', contentType: 'application/pdf' },
-  cii: { file: 'invoice-cii.xml', contentType: 'application/xml' },
-  ubl: { file: 'invoice-ubl.xml', contentType: 'application/xml' },
-} as const;
+const invoiceFiles = { pdf: 'invoice.pdf', cii: 'invoice-cii.xml', ubl: 'invoice-ubl.xml' } as const;
 
-export const pdfFilename = (invoice: Pick<InvoiceRecord, 'invoice_number'>): string => `${invoice.invoice_number}.pdf`;
+/** A file name for a document numbered `number` (the PDF `<number>.pdf`, the XML `<number>-<syntax>.xml`). */
+export const documentFilename = (number: string, kind: DocumentKind): string =>
+  kind === 'pdf' ? `${number}.pdf` : `${number}-${kind}.xml`;
+export const pdfFilename = (invoice: Pick<InvoiceRecord, 'invoice_number'>): string => documentFilename(invoice.invoice_number, 'pdf');
 export const xmlFilename = (invoice: Pick<InvoiceRecord, 'invoice_number'>, syntax: XmlSyntax): string =>
-  `${invoice.invoice_number}-${syntax}.xml`;
+  documentFilename(invoice.invoice_number, syntax);
 
-/** What the renderers need, from the stored invoice (money stays in minor units). */
-export function invoiceDocumentOf(tenant: Tenant, invoice: InvoiceRecord): InvoiceDocument {
+/** One document's renderings: where each is stored, its file name, and what it is drawn from. */
+export interface DocumentSource {
+  key: (kind: DocumentKind) => string;
+  filename: (kind: DocumentKind) => string;
+  document: () => InvoiceDocument;
+}
+
+/**
+ * What the renderers need, from the stored invoice (money stays in minor units): as issued
+ * (`asIssued`, nothing paid), or with what is paid so far as the prepaid amount (BT-113) and the
+ * amount due after it (BR-CO-16). Credit notes are documents of their own: the invoice's XML
+ * does not subtract them.
+ */
+export function invoiceDocumentOf(tenant: Tenant, invoice: InvoiceRecord, asIssued = false): InvoiceDocument {
   const { seller, customer } = invoice;
+  const paid = asIssued ? 0 : invoice.amount_paid;
   return {
+    type_code: '380',
     invoice_number: invoice.invoice_number,
+    preceding_invoice: null,
     test_mode: tenant.mode === 'test',
     currency: invoice.currency,
     issue_date: invoice.issued_at.slice(0, 10),
@@ -74,20 +96,29 @@ export function invoiceDocumentOf(tenant: Tenant, invoice: InvoiceRecord): Invoi
     })),
     tax: invoice.tax,
     total: invoice.total,
-    // The document is the invoice as issued: payments are the invoice's state, not its content.
-    amount_paid: 0,
-    amount_due: invoice.total,
+    amount_paid: paid,
+    amount_due: invoice.total - paid,
     notes: invoice.notes,
   };
 }
 
-const keyOf = (tenant: Tenant, invoice: InvoiceRecord, kind: keyof typeof files) =>
-  invoiceKeys.document(tenant, invoice.id, DOCUMENT_VERSION, files[kind].file);
+/** The invoice's documents: as issued while nothing is paid, else those showing the amount paid (`asIssued` forces the first). */
+export function invoiceSource(tenant: Tenant, invoice: InvoiceRecord, asIssued = false): DocumentSource {
+  const paid = asIssued ? 0 : invoice.amount_paid;
+  return {
+    key: (kind) =>
+      paid > 0
+        ? invoiceKeys.paidDocument(tenant, invoice.id, DOCUMENT_VERSION, paid, invoiceFiles[kind])
+        : invoiceKeys.document(tenant, invoice.id, DOCUMENT_VERSION, invoiceFiles[kind]),
+    filename: (kind) => documentFilename(invoice.invoice_number, kind),
+    document: () => invoiceDocumentOf(tenant, invoice, paid === 0),
+  };
+}
 
-/** Renders a document of the invoice (the renderers are loaded here, on first need). */
-async function render(tenant: Tenant, invoice: InvoiceRecord, kind: keyof typeof files): Promise<Uint8Array> {
+/** Renders a document (the renderers are loaded here, on first need). */
+async function render(source: DocumentSource, kind: DocumentKind): Promise<Uint8Array> {
   const renderers = await import('./rendering/e-invoice');
-  const document = invoiceDocumentOf(tenant, invoice);
+  const document = source.document();
   if (kind === 'pdf') return renderers.renderFacturXPdf(document);
   return new TextEncoder().encode(await renderers.renderEInvoiceXml(document, kind));
 }
@@ -104,42 +135,54 @@ export interface StoredDocument {
  * The document, from the bucket or rendered and stored now. Two first downloads at the same time
  * both render and store the same content: harmless, and cheaper than a lock.
  */
-export async function invoiceDocument(tenant: Tenant, invoice: InvoiceRecord, kind: 'pdf' | XmlSyntax): Promise<StoredDocument> {
-  const key = keyOf(tenant, invoice, kind);
-  const { contentType } = files[kind];
-  const filename = kind === 'pdf' ? pdfFilename(invoice) : xmlFilename(invoice, kind);
+export async function storedDocument(source: DocumentSource, kind: DocumentKind): Promise<StoredDocument> {
+  const key = source.key(kind);
+  const contentType = contentTypes[kind];
+  const filename = source.filename(kind);
   const stored = await readStored(key);
   if (stored) return { bytes: stored, contentType, filename, cached: true };
-  const bytes = await render(tenant, invoice, kind);
+  const bytes = await render(source, kind);
   await store(key, bytes, contentType, filename);
   return { bytes, contentType, filename, cached: false };
 }
 
+export const invoiceDocument = (tenant: Tenant, invoice: InvoiceRecord, kind: DocumentKind): Promise<StoredDocument> =>
+  storedDocument(invoiceSource(tenant, invoice), kind);
+
 /**
- * Renders again every document of the invoice that the bucket holds, and stores it over the old
- * one: for documents drawn from text stored before input refused what XML 1.0 cannot hold, which
- * the renderers now draw as U+FFFD (`npm run documents -- rerender`, docs/invoices-rendering.md).
- * Documents never downloaded are left to their first download. Answers the kinds stored again.
+ * Renders again every document of the invoice that the bucket holds (as issued, and showing the
+ * amount paid now), and stores it over the old one: for documents drawn from text stored before
+ * input refused what XML 1.0 cannot hold, which the renderers now draw as U+FFFD (`npm run
+ * documents -- rerender`, docs/invoices-rendering.md). Documents never downloaded are left to
+ * their first download. Answers the kinds stored again.
  */
-export async function rerenderStoredDocuments(tenant: Tenant, invoice: InvoiceRecord): Promise<(keyof typeof files)[]> {
-  const kinds = Object.keys(files) as (keyof typeof files)[];
-  const stored = await Promise.all(kinds.map((kind) => isStored(keyOf(tenant, invoice, kind))));
-  const again = kinds.filter((_, index) => stored[index]);
-  for (const kind of again) {
-    const filename = kind === 'pdf' ? pdfFilename(invoice) : xmlFilename(invoice, kind);
-    await store(keyOf(tenant, invoice, kind), await render(tenant, invoice, kind), files[kind].contentType, filename);
+export async function rerenderStoredDocuments(tenant: Tenant, invoice: InvoiceRecord): Promise<DocumentKind[]> {
+  const kinds = Object.keys(contentTypes) as DocumentKind[];
+  const sources = [invoiceSource(tenant, invoice, true), ...(invoice.amount_paid > 0 ? [invoiceSource(tenant, invoice)] : [])];
+  const again = new Set<DocumentKind>();
+  for (const source of sources) {
+    const stored = await Promise.all(kinds.map((kind) => isStored(source.key(kind))));
+    for (const kind of kinds.filter((_, index) => stored[index])) {
+      await store(source.key(kind), await render(source, kind), contentTypes[kind], source.filename(kind));
+      again.add(kind);
+    }
   }
-  return again;
+  return kinds.filter((kind) => again.has(kind));
 }
 
-/** A presigned GET URL of the PDF (rendered first if it is not stored yet), valid PRESIGNED_URL_SECONDS. */
-export async function presignedPdf(
+/** A presigned GET URL of the source's PDF (rendered first if it is not stored yet), valid PRESIGNED_URL_SECONDS. */
+export async function presignedSourcePdf(
+  source: DocumentSource,
+  now = new Date(),
+): Promise<{ url: string; expires_at: string; filename: string }> {
+  const key = source.key('pdf');
+  const filename = source.filename('pdf');
+  if (!(await isStored(key))) await store(key, await render(source, 'pdf'), contentTypes.pdf, filename);
+  return presignedGet(key, contentTypes.pdf, filename, now);
+}
+
+export const presignedPdf = (
   tenant: Tenant,
   invoice: InvoiceRecord,
   now = new Date(),
-): Promise<{ url: string; expires_at: string; filename: string }> {
-  const key = keyOf(tenant, invoice, 'pdf');
-  const filename = pdfFilename(invoice);
-  if (!(await isStored(key))) await store(key, await render(tenant, invoice, 'pdf'), files.pdf.contentType, filename);
-  return presignedGet(key, files.pdf.contentType, filename, now);
-}
+): Promise<{ url: string; expires_at: string; filename: string }> => presignedSourcePdf(invoiceSource(tenant, invoice), now);

@@ -14,6 +14,7 @@ import * as repo from './repository';
 import type { PaymentCreateInput } from './schema';
 import { present, type Invoice } from './present';
 import { assertPayable, assertVoidable } from './status';
+import { amountDue } from './totals';
 import { MAX_PAYMENTS, orderInvoiceMarkDelete, type InvoiceRecord } from './stored';
 
 /** `POST /v1/invoices/{id}/payments`: 409 on a void or paid invoice, 422 above the amount due. */
@@ -31,7 +32,9 @@ export async function recordPayment(tenant: Tenant, id: number, input: PaymentCr
     }
     const at = now.toISOString();
     const amountPaid = before.amount_paid + input.amount;
-    const paid = amountPaid === before.total;
+    // Payments and credit notes together settle the invoice.
+    const due = amountDue(before.total, amountPaid, before.amount_credited);
+    const paid = due === 0;
     const after: InvoiceRecord = {
       ...before,
       payments: [
@@ -46,7 +49,7 @@ export async function recordPayment(tenant: Tenant, id: number, input: PaymentCr
         },
       ],
       amount_paid: amountPaid,
-      amount_due: before.total - amountPaid,
+      amount_due: due,
       status: paid ? 'paid' : before.status,
       paid_at: paid ? at : null,
       updated_at: at,
@@ -59,13 +62,15 @@ export async function recordPayment(tenant: Tenant, id: number, input: PaymentCr
 }
 
 /**
- * `POST /v1/invoices/{id}/void`: only while nothing is paid (a paid invoice is corrected by a
- * credit note, which this API does not issue yet). The order may be invoiced again afterwards.
+ * `POST /v1/invoices/{id}/void`: only while nothing is paid and nothing credited (a paid invoice is
+ * corrected by a credit note, shared/credit-notes/). The order may be invoiced again afterwards. The
+ * voided invoice's documents stay the invoice as issued (type 380): the void is the invoice's state,
+ * not a document (docs/invoices.md).
  */
 export async function voidInvoice(tenant: Tenant, id: number, now = new Date()): Promise<Invoice> {
   return retryOnVersionConflict('invoice', async () => {
     const before = await repo.requireInvoice(tenant, id, true);
-    assertVoidable(before.invoice_number, before.status, before.amount_paid);
+    assertVoidable(before.invoice_number, before.status, before.amount_paid, before.amount_credited);
     const at = now.toISOString();
     const after: InvoiceRecord = { ...before, status: 'void', amount_due: 0, voided_at: at, updated_at: at, version: before.version + 1 };
     await repo.saveInvoice(

@@ -205,12 +205,29 @@ function assertInvoiceFits(invoice: InvoiceRecord, now: Date): void {
   if (problem) throw new ValidationError('The invoice is too large', [problem]);
 }
 
+/**
+ * XRechnung wants the buyer's city (BR-DE-8) and post code (BR-DE-9): an invoice whose buyer has no
+ * billing address with both is refused (422), one detail per missing field, before any number is taken.
+ */
+function assertBuyerAddress(draft: Draft): void {
+  const address = draft.customer.billing_address;
+  const missing = (['city', 'postal_code'] as const).filter((name) => !address?.[name]?.trim());
+  if (!missing.length) return;
+  const source = draft.order
+    ? `order ${draft.order.order_number} has no billing (or shipping) address with a city and postal code`
+    : `customer ${draft.customer.id} has no default billing address with a city and postal code`;
+  throw new ValidationError(`The buyer's address is incomplete: ${source} (XRechnung BR-DE-8, BR-DE-9)`, [
+    ...missing.map((name) => ({ field: `customer.billing_address.${name}`, message: `is required for an e-invoice (${source})` })),
+  ]);
+}
+
 export async function createInvoice(tenant: Tenant, input: InvoiceCreateInput, now = new Date()): Promise<Invoice> {
   const seller = await sellerOf(tenant);
   const draft =
     input.order_id !== undefined
       ? await draftFromOrder(tenant, input.order_id, input.buyer_reference ?? null)
       : await draftFromItems(tenant, input, seller);
+  assertBuyerAddress(draft);
   const issuedAt = now.toISOString();
   const issueDate = today(now);
   const { company } = seller;
@@ -241,6 +258,12 @@ export async function createInvoice(tenant: Tenant, input: InvoiceCreateInput, n
     total: totals.total,
     amount_paid: 0,
     amount_due: totals.total,
+    amount_credited: 0,
+    amount_refunded: 0,
+    refund_due: 0,
+    credited_items: [],
+    shipping_credited: 0,
+    credit_notes: [],
     currency: draft.currency,
     notes: input.notes ?? null,
     issued_at: issuedAt,

@@ -42,7 +42,7 @@ const line = /* @__PURE__ */ (() =>
     { id: 'InvoiceLine' },
   ))();
 
-const taxGroup = /* @__PURE__ */ (() =>
+export const taxGroup = /* @__PURE__ */ (() =>
   c.object(
     {
       tax_rate: field(c.number).describe('Percent', 19),
@@ -65,7 +65,28 @@ const payment = /* @__PURE__ */ (() =>
     { id: 'InvoicePayment' },
   ))();
 
-const seller = /* @__PURE__ */ (() =>
+const creditedLine = /* @__PURE__ */ (() =>
+  c.object(
+    {
+      position: field(c.int).describe('The invoice line (its position)'),
+      quantity: field(c.number).describe('Quantity credited so far'),
+      amount: field(c.money).describe('Net amount credited so far'),
+    },
+    { id: 'InvoiceCreditedLine' },
+  ))();
+
+const creditNoteRef = /* @__PURE__ */ (() =>
+  c.object(
+    {
+      id: field(c.int),
+      credit_note_number: field(c.string).describe('', 'CN-2026-000003'),
+      total: field(c.money).describe('Gross amount credited'),
+      issued_at: field(c.timestamp),
+    },
+    { id: 'InvoiceCreditNoteRef' },
+  ))();
+
+export const seller = /* @__PURE__ */ (() =>
   c.object(
     {
       legal_name: field(c.string),
@@ -82,7 +103,7 @@ const seller = /* @__PURE__ */ (() =>
     { id: 'InvoiceSeller', description: "The account's company details when the invoice was issued" },
   ))();
 
-const customer = /* @__PURE__ */ (() =>
+export const customer = /* @__PURE__ */ (() =>
   c.object(
     {
       id: field(c.int),
@@ -127,7 +148,17 @@ export const storedInvoice = /* @__PURE__ */ (() =>
     tax: field(c.money).fixed(),
     total: field(c.money).fixed().describe('subtotal + shipping + tax'),
     amount_paid: field(c.money),
-    amount_due: field(c.money).describe('total − amount_paid'),
+    amount_due: field(c.money).describe('total − amount_paid − amount_credited, never below 0'),
+    amount_credited: field(c.money).describe('Σ the totals of its credit notes'),
+    amount_refunded: field(c.money).describe('Σ the refunds recorded against its credit notes'),
+    refund_due: field(c.money)
+      .derived()
+      .describe(
+        'Paid beyond what is owed after its credit notes, not refunded yet: max(0, amount_paid + amount_credited − total) − amount_refunded',
+      ),
+    credited_items: field(c.list(creditedLine)).describe('What its credit notes credited of each line (lines never credited are left out)'),
+    shipping_credited: field(c.money).describe('Net shipping credited so far'),
+    credit_notes: field(c.list(creditNoteRef)).describe('Its credit notes, oldest first'),
     currency: field(c.string).fixed().describe('ISO 4217', 'EUR'),
     notes: field(c.nullable(c.string)).fixed(),
     issued_at: field(c.timestamp).fixed(),
@@ -140,7 +171,7 @@ export const storedInvoice = /* @__PURE__ */ (() =>
     payments: field(c.list(payment)),
     created_at: field(c.timestamp).fixed(),
     updated_at: field(c.timestamp),
-    version: field(c.int).fixed().describe('Raised by every change (payments, sending, voiding)'),
+    version: field(c.int).fixed().describe('Raised by every change (payments, credit notes, refunds, sending, voiding)'),
   }))();
 
 export type InvoiceRecord = RecordOf<typeof storedInvoice.shape>;
@@ -148,6 +179,10 @@ export type InvoiceLineRecord = InvoiceRecord['items'][number];
 export type InvoicePaymentRecord = InvoiceRecord['payments'][number];
 export type InvoiceCustomerRecord = InvoiceRecord['customer'];
 export type InvoiceSellerRecord = InvoiceRecord['seller'];
+export type InvoiceCreditedLineRecord = InvoiceRecord['credited_items'][number];
+
+/** A credit note list stays bounded like the payment list. */
+export const MAX_CREDIT_NOTES = 100;
 
 // A function, not `storedInvoice.read`: a property read at the top level keeps the entity in every bundle importing this module.
 export const invoiceFromItem = (item: Record<string, unknown>): InvoiceRecord => withStoredTax(storedInvoice.read(item), item);
@@ -265,12 +300,18 @@ export function orderInvoiceMarkDelete(tenant: Tenant, orderId: number, invoiceI
  * read; a status change also moves the item's status list, the customer entry's, the counters,
  * and removes the unpaid entry when the invoice leaves open/sent.
  */
-export function invoiceUpdate(tenant: Tenant, before: InvoiceRecord, after: InvoiceRecord): TransactItem[] {
+export function invoiceUpdate(
+  tenant: Tenant,
+  before: InvoiceRecord,
+  after: InvoiceRecord,
+  also?: Parameters<typeof versionedUpdate>[3],
+): TransactItem[] {
   const items: TransactItem[] = [
     versionedUpdate(
       invoiceKeys.invoice(tenant, before.id),
       { ...storedInvoice.attributes(after, 'update'), gsi2pk: invoiceKeys.byStatus(tenant, after.status) },
       before.version,
+      also,
     ),
   ];
   if (before.status === after.status) return items;

@@ -78,3 +78,10 @@ export function lineAmountProblems(lines: readonly { amount: number }[], field =
   const sum = lines.reduce((total, line) => total + line.amount, 0);
   return sum > MAX_TOTAL_MINOR ? [{ field, message: `the lines add up to ${limit}; split the invoice` }] : [];
 }
+
+/** What the customer still owes: total − amount_paid − amount_credited, never below 0 (docs/invoices.md). */
+export const amountDue = (total: number, paid: number, credited: number): number => Math.max(0, total - paid - credited);
+
+/** Paid beyond what is owed after the credit notes, not refunded yet. */
+export const refundDue = (invoice: { total: number; amount_paid: number; amount_credited: number; amount_refunded: number }): number =>
+  Math.max(0, invoice.amount_paid + invoice.amount_credited - invoice.total) - invoice.amount_refunded;

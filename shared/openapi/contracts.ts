@@ -4,6 +4,7 @@ import * as accountOperations from '#shared/accounts/contract';
 import * as auditOperations from '#shared/audit/contract';
 import * as authOperations from '#shared/customer-auth/contract';
 import * as cartOperations from '#shared/carts/contract';
+import * as creditNoteOperations from '#shared/credit-notes/contract';
 import * as customerOperations from '#shared/customers/contract';
 import * as eventOperations from '#shared/event-log/contract';
 import * as fileOperations from '#shared/files/contract';
@@ -49,6 +50,7 @@ const contractModules = [
   legacyProductOperations,
   productionOperations,
   invoiceOperations,
+  creditNoteOperations,
   quoteOperations,
   shipmentOperations,
   authOperations,

@@ -3,6 +3,7 @@
  * the OpenAPI document (a component per kind) and the catalogue test. Kinds whose resource is not
  * built yet are not declared, so not emitted yet.
  */
+import * as creditNoteEvents from '#shared/credit-notes/events';
 import * as customerEvents from '#shared/customers/events';
 import { eventKinds, type EventDefinition } from '#shared/events/catalogue';
 import * as invoiceEvents from '#shared/invoices/events';
@@ -13,7 +14,17 @@ import * as proofEvents from '#shared/proofs/events';
 import * as quoteEvents from '#shared/quotes/events';
 import * as shipmentEvents from '#shared/shipments/events';
 
-const modules = [customerEvents, orderEvents, productEvents, productionEvents, invoiceEvents, quoteEvents, shipmentEvents, proofEvents];
+const modules = [
+  customerEvents,
+  orderEvents,
+  productEvents,
+  productionEvents,
+  invoiceEvents,
+  creditNoteEvents,
+  quoteEvents,
+  shipmentEvents,
+  proofEvents,
+];
 
 /** Each resource's `declarations` (the writers services use carry no schema). */
 export const declaredEvents = modules.flatMap(

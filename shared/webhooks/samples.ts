@@ -4,6 +4,7 @@
  */
 import { storedCustomer } from '#shared/customers/stored';
 import { resourceTypeOf, type EventKind } from '#shared/events/catalogue';
+import { storedCreditNote } from '#shared/credit-notes/stored';
 import { storedInvoice } from '#shared/invoices/stored';
 import { storedOrder } from '#shared/orders/stored';
 import { storedQuote } from '#shared/quotes/stored';
@@ -162,6 +163,12 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       total: 11900,
       amount_paid: 0,
       amount_due: 11900,
+      amount_credited: 0,
+      amount_refunded: 0,
+      refund_due: 0,
+      credited_items: [],
+      shipping_credited: 0,
+      credit_notes: [],
       currency: 'EUR',
       notes: null,
       issued_at: now,
@@ -175,6 +182,59 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       created_at: now,
       updated_at: now,
       version: 2,
+    }),
+  credit_note: (now) =>
+    storedCreditNote.view({
+      id: 0,
+      credit_note_number: 'CN-TEST-000000',
+      invoice_id: 0,
+      invoice_number: 'INV-TEST-000000',
+      invoice_issue_date: now.slice(0, 10),
+      order_id: 0,
+      order_number: 'ORD-TEST-000000',
+      reason: 'Test credit: goods returned',
+      customer: { ...customer, company: 'Example Print GmbH', vat_id: null, buyer_reference: null, billing_address: address },
+      seller: {
+        legal_name: 'Example Print Shop GmbH',
+        address: { ...address, name: 'Example Print Shop GmbH', company: null },
+        vat_id: 'DE000000000',
+        tax_number: null,
+        iban: 'DE89370400440532013000',
+        bic: null,
+        email: 'billing@example.com',
+        phone: null,
+        payment_terms_days: 14,
+        footer: null,
+      },
+      items: [
+        {
+          position: 1,
+          invoice_position: 1,
+          description: 'Test Flyer A5',
+          quantity: 100,
+          unit_price: 10,
+          tax_category: 'standard',
+          tax_rate: 19,
+          tax_exemption_reason: null,
+          amount: 1000,
+          quantity_credited: 100,
+        },
+      ],
+      subtotal: 1000,
+      shipping: 0,
+      shipping_tax_category: 'standard',
+      shipping_tax_rate: 19,
+      taxes: [{ category: 'standard', rate: 19, taxable_amount: 1000, tax_amount: 190 }],
+      tax: 190,
+      total: 1190,
+      currency: 'EUR',
+      service_date: now.slice(0, 10),
+      amount_refunded: 0,
+      refunds: [],
+      issued_at: now,
+      created_at: now,
+      updated_at: now,
+      version: 1,
     }),
   quote: (now) =>
     storedQuote.view({

@@ -5,7 +5,7 @@ import { InvoiceSchema } from '#shared/invoices/schema';
 import { scratchDir, tool, writeScratch } from '#test/support/document-tools';
 import { call, dynamoDbWork, type Query } from '#test/support/http';
 import { walkByCursor } from '#test/support/cursor-walk';
-import { enableInvoicing, invoiceOrder, sellerCompany } from '#test/support/invoices';
+import { billableCustomer, enableInvoicing, invoiceOrder, sellerCompany } from '#test/support/invoices';
 import { mailbox } from '#test/support/mail';
 import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -34,7 +34,7 @@ describe('invoices', () => {
   beforeAll(async () => {
     own = await freshShop('Invoice Shop');
     await enableInvoicing(own.accountId);
-    customer = await newCustomer(own.secretTest, { name: 'Zofia Łódź-Müller', company: 'Ørsted Print ApS', vat_id: 'DK13585628' });
+    customer = await billableCustomer(own.secretTest, { name: 'Zofia Łódź-Müller', company: 'Ørsted Print ApS', vat_id: 'DK13585628' });
     // 1.00 per piece and a setup fee of 15.00: the fee becomes an invoice line of its own.
     product = await newProduct(own.secretTest, { name: 'Poster A2', setup_fee: 15 });
   });
@@ -147,7 +147,7 @@ describe('invoices', () => {
   it('gives twenty concurrent invoices for different orders twenty consecutive numbers, and of two for one order one 201 and one 409', async () => {
     const shop = await freshShop('Numbering Shop');
     await enableInvoicing(shop.accountId);
-    const buyer = await newCustomer(shop.secretTest);
+    const buyer = await billableCustomer(shop.secretTest);
     const item = await newProduct(shop.secretTest);
     const orders: { id: number }[] = [];
     for (let i = 0; i < 21; i++) {
@@ -234,7 +234,7 @@ describe('invoices', () => {
   });
 
   it('refuses an invoice too large to store (200 lines of 500 three-byte characters) with 422, taking no number', async () => {
-    const buyer = await newCustomer(key());
+    const buyer = await billableCustomer(key());
     const line = { description: '€'.repeat(500), quantity: 1, unit_price: 1 };
     const before = (await call('GET', '/v1/invoices', { key: key() })).body.pagination.total;
     const huge = await call('POST', '/v1/invoices', {
@@ -253,7 +253,7 @@ describe('invoices', () => {
   });
 
   it('refuses free lines whose amounts leave the money range (422 naming the line or the lines), taking no number', async () => {
-    const buyer = await newCustomer(key());
+    const buyer = await billableCustomer(key());
     const before = (await call('GET', '/v1/invoices', { key: key() })).body.pagination.total;
     const free = (items: unknown[]) => call('POST', '/v1/invoices', { key: key(), body: { customer_id: buyer.id, items } });
     const line = { description: 'Rollout', quantity: 1_000_000, unit_price: 1_000_000 };
@@ -335,7 +335,7 @@ describe('invoices', () => {
     it('filters by status, customer and due date, and refuses combinations no index serves', async () => {
       const shop = await freshShop('List Shop');
       await enableInvoicing(shop.accountId);
-      const [a, b] = [await newCustomer(shop.secretTest), await newCustomer(shop.secretTest)];
+      const [a, b] = [await billableCustomer(shop.secretTest), await billableCustomer(shop.secretTest)];
       const issue = async (customerId: number, dueDays: number) => {
         const response = await call('POST', '/v1/invoices', {
           key: shop.secretTest,
@@ -488,7 +488,7 @@ describe('invoices', () => {
 
     it('embeds the XRechnung CII XML in the PDF and serves the XML in both syntaxes, without a live watermark', async () => {
       const live = own.secretLive;
-      const buyer = await newCustomer(live, { name: 'Ørsted Live' });
+      const buyer = await billableCustomer(live, { name: 'Ørsted Live' });
       const created = await call('POST', '/v1/invoices', {
         key: live,
         body: { customer_id: buyer.id, items: [{ description: 'Design work', quantity: 2, unit_price: 50 }] },
@@ -603,7 +603,7 @@ describe('invoices', () => {
     const shop = await freshShop('Modes Shop');
     await enableInvoicing(shop.accountId);
     const issue = async (secret: string) => {
-      const buyer = await newCustomer(secret);
+      const buyer = await billableCustomer(secret);
       const response = await call('POST', '/v1/invoices', {
         key: secret,
         body: { customer_id: buyer.id, items: [{ description: 'Work', quantity: 1, unit_price: 10 }] },
@@ -638,7 +638,7 @@ describe('invoice lists by cursor', () => {
   beforeAll(async () => {
     shop = await freshShop('Invoice Cursors');
     await enableInvoicing(shop.accountId);
-    buyers = [await newCustomer(shop.secretTest), await newCustomer(shop.secretTest)];
+    buyers = [await billableCustomer(shop.secretTest), await billableCustomer(shop.secretTest)];
     const issued = await call('POST', '/v1/invoices', {
       key: shop.secretTest,
       body: { customer_id: buyers[0]!.id, due_days: 3, items: [{ description: 'Work', quantity: 1, unit_price: 10 }] },
@@ -794,7 +794,7 @@ describe('invoice lists by cursor', () => {
   it("refuses a cursor the tenant does not have (another account's or mode's id) and a cursor with a page number", async () => {
     const other = await freshShop('Invoice Cursors Elsewhere');
     await enableInvoicing(other.accountId);
-    const buyer = await newCustomer(other.secretTest);
+    const buyer = await billableCustomer(other.secretTest);
     const issue = (key: string, customerId: number) =>
       call('POST', '/v1/invoices', {
         key,

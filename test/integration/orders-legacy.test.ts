@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '#shared/accounts/service';
 import { call, uniqueEmail } from '#test/support/http';
-import { enableInvoicing, invoiceOrder } from '#test/support/invoices';
+import { buyerAddress, enableInvoicing, invoiceOrder } from '#test/support/invoices';
 import { brochure, businessCards } from '#test/support/products';
 
 /** Legacy products on order lines: the table prices the whole run, as the calculator does. */
@@ -96,7 +96,9 @@ describe('legacy product lines', () => {
 
   it('bills a legacy run as one line of its price, so the e-invoice line is quantity × price', async () => {
     await enableInvoicing(accountId);
-    const order = (await call('POST', '/v1/orders', { key, body: { customer_id: customerId, items: [legacyLine()] } })).body.data;
+    const order = (
+      await call('POST', '/v1/orders', { key, body: { customer_id: customerId, items: [legacyLine()], billing_address: buyerAddress() } })
+    ).body.data;
     expect((await call('PUT', `/v1/orders/${order.id}`, { key, body: { status: 'confirmed' } })).status).toBe(200);
     const invoice = await invoiceOrder(key, order.id);
     expect(invoice.items).toEqual([

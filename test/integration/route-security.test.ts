@@ -56,6 +56,7 @@ const NO_FOREIGN_ID: Record<string, string> = {
   'machines.create': 'creates a machine; no id in the path',
   'account.update': "changes the calling key's own account; no id in the path",
   'invoices.list': "lists the caller's own invoices; no id in the path",
+  'credit-notes.list': "lists the caller's own credit notes; no id in the path",
   'invoices.create': 'issues an invoice; no id in the path (a foreign order or customer id in the body: see below)',
   'quotes.list': "lists the caller's own quotes; no id in the path",
   'quotes.create': 'makes a quote; no id in the path (foreign customer and product ids in the body: as orders.create)',
@@ -228,6 +229,7 @@ type ResourceType =
   | 'jobs'
   | 'machines'
   | 'invoices'
+  | 'credit-notes'
   | 'quotes'
   | 'files'
   | 'shipments'
@@ -272,6 +274,8 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
   'invoices.create': { json: { customer_id: fixture.ids.customers, items: [{ description: 'Probe', quantity: 1, unit_price: 1 }] } },
   'invoices.pay': { json: { amount: 0.01, method: 'cash' } },
   'invoices.send': { json: {} },
+  'credit-notes.create': { json: { reason: 'Probe', items: [{ position: 1, amount: 0.01 }] } },
+  'credit-notes.refund': { json: { amount: 0.01, method: 'cash' } },
   'quotes.create': {
     json: {
       customer_id: fixture.ids.customers,
@@ -418,6 +422,14 @@ beforeAll(async () => {
   // An invoice of A's (of that order): A has the company details invoices need.
   await enableInvoicing(a.account.id);
   const invoice = await invoiceOrder(key, order.id, { notes: `Invoice ${marker}` });
+  // A credit note of A's (a cent of that invoice's first line).
+  const creditNote = await created(
+    call('POST', `/v1/invoices/${invoice.id}/credit-notes`, {
+      key,
+      body: { reason: `Credit ${marker}`, items: [{ position: 1, amount: 0.01 }] },
+    }),
+    'credit note',
+  );
   const quote = await created(
     call('POST', '/v1/quotes', {
       key,
@@ -538,6 +550,7 @@ beforeAll(async () => {
       jobs: jobs.body.data[0]!.id,
       machines: machine.id,
       invoices: invoice.id,
+      'credit-notes': creditNote.id,
       quotes: quote.id,
       files: file.id,
       shipments: shipment.id,

@@ -181,3 +181,34 @@ export const ubl: Binding = {
   lineRate: 'cac:Item/cac:ClassifiedTaxCategory/cbc:Percent',
   lineCategory: 'cac:Item/cac:ClassifiedTaxCategory/cbc:ID',
 };
+
+/** A credit note's own terms: BT-3 (type code) and BG-3 (the preceding invoice: BT-25, BT-26). */
+export interface CreditNoteBinding {
+  typeCode: string;
+  precedingNumber: string;
+  precedingDate: string;
+}
+
+export const ciiCreditNote: CreditNoteBinding = {
+  typeCode: '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:TypeCode',
+  precedingNumber: `${SETTLEMENT}/ram:InvoiceReferencedDocument/ram:IssuerAssignedID`,
+  precedingDate: `${SETTLEMENT}/ram:InvoiceReferencedDocument/ram:FormattedIssueDateTime/qdt:DateTimeString`,
+};
+
+/** UBL writes a 381 as a CreditNote document: its root, lines and quantities are named so. */
+export const ublCreditNote: CreditNoteBinding = {
+  typeCode: '/ubl:CreditNote/cbc:CreditNoteTypeCode',
+  precedingNumber: '/ubl:CreditNote/cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID',
+  precedingDate: '/ubl:CreditNote/cac:BillingReference/cac:InvoiceDocumentReference/cbc:IssueDate',
+};
+
+/** The UBL binding of the invoice's terms in a CreditNote document (it has no cbc:DueDate: BT-9 is left out). */
+export const ublOfCreditNote: Binding = Object.fromEntries(
+  Object.entries(ubl).map(([term, path]) => [
+    term,
+    path
+      .replaceAll('/ubl:Invoice', '/ubl:CreditNote')
+      .replaceAll('cac:InvoiceLine', 'cac:CreditNoteLine')
+      .replaceAll('cbc:InvoicedQuantity', 'cbc:CreditedQuantity'),
+  ]),
+) as unknown as Binding;

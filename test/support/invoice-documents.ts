@@ -87,7 +87,9 @@ export function invoiceDocument(lines: DocumentLine[], options: Options = {}): I
   const tax = tax_breakdown.reduce((sum, { tax_amount }) => sum + tax_amount, 0);
   const amountPaid = options.amount_paid ?? 0;
   return {
+    type_code: '380',
     invoice_number: options.invoice_number ?? 'INV-2025-000042',
+    preceding_invoice: null,
     test_mode: options.test_mode ?? false,
     currency: 'EUR',
     issue_date: '2025-03-14',
@@ -216,4 +218,25 @@ export function zeroAndExemptInvoice(options: Options = {}): InvoiceDocument {
     ],
     { shipping: 490, ...options },
   );
+}
+
+/**
+ * A credit note (type 381) for two lines and the shipping of `shortInvoice`: positive amounts, the
+ * corrected invoice as BT-25/BT-26, the reason as its note.
+ */
+export function creditNoteDocument(options: Options = {}): InvoiceDocument {
+  const doc = invoiceDocument(
+    [
+      line(1, 'Poster A2, 170 g matt — Motiv „Łódź bei Nacht“', 10, 349),
+      line(2, 'Visitenkarten 85×55 mm, 350 g, beidseitig (Müller)', 500, 9),
+    ],
+    { shipping: 690, invoice_number: 'CN-2025-000007', notes: 'Reason: Posters damaged in transit', ...options },
+  );
+  return {
+    ...doc,
+    type_code: '381',
+    preceding_invoice: { number: 'INV-2025-000042', issue_date: '2025-03-14' },
+    due_date: '2025-03-20',
+    issue_date: '2025-03-20',
+  };
 }

@@ -31,6 +31,7 @@ describe('admin event checklist', () => {
       'Orders',
       'Customers',
       'Invoices',
+      'Credit notes',
       'Quotes',
       'Production',
       'Shipments',

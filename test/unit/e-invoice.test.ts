@@ -15,11 +15,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { esbuildOptions } from '#infra/bundling';
 import type { InvoiceDocument } from '#shared/invoices/document';
 import { renderEInvoiceXml, renderFacturXPdf, toEInvoice } from '#shared/invoices/rendering/e-invoice';
-import { reconciliationErrors, TEST_MODE_NOTE } from '#shared/invoices/rendering/e-invoice-mapping';
+import { CREDIT_NOTE_TAX_TOLERANCE, reconciliationErrors, TEST_MODE_NOTE } from '#shared/invoices/rendering/e-invoice-mapping';
 import { facturXSchema, scratchDir, tool, writeScratch, xpathNumbers, xpathString } from '#test/support/document-tools';
-import { cii, ubl, type Binding } from '#test/support/e-invoice-paths';
+import { cii, ciiCreditNote, ubl, ublCreditNote, ublOfCreditNote, type Binding } from '#test/support/e-invoice-paths';
 import { withXmlSafeText } from '#shared/schemas/text';
 import {
+  creditNoteDocument,
   exportInvoice,
   longInvoice,
   mixedRatesInvoice,
@@ -159,9 +160,14 @@ function checkRules(file: string, binding: Binding, doc: InvoiceDocument, syntax
   const date = (iso: string) => (syntax === 'cii' ? iso.replaceAll('-', '') : iso);
   expect(text(binding.specification), 'BT-24').toBe(XRECHNUNG_3);
   expect(text(binding.invoiceNumber), 'BT-1').toBe(doc.invoice_number);
-  expect([text(binding.issueDate), text(binding.dueDate), text(binding.deliveryDate)], 'BT-2, BT-9, BT-72').toEqual(
-    [doc.issue_date, doc.due_date, doc.service_date].map(date),
-  );
+  // A UBL CreditNote has no cbc:DueDate: its BT-9 is not written.
+  const dated =
+    doc.type_code === '381' && syntax === 'ubl'
+      ? [binding.issueDate, binding.deliveryDate]
+      : [binding.issueDate, binding.dueDate, binding.deliveryDate];
+  const dates =
+    doc.type_code === '381' && syntax === 'ubl' ? [doc.issue_date, doc.service_date] : [doc.issue_date, doc.due_date, doc.service_date];
+  expect(dated.map(text), 'BT-2, BT-9, BT-72').toEqual(dates.map(date));
   expect(text(binding.buyerReference), 'BR-DE-15').toBe(doc.buyer.buyer_reference ?? doc.invoice_number);
   expect([text(binding.sellerEndpoint), text(binding.sellerEndpointScheme)], 'BT-34').toEqual([doc.seller.email, 'EM']);
   expect([text(binding.buyerEndpoint), text(binding.buyerEndpointScheme)], 'BT-49').toEqual([doc.buyer.email, 'EM']);
@@ -184,8 +190,10 @@ function checkRules(file: string, binding: Binding, doc: InvoiceDocument, syntax
       doc.buyer.address.postal_code,
     ]);
   }
-  expect(text(binding.paymentMeansCode), 'BR-DE-1').toBe(doc.seller.iban ? '58' : '1');
-  if (doc.seller.iban) expect(text(binding.iban), 'BR-61, BR-DE-19').toMatch(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/);
+  // A credit note is paid by the seller: the seller's account is no payee account there.
+  const transfer = doc.seller.iban !== null && doc.type_code === '380';
+  expect(text(binding.paymentMeansCode), 'BR-DE-1').toBe(transfer ? '58' : '1');
+  if (transfer) expect(text(binding.iban), 'BR-61, BR-DE-19').toMatch(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/);
   expect(text(binding.remittance), 'BT-83').toBe(doc.invoice_number);
   expect(text(binding.paymentTerms), 'BR-CO-25').not.toBe('');
   if (doc.test_mode) expect(text(binding.note)).toContain('TEST INVOICE');
@@ -311,6 +319,78 @@ describe.each([
     if (syntax === 'cii') expect(tool('xmllint', ['--noout', '--schema', facturXSchema('EN16931'), file]).stderr).toContain('validates');
     // The document says what it was drawn from: the text with what XML cannot hold replaced.
     checkRules(file, binding, withXmlSafeText(doc), syntax);
+  });
+});
+
+/** An invoice paid in full when its document is made: BT-113 is the total, nothing is due. */
+const paidInFull = (): InvoiceDocument => {
+  const doc = shortInvoice();
+  return { ...doc, amount_paid: doc.total, amount_due: 0 };
+};
+
+describe('credit note (UNTDID 1001 type 381)', () => {
+  it('maps type code 381, the corrected invoice as BT-25 and BT-26, and no payee account of the seller', () => {
+    const invoice = toEInvoice(creditNoteDocument())['ubl:Invoice'];
+    expect(invoice['cbc:InvoiceTypeCode']).toBe('381');
+    expect(invoice['cac:BillingReference']).toEqual([
+      { 'cac:InvoiceDocumentReference': { 'cbc:ID': 'INV-2025-000042', 'cbc:IssueDate': '2025-03-14' } },
+    ]);
+    expect(invoice['cac:PaymentMeans']).toEqual([{ 'cbc:PaymentMeansCode': '1', 'cbc:PaymentID': 'CN-2025-000007' }]);
+    expect(invoice['cac:PaymentTerms']!['cbc:Note']).toContain('Credited against invoice INV-2025-000042 of 2025-03-14');
+    expect(toEInvoice(shortInvoice())['ubl:Invoice']['cac:BillingReference']).toBeUndefined();
+  });
+
+  it("tolerates a credit note's proportional tax a cent or two off taxable × rate, an invoice's not at all", () => {
+    const doc = creditNoteDocument();
+    const [group] = doc.tax_breakdown;
+    const off = (document: InvoiceDocument, cents: number): InvoiceDocument => ({
+      ...document,
+      tax_breakdown: document.tax_breakdown.map((each, index) => (index ? each : { ...each, tax_amount: each.tax_amount + cents })),
+      tax: document.tax + cents,
+      total: document.total + cents,
+      amount_due: document.amount_due + cents,
+    });
+    expect(reconciliationErrors(off(doc, CREDIT_NOTE_TAX_TOLERANCE))).toEqual([]);
+    expect(reconciliationErrors(off(doc, CREDIT_NOTE_TAX_TOLERANCE + 1))).toEqual([
+      `BR-S-09: tax at 19 % is ${group!.tax_amount}, not ${group!.tax_amount + CREDIT_NOTE_TAX_TOLERANCE + 1}`,
+    ]);
+    expect(reconciliationErrors(off(shortInvoice(), 1))).toHaveLength(1);
+  });
+
+  it.each([
+    ['cii', cii, ciiCreditNote],
+    ['ubl', ublOfCreditNote, ublCreditNote],
+  ] as const)('%s: type 381 with BT-25 and BT-26, positive totals, and the checked EN 16931 rules hold', async (syntax, binding, own) => {
+    const doc = creditNoteDocument();
+    const file = writeScratch(`credit-note-${++counter}.${syntax}.xml`, await renderEInvoiceXml(doc, syntax));
+    expect(tool('xmllint', ['--noout', file]).stderr).toBe('');
+    if (syntax === 'cii') expect(tool('xmllint', ['--noout', '--schema', facturXSchema('EN16931'), file]).stderr).toContain('validates');
+    else expect(xpathString(file, 'local-name(/*)')).toBe('CreditNote');
+    expect(xpathString(file, own.typeCode), 'BT-3').toBe('381');
+    expect(xpathString(file, own.precedingNumber), 'BT-25').toBe('INV-2025-000042');
+    expect(xpathString(file, own.precedingDate), 'BT-26').toBe(syntax === 'cii' ? '20250314' : '2025-03-14');
+    // Amounts are what is credited, positive (EN 16931 for 381): the checks of an invoice hold as they are.
+    checkRules(file, binding, doc, syntax);
+    const [grandTotal, payable, prepaid] = xpathNumbers(file, [binding.grandTotal, binding.payable, `count(${binding.prepaid})`]);
+    expect([cents(grandTotal), cents(payable), prepaid]).toEqual([doc.total, doc.total, 0]);
+    expect(doc.total).toBeGreaterThan(0);
+  });
+});
+
+describe('BT-113 prepaid amount', () => {
+  it.each([
+    ['cii', cii],
+    ['ubl', ubl],
+  ] as const)('%s: a paid invoice writes the amount paid as prepaid and the amount due after it (BR-CO-16)', async (syntax, binding) => {
+    for (const doc of [paidInFull(), mixedRatesInvoice()]) {
+      const file = writeScratch(`paid-${++counter}.${syntax}.xml`, await renderEInvoiceXml(doc, syntax));
+      if (syntax === 'cii') expect(tool('xmllint', ['--noout', '--schema', facturXSchema('EN16931'), file]).stderr).toContain('validates');
+      const [grandTotal, prepaid, payable] = xpathNumbers(file, [binding.grandTotal, binding.prepaid, binding.payable]).map(cents);
+      expect(prepaid, 'BT-113').toBe(doc.amount_paid);
+      expect(payable, 'BR-CO-16: BT-115 = BT-112 − BT-113').toBe(grandTotal! - prepaid!);
+      expect(payable).toBe(doc.amount_due);
+      checkRules(file, binding, doc, syntax);
+    }
   });
 });
 

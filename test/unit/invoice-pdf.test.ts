@@ -11,7 +11,7 @@ import type { InvoiceDocument } from '#shared/invoices/document';
 import { formatMinor } from '#shared/money';
 import { renderInvoicePdf } from '#shared/invoices/rendering/pdf';
 import { scratchDir, tool, writeScratch } from '#test/support/document-tools';
-import { longInvoice, mixedRatesInvoice, shortInvoice } from '#test/support/invoice-documents';
+import { creditNoteDocument, longInvoice, mixedRatesInvoice, shortInvoice } from '#test/support/invoice-documents';
 import { DOCUMENT_TEST_TIMEOUT_MS } from '#test/support/timeouts';
 
 // A document test: its own timeout (test/support/timeouts.ts).
@@ -51,6 +51,22 @@ describe('invoice PDF', () => {
     expect(text).toContain('Page 1 of 1');
     expect(text).toContain('Amtsgericht Charlottenburg');
     expect(tool('pdftotext', ['-raw', file, '-']).stdout).not.toMatch(/\bTEST\b/);
+  });
+
+  it('draws a credit note as one: its number, the corrected invoice and its date, the amount credited, no payment request', async () => {
+    const doc = creditNoteDocument();
+    const { text, pages } = await rendered(doc);
+    expect(pages).toBe(1);
+    expect(text).toContain('Credit note');
+    expect(text).toMatch(/Credit note number\s+CN-2025-000007/);
+    expect(text).toMatch(/Corrects invoice\s+INV-2025-000042/);
+    expect(text).toMatch(/Invoice date\s+2025-03-14/);
+    expect(text).toContain('CREDIT TO');
+    expect(text).toMatch(new RegExp(`Total\\s+${money(doc.total)}`));
+    expect(text).toContain(`credits ${money(doc.total)} against invoice INV-2025-000042`);
+    expect(text).toContain('Reason: Posters damaged in transit');
+    expect(text).not.toContain('Please pay');
+    expect(text).not.toContain('IBAN');
   });
 
   it('embeds Noto Sans (regular and bold, subset) and no standard font', async () => {

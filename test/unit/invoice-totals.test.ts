@@ -118,14 +118,16 @@ describe('invoice numbers and states', () => {
     expect(isOverdue('void', '2026-01-01', '2026-11-24')).toBe(false);
   });
 
-  it('takes payments only while unpaid, voids only without payments, sends anything but void', () => {
+  it('takes payments only while something is due, voids only without payments and credit notes, sends anything but void', () => {
     expect(() => assertPayable('INV-1', 'open')).not.toThrow();
     expect(() => assertPayable('INV-1', 'sent')).not.toThrow();
     expect(() => assertPayable('INV-1', 'paid')).toThrow(/already paid/);
+    expect(() => assertPayable('INV-1', 'credited')).toThrow(/credited in full/);
     expect(() => assertPayable('INV-1', 'void')).toThrow(/void/);
-    expect(() => assertVoidable('INV-1', 'open', 0)).not.toThrow();
-    expect(() => assertVoidable('INV-1', 'sent', 1)).toThrow(/payments/);
-    expect(() => assertVoidable('INV-1', 'void', 0)).toThrow(/already void/);
+    expect(() => assertVoidable('INV-1', 'open', 0, 0)).not.toThrow();
+    expect(() => assertVoidable('INV-1', 'sent', 1, 0)).toThrow(/payments/);
+    expect(() => assertVoidable('INV-1', 'open', 0, 1)).toThrow(/credit notes/);
+    expect(() => assertVoidable('INV-1', 'void', 0, 0)).toThrow(/already void/);
     expect(() => assertSendable('INV-1', 'paid')).not.toThrow();
     expect(() => assertSendable('INV-1', 'void')).toThrow(/void/);
   });

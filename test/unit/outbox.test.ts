@@ -25,10 +25,11 @@ const customer = {
 };
 
 describe('the event catalogue', () => {
-  it("holds all 19 kinds the spec lists, shipment.returned (docs/shipping.md#returns) and the proofs' 3 (docs/proofs.md), each with a resource type", () => {
-    expect(eventKinds).toHaveLength(23);
-    expect(new Set(eventKinds).size).toBe(23);
+  it("holds all 19 kinds the spec lists, shipment.returned (docs/shipping.md#returns), the proofs' 3 (docs/proofs.md) and the credit notes' 2, each with a resource type", () => {
+    expect(eventKinds).toHaveLength(25);
+    expect(new Set(eventKinds).size).toBe(25);
     expect(eventKinds).toContain('shipment.returned');
+    expect(eventKinds).toEqual(expect.arrayContaining(['invoice.updated', 'credit_note.created']));
     expect(eventKinds.filter((kind) => kind.startsWith('proof.'))).toEqual(['proof.created', 'proof.approved', 'proof.changes_requested']);
     for (const kind of eventKinds) expect(resourceTypeOf[kind]).toBeTruthy();
   });

@@ -18,6 +18,7 @@ const groupLabels: Record<string, string> = {
   order: 'Orders',
   customer: 'Customers',
   invoice: 'Invoices',
+  credit_note: 'Credit notes',
   quote: 'Quotes',
   production: 'Production',
   shipment: 'Shipments',

@@ -132,7 +132,8 @@ export const machineTypeLabel = (type: string): string => type.replace(/_/g, ' '
 const invoiceViews: Record<InvoiceStatus, StatusView> = {
   open: view('open', 'Open', '○', 'info', 'Issued; not sent yet.'),
   sent: view('sent', 'Sent', '✉', 'info', 'Emailed to the customer; awaiting payment.'),
-  paid: view('paid', 'Paid', '✓', 'success', 'Paid in full.'),
+  paid: view('paid', 'Paid', '✓', 'success', 'Paid in full (with any credit notes).'),
+  credited: view('credited', 'Credited', '↺', 'neutral', 'Credited in full by credit notes: nothing is due.'),
   void: view('void', 'Void', '–', 'neutral', 'Voided: it no longer counts.'),
 };
 
@@ -141,7 +142,7 @@ export function invoiceStatusView(invoice: { status: InvoiceStatus; overdue: boo
   return invoiceViews[invoice.status];
 }
 
-export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['open', 'sent', 'paid', 'void'];
+export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['open', 'sent', 'paid', 'credited', 'void'];
 export const isInvoiceStatus = (value: string): value is InvoiceStatus => (INVOICE_STATUSES as readonly string[]).includes(value);
 export const invoiceStatusLabel = (status: InvoiceStatus): string => invoiceViews[status].label;
 

@@ -1,24 +1,23 @@
 /**
- * Line allowances and charges (BG-27/BG-28: the setup fee of an order line) in the CII syntax.
- * UBL requires `currencyID` on `cbc:Amount`; @e-invoice-eu/core (2.3.x) copies it onto CII's
- * line-level `ram:ActualAmount`, where the CII rules of EN 16931 forbid it (CII-DT-031:
- * "currencyID should not be present"), so every CII and Factur-X XML of an invoice with a setup
- * fee failed the official validation. Only the document-level amounts that name a currency in
- * CII (the tax totals) may carry it; line amounts never do.
+ * Line allowances and charges in the CII syntax (a setup fee is a line charge): @e-invoice-eu/core
+ * (2.3.x) copies UBL's mandatory `cbc:Amount@currencyID` onto CII's `ram:ActualAmount`, which the
+ * EN 16931 CII rules forbid there (CII-DT-031, "currencyID should not be present", fatal). The
+ * attribute is dropped from every line's `ram:SpecifiedTradeAllowanceCharge` amounts; the
+ * document currency (BT-5) says what they are in. Applied by the CII step's wrapper
+ * (cii-seller-identifier.ts).
  */
 type CiiNode = Record<string, unknown>;
 
-const asList = (value: unknown): CiiNode[] =>
-  (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter(
-    (entry): entry is CiiNode => typeof entry === 'object' && entry !== null,
-  );
+const list = (value: unknown): CiiNode[] =>
+  Array.isArray(value) ? (value as CiiNode[]) : typeof value === 'object' && value !== null ? [value as CiiNode] : [];
 
-/** Drops `currencyID` from every line allowance/charge amount of the CII tree the library built. */
 export function withoutLineChargeCurrency(cii: CiiNode): void {
-  const transaction = asList((cii['rsm:CrossIndustryInvoice'] as CiiNode | undefined)?.['rsm:SupplyChainTradeTransaction'])[0];
-  for (const line of asList(transaction?.['ram:IncludedSupplyChainTradeLineItem'])) {
-    for (const settlement of asList(line['ram:SpecifiedLineTradeSettlement'])) {
-      for (const charge of asList(settlement['ram:SpecifiedTradeAllowanceCharge'])) delete charge['ram:ActualAmount@currencyID'];
+  const transaction = (cii['rsm:CrossIndustryInvoice'] as CiiNode | undefined)?.['rsm:SupplyChainTradeTransaction'] as CiiNode | undefined;
+  for (const line of list(transaction?.['ram:IncludedSupplyChainTradeLineItem'])) {
+    const settlement = line['ram:SpecifiedLineTradeSettlement'] as CiiNode | undefined;
+    for (const charge of list(settlement?.['ram:SpecifiedTradeAllowanceCharge'])) {
+      delete charge['ram:ActualAmount@currencyID'];
+      delete charge['ram:BasisAmount@currencyID'];
     }
   }
 }

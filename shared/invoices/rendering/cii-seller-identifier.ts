@@ -7,10 +7,14 @@
  * `installCiiSellerIdentifier` wraps the library's CII step (`generate` of its CII formatter,
  * which the Factur-X hybrid calls too, so the embedded XML gets it as well): it hands the
  * identifier the UBL-shaped invoice carries to the library's `postProcess` of that one call,
- * which puts it first in the seller party, where the CII schema wants `ram:ID`.
+ * which puts it first in the seller party, where the CII schema wants `ram:ID`. The same wrapper
+ * adds a credit note's preceding invoice reference, which the library's CII mapping loses
+ * (cii-preceding-invoice.ts), and drops the currency the library writes on line charges
+ * (cii-line-charges.ts): one step can be wrapped once.
  */
 import type { Invoice as EInvoice } from '@e-invoice-eu/core';
 import { withoutLineChargeCurrency } from './cii-line-charges';
+import { precedingInvoiceOf, withPrecedingInvoice } from './cii-preceding-invoice';
 import { replaceLibraryStep } from './library-steps';
 
 type CiiNode = Record<string, unknown>;
@@ -44,7 +48,7 @@ export function withSellerIdentifier(cii: CiiNode, id: string): void {
   agreement['ram:SellerTradeParty'] = { 'ram:ID': id, ...seller };
 }
 
-/** Wraps the library's CII step (see above; library-steps.ts), with the line-charge repair of cii-line-charges.ts. */
+/** Wraps the library's CII step (see above; library-steps.ts). */
 export function installCiiSellerIdentifier(ciiFormat: string): void {
   replaceLibraryStep<CiiStep, 'generate'>(
     ciiFormat,
@@ -52,11 +56,13 @@ export function installCiiSellerIdentifier(ciiFormat: string): void {
     (generate) =>
       function (this: CiiStep, invoice, options) {
         const id = sellerIdentifierOf(invoice);
+        const preceding = precedingInvoiceOf(invoice);
         // This formatter instance serves this one call (the library makes one per generate).
         const postProcess = this.postProcess;
         this.postProcess = (cii) => {
           postProcess.call(this, cii);
           if (id !== undefined) withSellerIdentifier(cii, id);
+          if (preceding !== undefined) withPrecedingInvoice(cii, preceding);
           withoutLineChargeCurrency(cii);
         };
         return generate.call(this, invoice, options);

@@ -153,7 +153,30 @@ function drawBlock(doc: Doc, title: string, text: string, y: number, newPage: ()
   return doc.y + 12;
 }
 
+/** A credit note (type 381): what it credits, against which invoice, and what happens to the money. */
+function renderCreditNotePdf(note: InvoiceDocument, corrected: NonNullable<InvoiceDocument['preceding_invoice']>): Promise<Uint8Array> {
+  const facts: [string, string][] = [
+    ['Credit note number', note.invoice_number],
+    ['Issue date', note.issue_date],
+    ['Corrects invoice', corrected.number],
+    ['Invoice date', corrected.issue_date],
+    ['Service date', note.service_date],
+  ];
+  if (note.order_number) facts.push(['Order number', note.order_number]);
+  const text =
+    `This credit note credits ${money(note.total, note.currency)} against invoice ${corrected.number} of ${corrected.issue_date}. ` +
+    'It reduces the amount due on that invoice; what was paid beyond the amount then owed is refunded.';
+  return renderSalesPdf(note, {
+    title: 'Credit note',
+    name: `Credit note ${note.invoice_number}`,
+    facts,
+    buyerCaption: 'CREDIT TO',
+    closing: { title: 'Credit', text },
+  });
+}
+
 export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Uint8Array> {
+  if (invoice.preceding_invoice) return renderCreditNotePdf(invoice, invoice.preceding_invoice);
   const facts: [string, string][] = [
     ['Invoice number', invoice.invoice_number],
     ['Issue date', invoice.issue_date],
