@@ -189,7 +189,11 @@ describe('a live return label', () => {
     expect(first.headers.get('content-type')).toContain('application/pdf');
     expect(first.headers.get('content-disposition')).toBe(`inline; filename="shipment-${shipment.id}-return-label.pdf"`);
     expect(first.headers.get('x-document-cached')).toBe('false');
-    expect(Buffer.from(await first.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      Buffer.from(await first.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
     const asked = fake.requests.slice(before);
     expect(asked.map((received) => `${received.method} ${received.path}`)).toEqual([`GET /parcels/${returnParcel}/documents/label`]);
     expect(asked[0]!.headers.accept).toBe('application/pdf');
@@ -197,7 +201,11 @@ describe('a live return label', () => {
     const second = await download();
     expect(second.status).toBe(200);
     expect(second.headers.get('x-document-cached')).toBe('true');
-    expect(Buffer.from(await second.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      Buffer.from(await second.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
     const url = await call('GET', `/v1/shipments/${shipment.id}/return-label?format=url`, { key: own.secretLive });
     expect(url.status, JSON.stringify(url.body)).toBe(200);
     expect(url.body.data.url).toEqual(expect.any(String));
