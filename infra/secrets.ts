@@ -53,6 +53,7 @@ export const routeSecretUses: Readonly<Record<string, SecretUse>> = {
   'shipments.tracking': { seals: [], opens: ['carrier-credentials'] },
   'shipments.cancel': { seals: [], opens: ['carrier-credentials'] },
   'shipments.returnLabel': { seals: [], opens: ['carrier-credentials'] },
+  'shipments.returnLabelPdf': { seals: [], opens: ['carrier-credentials'] },
   'carriers.sendcloudWebhook': { seals: [], opens: ['carrier-callback-secret'] },
 };
 

@@ -329,6 +329,18 @@ export const shipmentsReturnLabel = route(
     timeoutSeconds: 29,
   },
 );
+// Served like the label: fetched from the carrier on first download (Sendcloud: the return parcel's label document), then from the bucket.
+export const shipmentsReturnLabelPdf = route(
+  'shipments.returnLabelPdf',
+  'GET /v1/shipments/{id}/return-label',
+  'Shipments',
+  ['shipments:read'],
+  {
+    summary: 'The return label as PDF, or a presigned URL to it (404 until a return label is made)',
+    timeoutSeconds: 29,
+    documents: true,
+  },
+);
 export const shipmentsSimulate = route('shipments.simulate', 'POST /v1/shipments/{id}/simulate', 'Shipments', ['shipments:write'], {
   summary: 'Test mode: move a sandbox shipment as a carrier callback would',
 });

@@ -646,6 +646,8 @@ export const shipmentKeys = {
   carriersPartition: (tenant: Tenant): string => `${tenantPrefix(tenant)}#CARRIERS`,
   /** S3 key of one parcel's label (1-based); a label never changes once made. */
   label: (tenant: Tenant, id: number, parcel: number): string => `${tenant.accountId}/${tenant.mode}/shipments/${id}/label-${parcel}.pdf`,
+  /** S3 key of a shipment's return label (one return per shipment, one parcel); it never changes once made. */
+  returnLabel: (tenant: Tenant, id: number): string => `${tenant.accountId}/${tenant.mode}/shipments/${id}/return-label.pdf`,
   /** S3 key of a shipment's delivery note: rendered once (what a shipment carries and where never changes). */
   deliveryNote: (tenant: Tenant, id: number): string => `${tenant.accountId}/${tenant.mode}/shipments/${id}/delivery-note.pdf`,
 };

@@ -18,6 +18,7 @@ import {
   shipmentsLabel,
   shipmentsList,
   shipmentsReturnLabel,
+  shipmentsReturnLabelPdf,
   shipmentsSimulate,
   shipmentsTracking,
 } from '#shared/routes';
@@ -82,6 +83,18 @@ export const returnLabel = {
   status: 201,
   errors: [404, 409, 502],
 } satisfies Operation;
+export const returnLabelPdf = {
+  route: shipmentsReturnLabelPdf,
+  params: shipmentPath,
+  query: DeliveryNoteQuerySchema,
+  documents: {
+    contentTypes: [{ type: 'application/pdf', binary: true }],
+    description:
+      'The return label PDF with `Content-Disposition: inline; filename="shipment-…-return-label.pdf"` when the first Accept type is application/pdf; with `format=url`, JSON with a presigned URL valid 15 minutes. 404 while the shipment has no return label (POST /v1/shipments/{id}/return-label makes it).',
+    redirects: 'Without `Accept: application/pdf`: a redirect to the presigned URL.',
+  },
+  errors: [404, 502],
+} satisfies Operation;
 export const simulate = {
   route: shipmentsSimulate,
   params: shipmentPath,
@@ -140,6 +153,7 @@ export const responses = {
   tracking: TrackingSchema,
   cancel: ShipmentSchema,
   returnLabel: ShipmentSchema,
+  returnLabelPdf: LabelUrlSchema,
   simulate: ShipmentSchema,
   carriers: CarrierSettingsSchema,
   configure: CarrierSettingsSchema,

@@ -3,7 +3,8 @@
  * (company block, order number, recipient, lines and quantities; customs lines outside the EU
  * customs area), rendered once and served from the documents bucket, read back with pdftotext —
  * and its return label: made by the carrier (the sandbox in test mode), linked to the shipment with
- * its own tracking, `shipment.returned` written once when it arrives back.
+ * its own tracking, `shipment.returned` written once when it arrives back; its label PDF (the
+ * sandbox's SPECIMEN) served like the shipment's label, stored once.
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { carried, storedEvents } from '#test/support/store';
@@ -176,6 +177,46 @@ describe('a return label', () => {
     expect(events).toHaveLength(1);
     expect(carried(events[0]!, 'shipment')).toMatchObject({ id: shipment.id, return_shipment: { status: 'delivered' } });
   });
+
+  it(
+    "is served as the sandbox's SPECIMEN PDF, stored once; 404 before the return is made",
+    async () => {
+      const { shipment } = await shipped(berlin);
+      const download = () =>
+        fetch(`${inject('fixtures').api}/v1/shipments/${shipment.id}/return-label`, {
+          headers: { Authorization: `Bearer ${own.secretTest}`, Accept: 'application/pdf' },
+        });
+      const none = await download();
+      expect(none.status).toBe(404);
+      expect(((await none.json()) as { error: { message: string } }).error.message).toContain('no return label yet');
+
+      expect((await simulate(shipment.id, { status: 'delivered' })).status).toBe(200);
+      const made = await call('POST', `/v1/shipments/${shipment.id}/return-label`, {
+        key: own.secretTest,
+        body: { service: 'dpd:return/return' },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const first = await download();
+      expect(first.status).toBe(200);
+      expect(first.headers.get('content-disposition')).toBe(`inline; filename="shipment-${shipment.id}-return-label.pdf"`);
+      expect(first.headers.get('x-document-cached')).toBe('false');
+      const bytes = Buffer.from(await first.arrayBuffer());
+      expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      const text = pdfText(`return-label-${shipment.id}.pdf`, bytes);
+      expect(text).toContain('SPECIMEN');
+      expect(text).toContain(made.body.data.return_shipment!.tracking_number!);
+
+      const second = await download();
+      expect(second.status).toBe(200);
+      expect(second.headers.get('x-document-cached')).toBe('true');
+      const redirected = await fetch(`${inject('fixtures').api}/v1/shipments/${shipment.id}/return-label`, {
+        headers: { Authorization: `Bearer ${own.secretTest}` },
+        redirect: 'manual',
+      });
+      expect(redirected.status).toBe(302);
+    },
+    DOCUMENT_TEST_TIMEOUT_MS,
+  );
 
   it('is refused for a shipment without one when simulating its return, and for an unknown shipment', async () => {
     const { shipment } = await shipped(berlin);

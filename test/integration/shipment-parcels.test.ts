@@ -3,9 +3,10 @@
  * callbacks and by its own tracking number on a refresh — and the shipment is delivered (the order
  * completed, `shipment.delivered` written) only when every parcel is, once. The fake holds the
  * tracking requests to the v3 contract too. A return label made at Sendcloud's returns API, its
- * parcel's callbacks moving the return (not the shipment) until it arrives back: `shipment.returned`.
+ * parcel's callbacks moving the return (not the shipment) until it arrives back: `shipment.returned`;
+ * its label PDF fetched once from the return parcel's label document, then served from storage.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Tenant } from '#shared/auth/principal';
 import { call } from '#test/support/http';
 import { newCustomer, newProduct } from '#test/support/orders';
@@ -157,5 +158,57 @@ describe('a live return label', () => {
     expect(read.return_shipment).toMatchObject({ status: 'delivered', arrived_at: expect.any(String) });
     expect((await fake.sendCallback(webhookUrl, callback(returned.carrier_parcel_id, 11, 3))).body.data.outcome).toBe('duplicate');
     expect((await kindsOf(order.id)).filter((kind) => kind === 'shipment.returned')).toHaveLength(1);
+  });
+
+  it("serves the return label from the return parcel's label document once, then from storage; 404 before a return", async () => {
+    const { shipment } = await shipTwoParcels();
+    const download = () =>
+      fetch(`${inject('fixtures').api}/v1/shipments/${shipment.id}/return-label`, {
+        headers: { Authorization: `Bearer ${own.secretLive}`, Accept: 'application/pdf' },
+      });
+    const none = await download();
+    expect(none.status).toBe(404);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toContain('no return label yet');
+
+    await fake.sendCallback(webhookUrl, {
+      action: 'parcel_status_changed',
+      timestamp: Date.now(),
+      carrier_status_change_timestamp: null,
+      parcel: { id: Number(shipment.carrier_parcel_ids[0]), status: { id: 11, message: 'Delivered' } },
+    });
+    const made = await call('POST', `/v1/shipments/${shipment.id}/return-label`, {
+      key: own.secretLive,
+      body: { service: 'dpd:return/return' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const returnParcel = made.body.data.return_shipment!.carrier_parcel_id;
+
+    const before = fake.requests.length;
+    const first = await download();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toContain('application/pdf');
+    expect(first.headers.get('content-disposition')).toBe(`inline; filename="shipment-${shipment.id}-return-label.pdf"`);
+    expect(first.headers.get('x-document-cached')).toBe('false');
+    expect(
+      Buffer.from(await first.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
+    const asked = fake.requests.slice(before);
+    expect(asked.map((received) => `${received.method} ${received.path}`)).toEqual([`GET /parcels/${returnParcel}/documents/label`]);
+    expect(asked[0]!.headers.accept).toBe('application/pdf');
+
+    const second = await download();
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-document-cached')).toBe('true');
+    expect(
+      Buffer.from(await second.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
+    const url = await call('GET', `/v1/shipments/${shipment.id}/return-label?format=url`, { key: own.secretLive });
+    expect(url.status, JSON.stringify(url.body)).toBe(200);
+    expect(url.body.data.url).toEqual(expect.any(String));
+    expect(fake.requests.length).toBe(before + 1);
   });
 });
