@@ -10,8 +10,8 @@ import { tableName } from '#shared/db/table';
 import { ServiceUnavailableError } from '#shared/errors';
 import { toErrorResult } from '#shared/http/error-mapping';
 import { call } from '#test/support/http';
-import { enableInvoicing } from '#test/support/invoices';
-import { newCustomer, newOrder, newProduct, putOrder } from '#test/support/orders';
+import { billableCustomer, enableInvoicing } from '#test/support/invoices';
+import { newOrder, newProduct, putOrder } from '#test/support/orders';
 import { freshShop, type Shop } from '#test/support/shop';
 
 const stored = async (key: ItemKey) =>
@@ -46,7 +46,7 @@ describe('gap-free numbers in turn', () => {
   beforeAll(async () => {
     shop = await freshShop('Burst Shop');
     await enableInvoicing(shop.accountId);
-    buyer = await newCustomer(shop.secretTest);
+    buyer = await billableCustomer(shop.secretTest);
     item = await newProduct(shop.secretTest);
     // The handlers loaded once before the bursts (the local gateway imports a route's module on its first request).
     expect((await lineInvoice(shop.secretTest, buyer.id)).status).toBe(201);
@@ -55,7 +55,7 @@ describe('gap-free numbers in turn', () => {
   it('gives fifty concurrent invoices of one tenant fifty consecutive numbers, every one 201', async () => {
     const own = await freshShop('Fifty Invoices');
     await enableInvoicing(own.accountId);
-    const customer = await newCustomer(own.secretTest);
+    const customer = await billableCustomer(own.secretTest);
     const responses = await Promise.all(Array.from({ length: 50 }, () => lineInvoice(own.secretTest, customer.id)));
     expect(
       responses.filter((response) => response.status !== 201).map((response) => `${response.status} ${JSON.stringify(response.body)}`),
@@ -85,7 +85,7 @@ describe('gap-free numbers in turn', () => {
   it('goes on past creates refused in their turn: orders invoiced twice at once answer one 201 and one 409, the others keep the sequence unbroken', async () => {
     const own = await freshShop('Refusals In Turn');
     await enableInvoicing(own.accountId);
-    const customer = await newCustomer(own.secretTest);
+    const customer = await billableCustomer(own.secretTest);
     const product = await newProduct(own.secretTest);
     const orders = await Promise.all(
       Array.from({ length: 10 }, async () => {
