@@ -89,13 +89,15 @@ describe('orders for a customer token', () => {
   });
 
   it("refuses a line's price and description, naming each field: they are the shop's", () => {
+    // A value the shop may send for each (an exemption reason goes with the exempt category).
+    const shopValues = { unit_price: 0, description: 'Free', tax_category: 'zero', tax_exemption_reason: 'Steuerfrei nach § 4 UStG' };
     for (const field of SHOP_LINE_FIELDS) {
-      const value = field === 'unit_price' ? 0 : 'Free';
-      const body = { items: [{ product_id: 7, quantity: 100, [field]: value }] };
+      const body = { items: [{ product_id: 7, quantity: 100, [field]: shopValues[field] }] };
       expect(() => parseOrThrow(CustomerOrderCreateSchema, body, 'request body')).toThrow(
         expect.objectContaining({ details: [{ field: `items.0.${field}`, message: 'is set by the shop' }] }),
       );
-      expect(OrderCreateSchema.safeParse({ customer_id: 1, ...body }).success).toBe(true);
+      const shopLine = field === 'tax_exemption_reason' ? { ...body.items[0], tax_category: 'exempt' } : body.items[0];
+      expect(OrderCreateSchema.safeParse({ customer_id: 1, items: [shopLine] }).success, field).toBe(true);
     }
   });
 
