@@ -219,6 +219,29 @@ export const jobUpdate = (tenant: Tenant, before: JobRecord, after: JobRecord): 
     },
   );
 
+/**
+ * A job's artwork replaced with its line's (the order's change of kind "artwork"): the update sets
+ * its files (fixed otherwise) with the rest, conditional on the status and version read — so a
+ * concurrent move and the replacement cannot both be written — and its entry in the list of
+ * waiting jobs follows `awaiting_approval`.
+ */
+export function jobArtworkUpdate(tenant: Tenant, before: JobRecord, after: JobRecord): TransactItem[] {
+  const update = versionedUpdate(
+    productionKeys.job(tenant, before.id),
+    { ...storedJob.attributes(after, 'update'), ...jobIndexes(tenant, after) },
+    before.version,
+    {
+      condition: '#status = :from',
+      set: ['file_ids = :file_ids'],
+      names: { '#status': 'status' },
+      values: { ':from': before.status, ':file_ids': after.file_ids },
+    },
+  );
+  const entry =
+    after.awaiting_approval && !before.awaiting_approval ? [jobAwaitingEntryPut(tenant, after)] : awaitingEntryMoves(tenant, before, after);
+  return [update, ...entry];
+}
+
 /** Moves of the tenant's job counters: `jobs:<status>` per status (and `jobs` for new jobs), summed per counter. */
 export function jobCounterMoves(tenant: Tenant, moves: Iterable<[from: JobStatus | null, to: JobStatus]>): TransactItem[] {
   const deltas = new Map<string, number>();
