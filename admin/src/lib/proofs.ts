@@ -35,7 +35,7 @@ const proofViews: Record<ProofState, StatusView> = {
     tone: 'neutral',
     description: 'A newer proof of its lines replaced it.',
   },
-  expired: { key: 'expired', label: 'Expired', symbol: '⌛', tone: 'neutral', description: 'Expired undecided: send a new proof.' },
+  expired: { key: 'expired', label: 'Expired', symbol: '○', tone: 'neutral', description: 'Expired undecided: send a new proof.' },
 };
 
 export const proofStateView = (state: ProofState): StatusView => proofViews[state];
@@ -89,7 +89,7 @@ export function proofRequest(form: ProofForm): { problems: Record<string, string
 export const AWAITING_APPROVAL_VIEW: StatusView = {
   key: 'awaiting_approval',
   label: 'Awaiting approval',
-  symbol: '⧗',
+  symbol: '!',
   tone: 'warning',
   description: 'Waits for a proof of its line to be approved: it cannot start printing.',
 };
