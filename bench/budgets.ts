@@ -103,6 +103,9 @@ export const CALLS_BUDGET: Record<string, number> = {
   // Writes: id allocation + one transaction (+ reads they need to validate against).
   'orders.create': 7,
   'orders.update': 6,
+  // A line's artwork: the order, the files (one BatchGetItem), the line's approval marker, the
+  // order's jobs (one BatchGetItem), one transaction.
+  'orders.replaceLineFiles': 5,
   // The account (seller details), the order with its invoice mark (one BatchGetItem) or the
   // customer with addresses, the customer's details, an id, a ticket for the number's turn, the
   // number counter (its turn, strongly consistent), one transaction: 7 alone. Queued behind other

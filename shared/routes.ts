@@ -148,6 +148,16 @@ export const ordersGet = route('orders.get', 'GET /v1/orders/{id}', 'Orders', ['
 export const ordersUpdate = route('orders.update', 'PUT /v1/orders/{id}', 'Orders', ['orders:write'], {
   summary: 'Update an order or move its status',
 });
+// Replaces a confirmed line's artwork: its jobs take the new files, its proof approval must cover them (docs/orders.md).
+export const ordersReplaceLineFiles = route(
+  'orders.replaceLineFiles',
+  'PUT /v1/orders/{id}/lines/{line_id}/files',
+  'Orders',
+  ['orders:write'],
+  {
+    summary: "Replace a line's artwork on a confirmed order (a new proof must then be approved)",
+  },
+);
 export const customersList = route('customers.list', 'GET /v1/customers', 'Customers', ['customers:read'], { summary: 'List customers' });
 export const customersCreate = route('customers.create', 'POST /v1/customers', 'Customers', ['customers:write'], {
   summary: 'Create a customer',

@@ -6,11 +6,13 @@
 import type * as z from 'zod';
 import { idPath } from '#shared/schemas/common';
 import type { Operation } from '#shared/schemas/operation';
-import { customersOrders, ordersCreate, ordersGet, ordersList, ordersUpdate } from '#shared/routes';
+import { customersOrders, ordersCreate, ordersGet, ordersList, ordersReplaceLineFiles, ordersUpdate } from '#shared/routes';
 import {
   CustomerOrderCreateSchema,
   CustomerOrdersQuerySchema,
   OrderCreateSchema,
+  OrderLineFilesSchema,
+  OrderLinePathSchema,
   OrderListQuerySchema,
   OrderSchema,
   OrderUpdateSchema,
@@ -37,6 +39,14 @@ export const update = {
   ifMatch: true,
   errors: [404, 409, 412],
 } satisfies Operation;
+export const replaceLineFiles = {
+  route: ordersReplaceLineFiles,
+  params: OrderLinePathSchema,
+  body: OrderLineFilesSchema,
+  etag: true,
+  ifMatch: true,
+  errors: [404, 409, 412],
+} satisfies Operation;
 export const customerOrders = {
   route: customersOrders,
   params: customerPath,
@@ -54,5 +64,6 @@ export const responses = {
   create: OrderSchema,
   get: OrderSchema,
   update: OrderSchema,
+  replaceLineFiles: OrderSchema,
   customerOrders: OrderSchema,
 } satisfies Record<string, z.ZodType>;

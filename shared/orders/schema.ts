@@ -2,7 +2,7 @@ import { customsFieldsWith } from '#shared/schemas/customs';
 import * as z from 'zod';
 import { taxCategoryInput, taxExemptionReasonInput } from '#shared/tax/schema';
 import { responseSchema } from '#shared/schemas/response';
-import { bodyId, calendarDate, dateOrDateTimeDoc, lineText, optionChoices, optionalText, queryId } from '#shared/schemas/common';
+import { bodyId, calendarDate, dateOrDateTimeDoc, lineText, optionChoices, optionalText, pathId, queryId } from '#shared/schemas/common';
 import { postalAddressFields } from '#shared/schemas/address';
 import { moneyInput } from '#shared/schemas/money';
 import { cursorOnFirstPage, idCursor, paginationQuery } from '#shared/schemas/pagination';
@@ -278,3 +278,24 @@ export const CustomerOrdersQuerySchema = /* @__PURE__ */ z
 
 export type OrderListQuery = z.output<typeof OrderListQuerySchema>;
 export type CustomerOrdersQuery = z.output<typeof CustomerOrdersQuerySchema>;
+
+/** `PUT /v1/orders/{id}/lines/{line_id}/files`: the order and its line. */
+export const OrderLinePathSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: pathId.meta({ description: 'Order id', param: { name: 'id', in: 'path' } }),
+    line_id: pathId.meta({ description: 'Line number within the order', param: { name: 'line_id', in: 'path' } }),
+  }))();
+
+/** The line's new artwork: replaces its files (a confirmed or in-production order; docs/orders.md#replacing-a-lines-artwork). */
+export const OrderLineFilesSchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      file_ids: z
+        .array(bodyId('File id'))
+        .min(1, 'must name at least one file')
+        .max(MAX_LINE_FILES)
+        .meta({ description: "The line's new artwork: ready files of the account, in print order" }),
+    })
+    .meta({ id: 'OrderLineFiles' }))();
+
+export type OrderLineFiles = z.infer<typeof OrderLineFilesSchema>;

@@ -11,7 +11,7 @@ import type { Tenant } from '#shared/auth/principal';
 import { retryOnVersionConflict } from '#shared/db/optimistic';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
 import { cursorEntry } from '#shared/schemas/pagination';
-import { checkLineFiles, withFileCopies } from '#shared/files/line-files';
+import { checkLineFiles, MAX_FILES_PER_ORDER, withFileCopies } from '#shared/files/line-files';
 import { priceLegacyLines } from '#shared/legacy-products/line-prices';
 import { readProducts } from '#shared/products/repository';
 import { planStock } from '#shared/products/stock';
@@ -22,7 +22,7 @@ import { createPlannedOrder, takeOrderNumber } from './creation';
 import { inputProductIds, legacyCellsOf, orderTotals, priceLines, pricingOf, productIdsOf, shippingTaxOf, stockLinesOf } from './lines';
 import { assertIfMatch, type IfMatch } from './preconditions';
 import * as repo from './repository';
-import { orderChangeParts, type Part } from './transitions';
+import { assertArtworkReplaceable, lineArtworkChange, orderChangeParts, type Part } from './transitions';
 import type { CustomerOrdersQuery, Order, OrderCreate, OrderLineInput, OrderListQuery, OrderUpdate } from './schema';
 import { assertTransition } from './status';
 import { storedOrder, type OrderAddressRecord, type OrderLineRecord, type OrderRecord } from './stored';
@@ -202,6 +202,38 @@ export async function prepareOrderChange(tenant: Tenant, id: number, changes: Or
     after: stored,
     parts: [...orderChangeParts(tenant, order, stored, { by: 'hand' }), ...stock.parts, ...stock.events],
   };
+}
+
+/**
+ * A line's artwork replaced on a confirmed or in-production order, decided on the order read now
+ * (strongly consistent): the files pass the checks of an order's creation (shared/files/line-files.ts,
+ * 422 naming `file_ids.<n>`), and the change is of kind "artwork" (transitions.ts). The process
+ * layer adds what production and proofs do with it (shared/fulfilment/line-artwork.ts).
+ */
+export async function prepareLineArtworkChange(
+  tenant: Tenant,
+  id: number,
+  lineId: number,
+  fileIds: readonly number[],
+  ifMatch: IfMatch,
+): Promise<{ before: OrderRecord; after: OrderRecord; parts: Part[] }> {
+  const order = await repo.requireOrder(tenant, id, true);
+  assertArtworkReplaceable(order, lineId);
+  assertIfMatch(ifMatch, order.version);
+  const others = order.items.filter((line) => line.id !== lineId).reduce((sum, line) => sum + line.file_ids.length, 0);
+  if (others + fileIds.length > MAX_FILES_PER_ORDER) {
+    assertValid([
+      {
+        field: 'file_ids',
+        message: `the order's lines would name ${others + fileIds.length} files; an order takes at most ${MAX_FILES_PER_ORDER}`,
+      },
+    ]);
+  }
+  const checked = await checkLineFiles(tenant, [{ file_ids: fileIds }], { field: 'line' });
+  assertValid(checked.problems.map((problem) => ({ ...problem, field: problem.field.replace(/^line\.0\./, '') })));
+  const [line] = withFileCopies([{ file_ids: [...fileIds] }], checked.copies);
+  const { after, parts } = lineArtworkChange(tenant, order, lineId, line!);
+  return { before: order, after, parts };
 }
 
 /** Attempts of a change of an order that met another change (its order or its stock moved): read and decide again. */

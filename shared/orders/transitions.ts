@@ -11,12 +11,12 @@
 import type { Tenant } from '#shared/auth/principal';
 import { tenantKeys, type ItemKey } from '#shared/db/keys';
 import { tableName, type TransactItem, type TransactionPart } from '#shared/db/table';
-import { VersionConflict } from '#shared/errors';
+import { ConflictError, NotFoundError, VersionConflict } from '#shared/errors';
 import { eventPut } from '#shared/events/outbox';
 import { stockReleaseItems } from '#shared/products/stock';
 import { changeEvents } from './events';
 import { assertMove, enteredEvents, type Mover, type OrderStatus } from './status';
-import { orderUpdate, statusMoveItems, storedOrder, type OrderRecord, type OrderUpdateExtras } from './stored';
+import { orderUpdate, statusMoveItems, storedOrder, type OrderLineRecord, type OrderRecord, type OrderUpdateExtras } from './stored';
 
 export type Part = TransactItem | TransactionPart;
 
@@ -54,6 +54,47 @@ export function orderChangeParts(tenant: Tenant, before: OrderRecord, after: Ord
     ...(moves && after.status === 'cancelled' ? stockReleaseItems(tenant, before.reserved) : []),
     ...kinds.map((kind) => eventPut(tenant, changeEvents[kind], { order: view }, change.now).item),
   ];
+}
+
+/** The order states in which a line's artwork may be replaced (docs/orders.md#replacing-a-lines-artwork). */
+export const ARTWORK_REPLACEABLE: readonly OrderStatus[] = ['confirmed', 'in_production'];
+
+/** 409 unless the order is confirmed or in production, 404 unless it has line `lineId` (checked before the files are). */
+export function assertArtworkReplaceable(order: OrderRecord, lineId: number): void {
+  if (!ARTWORK_REPLACEABLE.includes(order.status)) {
+    throw new ConflictError(
+      order.status === 'pending'
+        ? `Order ${order.id} is pending: change its lines with PUT /v1/orders/${order.id}`
+        : `A line's artwork can only be replaced while the order is confirmed or in production; it is ${order.status}`,
+      [{ field: 'status', message: order.status }],
+    );
+  }
+  if (!order.items.some((line) => line.id === lineId)) throw new NotFoundError('order line', lineId);
+}
+
+/**
+ * A change of kind "artwork": line `lineId` of a confirmed (or in-production) order prints other
+ * files — its `file_ids` and their copies (with their SHA-256) replaced, nothing else (prices,
+ * totals, stock stay). 404 for an unknown line, 409 in any other state (a pending order changes
+ * its lines with `PUT /v1/orders/{id}`; a shipped, completed or cancelled one no more). The parts
+ * are those of any change without a move: the order's update, conditional on its status and
+ * version, and `order.updated`.
+ */
+export function lineArtworkChange(
+  tenant: Tenant,
+  before: OrderRecord,
+  lineId: number,
+  files: Pick<OrderLineRecord, 'file_ids' | 'files'>,
+  now = new Date(),
+): { after: OrderRecord; parts: Part[] } {
+  assertArtworkReplaceable(before, lineId);
+  const after: OrderRecord = {
+    ...before,
+    items: before.items.map((line) => (line.id === lineId ? { ...line, file_ids: [...files.file_ids], files: [...files.files] } : line)),
+    updated_at: now.toISOString(),
+    version: before.version + 1,
+  };
+  return { after, parts: orderChangeParts(tenant, before, after, { by: 'hand', now }) };
 }
 
 /**

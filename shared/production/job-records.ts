@@ -92,3 +92,16 @@ export const cancelledWithOrder = (job: JobRecord, by: string, now: string): Job
 
 /** When the job started running in its current state (the latest history entry is that move). */
 export const runningSince = (job: JobRecord): string => job.history.at(-1)?.at ?? job.updated_at;
+
+/**
+ * The job prints its line's replaced artwork (docs/orders.md#replacing-a-lines-artwork): its files,
+ * whether it now waits for a proof's approval, and a history entry in its own status saying so.
+ */
+export const withArtwork = (job: JobRecord, fileIds: readonly number[], awaiting: boolean, now: string, by: string): JobRecord => ({
+  ...job,
+  file_ids: [...fileIds],
+  awaiting_approval: awaiting,
+  history: withHistory(job.history, { status: job.status, at: now, note: 'Artwork replaced', by }),
+  updated_at: now,
+  version: job.version + 1,
+});

@@ -14,11 +14,12 @@ import { eventPut } from '#shared/events/outbox';
 import type { OrderStatus } from '#shared/orders/status';
 import type { OrderRecord, OrderUpdateExtras } from '#shared/orders/stored';
 import { jobCreated } from './events';
-import { cancelledWithOrder, jobOfLine } from './job-records';
+import { cancelledWithOrder, jobOfLine, withArtwork } from './job-records';
 import { readJobs } from './repository';
-import { isOpenJob, isRunning } from './status';
+import { isOpenJob, isRunning, type JobStatus } from './status';
 import {
   awaitingEntryMoves,
+  jobArtworkUpdate,
   jobAwaitingEntryPut,
   jobCounterMoves,
   jobListEntryPut,
@@ -152,4 +153,34 @@ export async function productionForOrderChange(
     return { parts: [], extras: { condition: '(attribute_not_exists(open_jobs) OR open_jobs <= :none)', values: { ':none': 0 } } };
   }
   return NOTHING;
+}
+
+/** The job states in which a line's artwork may still be replaced: nothing of it printed yet (a failed job waits for its reprint). */
+const ARTWORK_OPEN: readonly JobStatus[] = ['queued', 'scheduled', 'failed'];
+
+/**
+ * Production's part in replacing line `lineId`'s artwork (docs/orders.md#replacing-a-lines-artwork):
+ * the line's jobs that have not started printing take the new files and `awaiting` (whether a
+ * proof must now be approved), each conditional on its status and version; a cancelled job stays
+ * as it is. A job printing, finishing, in quality check, on hold or completed is 409: replacing
+ * artwork mid-print is a reprint decision (fail the job, replace, queue it again).
+ */
+export async function artworkReplacementPlan(
+  tenant: Tenant,
+  order: OrderRecord,
+  lineId: number,
+  fileIds: readonly number[],
+  awaiting: boolean,
+  by: string,
+  now: string,
+): Promise<TransactItem[]> {
+  const jobs = (await readJobs(tenant, order.job_ids, true)).filter((job) => job.order_item_id === lineId && job.status !== 'cancelled');
+  const started = jobs.filter((job) => !ARTWORK_OPEN.includes(job.status));
+  if (started.length) {
+    throw new ConflictError(
+      `Line ${lineId}'s artwork cannot be replaced: ${started.map((job) => `job ${job.id} is ${job.status}`).join(', ')}; replacing artwork once printing started is a reprint (fail the job, replace the artwork, queue it again)`,
+      started.map((job) => ({ field: 'job_id', message: `job ${job.id}: ${job.status}` })),
+    );
+  }
+  return jobs.flatMap((job) => jobArtworkUpdate(tenant, job, withArtwork(job, fileIds, awaiting, now, by)));
 }

@@ -45,9 +45,9 @@ export const storedJob = /* @__PURE__ */ (() =>
     product_id: field(c.nullable(c.int)).fixed().describe("The line's product; null for a legacy product's run"),
     description: field(c.string).fixed().describe("The line's description", 'Flyer A5'),
     quantity: field(c.int).fixed(),
-    file_ids: field(c.list(c.int))
-      .fixed()
-      .describe("The line's files (artwork): GET /v1/files/{id}, or the order's GET /v1/orders/{id}/files"),
+    file_ids: field(c.list(c.int)).describe(
+      "The line's files (artwork): GET /v1/files/{id}, or the order's GET /v1/orders/{id}/files; replaced with the line's artwork until the job starts printing",
+    ),
     status: field(c.enumOf(JOB_STATUSES)),
     held_from: field(c.nullable(c.enumOf(JOB_STATUSES))).describe('While on_hold: the state the job returns to'),
     machine_id: field(c.nullable(c.int)),
@@ -218,6 +218,17 @@ export const jobUpdate = (tenant: Tenant, before: JobRecord, after: JobRecord): 
       values: { ':from': before.status },
     },
   );
+
+/**
+ * A job's artwork replaced with its line's (the order's change of kind "artwork"): its update,
+ * conditional on the status and version read — so a concurrent move and the replacement cannot
+ * both be written — and its entry in the list of waiting jobs follows `awaiting_approval`.
+ */
+export function jobArtworkUpdate(tenant: Tenant, before: JobRecord, after: JobRecord): TransactItem[] {
+  const entry =
+    after.awaiting_approval && !before.awaiting_approval ? [jobAwaitingEntryPut(tenant, after)] : awaitingEntryMoves(tenant, before, after);
+  return [jobUpdate(tenant, before, after), ...entry];
+}
 
 /** Moves of the tenant's job counters: `jobs:<status>` per status (and `jobs` for new jobs), summed per counter. */
 export function jobCounterMoves(tenant: Tenant, moves: Iterable<[from: JobStatus | null, to: JobStatus]>): TransactItem[] {

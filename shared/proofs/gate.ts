@@ -12,7 +12,7 @@ import type { OrderRecord } from '#shared/orders/stored';
 import type { TransactionPart } from '#shared/db/table';
 import { readLineApproval, readLineApprovals } from './repository';
 import { awaitsApproval, currentHashes, gateOf } from './status';
-import { lineApprovalCheck } from './stored';
+import { lineApprovalCheck, lineApprovalPut } from './stored';
 
 /**
  * The gate for a job of `order`'s line `lineId` entering printing (`jobId`, for the message): the
@@ -48,4 +48,26 @@ export async function linesAwaitingApproval(tenant: Tenant, order: OrderRecord):
     onConditionFailure: () => new VersionConflict('proof approval'),
   }));
   return { lines, parts };
+}
+
+/**
+ * A line's artwork replaced (the order's change of kind "artwork"): its approval marker, when a
+ * proof was ever made for it, is written again with its version raised — in the replacement's
+ * transaction, conditional on the version read — so an approval of the old hashes no longer opens
+ * the gate (it compares them with the new files) and a job's move to printing that read the marker
+ * before fails its condition and is judged again. `awaiting`: whether the line's jobs now wait
+ * for a proof's approval (the latest proof requires one and did not approve these very files).
+ */
+export async function artworkReplacedMarker(
+  tenant: Tenant,
+  order: OrderRecord,
+  lineId: number,
+): Promise<{ awaiting: boolean; parts: TransactionPart[] }> {
+  const approval = await readLineApproval(tenant, order.id, lineId);
+  if (!approval) return { awaiting: false, parts: [] };
+  const line = order.items.find((item) => item.id === lineId);
+  return {
+    awaiting: awaitsApproval(approval, line ? currentHashes(line) : []),
+    parts: [{ item: lineApprovalPut(tenant, approval, approval), onConditionFailure: () => new VersionConflict('proof approval') }],
+  };
 }

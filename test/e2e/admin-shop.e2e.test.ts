@@ -455,3 +455,78 @@ describe.skipIf(!chromiumAvailable)('admin panel: a browser upload', () => {
     await context.close();
   });
 });
+
+/** A ready file of the day's shop, uploaded as any client does (multipart `POST /v1/files`). */
+async function uploadPdf(name: string): Promise<{ id: number; sha256: string }> {
+  const form = new FormData();
+  form.set('file', new Blob([`%PDF-1.4\n% ${name}, ${Date.now()}\n%%EOF\n`], { type: 'application/pdf' }), name);
+  const response = await fetch(`${origin}/v1/files`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${day.secretTest}` },
+    body: form,
+  });
+  const body = (await response.json()) as { data: { id: number; sha256: string; status: string } };
+  if (response.status !== 201 || body.data.status !== 'ready')
+    throw new Error(`upload ${name}: ${response.status} ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+describe.skipIf(!chromiumAvailable)('admin panel: proofs', () => {
+  it('makes a proof of a line on the order page, marks and filters the waiting job on the board, shows the decision and revokes the link', async () => {
+    const [artwork, document] = await Promise.all([uploadPdf('poster-artwork.pdf'), uploadPdf('poster-soft-proof.pdf')]);
+    const customer = (await api('POST', '/v1/customers', { name: 'Jonas Weber', email: `jonas.${Date.now()}@example.com` })).data;
+    const product = (await api('POST', '/v1/products', { name: 'Poster A1', category: 'posters', base_price: 2.5 })).data;
+    const order = (
+      await api('POST', '/v1/orders', {
+        customer_id: customer.id,
+        items: [{ product_id: product.id, quantity: 50, description: 'Poster A1, satin', file_ids: [artwork.id] }],
+      })
+    ).data;
+    await api('PUT', `/v1/orders/${order.id}`, { status: 'confirmed' });
+
+    const context = await newContext(browser, origin, DESKTOP);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, day.secretTest);
+    await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
+    await page.goto(`${admin}/orders/${order.id}`);
+    await page.getByRole('heading', { name: order.order_number, level: 1 }).waitFor();
+    await page.getByText('No proofs yet.', { exact: false }).waitFor();
+
+    await page.getByRole('button', { name: 'Create proof' }).click();
+    const form = page.getByRole('form', { name: 'Create a proof' });
+    await form.getByLabel('Proof document (file id)').fill(String(document.id));
+    await form.getByLabel('Message to the customer').fill('Please check the bleed.');
+    await form.getByRole('button', { name: 'Create proof' }).click();
+    await page.getByText(/made — its link is shown only now/).waitFor();
+    const proofs = (await api('GET', `/v1/orders/${order.id}/proofs`)).data;
+    expect(proofs).toHaveLength(1);
+    expect(proofs[0]).toMatchObject({ line_ids: [1], file_id: document.id, message: 'Please check the bleed.', state: 'pending' });
+    const proof = page.locator(`[data-proof="${proofs[0]!.id}"]`);
+    await proof.getByText('Awaiting decision').waitFor();
+    await page.locator('[data-job]').getByText('Awaiting approval').waitFor();
+    await screenshot(page, 'order-proofs');
+
+    // The board: the waiting job carries the badge, and the filter shows only waiting jobs.
+    const [job] = (await api('GET', `/v1/production/jobs?order_id=${order.id}`)).data;
+    await page.goto(`${admin}/production?approval=awaiting`);
+    await card(page, job!.id).getByText('Awaiting approval').waitFor();
+    const shown = await page
+      .locator('[data-job-card]')
+      .evaluateAll((cards) => cards.map((node) => node.getAttribute('data-awaiting-approval')));
+    expect(shown.every((value) => value === 'true')).toBe(true);
+
+    // Approved on the customer's behalf: the decision record, with the approved hash shortened.
+    await api('POST', `/v1/proofs/${proofs[0]!.id}/approve`, { comment: 'Looks good', name: 'Jonas Weber' });
+    await page.goto(`${admin}/orders/${order.id}`);
+    await proof.locator('[data-status="approved"]').waitFor();
+    await proof.getByText('Looks good').waitFor();
+    await proof.getByText(`${artwork.sha256.slice(0, 12)}…`).waitFor();
+    await proof.getByRole('button', { name: `Revoke the link of proof ${proofs[0]!.id}` }).click();
+    await page.getByText(`The link of proof ${proofs[0]!.id} is revoked`).waitFor();
+    expect((await api('GET', `/v1/proofs/${proofs[0]!.id}`)).data.link_revoked_at).not.toBeNull();
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -268,6 +268,7 @@ beforeAll(async () => {
   validBodies = {
     'orders.create': { customer_id: customer.id, items: [{ product_id: product.id, quantity: 100, options: { paper: 'matt300' } }] },
     'orders.update': { notes: 'probe' },
+    'orders.replaceLineFiles': { file_ids: [1] },
     'customers.create': { name: 'Probe', email: `probe.${randomUUID()}@example.com` },
     'customers.update': { name: 'Probe' },
     'addresses.create': { type: 'billing', name: 'Probe', line1: 'Musterweg 1', postal_code: '10115', city: 'Berlin', country: 'DE' },

@@ -236,6 +236,7 @@ type ResourceType =
   | 'carriers'
   | 'carts'
   | 'items'
+  | 'lines'
   | 'proofs';
 
 /**
@@ -251,6 +252,7 @@ const bodies = (fixture: Fixture): Record<string, Body> => ({
     },
   },
   'orders.update': { json: { notes: 'changed by the security suite' } },
+  'orders.replaceLineFiles': { json: { file_ids: [fixture.ids.files] } },
   'customers.create': { json: { name: 'Security Probe', email: `probe.${randomUUID()}@example.com` } },
   'customers.update': { json: { name: 'Changed by the security suite' } },
   'addresses.create': {
@@ -557,6 +559,7 @@ beforeAll(async () => {
       carriers: 'sendcloud',
       carts: cart.id,
       items: 1,
+      lines: 1,
       proofs: proof.id,
     },
     secrets: [marker, a.account.id, webhook.secret, receiver.url],

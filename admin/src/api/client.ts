@@ -25,6 +25,9 @@ import type {
   Pagination,
   PaymentInput,
   PrintFile,
+  Proof,
+  ProofCreated,
+  ProofInput,
   Shipment,
   ShipmentInput,
   ShipmentStatus,
@@ -172,9 +175,24 @@ export class ApiClient {
   /** A status move; `If-Match` is not sent: the API judges the move against the order as it is now (409 when not allowed). */
   setOrderStatus = (id: number, status: OrderStatus): Promise<Order> => this.data('PUT', `/v1/orders/${id}`, { body: { status } });
 
+  // ---- Proofs (docs/proofs.md) ----
+  listProofs = (orderId: number): Promise<Page<Proof>> => this.page(`/v1/orders/${orderId}/proofs`, { per_page: 50 });
+  /** A new proof of the order's lines; the answer carries the link's token, shown this once. */
+  createProof = (orderId: number, input: ProofInput): Promise<ProofCreated> =>
+    this.data('POST', `/v1/orders/${orderId}/proofs`, { body: input });
+  revokeProofLink = (id: number): Promise<Proof> => this.data('DELETE', `/v1/proofs/${id}/link`);
+
   // ---- Production (docs/production.md) ----
-  listJobs = (query: { status?: JobStatus; machine_id?: number; order_id?: number; page?: number }, perPage = 100): Promise<Page<Job>> =>
-    this.page('/v1/production/jobs', { ...query, per_page: perPage });
+  /** `awaiting_approval` lists the jobs waiting for a proof's approval; the API takes it alone or with `order_id`. */
+  listJobs = (
+    query: { status?: JobStatus; machine_id?: number; order_id?: number; awaiting_approval?: true; page?: number },
+    perPage = 100,
+  ): Promise<Page<Job>> =>
+    this.page('/v1/production/jobs', {
+      ...query,
+      awaiting_approval: query.awaiting_approval ? 'true' : undefined,
+      per_page: perPage,
+    });
   moveJob = (id: number, status: JobStatus, machineId?: number): Promise<Job> =>
     this.data('PUT', `/v1/production/jobs/${id}/status`, {
       body: machineId === undefined ? { status } : { status, machine_id: machineId },

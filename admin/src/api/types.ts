@@ -16,6 +16,7 @@ import type { FileView } from '#shared/files/schema';
 import type { InvoiceSchema, PaymentCreateSchema } from '#shared/invoices/schema';
 import type { Order as OrderView, OrderAddress } from '#shared/orders/schema';
 import type { Job as JobView, JobUpdateSchema, Machine as MachineView, MachineQueue as MachineQueueView } from '#shared/production/schema';
+import type { Proof as ProofView, ProofCreatedSchema, ProofCreateSchema } from '#shared/proofs/schema';
 import type { Pagination as ApiPagination } from '#shared/schemas/pagination';
 import type { Shipment as ShipmentView, ShipmentCreateSchema, TrackingSchema } from '#shared/shipments/schema';
 import type {
@@ -64,6 +65,13 @@ export type JobChanges = input<typeof JobUpdateSchema>;
 export type Machine = MachineView;
 export type MachineStatus = Machine['status'];
 export type MachineQueue = MachineQueueView;
+
+export type Proof = ProofView;
+export type ProofState = Proof['state'];
+export type ProofDecision = Proof['decisions'][number];
+/** The answer to a proof's creation: the proof with its link's token (shown once) and whether it was mailed. */
+export type ProofCreated = output<typeof ProofCreatedSchema>;
+export type ProofInput = input<typeof ProofCreateSchema>;
 
 export type Invoice = output<typeof InvoiceSchema>;
 export type InvoiceStatus = Invoice['status'];

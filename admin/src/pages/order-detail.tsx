@@ -1,6 +1,6 @@
 /**
  * An order and everything that follows from it, one section a file (pages/order-detail/): the
- * overview with its status moves, the lines with their artwork, and the production jobs, invoices,
+ * overview with its status moves, the lines with their artwork, their proofs, and the production jobs, invoices,
  * shipments and events read for it. Every section checks its own scope, so a key without one still
  * sees the rest; a change in any of them (a move, an invoice, a shipment) makes the others read again.
  */
@@ -19,6 +19,7 @@ import { OrderInvoices } from './order-detail/invoices';
 import { OrderJobs } from './order-detail/jobs';
 import { OrderLines } from './order-detail/lines';
 import { OrderOverview } from './order-detail/overview';
+import { OrderProofs } from './order-detail/proofs';
 import { OrderShipments } from './order-detail/shipments';
 
 export function OrderDetail({ id }: { id: number }) {
@@ -54,6 +55,7 @@ export function OrderDetail({ id }: { id: number }) {
       <Breadcrumbs trail={[{ href: pathFor({ name: 'orders' }), label: 'Orders' }]} current={current.order_number} />
       <OrderOverview order={current} onChanged={changed} onRefresh={() => changed()} />
       <OrderLines order={current} />
+      <OrderProofs order={current} revision={revision} onChanged={() => setRevision((n) => n + 1)} />
       <OrderJobs order={current} revision={revision} />
       <OrderInvoices order={current} revision={revision} />
       <OrderShipments order={current} revision={revision} onChanged={() => changed()} />

@@ -13,6 +13,7 @@ import { useInterval } from '../hooks/use-interval';
 import { useTitle } from '../hooks/use-title';
 import { canRead, canWrite } from '../lib/access';
 import { formatDateTime } from '../lib/format';
+import { AWAITING_APPROVAL_VIEW, awaitingColumns } from '../lib/proofs';
 import { pathFor } from '../lib/routes';
 import {
   BOARD_COLUMNS,
@@ -42,17 +43,32 @@ export function ProductionBoard({ search }: { search: string }) {
   useTitle('Production');
   const readable = canRead(account, 'production');
   const writable = canWrite(account, 'production');
-  const machineFilter = Number(new URLSearchParams(search).get('machine') ?? '') || undefined;
+  const params = new URLSearchParams(search);
+  const machineFilter = Number(params.get('machine') ?? '') || undefined;
+  // Only the jobs waiting for a proof's approval (`?approval=awaiting`).
+  const awaitingOnly = params.get('approval') === 'awaiting';
+  const filterPath = (machine: number | undefined, awaiting: boolean) => {
+    const query = new URLSearchParams();
+    if (machine !== undefined) query.set('machine', String(machine));
+    if (awaiting) query.set('approval', 'awaiting');
+    const text = query.toString();
+    return pathFor({ name: 'production' }) + (text ? `?${text}` : '');
+  };
 
   const board = useAsync<BoardData | undefined>(async () => {
     if (!readable) return undefined;
     const statuses: JobStatus[] = [...BOARD_COLUMNS, 'failed'];
+    if (awaitingOnly) {
+      // The API lists the waiting jobs alone (no status or machine with it): grouped and filtered here.
+      const [machines, waiting] = await Promise.all([client.listMachines(), client.listJobs({ awaiting_approval: true })]);
+      return { machines: machines.items, columns: awaitingColumns(waiting.items, statuses, machineFilter), at: Date.now() };
+    }
     const [machines, ...pages] = await Promise.all([
       client.listMachines(),
       ...statuses.map((status) => client.listJobs({ status, machine_id: machineFilter })),
     ]);
     return { machines: machines.items, columns: new Map(statuses.map((status, i) => [status, pages[i]!])), at: Date.now() };
-  }, [client, readable, machineFilter]);
+  }, [client, readable, machineFilter, awaitingOnly]);
 
   const [busyJob, setBusyJob] = useState<number>();
   const [dragging, setDragging] = useState<Job>();
@@ -119,7 +135,17 @@ export function ProductionBoard({ search }: { search: string }) {
             { value: '', label: 'All machines' },
             ...machines.map((machine) => ({ value: String(machine.id), label: machine.name })),
           ]}
-          onChange={(value) => navigate(pathFor({ name: 'production' }) + (value ? `?machine=${value}` : ''), { replace: true })}
+          onChange={(value) => navigate(filterPath(value ? Number(value) : undefined, awaitingOnly), { replace: true })}
+        />
+        <FilterSelect
+          id="board-approval"
+          label="Approval"
+          value={awaitingOnly ? 'awaiting' : ''}
+          options={[
+            { value: '', label: 'All jobs' },
+            { value: 'awaiting', label: 'Awaiting approval' },
+          ]}
+          onChange={(value) => navigate(filterPath(machineFilter, value === 'awaiting'), { replace: true })}
         />
         <div class="filter filter-actions">
           <span class="live" aria-live="off">
@@ -235,6 +261,7 @@ function JobCard({
     <li
       class={`job-card priority-${job.priority}${overdue ? ' job-overdue' : ''}${busy ? ' job-busy' : ''}`}
       data-job-card={job.id}
+      data-awaiting-approval={job.awaiting_approval ? 'true' : undefined}
       tabIndex={-1}
       aria-label={`Job ${job.id}, ${job.order_number}: ${job.description}`}
       draggable={writable && !busy}
@@ -266,6 +293,7 @@ function JobCard({
         {job.reprints > 0 && <Fact label="Reprints">{job.reprints}</Fact>}
       </dl>
       {job.status === 'failed' && <StatusBadge view={jobStatusView('failed')} />}
+      {job.awaiting_approval && <StatusBadge view={AWAITING_APPROVAL_VIEW} />}
       {writable && (
         <>
           {!running && machines.length > 0 && (

@@ -7,6 +7,7 @@ import { ScopeNotice } from '../../components/scope-notice';
 import { answered, ListState } from '../../components/states';
 import { useAsync } from '../../hooks/use-async';
 import { canRead } from '../../lib/access';
+import { AWAITING_APPROVAL_VIEW } from '../../lib/proofs';
 import { pathFor } from '../../lib/routes';
 import { formatDate, jobStatusView, priorityLabel } from '../../lib/shop-status';
 import { useSession } from '../../session-context';
@@ -57,7 +58,20 @@ export function OrderJobs({ order, revision }: { order: Order; revision: number 
                     </>
                   ),
                 },
-                { label: 'Status', cell: (job) => <StatusBadge view={jobStatusView(job.status)} /> },
+                {
+                  label: 'Status',
+                  cell: (job) => (
+                    <>
+                      <StatusBadge view={jobStatusView(job.status)} />
+                      {job.awaiting_approval && (
+                        <>
+                          {' '}
+                          <StatusBadge view={AWAITING_APPROVAL_VIEW} />
+                        </>
+                      )}
+                    </>
+                  ),
+                },
                 { label: 'Priority', cell: (job) => priorityLabel(job.priority) },
                 { label: 'Due', cell: (job) => formatDate(job.due_date) },
               ]}
