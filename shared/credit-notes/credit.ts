@@ -105,8 +105,8 @@ export function planCredit(invoice: InvoiceRecord, input: CreditNoteCreateInput)
           quantity: item.quantity,
           unit_price: line.unit_price,
           tax_category: line.tax_category,
-        tax_rate: line.tax_rate,
-        tax_exemption_reason: line.tax_exemption_reason,
+          tax_rate: line.tax_rate,
+          tax_exemption_reason: line.tax_exemption_reason,
           amount,
           quantity_credited: item.quantity,
         });

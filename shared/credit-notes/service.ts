@@ -31,7 +31,6 @@ export type CreditNote = ReturnType<typeof storedCreditNote.view>;
 
 export const presentCreditNote = (note: CreditNoteRecord): CreditNote => storedCreditNote.view(note);
 
-
 /**
  * `POST /v1/invoices/{id}/credit-notes`. 404 for an unknown invoice; 409 for a void invoice or one
  * credited in full; 422 for more than is uncredited (naming the field). 201 with the credit note.
