@@ -17,6 +17,7 @@ import {
   RULE,
   body,
   bold,
+  collectPdf,
   contentBottom,
   contentWidth,
   rule,
@@ -108,12 +109,7 @@ export async function renderDeliveryNotePdf(note: DeliveryNote): Promise<Uint8Ar
     // White-label: the shop is the author and the creator; nothing names a carrier or this platform.
     info: { Title: name, Author: note.company.legal_name, Creator: note.company.legal_name, Producer: note.company.legal_name },
   });
-  const chunks: Uint8Array[] = [];
-  doc.on('data', (chunk: Uint8Array) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
+  const finish = collectPdf(doc);
   doc.registerFont('regular', fonts.regular);
   doc.registerFont('bold', fonts.bold);
   doc.font('regular');
@@ -188,7 +184,5 @@ export async function renderDeliveryNotePdf(note: DeliveryNote): Promise<Uint8Ar
 
   const footer = note.footer ?? [note.company.legal_name, note.company.email].filter(Boolean).join(' · ');
   writeFooters(doc, footer, (page, pages) => `Page ${page} of ${pages}`);
-  doc.end();
-  await ended;
-  return Buffer.concat(chunks);
+  return finish();
 }

@@ -5,6 +5,7 @@
  */
 import PDFDocument from 'pdfkit';
 import { invoiceFonts } from '#shared/invoices/rendering/fonts';
+import { collectPdf } from '#shared/invoices/rendering/pdf-layout';
 import type { LabelAddress } from './carriers/carrier';
 
 export interface SpecimenLabel {
@@ -52,12 +53,7 @@ export async function renderSpecimenLabel(label: SpecimenLabel): Promise<Uint8Ar
     font: '',
     info: { Title: `SPECIMEN label ${label.tracking_number}`, Creator: 'Print Shop API (sandbox carrier)' },
   });
-  const chunks: Uint8Array[] = [];
-  doc.on('data', (chunk: Uint8Array) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
+  const finish = collectPdf(doc);
   doc.registerFont('regular', fonts.regular);
   doc.registerFont('bold', fonts.bold);
   const [width, height] = A6;
@@ -89,7 +85,5 @@ export async function renderSpecimenLabel(label: SpecimenLabel): Promise<Uint8Ar
     .font('bold')
     .fontSize(8)
     .text('SPECIMEN', 16, height - 30, { width: width - 32, align: 'center' });
-  doc.end();
-  await ended;
-  return Buffer.concat(chunks);
+  return finish();
 }

@@ -15,6 +15,24 @@ export const MUTED = '#666666';
 export const RULE = '#b8b8b8';
 export const BODY_SIZE = 9;
 
+/**
+ * Collects what `doc` writes from now on; the answer ends the document and resolves to its bytes
+ * (every renderer starts the same way: invoices, quotes' shared layout, labels, delivery notes).
+ */
+export function collectPdf(doc: Doc): () => Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  doc.on('data', (chunk: Uint8Array) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  return async () => {
+    doc.end();
+    await ended;
+    return Buffer.concat(chunks);
+  };
+}
+
 export function contentWidth(doc: Doc): number {
   return doc.page.width - PAGE.left - PAGE.right;
 }

@@ -15,6 +15,7 @@ import {
   PAGE,
   body,
   bold,
+  collectPdf,
   contentBottom,
   contentWidth,
   money,
@@ -214,12 +215,7 @@ export async function renderSalesPdf(content: SalesPdfContent, layout: SalesPdfL
       Creator: 'Print Shop API',
     },
   });
-  const chunks: Uint8Array[] = [];
-  doc.on('data', (chunk: Uint8Array) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
+  const finish = collectPdf(doc);
 
   doc.registerFont('regular', fonts.regular);
   doc.registerFont('bold', fonts.bold);
@@ -247,7 +243,5 @@ export async function renderSalesPdf(content: SalesPdfContent, layout: SalesPdfL
 
   const footer = seller.footer ?? [seller.legal_name, seller.vat_id ?? seller.tax_number, seller.email].filter(Boolean).join(' · ');
   writeFooters(doc, footer, (page, pages) => `Page ${page} of ${pages}`);
-  doc.end();
-  await ended;
-  return Buffer.concat(chunks);
+  return finish();
 }
