@@ -26,6 +26,23 @@ const address = {
   country: 'DE',
 };
 
+/** The buyer and seller copies an invoice and its credit notes carry. */
+const invoiceParties = {
+  customer: { ...customer, company: 'Example Print GmbH', vat_id: null, buyer_reference: null, billing_address: address },
+  seller: {
+    legal_name: 'Example Print Shop GmbH',
+    address: { ...address, name: 'Example Print Shop GmbH', company: null },
+    vat_id: 'DE000000000',
+    tax_number: null,
+    iban: 'DE89370400440532013000',
+    bic: null,
+    email: 'billing@example.com',
+    phone: null,
+    payment_terms_days: 14,
+    footer: null,
+  },
+};
+
 /** The lines, totals and addresses of the sample order and quote (an accepted quote's become its order's). */
 const pricedSample = {
   items: [
@@ -122,19 +139,7 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       order_number: 'ORD-TEST-000000',
       status: 'sent',
       overdue: false,
-      customer: { ...customer, company: 'Example Print GmbH', vat_id: null, buyer_reference: null, billing_address: address },
-      seller: {
-        legal_name: 'Example Print Shop GmbH',
-        address: { ...address, name: 'Example Print Shop GmbH', company: null },
-        vat_id: 'DE000000000',
-        tax_number: null,
-        iban: 'DE89370400440532013000',
-        bic: null,
-        email: 'billing@example.com',
-        phone: null,
-        payment_terms_days: 14,
-        footer: null,
-      },
+      ...invoiceParties,
       items: [
         {
           position: 1,
@@ -193,19 +198,7 @@ const samples: Record<string, (now: string) => Record<string, unknown>> = {
       order_id: 0,
       order_number: 'ORD-TEST-000000',
       reason: 'Test credit: goods returned',
-      customer: { ...customer, company: 'Example Print GmbH', vat_id: null, buyer_reference: null, billing_address: address },
-      seller: {
-        legal_name: 'Example Print Shop GmbH',
-        address: { ...address, name: 'Example Print Shop GmbH', company: null },
-        vat_id: 'DE000000000',
-        tax_number: null,
-        iban: 'DE89370400440532013000',
-        bic: null,
-        email: 'billing@example.com',
-        phone: null,
-        payment_terms_days: 14,
-        footer: null,
-      },
+      ...invoiceParties,
       items: [
         {
           position: 1,
